@@ -1,0 +1,140 @@
+package decode
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomScores draws scores uniformly in [-spread, spread) with a fixed
+// seed; a negative centre makes null labels frequent.
+func randomScores(seed uint64, n, labels int, spread float32) *Scores {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	s := NewScores(n, labels)
+	for _, t := range [][]float32{s.Cont, s.Disc, s.Gap} {
+		for x := range t {
+			t[x] = (rng.Float32()*2 - 1) * spread
+		}
+	}
+	return s
+}
+
+// constituentScore is the float64 sum of the weights of a set of labelled
+// constituents.
+func constituentScore(s *Scores, cs []Constituent) float64 {
+	var total float64
+	for _, c := range cs {
+		b := c.Blocks
+		if len(b) == 1 {
+			total += float64(s.Cont[s.Index(b[0][0], b[0][1]-1, c.Label)])
+			continue
+		}
+		total += float64(s.Disc[s.Index(b[0][0], b[1][1]-1, c.Label)]) + float64(s.Gap[s.Index(b[0][1], b[1][0]-1, c.Label)])
+	}
+	return total
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-4*(1+math.Abs(a)+math.Abs(b)) }
+
+func TestConstituentsAddUpToScore(t *testing.T) {
+	for _, v := range Variants {
+		for seed := uint64(0); seed < 40; seed++ {
+			n := 1 + int(seed%12)
+			s := randomScores(seed, n, 3, 1)
+			d, err := Decode(v, s, nil)
+			if err != nil {
+				t.Fatalf("%s seed %d: %v", v, seed, err)
+			}
+			if got := constituentScore(s, d.Constituents()); !near(got, float64(d.Score)) {
+				t.Errorf("%s seed %d n=%d: constituents sum to %g, decoder says %g", v, seed, n, got, d.Score)
+			}
+			if len(d.Items) == 0 || d.Items[len(d.Items)-1].I != 0 || d.Items[len(d.Items)-1].J != n {
+				t.Errorf("%s seed %d: last item is not the goal [0,%d]", v, seed, n)
+			}
+		}
+	}
+}
+
+func TestN3EqualsN4(t *testing.T) {
+	for seed := uint64(0); seed < 200; seed++ {
+		n := 1 + int(seed%25)
+		s := randomScores(seed, n, 1+int(seed%4), 1+float32(seed%3))
+		d3, err := Decode(N3, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d4, err := Decode(N4, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(float64(d3.Score), float64(d4.Score)) {
+			t.Errorf("seed %d n=%d: n3 %g != n4 %g", seed, n, d3.Score, d4.Score)
+		}
+	}
+}
+
+func TestVariantLattice(t *testing.T) {
+	// Larger search spaces can only do better.
+	edges := [][2]Variant{{Continuous, N4}, {N4, N5WN}, {N5WN, N5}, {N5WN, N6WN}, {N5, N6}, {N6WN, N6}}
+	for seed := uint64(0); seed < 60; seed++ {
+		n := 1 + int(seed%10)
+		s := randomScores(seed, n, 2, 1)
+		score := map[Variant]float32{}
+		for _, v := range Variants {
+			d, err := Decode(v, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			score[v] = d.Score
+		}
+		for _, e := range edges {
+			if float64(score[e[0]]) > float64(score[e[1]])+1e-4 {
+				t.Errorf("seed %d: %s %g > %s %g", seed, e[0], score[e[0]], e[1], score[e[1]])
+			}
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	nan := randomScores(1, 4, 2, 1)
+	nan.Disc[nan.Index(1, 2, 1)] = float32(math.NaN())
+	short := randomScores(1, 4, 2, 1)
+	short.Gap = short.Gap[:5]
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name    string
+		v       Variant
+		s       *Scores
+		opt     *Options
+		wantErr error
+	}{
+		{"nan", N3, nan, nil, nil},
+		{"short tensor", N4, short, nil, nil},
+		{"too long", N6, randomScores(2, 60, 2, 1), &Options{MaxBytes: 1 << 20}, ErrTooLong},
+		{"cancelled", N6, randomScores(3, 30, 2, 1), &Options{Context: cancelled}, context.Canceled},
+		{"bad variant", Variant(42), randomScores(4, 3, 1, 1), nil, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.v, c.s, c.opt)
+			if err == nil {
+				t.Fatal("want an error, got none")
+			}
+			if c.wantErr != nil && !errors.Is(err, c.wantErr) {
+				t.Errorf("error %v does not wrap %v", err, c.wantErr)
+			}
+		})
+	}
+}
+
+func TestEmptySentence(t *testing.T) {
+	for _, v := range Variants {
+		d, err := Decode(v, NewScores(0, 3), nil)
+		if err != nil || d.Score != 0 || len(d.Items) != 0 {
+			t.Errorf("%s: got %+v, %v", v, d, err)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+//go:build !amd64 || purego
+
+package decode
+
+import "unsafe"
+
+func maxAddKernel(dst *float32, a float32, src *float32, n int) {
+	d := unsafe.Slice(dst, n)
+	s := unsafe.Slice(src, n)
+	for x, v := range s {
+		if t := a + v; t > d[x] {
+			d[x] = t
+		}
+	}
+}
+
+func maxSumKernel(x, y *float32, n int) float32 {
+	xs := unsafe.Slice(x, n)
+	ys := unsafe.Slice(y, n)
+	best := negInf
+	for i, v := range xs {
+		if t := v + ys[i]; t > best {
+			best = t
+		}
+	}
+	return best
+}
+
+func rowMaxKernel(x *float32, n int) (float32, bool) {
+	m, finite := negInf, true
+	for _, v := range unsafe.Slice(x, n) {
+		if v-v != 0 { // NaN and ±Inf give NaN
+			finite = false
+		}
+		if v > m {
+			m = v
+		}
+	}
+	return m, finite
+}
+
+func maxPlusRowsKernel(dst, p, rows *float32, stride, nrows, n int) {
+	d := unsafe.Slice(dst, n)
+	ps := unsafe.Slice(p, nrows)
+	all := unsafe.Slice(rows, (nrows-1)*stride+n)
+	for r, a := range ps {
+		row := all[r*stride : r*stride+n]
+		if r == 0 {
+			for x, v := range row {
+				d[x] = a + v
+			}
+			continue
+		}
+		// Later rows: keep the larger value.
+		for x, v := range row {
+			if t := a + v; t > d[x] {
+				d[x] = t
+			}
+		}
+	}
+}
+
+func maxSumRowsKernel(out, d, rows *float32, nrows, n int) {
+	o := unsafe.Slice(out, nrows)
+	ds := unsafe.Slice(d, n)
+	all := unsafe.Slice(rows, nrows*n)
+	for r := range o {
+		row := all[r*n : r*n+n]
+		best := float32(0)
+		for a, v := range ds {
+			if t := v + row[a]; t > best {
+				best = t
+			}
+		}
+		o[r] = best
+	}
+}

@@ -1,0 +1,111 @@
+package decode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ScoreFile is the JSON hand-off between a scorer and the decoders: the
+// words, the label names and the three score tensors as nested lists
+// [x][y][label] over word indices (entries with x > y are ignored but must
+// be present).
+type ScoreFile struct {
+	Words  []string      `json:"words"`
+	Labels []string      `json:"labels"`
+	Cont   [][][]float64 `json:"cont"`
+	Disc   [][][]float64 `json:"disc"`
+	Gap    [][][]float64 `json:"gap"`
+}
+
+// ReadScoreFile parses a score file. Errors name the file, and for JSON
+// syntax errors the line and column.
+func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	var f ScoreFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			line, col := position(data, syn.Offset)
+			return nil, nil, fmt.Errorf("%s:%d:%d: %v", name, line, col, syn)
+		case errors.As(err, &typ):
+			line, col := position(data, typ.Offset)
+			return nil, nil, fmt.Errorf("%s:%d:%d: field %s: %v", name, line, col, typ.Field, typ)
+		default:
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	s, err := f.Scores()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &f, s, nil
+}
+
+// Scores converts the nested lists to a Scores value, checking every
+// dimension.
+func (f *ScoreFile) Scores() (*Scores, error) {
+	n, L := len(f.Words), len(f.Labels)
+	if n > 0 && L == 0 {
+		return nil, errors.New(`"labels" is empty`)
+	}
+	seen := map[string]bool{}
+	for a, l := range f.Labels {
+		if l == "" {
+			return nil, fmt.Errorf("label %d is empty", a)
+		}
+		if seen[l] {
+			return nil, fmt.Errorf("label %q appears twice", l)
+		}
+		seen[l] = true
+	}
+	s := NewScores(n, L)
+	for _, t := range []struct {
+		name string
+		in   [][][]float64
+		out  []float32
+	}{{"cont", f.Cont, s.Cont}, {"disc", f.Disc, s.Disc}, {"gap", f.Gap, s.Gap}} {
+		if len(t.in) != n {
+			return nil, fmt.Errorf("%q has %d rows, want one per word (%d)", t.name, len(t.in), n)
+		}
+		for x, row := range t.in {
+			if len(row) != n {
+				return nil, fmt.Errorf("%s[%d] has %d entries, want %d", t.name, x, len(row), n)
+			}
+			for y, cell := range row {
+				if len(cell) != L {
+					return nil, fmt.Errorf("%s[%d][%d] has %d scores, want one per label (%d)", t.name, x, y, len(cell), L)
+				}
+				for a, v := range cell {
+					t.out[s.Index(x, y, a)] = float32(v)
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// position converts a byte offset to a 1-based line and column.
+func position(data []byte, offset int64) (line, col int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	line, col = 1, 1
+	for _, b := range data[:offset] {
+		if b == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}

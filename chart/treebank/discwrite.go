@@ -1,0 +1,89 @@
+package treebank
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// appendDiscbracket appends t as one discbracket line: "(ROOT ...)" with
+// the children of every node sorted by their leftmost word, then a TAB and
+// t.BOSExtra when that is not empty, then "\n". Lemmas, morphology,
+// function labels, secondary edges, comments and node numbers are not
+// written.
+func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
+	l, err := makeLayout(t)
+	if err != nil {
+		return dst, err
+	}
+	for i, f := range l.first {
+		if f == noWord {
+			return dst, fmt.Errorf("node %d (%s) dominates no word", i, t.Nodes[i].Label)
+		}
+	}
+	if strings.Contains(t.BOSExtra, "\n") {
+		return dst, errors.New("comment (BOSExtra) contains a line break")
+	}
+	dst = append(dst, "(ROOT"...)
+	type frame struct{ slot, next int }
+	stack := []frame{{slot: len(t.Nodes)}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		ks := l.kids[f.slot]
+		if f.next == len(ks) {
+			dst = append(dst, ')')
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := ks[f.next]
+		f.next++
+		dst = append(dst, " ("...)
+		if c.node {
+			if dst, err = appendAtom(dst, t.Nodes[c.idx].Label); err != nil {
+				return dst, fmt.Errorf("node %d: label %q: %w", c.idx, t.Nodes[c.idx].Label, err)
+			}
+			stack = append(stack, frame{slot: c.idx})
+			continue
+		}
+		tok := &t.Tokens[c.idx]
+		tag := tok.Tag
+		if tag == "" {
+			tag = "--"
+		}
+		if dst, err = appendAtom(dst, tag); err != nil {
+			return dst, fmt.Errorf("token %d: tag %q: %w", c.idx, tok.Tag, err)
+		}
+		dst = append(dst, ' ')
+		dst = strconv.AppendInt(dst, int64(c.idx), 10)
+		dst = append(dst, '=')
+		if dst, err = appendAtom(dst, tok.Word); err != nil {
+			return dst, fmt.Errorf("token %d: word %q: %w", c.idx, tok.Word, err)
+		}
+		dst = append(dst, ')')
+	}
+	if t.BOSExtra != "" {
+		dst = append(dst, '\t')
+		dst = append(dst, t.BOSExtra...)
+	}
+	return append(dst, '\n'), nil
+}
+
+// appendAtom appends a label or word, writing ( and ) as #LRB# and #RRB#.
+func appendAtom(dst []byte, s string) ([]byte, error) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(':
+			dst = append(dst, "#LRB#"...)
+		case c == ')':
+			dst = append(dst, "#RRB#"...)
+		case isSpace(c):
+			return dst, errors.New("contains white space")
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst, nil
+}

@@ -1,0 +1,70 @@
+package treebank
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// ReadFile reads a treebank file; the format comes from the extension (see
+// FormatOf). Errors are as for ReadAll; parse errors name the file.
+func ReadFile(path string) ([]*tree.Tree, error) {
+	f, err := FormatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("treebank: %w", err)
+	}
+	defer fh.Close()
+	return ReadAll(bufio.NewReaderSize(fh, 1<<16), path, f)
+}
+
+// WriteFile writes trees to a file whose format comes from the extension
+// (see FormatOf; export files get version 4). It writes a temporary file in
+// the same directory and renames it, so that the file is replaced whole or
+// not at all.
+func WriteFile(path string, trees []*tree.Tree) error {
+	f, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	if f == PTB {
+		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("treebank: %w", err)
+	}
+	if err := writeTemp(tmp, trees, f); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("treebank: %w", err)
+	}
+	return nil
+}
+
+// writeTemp writes trees to the temporary file and closes it.
+func writeTemp(tmp *os.File, trees []*tree.Tree, f Format) error {
+	if err := Write(tmp, trees, f); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("treebank: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("treebank: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("treebank: %w", err)
+	}
+	return nil
+}

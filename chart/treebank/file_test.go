@@ -1,0 +1,117 @@
+package treebank
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+func TestFormatOf(t *testing.T) {
+	tests := []struct {
+		path string
+		want Format
+	}{
+		{"a/train.export", Export},
+		{"dev.punctmoved.discbracket", Discbracket},
+		{"x.DBR", Discbracket},
+		{"wsj_0001.mrg", PTB},
+		{"x.ptb", PTB},
+		{"x.bracket", PTB},
+		{"1270.gragas.law-law.psd", PTB},
+		{"x.txt", Unknown},
+		{"export", Unknown},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			got, err := FormatOf(tc.path)
+			if got != tc.want || (err != nil) != (tc.want == Unknown) {
+				t.Errorf("FormatOf(%q) = %v, %v; want %v", tc.path, got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	trees := mustRead(t, "(ROOT (S (VP (VB 0=is) (JJ 2=rich)) (NP 1=John) (? 3=?)))\n(ROOT (A 0=a))\n", Discbracket)
+	tests := []struct {
+		name string
+		file string
+		want string
+	}{
+		{"discbracket", "out.discbracket", mustWrite(t, trees, Discbracket)},
+		{"export", "out.export", mustWrite(t, trees, Export)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			if err := os.WriteFile(path, []byte("old contents"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteFile(path, trees); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != tc.want {
+				t.Errorf("file holds %q, want %q", data, tc.want)
+			}
+			got, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := treesEqual(got, trees, false); diff != "" {
+				t.Error(diff)
+			}
+			// A failed write leaves the file alone.
+			bad := []*tree.Tree{{Tokens: []tree.Token{{Word: "a b", Parent: tree.Root}}}}
+			if err := WriteFile(path, bad); err == nil || !strings.Contains(err.Error(), path) {
+				t.Errorf("error %v, want one naming %s", err, path)
+			}
+			if again, _ := os.ReadFile(path); string(again) != tc.want {
+				t.Errorf("failed write changed the file to %q", again)
+			}
+		})
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 {
+		t.Errorf("directory holds %d files, want 2 (temporary files left?)", len(entries))
+	}
+}
+
+func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"read unknown extension", func() error { _, err := ReadFile(filepath.Join(dir, "a.txt")); return err }, "unknown file extension"},
+		{"read missing file", func() error { _, err := ReadFile(filepath.Join(dir, "missing.export")); return err }, "missing.export"},
+		{"write PTB", func() error { return WriteFile(filepath.Join(dir, "a.mrg"), nil) }, "cannot write"},
+		{"write to missing dir", func() error { return WriteFile(filepath.Join(dir, "no", "a.export"), nil) }, "no"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.err()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	path := filepath.Join(dir, "bad.export")
+	if err := os.WriteFile(path, []byte("#BOS 1\nx\n#EOS 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(path); err == nil || !strings.HasPrefix(err.Error(), path+":2: ") {
+		t.Errorf("error %v, want one starting with %s:2: ", err, path)
+	}
+}

@@ -1,0 +1,46 @@
+package treebank
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Format is a treebank file format.
+type Format int
+
+// The formats. PTB is read only.
+const (
+	Unknown     Format = iota
+	Export             // NEGRA export, versions 3 and 4
+	Discbracket        // disco-dop discbracket, one tree per line
+	PTB                // Penn Treebank style brackets (read only)
+)
+
+// String returns the name of the format.
+func (f Format) String() string {
+	switch f {
+	case Export:
+		return "export"
+	case Discbracket:
+		return "discbracket"
+	case PTB:
+		return "ptb"
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// FormatOf returns the format of a file from its extension (case does not
+// matter): .export is Export; .discbracket and .dbr are Discbracket; .mrg,
+// .ptb, .bracket and .psd are PTB. Other extensions give an error.
+func FormatOf(path string) (Format, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".export":
+		return Export, nil
+	case ".discbracket", ".dbr":
+		return Discbracket, nil
+	case ".mrg", ".ptb", ".bracket", ".psd":
+		return PTB, nil
+	}
+	return Unknown, fmt.Errorf("treebank: %s: unknown file extension (want .export, .discbracket, .dbr, .mrg, .ptb, .bracket or .psd)", path)
+}

@@ -1,0 +1,108 @@
+package treebank
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// Reader reads trees one at a time.
+type Reader struct {
+	next    func() (*tree.Tree, error)
+	version func() int
+}
+
+// NewReader returns a Reader of trees in format f from r. name is used in
+// error messages (normally the file name).
+func NewReader(r io.Reader, name string, f Format) *Reader {
+	switch f {
+	case Export:
+		x := newExportReader(r, name)
+		return &Reader{next: x.next, version: x.versionSeen}
+	case Discbracket:
+		return &Reader{next: newDiscReader(r, name).next}
+	case PTB:
+		return &Reader{next: newPTBReader(r, name).next}
+	}
+	err := fmt.Errorf("treebank: %s: cannot read format %v", name, f)
+	return &Reader{next: func() (*tree.Tree, error) { return nil, err }}
+}
+
+// Next returns the next tree. At the end of the input it returns io.EOF. A
+// malformed sentence gives an *Error (with file name and line), and the
+// following call goes on with the next sentence; any other error (from the
+// underlying reader) is final and is returned again by later calls.
+func (r *Reader) Next() (*tree.Tree, error) {
+	return r.next()
+}
+
+// ExportVersion returns the export format version (3 or 4) that the Reader
+// has seen, from a #FORMAT line or from the number of fields of the lines
+// read so far; 0 if not known yet or if the format is not Export.
+func (r *Reader) ExportVersion() int {
+	if r.version == nil {
+		return 0
+	}
+	return r.version()
+}
+
+// ReadAll reads all trees of format f from r. name is used in error messages.
+//
+// Parse errors do not stop reading at once: a malformed sentence is skipped
+// and reported, and reading stops after 10 errors. The error is then an
+// ErrorList of *Error values ("name:line: message" or
+// "name:line:column: message"); the trees returned are those read without
+// error, so a caller may go on leniently, but one that needs all of the
+// data must check the error. A read error from r stops reading; it is
+// returned wrapped, with the name.
+func ReadAll(r io.Reader, name string, f Format) ([]*tree.Tree, error) {
+	if f != Export && f != Discbracket && f != PTB {
+		return nil, fmt.Errorf("treebank: %s: cannot read format %v", name, f)
+	}
+	rd := NewReader(r, name, f)
+	var trees []*tree.Tree
+	var errs ErrorList
+	for {
+		t, err := rd.Next()
+		if err == nil {
+			trees = append(trees, t)
+			continue
+		}
+		if err == io.EOF {
+			return trees, errs.Err()
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			return trees, fmt.Errorf("treebank: reading %s: %w", name, err)
+		}
+		errs = append(errs, e)
+		if len(errs) >= maxErrors {
+			errs = append(errs, &Error{Name: name, Line: e.Line, Msg: "too many errors"})
+			return trees, errs
+		}
+	}
+}
+
+// ReadExport reads a NEGRA export file (format 3 or 4). The version comes
+// from a "#FORMAT 3|4" line or else from the number of fields of the first
+// token or node line (export 4 has a lemma column: 6 fields plus 2 per
+// secondary edge; export 3 has 5 plus 2 per secondary edge). See ReadAll
+// for errors, and the package documentation for the conventions.
+func ReadExport(r io.Reader, name string) ([]*tree.Tree, error) {
+	return ReadAll(r, name, Export)
+}
+
+// ReadDiscbracket reads a discbracket file: one tree per line, blank lines
+// skipped. See ReadAll for errors, and the package documentation for the
+// conventions.
+func ReadDiscbracket(r io.Reader, name string) ([]*tree.Tree, error) {
+	return ReadAll(r, name, Discbracket)
+}
+
+// ReadPTB reads Penn Treebank style bracketed trees. See ReadAll for
+// errors, and the package documentation for the conventions.
+func ReadPTB(r io.Reader, name string) ([]*tree.Tree, error) {
+	return ReadAll(r, name, PTB)
+}

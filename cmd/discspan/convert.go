@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+)
+
+func runConvert(args []string, stdout io.Writer) error {
+	fs := newFlags("convert", "[--reattach-punct] IN OUT", stdout)
+	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket; PTB .mrg/.ptb input)"); err != nil {
+		return err
+	}
+	if _, err := treebank.FormatOf(rest[1]); err != nil {
+		return err
+	}
+	trees, err := treebank.ReadFile(rest[0])
+	if err != nil {
+		return err
+	}
+	if *punct {
+		for i, t := range trees {
+			trees[i] = tree.ReattachPunct(t)
+		}
+	}
+	if err := treebank.WriteFile(rest[1], trees); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d trees to %s\n", len(trees), rest[1])
+	return nil
+}

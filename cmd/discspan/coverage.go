@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/discspan/discspan/chart/coverage"
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/cli"
+)
+
+// coverageJSON is one variant's line of the coverage table.
+type coverageJSON struct {
+	Variant   string         `json:"variant"`
+	All       float64        `json:"all"`
+	BDLe2     float64        `json:"bd_le2"`
+	BDEq2     float64        `json:"bd_eq2"`
+	Counts    coverageCounts `json:"counts"`
+	Sentences int            `json:"sentences"`
+	Skipped   int            `json:"skipped_sentences"`
+}
+
+type coverageCounts struct {
+	All   coverage.Counts `json:"all"`
+	BDLe2 coverage.Counts `json:"bd_le2"`
+	BDEq2 coverage.Counts `json:"bd_eq2"`
+}
+
+func runCoverage(args []string, stdout io.Writer) error {
+	fs := newFlags("coverage", "[--json] --variant V FILE", stdout)
+	variants := fs.String("variant", "n3", "decoder variant, a comma-separated list, or 'all'")
+	asJSON := fs.Bool("json", false, "print JSON (one object per variant, one per line)")
+	workers := fs.Int("workers", 0, "parallel decoders (default: all cores)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, rest, 1, "one treebank FILE"); err != nil {
+		return err
+	}
+	var vs []decode.Variant
+	if *variants == "all" {
+		vs = decode.Variants
+	} else {
+		for _, name := range strings.Split(*variants, ",") {
+			v, err := decode.ParseVariant(strings.TrimSpace(name))
+			if err != nil {
+				return fmt.Errorf("%w: %v", errUsage, err)
+			}
+			vs = append(vs, v)
+		}
+	}
+	trees, err := treebank.ReadFile(rest[0])
+	if err != nil {
+		return err
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "%s: %d sentences (maximum recall in %%, with counts recovered/total)\n", rest[0], len(trees))
+		fmt.Fprintf(stdout, "%-11s %-24s %-24s %-24s\n", "variant", "all", "block degree <= 2", "block degree = 2")
+	}
+	for _, v := range vs {
+		bar := cli.NewProgress(len(trees), "coverage "+v.String())
+		rep, err := coverage.Compute(trees, v, &coverage.Options{Workers: *workers, Progress: func(done, _ int) { bar.Set(done) }})
+		bar.Finish()
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			out := coverageJSON{Variant: v.String(), All: rep.All.Recall(), BDLe2: rep.BDLe2.Recall(), BDEq2: rep.BDEq2.Recall(),
+				Counts: coverageCounts{rep.All, rep.BDLe2, rep.BDEq2}, Sentences: rep.Sentences, Skipped: rep.Skipped}
+			if err := json.NewEncoder(stdout).Encode(out); err != nil {
+				return err
+			}
+			continue
+		}
+		cell := func(c coverage.Counts) string { return fmt.Sprintf("%6.2f (%d/%d)", c.Recall(), c.Recovered, c.Total) }
+		fmt.Fprintf(stdout, "%-11s %-24s %-24s %-24s\n", v, cell(rep.All), cell(rep.BDLe2), cell(rep.BDEq2))
+		if rep.Skipped > 0 {
+			fmt.Fprintf(stdout, "  (%d sentences exceeded the %s memory budget and count as not recovered)\n", rep.Skipped, v)
+		}
+	}
+	return nil
+}

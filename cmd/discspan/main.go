@@ -1,0 +1,123 @@
+// Command discspan is the command-line tool of discspan: exact discontinuous
+// constituency parsing. Each subcommand lives in its own file and only
+// parses flags and calls the packages that do the work.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/discspan/discspan/internal/cli"
+)
+
+// command is one subcommand: its one-line summary and its entry point, which
+// receives the arguments after the subcommand's name.
+type command struct {
+	summary string
+	run     func(args []string, stdout io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"decode":   {"decode a score file with an exact chart decoder", runDecode},
+		"eval":     {"evaluate parses against gold trees (disco-dop proper.prm semantics)", runEval},
+		"coverage": {"maximum constituent recall of a decoder variant on a treebank", runCoverage},
+		"convert":  {"convert a treebank between export, discbracket (and PTB input)", runConvert},
+		"bench":    {"benchmarks (bench decode)", runBench},
+	}
+}
+
+func usage(w io.Writer) {
+	cli.Fprintln(w, "discspan: exact discontinuous constituency parsing (Corro 2020)\n\nUsage: discspan <command> [flags] [args]\n\nCommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
+	}
+	cli.Fprintln(w, "\nRun 'discspan <command> --help' for a command's flags.")
+}
+
+// errUsage marks errors caused by bad arguments (exit status 2 like input
+// errors; kept distinct for tests).
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit status: 0 on success,
+// 2 with a one-line error on bad arguments or input.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands()[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "discspan: unknown command %q (run 'discspan --help')\n", args[0])
+		return 2
+	}
+	if err := cmd.run(args[1:], stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "discspan %s: %s\n", args[0], cli.OneLine(err))
+		return 2
+	}
+	return 0
+}
+
+// newFlags returns a flag set that prints its usage to stdout on --help and
+// reports errors as values.
+func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("discspan "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage: discspan %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parseFlags parses args, allowing flags after positional arguments, and
+// returns the positional arguments; --help prints the usage and returns
+// flag.ErrHelp.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+			return nil, err
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// wantArgs checks the number of positional arguments.
+func wantArgs(fs *flag.FlagSet, args []string, n int, names string) error {
+	if len(args) != n {
+		return fmt.Errorf("%w: want %s, got %d argument(s) (see %s --help)", errUsage, names, len(args), fs.Name())
+	}
+	return nil
+}

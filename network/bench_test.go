@@ -1,0 +1,105 @@
+package network
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// benchBatch returns a Tiny model (random weights, so nothing is trivially
+// zero) and a batch of sentences of n words of 2 to 8 characters (Alpino's
+// mean word length is 4.8).
+func benchBatch(b *testing.B, sentences, n int) (*Model, []Example) {
+	b.Helper()
+	c := Tiny()
+	m, err := New(c, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, t := range m.Params.Tensors() {
+		for i := range t.Data {
+			t.Data[i] = float32(0.1 * (2*rng.Float64() - 1))
+		}
+	}
+	batch := make([]Example, sentences)
+	for i := range batch {
+		batch[i] = randomExample(rng, c, n)
+		for w := range batch[i].Input.CharIDs {
+			chars := make([]int, 2+rng.IntN(7))
+			for j := range chars {
+				chars[j] = rng.IntN(c.CharVocab)
+			}
+			batch[i].Input.CharIDs[w] = chars
+		}
+	}
+	return m, batch
+}
+
+func reportTokens(b *testing.B, tokensPerOp int) {
+	b.ReportMetric(float64(b.N*tokensPerOp)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+// BenchmarkForward_Tiny20 scores a batch of 32 sentences of 20 words with
+// ForwardBatch (all cores).
+func BenchmarkForward_Tiny20(b *testing.B) {
+	m, batch := benchBatch(b, 32, 20)
+	ins := make([]Input, len(batch))
+	for i, ex := range batch {
+		ins[i] = ex.Input
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.ForwardBatch(ins); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTokens(b, 32*20)
+}
+
+// BenchmarkForwardOne_Tiny20 scores one sentence of 20 words on one
+// goroutine (latency).
+func BenchmarkForwardOne_Tiny20(b *testing.B) {
+	m, batch := benchBatch(b, 1, 20)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.Forward(batch[0].Input); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTokens(b, 20)
+}
+
+// BenchmarkLossGrad_Tiny20 runs forward and backward (with dropout) over a
+// batch of 32 sentences of 20 words (all cores).
+func BenchmarkLossGrad_Tiny20(b *testing.B) {
+	m, batch := benchBatch(b, 32, 20)
+	g := m.Params.ZeroClone()
+	b.ResetTimer()
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		if _, err := m.LossGrad(batch, seed, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTokens(b, 32*20)
+}
+
+// BenchmarkTrainStep_Tiny20 is LossGrad plus one Adam update.
+func BenchmarkTrainStep_Tiny20(b *testing.B) {
+	m, batch := benchBatch(b, 32, 20)
+	g := m.Params.ZeroClone()
+	opt := NewAdam(DefaultAdam(), m.Params)
+	b.ResetTimer()
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		if _, err := m.LossGrad(batch, seed, g); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := opt.Update(m.Params, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTokens(b, 32*20)
+}

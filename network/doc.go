@@ -1,0 +1,73 @@
+// Package network is the reference implementation, in pure Go on the CPU, of
+// the span-scoring network of Corro (2020): it turns a sentence into the
+// decode.Scores tensors the chart decoders read, and it computes the training
+// loss and the gradient of every parameter by hand-written backpropagation.
+// GPU kernels (WGSL, CUDA) are tested against this package, so it favours
+// clear, exact math over speed.
+//
+// # Architecture (model.md)
+//
+// A sentence of n words becomes N = n+2 tokens: a BOS token, the words and an
+// EOS token. For each token t:
+//
+//	e_t   = WordEmb[lower(word_t)]                          (WordDim)
+//	chars = [BOW, c_1 .. c_min(len,MaxChars), EOW]          (BOS/EOS tokens: [BOW, BOS, EOW])
+//	x     = dropout(CharEmb[chars], DropChar)               (len(chars), CharDim)
+//	f_t   = [charLSTM.fwd(x)[last]; charLSTM.bwd(x)[first]] (2*CharHidden)
+//	u_t   = dropout([e_t; f_t], DropFeat)                   (WordDim + 2*CharHidden)
+//
+// then, over the N tokens,
+//
+//	H1 = BiLSTM1(U)                          (N, 2*LSTM1Hidden): [fwd state; bwd state]
+//	H2 = dropout(BiLSTM2(H1), DropLSTM)      (N, 2*LSTM2Hidden)
+//	tag logits   = H1[1..n] Wtᵀ + bt         (n, Tags)   (auxiliary POS tagger)
+//
+// and, for each kind k in {cont, disc, gap} and module m in {span, label}, over
+// the word rows W = H2[1..n] only (BOS/EOS excluded):
+//
+//	L_km = dropout(LeakyReLU(W Wlᵀ + bl, LeakySlope), DropMLP)   (n, d)
+//	R_km = dropout(LeakyReLU(W Wrᵀ + br, LeakySlope), DropMLP)   (n, d)
+//	S_km[x,y,o] = [L_km(x);1]ᵀ B_km[o] [R_km(y);1]                (n, n, O)
+//
+// with d = SpanMLP, O = 1 for span modules and d = LabelMLP, O = Labels for
+// label modules, and the final score, for words x <= y and label a,
+//
+//	k[x,y,a] = S_k,span[x,y,0] + S_k,label[x,y,a]
+//
+// written to decode.Scores (entries x > y stay 0). The "no constituent" class
+// has the fixed logit 0.
+//
+// # Conventions
+//
+// Matrices are row-major; a Linear weight has shape (out, in). An LSTM
+// direction has w_ih (4H, in), w_hh (4H, H) and ONE bias b (4H) (PyTorch's
+// b_ih + b_hh folded into one vector); the four gate blocks of the rows are
+// in PyTorch's order i, f, g, o:
+//
+//	a = W_ih x_t + W_hh h_prev + b
+//	i = σ(a[0:H]), f = σ(a[H:2H]), g = tanh(a[2H:3H]), o = σ(a[3H:4H])
+//	c = f*c_prev + i*g,  h = o*tanh(c),  h_prev = c_prev = 0 at the first step.
+//
+// The backward direction runs the same equations from the last position to
+// the first; its output at position t is the state after reading t..N-1.
+//
+// Dropout is inverted dropout (kept units scaled by 1/(1-p)), only during
+// training. Masks are drawn from a PCG generator seeded with (seed, index of
+// the sentence in the batch), so a batch's result does not depend on which
+// goroutine handles which sentence.
+//
+// # Loss
+//
+// For one sentence: the sum, over every word pair x <= y and each of cont,
+// disc and gap, of the softmax cross-entropy over [0 (null); k[x,y,0..L-1]]
+// against the gold class (0 = null, a+1 = label a), plus the sum over words of
+// the POS tagger's cross-entropy. A batch's loss is the MEAN over its
+// sentences of these per-sentence SUMS (the authors' release sums over spans
+// and averages over the batch); gradients are those of this batch loss.
+//
+// # Precision
+//
+// Every layer is written once, generically over float32 and float64. The
+// model runs in float32 (the weights are float32); the float64 instantiation
+// of the same code is what the finite-difference gradient tests check.
+package network

@@ -1,0 +1,81 @@
+package network
+
+import "math"
+
+// spanCE returns the summed softmax cross-entropy, over the word pairs
+// x <= y, of the scores s (n, n, L) against the gold classes target (n*n,
+// index x*n+y; 0 = null, a+1 = label a), where the null class has the fixed
+// logit 0. It adds scale * (softmax - onehot) to d (n, n, L) for x <= y; d
+// may be nil. Cost O(n*n*L).
+func spanCE[T float](s []T, target []int, n, labels int, scale float64, d []T) float64 {
+	var loss float64
+	for x := 0; x < n; x++ {
+		for y := x; y < n; y++ {
+			off := (x*n + y) * labels
+			row := s[off : off+labels]
+			lse := logSumExpWithZero(row)
+			gold := 0.0
+			if t := target[x*n+y]; t > 0 {
+				gold = float64(row[t-1])
+			}
+			loss += lse - gold
+			if d == nil {
+				continue
+			}
+			t := target[x*n+y]
+			for a, v := range row {
+				p := math.Exp(float64(v) - lse)
+				if a+1 == t {
+					p--
+				}
+				d[off+a] += T(scale * p)
+			}
+		}
+	}
+	return loss
+}
+
+// logSumExpWithZero returns log(exp(0) + Σ exp(row[a])), computed stably in
+// float64.
+func logSumExpWithZero[T float](row []T) float64 {
+	m := 0.0
+	for _, v := range row {
+		m = math.Max(m, float64(v))
+	}
+	sum := math.Exp(-m)
+	for _, v := range row {
+		sum += math.Exp(float64(v) - m)
+	}
+	return m + math.Log(sum)
+}
+
+// tagCE returns the summed softmax cross-entropy of the logits (n, K) against
+// the gold tags (n), adding scale * (softmax - onehot) to d (n, K) when d is
+// not nil. Cost O(n*K).
+func tagCE[T float](logits []T, tags []int, k int, scale float64, d []T) float64 {
+	var loss float64
+	for i, t := range tags {
+		row := logits[i*k : (i+1)*k]
+		m := math.Inf(-1)
+		for _, v := range row {
+			m = math.Max(m, float64(v))
+		}
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(float64(v) - m)
+		}
+		lse := m + math.Log(sum)
+		loss += lse - float64(row[t])
+		if d == nil {
+			continue
+		}
+		for a, v := range row {
+			p := math.Exp(float64(v) - lse)
+			if a == t {
+				p--
+			}
+			d[i*k+a] += T(scale * p)
+		}
+	}
+	return loss
+}

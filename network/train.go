@@ -1,0 +1,120 @@
+package network
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Targets are the gold classes of one sentence of n words. Cont, Disc and Gap
+// have n*n entries indexed x*n+y for word pairs x <= y (entries x > y are
+// ignored): 0 = no constituent, a+1 = label a. Tags has n gold tag ids, or is
+// nil to leave the tagger out of the loss.
+type Targets struct {
+	Cont, Disc, Gap []int
+	Tags            []int
+}
+
+// NewTargets returns all-null span targets for n words and no tags.
+func NewTargets(n int) Targets {
+	return Targets{Cont: make([]int, n*n), Disc: make([]int, n*n), Gap: make([]int, n*n)}
+}
+
+// Example is one training sentence with its gold targets.
+type Example struct {
+	Input   Input
+	Targets Targets
+}
+
+// Loss reports a batch loss. Every field but Sentences and Words is a mean
+// over the batch's sentences of per-sentence sums (over word pairs or
+// words), and Total = Cont + Disc + Gap + Tag is the loss the gradients are
+// of.
+type Loss struct {
+	Total, Cont, Disc, Gap, Tag float64
+	Sentences, Words            int
+}
+
+// checkExample reports an error when ex does not fit c.
+func (c Config) checkExample(ex *Example) error {
+	if err := c.checkInput(ex.Input); err != nil {
+		return err
+	}
+	n := ex.Input.Len()
+	t := &ex.Targets
+	for k, target := range [numKinds][]int{t.Cont, t.Disc, t.Gap} {
+		if len(target) != n*n {
+			return fmt.Errorf("%s targets: %d entries, want %d (n=%d)", kindNames[k], len(target), n*n, n)
+		}
+		for x := 0; x < n; x++ {
+			for y := x; y < n; y++ {
+				if v := target[x*n+y]; v < 0 || v > c.Labels {
+					return fmt.Errorf("%s target (%d,%d) = %d outside [0,%d]", kindNames[k], x, y, v, c.Labels)
+				}
+			}
+		}
+	}
+	if t.Tags != nil {
+		if len(t.Tags) != n {
+			return fmt.Errorf("%d tags for %d words", len(t.Tags), n)
+		}
+		for i, v := range t.Tags {
+			if v < 0 || v >= c.Tags {
+				return fmt.Errorf("tag %d = %d outside [0,%d)", i, v, c.Tags)
+			}
+		}
+	}
+	return nil
+}
+
+// sentenceLoss returns the loss terms (cont, disc, gap, tag) of one sentence,
+// each a sum over word pairs or words, and, when g is not nil, adds scale
+// times their gradient to g. rng draws dropout masks (nil: no dropout).
+func sentenceLoss[T float](m *net[T], ex *Example, rng *rand.Rand, g *net[T], scale float64) [4]float64 {
+	var parts [4]float64
+	n := ex.Input.Len()
+	if n == 0 {
+		return parts
+	}
+	tp := m.forward(ex.Input, rng)
+	var dScores [numKinds][]T
+	t := &ex.Targets
+	for k, target := range [numKinds][]int{t.Cont, t.Disc, t.Gap} {
+		if g != nil {
+			dScores[k] = make([]T, len(tp.scores[k]))
+		}
+		parts[k] = spanCE(tp.scores[k], target, n, m.cfg.Labels, scale, dScores[k])
+	}
+	var dTags []T
+	if t.Tags != nil {
+		if g != nil {
+			dTags = make([]T, len(tp.tagLogits))
+		}
+		parts[3] = tagCE(tp.tagLogits, t.Tags, m.cfg.Tags, scale, dTags)
+	}
+	if g != nil {
+		m.backward(tp, dScores, dTags, g)
+	}
+	return parts
+}
+
+// sentenceRNG returns the dropout generator of sentence i of a batch.
+func sentenceRNG(seed uint64, i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) }
+
+// sumLoss combines per-sentence loss terms, in sentence order, into the batch
+// mean.
+func sumLoss(parts [][4]float64, batch []Example) Loss {
+	var l Loss
+	for i, p := range parts {
+		l.Cont += p[0]
+		l.Disc += p[1]
+		l.Gap += p[2]
+		l.Tag += p[3]
+		l.Words += batch[i].Input.Len()
+	}
+	l.Sentences = len(batch)
+	if b := float64(len(batch)); b > 0 {
+		l.Cont, l.Disc, l.Gap, l.Tag = l.Cont/b, l.Disc/b, l.Gap/b, l.Tag/b
+	}
+	l.Total = l.Cont + l.Disc + l.Gap + l.Tag
+	return l
+}
