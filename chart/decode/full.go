@@ -96,24 +96,20 @@ func (f *fullChart) buildBlock(i, j int) {
 	for x := range T {
 		T[x] = negInf
 	}
-	// create gap: [i,k] + [l,j].
-	for k := i + 1; k <= j-2; k++ {
-		row := T[(k-i)*s+(k+1-i) : (k-i)*s+s]
-		maxAdd(row, f.C[i*n1+k], f.CT[j*n1+k+1:j*n1+j])
-	}
-	// kept right: [i,m] + [m,k,l,j], i<m<k.
+	// Scatter rules write triangles of T: row k (from column l = k+1)
+	// starts at (k-i)*s + (k+1-i), one row s+1 cells after the previous.
+	//
+	// create gap: [i,k] + [l,j] for k = i+1.., l = k+1..j-1.
+	maxAddTri(T[s+2:], s+1, f.C[i*n1+i+1:], 1, f.CT[j*n1+i+2:], 1, s-2, s-2)
+	// kept right: [i,m] + [m,k,l,j], i<m<k: rows k = m+1..j-2.
 	for m := i + 1; m <= j-3; m++ {
-		B, sb, c := f.block(m, j), j-m, f.C[i*n1+m]
-		for k := m + 1; k <= j-2; k++ {
-			maxAdd(T[(k-i)*s+(k+1-i):(k-i)*s+s], c, B[(k-m)*sb+(k+1-m):(k-m)*sb+sb])
-		}
+		B, sb := f.block(m, j), j-m
+		maxAddTri(T[(m+1-i)*s+(m+2-i):], s+1, f.C[i*n1+m:], 0, B[sb+2:], sb+1, j-m-2, j-m-2)
 	}
-	// kept left: [i,k,l,m] + [m,j], l<m<j.
+	// kept left: [i,k,l,m] + [m,j], l<m<j: rows k = i+1..m-2.
 	for m := i + 3; m <= j-1; m++ {
-		A, sa, c := f.block(i, m), m-i, f.C[m*n1+j]
-		for k := i + 1; k <= m-2; k++ {
-			maxAdd(T[(k-i)*s+(k+1-i):(k-i)*s+(m-i)], c, A[(k-i)*sa+(k+1-i):(k-i)*sa+(m-i)])
-		}
+		A, sa := f.block(i, m), m-i
+		maxAddTri(T[s+2:], s+1, f.C[m*n1+j:], 0, A[sa+2:], sa+1, m-i-2, m-i-2)
 	}
 	if f.illNestedGap {
 		f.illNested(i, j, T)
@@ -144,12 +140,11 @@ func (f *fullChart) buildBlock(i, j int) {
 			v += W[idx]
 			T[idx] = v
 			TT[(l-i)*s+(k-i)] = v
-			// wrapped: [i,k,l,j] + [k,k2,l2,l] -> [i,k2,l2,j].
+			// wrapped: [i,k,l,j] + [k,k2,l2,l] -> [i,k2,l2,j], rows
+			// k2 = k+1..l-2, columns l2 = k2+1..l-1.
 			if f.wrapped && g >= 3 {
 				B, sb := f.block(k, l), l-k
-				for k2 := k + 1; k2 <= l-2; k2++ {
-					maxAdd(T[(k2-i)*s+(k2+1-i):(k2-i)*s+(l-i)], v, B[(k2-k)*sb+(k2+1-k):(k2-k)*sb+sb])
-				}
+				maxAddTri(T[(k+1-i)*s+(k+2-i):], s+1, T[idx:], 0, B[sb+2:], sb+1, l-k-2, l-k-2)
 			}
 		}
 	}
@@ -159,37 +154,38 @@ func (f *fullChart) buildBlock(i, j int) {
 // antecedents and a discontinuous consequent into the block T of [i,j].
 func (f *fullChart) illNested(i, j int, T []float32) {
 	s := j - i
-	// gap centre: [i,m,l,n] + [m,k,n,j], i<m<k<l<n<j.
+	// gap centre: [i,m,l,n] + [m,k,n,j], i<m<k<l<n<j: rows k = m+1..n-2,
+	// columns l = k+1..n-1; the addend D[m,k,n,j] walks down column n of
+	// block [m,j], the second antecedent D[i,m,l,n] along row m of [i,n].
 	for m := i + 1; m <= j-4; m++ {
 		B, sb := f.block(m, j), j-m
 		for n := m + 3; n <= j-1; n++ {
 			A, sa := f.block(i, n), n-i
-			rowA := A[(m-i)*sa : (m-i)*sa+sa]
-			for k := m + 1; k <= n-2; k++ {
-				maxAdd(T[(k-i)*s+(k+1-i):(k-i)*s+(n-i)], B[(k-m)*sb+(n-m)], rowA[k+1-i:n-i])
-			}
+			maxAddTri(T[(m+1-i)*s+(m+2-i):], s+1, B[sb+(n-m):], sb, A[(m-i)*sa+(m+2-i):], 1, n-m-2, n-m-2)
 		}
 	}
-	// gap right: [i,m,n,k] + [m,n,l,j], i<m<n<k<l<j.
+	// gap right: [i,m,n,k] + [m,n,l,j], i<m<n<k<l<j: rows k = n+1..j-2,
+	// columns l = k+1..j-1; the addends D[i,m,n,k] (one block per k) are
+	// gathered first.
 	for m := i + 1; m <= j-4; m++ {
 		B, sb := f.block(m, j), j-m
 		for n := m + 1; n <= j-3; n++ {
-			rowB := B[(n-m)*sb : (n-m)*sb+sb]
 			for k := n + 1; k <= j-2; k++ {
-				maxAdd(T[(k-i)*s+(k+1-i):(k-i)*s+s], f.d(i, m, n, k), rowB[k+1-m:sb])
+				f.tmp[k] = f.d(i, m, n, k)
 			}
+			maxAddTri(T[(n+1-i)*s+(n+2-i):], s+1, f.tmp[n+1:], 1, B[(n-m)*sb+(n+2-m):], 1, j-n-2, j-n-2)
 		}
 	}
-	// gap left: [i,k,m,n] + [l,m,n,j], i<k<l<m<n<j.
+	// gap left: [i,k,m,n] + [l,m,n,j], i<k<l<m<n<j: rows k = i+1..m-2,
+	// columns l = k+1..m-1; the antecedents D[l,m,n,j] (one block per l)
+	// are gathered first.
 	for m := i + 3; m <= j-2; m++ {
 		for n := m + 1; n <= j-1; n++ {
 			for l := i + 2; l <= m-1; l++ {
 				f.tmp[l] = f.d(l, m, n, j)
 			}
 			A, sa := f.block(i, n), n-i
-			for k := i + 1; k <= m-2; k++ {
-				maxAdd(T[(k-i)*s+(k+1-i):(k-i)*s+(m-i)], A[(k-i)*sa+(m-i)], f.tmp[k+1:m])
-			}
+			maxAddTri(T[s+2:], s+1, A[sa+(m-i):], sa, f.tmp[i+2:], 1, m-i-2, m-i-2)
 		}
 	}
 }
@@ -216,11 +212,12 @@ func (f *fullChart) bestContinuous(i, j int) float32 {
 	for m := i + 1; m <= j-3; m++ {
 		B, sb := f.block(m, j), j-m
 		for n := m + 1; n <= j-2; n++ {
-			rowB := B[(n-m)*sb+(n+1-m) : (n-m)*sb+sb]
+			// D[i,m,n,o] for o = n+1..j-1 lie in one block each: gather.
 			for o := n + 1; o <= j-1; o++ {
-				if v := f.d(i, m, n, o) + rowB[o-n-1]; v > best {
-					best = v
-				}
+				f.tmp[o] = f.D[f.off[i*n1+o]+(m-i)*(o-i)+(n-i)]
+			}
+			if v := maxSum(f.tmp[n+1:j], B[(n-m)*sb+(n+1-m):(n-m)*sb+sb]); v > best {
+				best = v
 			}
 		}
 	}

@@ -60,3 +60,24 @@ func maxSumRows(out, d, rows []float32) {
 	rows = rows[:len(out)*len(d)]
 	maxSumRowsKernel(&out[0], &d[0], &rows[0], len(out), len(d))
 }
+
+// maxAddTri updates a triangle of cells: for r < rows (and while the row
+// length len0-r is positive), row r of dst (starting at r*dstStep) takes
+// max(dst, a[r*aStep] + row r of src (starting at r*srcStep)). It panics if
+// a slice is too short.
+func maxAddTri(dst []float32, dstStep int, a []float32, aStep int, src []float32, srcStep int, rows, len0 int) {
+	rows = min(rows, len0)
+	if rows <= 0 {
+		return
+	}
+	_ = dst[triExtent(dstStep, rows, len0)-1]
+	_ = src[triExtent(srcStep, rows, len0)-1]
+	_ = a[(rows-1)*aStep]
+	maxAddTriKernel(&dst[0], dstStep, &a[0], aStep, &src[0], srcStep, rows, len0)
+}
+
+// triExtent returns how many floats a triangle of rows rows (lengths len0,
+// len0-1, ...) starting step floats apart spans.
+func triExtent(step, rows, len0 int) int {
+	return max(len0, (rows-1)*step+len0-(rows-1))
+}

@@ -18,3 +18,6 @@ func maxPlusRowsKernel(dst, p, rows *float32, stride, nrows, n int)
 
 //go:noescape
 func maxSumRowsKernel(out, d, rows *float32, nrows, n int)
+
+//go:noescape
+func maxAddTriKernel(dst *float32, dstStep int, a *float32, aStep int, src *float32, srcStep int, rows, len0 int)

@@ -353,3 +353,79 @@ store:
 	JMP  rowloop
 done:
 	RET
+
+// func maxAddTriKernel(dst *float32, dstStep int, a *float32, aStep int, src *float32, srcStep int, rows, len0 int)
+// For r < rows while len0-r > 0: with d = dst + r*dstStep, s = src + r*srcStep
+// and b = a[r*aStep], sets d[x] = max(d[x], b + s[x]) for x < len0-r. Steps
+// are in floats. One call updates a whole triangle of chart cells.
+TEXT ·maxAddTriKernel(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ dstStep+8(FP), R13
+	SHLQ $2, R13
+	MOVQ a+16(FP), R8
+	MOVQ aStep+24(FP), R9
+	SHLQ $2, R9
+	MOVQ src+32(FP), SI
+	MOVQ srcStep+40(FP), R10
+	SHLQ $2, R10
+	MOVQ rows+48(FP), R11
+	MOVQ len0+56(FP), R12
+row:
+	TESTQ R11, R11
+	JEQ  done
+	TESTQ R12, R12
+	JLE  done
+	MOVSS (R8), X0
+	SHUFPS $0, X0, X0
+	MOVQ DI, DX
+	MOVQ SI, BX
+	MOVQ R12, CX
+l8:
+	CMPQ CX, $8
+	JLT  l4
+	MOVUPS (BX), X1
+	MOVUPS 16(BX), X3
+	ADDPS X0, X1
+	ADDPS X0, X3
+	MOVUPS (DX), X2
+	MOVUPS 16(DX), X4
+	MAXPS X2, X1
+	MAXPS X4, X3
+	MOVUPS X1, (DX)
+	MOVUPS X3, 16(DX)
+	ADDQ $32, BX
+	ADDQ $32, DX
+	SUBQ $8, CX
+	JMP  l8
+l4:
+	CMPQ CX, $4
+	JLT  l1
+	MOVUPS (BX), X1
+	ADDPS X0, X1
+	MOVUPS (DX), X2
+	MAXPS X2, X1
+	MOVUPS X1, (DX)
+	ADDQ $16, BX
+	ADDQ $16, DX
+	SUBQ $4, CX
+l1:
+	TESTQ CX, CX
+	JEQ  next
+	MOVSS (BX), X1
+	ADDSS X0, X1
+	MOVSS (DX), X2
+	MAXSS X2, X1
+	MOVSS X1, (DX)
+	ADDQ $4, BX
+	ADDQ $4, DX
+	DECQ CX
+	JMP  l1
+next:
+	ADDQ R13, DI
+	ADDQ R10, SI
+	ADDQ R9, R8
+	DECQ R11
+	DECQ R12
+	JMP  row
+done:
+	RET

@@ -75,3 +75,22 @@ func maxSumRowsKernel(out, d, rows *float32, nrows, n int) {
 		o[r] = best
 	}
 }
+
+func maxAddTriKernel(dst *float32, dstStep int, a *float32, aStep int, src *float32, srcStep int, rows, len0 int) {
+	rows = min(rows, len0)
+	if rows <= 0 {
+		return
+	}
+	d := unsafe.Slice(dst, triExtent(dstStep, rows, len0))
+	as := unsafe.Slice(a, (rows-1)*aStep+1)
+	s := unsafe.Slice(src, triExtent(srcStep, rows, len0))
+	for r := 0; r < rows; r++ {
+		b := as[r*aStep]
+		row := d[r*dstStep : r*dstStep+len0-r]
+		for x, v := range s[r*srcStep : r*srcStep+len0-r] {
+			if t := b + v; t > row[x] {
+				row[x] = t
+			}
+		}
+	}
+}

@@ -116,3 +116,33 @@ func TestMaxSumRows(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxAddTri(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	cases := []struct{ dstStep, aStep, srcStep, rows, len0 int }{
+		{7, 1, 1, 5, 5}, {11, 0, 9, 3, 9}, {21, 20, 1, 4, 17}, {1, 1, 1, 1, 1}, {5, 2, 5, 8, 4}, {0, 0, 0, 3, 3},
+	}
+	for _, c := range cases {
+		ext := triExtent(c.dstStep, min(c.rows, c.len0), c.len0)
+		dst := make([]float32, ext)
+		src := make([]float32, triExtent(c.srcStep, min(c.rows, c.len0), c.len0))
+		a := make([]float32, c.rows*max(c.aStep, 1)+1)
+		for _, v := range [][]float32{dst, src, a} {
+			for i := range v {
+				v[i] = rng.Float32()*4 - 2
+			}
+		}
+		want := append([]float32(nil), dst...)
+		for r := 0; r < c.rows && c.len0-r > 0; r++ {
+			for x := 0; x < c.len0-r; x++ {
+				want[r*c.dstStep+x] = max(want[r*c.dstStep+x], a[r*c.aStep]+src[r*c.srcStep+x])
+			}
+		}
+		maxAddTri(dst, c.dstStep, a, c.aStep, src, c.srcStep, c.rows, c.len0)
+		for i := range dst {
+			if dst[i] != want[i] {
+				t.Fatalf("%+v cell %d: got %v want %v", c, i, dst[i], want[i])
+			}
+		}
+	}
+}

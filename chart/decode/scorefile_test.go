@@ -1,0 +1,53 @@
+package decode
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestReadScoreFile(t *testing.T) {
+	cases := []struct {
+		name, json, wantErr string
+	}{
+		{"ok", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, ""},
+		{"empty sentence", `{"words":[],"labels":[],"cont":[],"disc":[],"gap":[]}`, ""},
+		{"syntax", "{\n\"words\": [\"a\",]}", "f.json:2:"},
+		{"type", `{"words":"a"}`, "f.json:1:"},
+		{"unknown field", `{"words":[],"labels":[],"cont":[],"disc":[],"gap":[],"extra":1}`, "unknown field"},
+		{"no labels", `{"words":["a"],"labels":[],"cont":[[[]]],"disc":[[[]]],"gap":[[[]]]}`, `"labels" is empty`},
+		{"duplicate label", `{"words":["a"],"labels":["X","X"],"cont":[[[1,1]]],"disc":[[[0,0]]],"gap":[[[0,0]]]}`, "appears twice"},
+		{"short row", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]],[[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "cont[1] has 1 entries"},
+		{"short cell", `{"words":["a"],"labels":["X"],"cont":[[[]]],"disc":[[[0]]],"gap":[[[0]]]}`, "cont[0][0] has 0 scores"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := ReadScoreFile(strings.NewReader(c.json), "f.json")
+			switch {
+			case c.wantErr == "" && err != nil:
+				t.Fatalf("unexpected error %v", err)
+			case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+				t.Fatalf("error %v, want one containing %q", err, c.wantErr)
+			}
+		})
+	}
+}
+
+// FuzzReadScoreFile: the score-file reader never panics, and whatever it
+// accepts decodes without error under the cheap variants.
+func FuzzReadScoreFile(f *testing.F) {
+	f.Add([]byte(`{"words":["a","b"],"labels":["X"],"cont":[[[1],[2]],[[0],[3]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`))
+	f.Add([]byte(`{"words":[],"labels":[],"cont":[],"disc":[],"gap":[]}`))
+	f.Add([]byte(`{"words":["a"],"labels":["X","Y"],"cont":[[[1e39,-1]]],"disc":[[[0,0]]],"gap":[[[0,0]]]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, s, err := ReadScoreFile(bytes.NewReader(data), "fuzz.json")
+		if err != nil || s.N > 12 {
+			return
+		}
+		for _, v := range []Variant{Continuous, N3, N4} {
+			if _, err := Decode(v, s, nil); err != nil && !strings.Contains(err.Error(), "is ") {
+				t.Fatalf("%s: accepted file fails to decode: %v", v, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func dataPath(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "data", "alpino-cdb", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("treebank data not found at %s (../shared/data beside the repository): %v", p, err)
+	}
+	return p
+}
+
+// runCmd runs the command line and returns stdout, stderr and the status.
+func runCmd(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	status := run(args, &out, &errb)
+	return out.String(), errb.String(), status
+}
+
+// scoreJSON writes a score file where the best n4 tree over 3 words is a
+// discontinuous VP over words 0 and 2 inside an S over everything.
+func scoreJSON(t *testing.T) string {
+	t.Helper()
+	n, labels := 3, []string{"S", "VP"}
+	cube := func(fill float64) [][][]float64 {
+		c := make([][][]float64, n)
+		for x := range c {
+			c[x] = make([][]float64, n)
+			for y := range c[x] {
+				c[x][y] = []float64{fill, fill}
+			}
+		}
+		return c
+	}
+	cont, disc, gap := cube(-1), cube(-1), cube(-1)
+	cont[0][2][0] = 2  // S over [0,3)
+	disc[0][2][1] = 1  // VP outer extent 0..2
+	gap[1][1][1] = 0.5 // VP gap word 1
+	data, err := json.Marshal(map[string]any{"words": []string{"is", "John", "rich"}, "labels": labels, "cont": cont, "disc": disc, "gap": gap})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "scores.json")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDecodeCommand(t *testing.T) {
+	file := scoreJSON(t)
+	for _, v := range []string{"n3", "n4", "n6"} {
+		out, stderr, status := runCmd("decode", "--variant", v, "--scores", file)
+		if status != 0 {
+			t.Fatalf("%s: status %d: %s", v, status, stderr)
+		}
+		var got decodeOutput
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%s: output is not JSON: %v\n%s", v, err, out)
+		}
+		if got.Variant != v || got.Score != 3.5 {
+			t.Errorf("%s: variant %q score %v, want %s 3.5", v, got.Variant, got.Score, v)
+		}
+		// Without tags the preterminals are written "--".
+		want := `(ROOT (S (VP (-- 0=is) (-- 2=rich)) (-- 1=John)))`
+		if got.Tree != want {
+			t.Errorf("%s: tree %s, want %s", v, got.Tree, want)
+		}
+		if len(got.Constituents) != 2 {
+			t.Errorf("%s: constituents %+v, want S and VP", v, got.Constituents)
+		}
+	}
+	// The continuous decoder cannot build the VP.
+	out, _, _ := runCmd("decode", "--variant", "continuous", "--scores", file)
+	if !strings.Contains(out, `"score":2`) {
+		t.Errorf("continuous: %s", out)
+	}
+}
+
+func TestEvalCommand(t *testing.T) {
+	gold, pred := dataPath(t, "dev.export"), dataPath(t, "dev.punctmoved.discbracket")
+	out, stderr, status := runCmd("eval", "--json", gold, pred)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var res map[string]map[string]float64
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range []string{"all", "le40"} {
+		for _, key := range []string{"recall", "precision", "f1", "disc_recall", "disc_precision", "disc_f1", "exact"} {
+			if res[part][key] != 100 {
+				t.Errorf("%s.%s = %v, want 100 (same trees)", part, key, res[part][key])
+			}
+		}
+		if res[part]["gold_brackets"] == 0 || res[part]["gold_brackets"] != res[part]["cand_brackets"] {
+			t.Errorf("%s brackets: %v", part, res[part])
+		}
+	}
+	text, _, status := runCmd("eval", gold, pred)
+	if status != 0 || !strings.Contains(text, "labeled f-measure") {
+		t.Errorf("text summary: status %d\n%s", status, text)
+	}
+}
+
+func TestCoverageCommand(t *testing.T) {
+	file := dataPath(t, "dev.punctmoved.discbracket")
+	out, stderr, status := runCmd("coverage", "--json", "--variant", "continuous,n3", file)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one JSON line per variant, got:\n%s", out)
+	}
+	var cont, n3 coverageJSON
+	if err := json.Unmarshal([]byte(lines[0]), &cont); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &n3); err != nil {
+		t.Fatal(err)
+	}
+	if cont.BDEq2 != 0 || n3.BDEq2 <= 50 || n3.All <= cont.All || n3.Counts.All.Total != cont.Counts.All.Total {
+		t.Errorf("continuous %+v, n3 %+v", cont, n3)
+	}
+}
+
+func TestConvertCommand(t *testing.T) {
+	in := dataPath(t, "dev.export")
+	dir := t.TempDir()
+	mid, back := filepath.Join(dir, "dev.discbracket"), filepath.Join(dir, "back.export")
+	if _, stderr, status := runCmd("convert", in, mid); status != 0 {
+		t.Fatalf("export -> discbracket: %s", stderr)
+	}
+	if _, stderr, status := runCmd("convert", mid, back); status != 0 {
+		t.Fatalf("discbracket -> export: %s", stderr)
+	}
+	out, stderr, status := runCmd("eval", "--json", in, back)
+	if status != 0 || !strings.Contains(out, `"f1":100`) {
+		t.Errorf("round trip through discbracket changed the trees: %s %s", out, stderr)
+	}
+}
+
+func TestBenchCommand(t *testing.T) {
+	out, stderr, status := runCmd("bench", "decode", "--json", "--variant", "n4", "--n", "12", "--labels", "5", "--runs", "2")
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, stderr)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"variant", "n", "labels", "seconds_per_sentence", "peak_bytes"} {
+		if _, ok := res[key]; !ok {
+			t.Errorf("missing %q in %s", key, out)
+		}
+	}
+	if res["seconds_per_sentence"].(float64) <= 0 {
+		t.Errorf("seconds_per_sentence %v", res["seconds_per_sentence"])
+	}
+}
+
+// TestErrors: bad arguments and bad input give exit status 2 and one line
+// on stderr naming the problem.
+func TestErrors(t *testing.T) {
+	dir := t.TempDir()
+	badJSON := filepath.Join(dir, "bad.json")
+	os.WriteFile(badJSON, []byte("{\n \"words\": [\"a\",\n  ]\n}"), 0o644)
+	shortJSON := filepath.Join(dir, "short.json")
+	os.WriteFile(shortJSON, []byte(`{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]]],"disc":[],"gap":[]}`), 0o644)
+	badTree := filepath.Join(dir, "bad.discbracket")
+	os.WriteFile(badTree, []byte("(ROOT (S (NN 0=a) (NN 1=b))\n"), 0o644)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no command", nil, ""},
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"unknown flag", []string{"decode", "--nope"}, "flag provided but not defined"},
+		{"missing scores", []string{"decode"}, "--scores"},
+		{"bad variant", []string{"decode", "--variant", "n7", "--scores", badJSON}, "unknown variant"},
+		{"missing file", []string{"decode", "--scores", filepath.Join(dir, "none.json")}, "no such file"},
+		{"JSON syntax", []string{"decode", "--scores", badJSON}, "bad.json:3:"},
+		{"wrong shape", []string{"decode", "--scores", shortJSON}, `"cont" has 1 rows`},
+		{"eval one file", []string{"eval", badTree}, "want GOLD and PRED"},
+		{"bad treebank", []string{"eval", badTree, badTree}, "bad.discbracket:1"},
+		{"coverage bad variant", []string{"coverage", "--variant", "n9", badTree}, "unknown variant"},
+		{"convert bad extension", []string{"convert", badTree, filepath.Join(dir, "x.txt")}, ".txt"},
+		{"bench without decode", []string{"bench"}, "bench decode"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, status := runCmd(c.args...)
+			if status != 2 {
+				t.Errorf("status %d, want 2 (stderr %q)", status, stderr)
+			}
+			if strings.Count(strings.TrimRight(stderr, "\n"), "\n") > 0 {
+				t.Errorf("error is not one line: %q", stderr)
+			}
+			if !strings.Contains(stderr, c.want) {
+				t.Errorf("stderr %q does not mention %q", stderr, c.want)
+			}
+		})
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench"} {
+		out, _, status := runCmd(cmd, "--help")
+		if status != 0 || !strings.Contains(out, "Usage: discspan "+cmd) {
+			t.Errorf("%s --help: status %d\n%s", cmd, status, out)
+		}
+	}
+}
