@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestDataRoundTrip reads every data file and writes it back: the bytes
@@ -164,24 +163,6 @@ func TestDataDiscbracketToExport(t *testing.T) {
 				t.Fatalf("tree %d node %d: %+v, want %+v", i, j, nd, en)
 			}
 		}
-	}
-}
-
-// TestReadSpeed checks that reading the largest export file is fast.
-func TestReadSpeed(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping timing in -short mode")
-	}
-	path := filepath.Join(dataDir(t), "alpino-cdb", "train.export")
-	start := time.Now()
-	trees, err := ReadFile(path)
-	if err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	d := time.Since(start)
-	t.Logf("read %d trees from %s in %v", len(trees), path, d)
-	if d > 2*time.Second { // generous: race detector, loaded machines
-		t.Errorf("reading %s took %v", path, d)
 	}
 }
 

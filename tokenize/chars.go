@@ -1,0 +1,128 @@
+package tokenize
+
+import "unicode"
+
+// isWord reports whether r belongs inside a word: a letter, a number or a
+// combining mark.
+func isWord(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+}
+
+// isDigit reports whether r is an ASCII digit.
+func isDigit(r rune) bool { return '0' <= r && r <= '9' }
+
+// isLetter reports whether r is a letter.
+func isLetter(r rune) bool {
+	if r < 0x80 {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.IsLetter(r)
+}
+
+// isSpace reports whether r separates tokens: Unicode white space plus the
+// invisible zero-width space, word joiner and byte-order mark.
+func isSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r':
+		return true
+	case 0x200B, 0x2060, 0xFEFF:
+		return true
+	}
+	return r >= 0x80 && unicode.IsSpace(r)
+}
+
+// isWordish reports whether r counts as word material when deciding if a
+// punctuation mark sits inside a word ("4,75", "pct.-loonsverhoging",
+// "5,-").
+func isWordish(r rune) bool { return isWord(r) || r == '-' || r == '+' }
+
+// isApostrophe reports whether r can be an apostrophe: the typewriter one
+// and the right single quotation mark that word processors put in its place.
+func isApostrophe(r rune) bool { return r == '\'' || r == '’' }
+
+// isSingleQuote reports whether r is a single quotation mark or apostrophe.
+func isSingleQuote(r rune) bool {
+	switch r {
+	case '\'', '’', '‘', '‚', '‛', '`', '´', '‹', '›':
+		return true
+	}
+	return false
+}
+
+// isDoubleQuote reports whether r is a double quotation mark.
+func isDoubleQuote(r rune) bool {
+	switch r {
+	case '"', '“', '”', '„', '‟', '«', '»', '〝', '〞', '＂':
+		return true
+	}
+	return false
+}
+
+// closingQuotes returns the marks that can close a quotation opened by r.
+func closingQuotes(r rune) string {
+	switch r {
+	case '“':
+		return "”“"
+	case '„':
+		return "“”"
+	case '«':
+		return "»"
+	case '»':
+		return "«»"
+	}
+	return string(r)
+}
+
+// isOpenBracket and isCloseBracket report whether r is a bracket.
+func isOpenBracket(r rune) bool  { return r == '(' || r == '[' || r == '{' }
+func isCloseBracket(r rune) bool { return r == ')' || r == ']' || r == '}' }
+
+// matchingBracket returns the partner of a bracket.
+func matchingBracket(r rune) rune {
+	switch r {
+	case '(':
+		return ')'
+	case ')':
+		return '('
+	case '[':
+		return ']'
+	case ']':
+		return '['
+	case '{':
+		return '}'
+	case '}':
+		return '{'
+	}
+	return r
+}
+
+// isDash reports whether r is a hyphen or dash.
+func isDash(r rune) bool {
+	switch r {
+	case '-', '‐', '‑', '‒', '–', '—', '―':
+		return true
+	}
+	return false
+}
+
+// isSeparator reports whether r is a punctuation mark that becomes a token of
+// its own unless it sits between word characters.
+func isSeparator(r rune) bool {
+	switch r {
+	case '.', ',', ';', ':', '!', '?', '(', ')', '[', ']', '{', '}',
+		'…', '*', '/', '&', '•', '·', '¿', '¡', '–', '—', '―':
+		return true
+	}
+	return isSingleQuote(r) || isDoubleQuote(r)
+}
+
+// isCurrency reports whether r is a currency sign ($, €, £ ...).
+func isCurrency(r rune) bool {
+	if r == '$' {
+		return true
+	}
+	return r >= 0x80 && unicode.Is(unicode.Sc, r)
+}

@@ -1,0 +1,207 @@
+package tokenize
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// scanner holds the state of one Tokenize call.
+type scanner struct {
+	lang Language
+	text string
+	toks []Token
+	// suf collects the tokens split off the end of a piece, last first.
+	suf []Token
+	// openSingle is set while a single quotation mark is open, so that a
+	// later "'" after a word closes it instead of being an apostrophe.
+	openSingle bool
+}
+
+// run splits the text at white space and tokenizes each chunk.
+func (s *scanner) run() {
+	text := s.text
+	i := 0
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if isSpace(r) {
+			if r == '\n' && s.openSingle && blankLineAt(text, i) {
+				s.openSingle = false
+			}
+			i += n
+			continue
+		}
+		j := i + n
+		for j < len(text) {
+			r, n = utf8.DecodeRuneInString(text[j:])
+			if isSpace(r) {
+				break
+			}
+			j += n
+		}
+		s.chunk(i, j)
+		i = j
+	}
+}
+
+// blankLineAt reports whether the newline at i is followed by another one
+// before any other text.
+func blankLineAt(text string, i int) bool {
+	for j := i + 1; j < len(text); {
+		r, n := utf8.DecodeRuneInString(text[j:])
+		if r == '\n' {
+			return true
+		}
+		if !isSpace(r) {
+			return false
+		}
+		j += n
+	}
+	return false
+}
+
+// emit appends the token text[lo:hi].
+func (s *scanner) emit(lo, hi int) {
+	s.toks = append(s.toks, Token{Text: s.text[lo:hi], Start: lo, End: hi})
+}
+
+// push records the token text[lo:hi] split off the end of the current piece.
+func (s *scanner) push(lo, hi int) {
+	s.suf = append(s.suf, Token{Text: s.text[lo:hi], Start: lo, End: hi})
+}
+
+// chunk tokenizes text[lo:hi], a run without white space. URLs and e-mail
+// addresses are kept whole; elsewhere the chunk is first cut where
+// punctuation between two words is not glued to both of them ("zei:"Ja" is
+// cut before the colon, "4,75" and "en/of" are not cut), and each piece is
+// then peeled (see piece).
+func (s *scanner) chunk(lo, hi int) {
+	if s.url(lo, hi) {
+		return
+	}
+	text := s.text
+	start := lo
+	seenWord := false
+	prev := rune(-1)
+	for i := lo; i < hi; {
+		r, n := utf8.DecodeRuneInString(text[i:hi])
+		if isWord(r) || !seenWord {
+			seenWord = seenWord || isWord(r)
+			prev = r
+			i += n
+			continue
+		}
+		// A run of non-word characters after a word: find its end.
+		j := i
+		for j < hi {
+			r2, n2 := utf8.DecodeRuneInString(text[j:hi])
+			if isWord(r2) {
+				break
+			}
+			j += n2
+		}
+		if j == hi {
+			break // trailing punctuation: the piece peels it
+		}
+		if cutRun(text[i:j], prev, firstRune(text[j:hi])) {
+			s.piece(start, i)
+			start = i
+		}
+		prev, _ = utf8.DecodeLastRuneInString(text[i:j])
+		i = j
+	}
+	s.piece(start, hi)
+}
+
+// cutRun reports whether the run of non-word characters run, between the
+// word characters before and after, holds a separator that is not glued to
+// word material on both sides.
+func cutRun(run string, before, after rune) bool {
+	prev := before
+	for k := 0; k < len(run); {
+		r, n := utf8.DecodeRuneInString(run[k:])
+		next := after
+		if k+n < len(run) {
+			next = firstRune(run[k+n:])
+		}
+		if isSeparator(r) && !(isWordish(prev) && isWordish(next)) {
+			return true
+		}
+		prev = r
+		k += n
+	}
+	return false
+}
+
+// firstRune returns the first rune of s, or -1 for an empty string.
+func firstRune(s string) rune {
+	if s == "" {
+		return -1
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// lastRune returns the last rune of s, or -1 for an empty string.
+func lastRune(s string) rune {
+	if s == "" {
+		return -1
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// piece tokenizes text[lo:hi]: punctuation is peeled off the front and the
+// back, and what remains is one word, or a word and its clitic.
+func (s *scanner) piece(lo, hi int) {
+	lo = s.prefix(lo, hi)
+	if lo >= hi {
+		return
+	}
+	mark := len(s.suf)
+	hi = s.suffix(lo, hi)
+	if lo < hi {
+		s.core(lo, hi)
+	}
+	for i := len(s.suf) - 1; i >= mark; i-- {
+		s.toks = append(s.toks, s.suf[i])
+	}
+	s.suf = s.suf[:mark]
+}
+
+// atListStart reports whether a token starting at lo would begin a
+// sentence or a list item: it is the first token, or follows a line break,
+// a sentence-final punctuation mark or a colon.
+func (s *scanner) atListStart(lo int) bool {
+	if len(s.toks) == 0 {
+		return true
+	}
+	last := s.toks[len(s.toks)-1]
+	return isFinalPunct(last.Text) || last.Text == ":" || strings.IndexByte(s.text[last.End:lo], '\n') >= 0
+}
+
+// nextChunk returns the rest of the text from the first non-space character
+// at or after i.
+func (s *scanner) nextChunk(i int) string {
+	for i < len(s.text) {
+		r, n := utf8.DecodeRuneInString(s.text[i:])
+		if !isSpace(r) {
+			return s.text[i:]
+		}
+		i += n
+	}
+	return ""
+}
+
+// isFinalPunct reports whether a token is a sentence-final mark: ".", "!",
+// "?", an ellipsis, or a run of these.
+func isFinalPunct(t string) bool {
+	if t == "" {
+		return false
+	}
+	for _, r := range t {
+		if r != '.' && r != '!' && r != '?' && r != '…' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,74 @@
+package weights
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/discspan/discspan/network"
+)
+
+// scaleSuffix names the scale tensor of an int8 tensor.
+const scaleSuffix = ".__scale"
+
+// stored is one tensor as stored in the file.
+type stored struct {
+	name   string
+	dtype  string // safetensors dtype
+	shape  []int
+	size   int64 // bytes
+	encode func(dst []byte) []byte
+}
+
+// plan lists the stored tensors of p in data-section order: the parameter
+// tensors in network.Params order; for Int8, preceded by all their float32
+// scale tensors (in the same order), so that every tensor starts at an
+// offset that is a multiple of its element size.
+func plan(p *network.Params, dt DType) ([]stored, error) {
+	var scales, values []stored
+	for _, t := range p.Tensors() {
+		for i, v := range t.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return nil, fmt.Errorf("tensor %q element %d is %v", t.Name, i, v)
+			}
+			if dt == Float16 && math.IsInf(float64(fromHalf(toHalf(v))), 0) {
+				return nil, fmt.Errorf("tensor %q element %d = %v overflows float16 (largest %d)", t.Name, i, v, maxHalf)
+			}
+		}
+		n := int64(len(t.Data))
+		switch dt {
+		case Float32:
+			values = append(values, stored{t.Name, "F32", t.Shape, 4 * n, func(dst []byte) []byte {
+				for _, v := range t.Data {
+					dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(v))
+				}
+				return dst
+			}})
+		case Float16:
+			values = append(values, stored{t.Name, "F16", t.Shape, 2 * n, func(dst []byte) []byte {
+				for _, v := range t.Data {
+					dst = binary.LittleEndian.AppendUint16(dst, toHalf(v))
+				}
+				return dst
+			}})
+		case Int8:
+			r, c := rows(t.Shape)
+			scales = append(scales, stored{t.Name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
+				for _, s := range rowScales(t.Data, r, c) {
+					dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
+				}
+				return dst
+			}})
+			values = append(values, stored{t.Name, "I8", t.Shape, n, func(dst []byte) []byte {
+				s := rowScales(t.Data, r, c)
+				for i, v := range t.Data {
+					dst = append(dst, byte(quantize(v, s[i/max(c, 1)])))
+				}
+				return dst
+			}})
+		default:
+			return nil, fmt.Errorf("invalid dtype %v", dt)
+		}
+	}
+	return append(scales, values...), nil
+}

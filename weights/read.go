@@ -1,0 +1,177 @@
+package weights
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/discspan/discspan/network"
+)
+
+// File is a loaded weights file.
+type File struct {
+	Meta   Meta
+	Params *network.Params // every tensor converted to float32; nil from ReadMeta
+	DType  DType           // how the tensors are stored
+	Bytes  int             // file size in bytes
+	// TensorsSHA256 is the hex SHA-256 of the data section (the
+	// tensors_sha256 entry), an identifier of the weights.
+	TensorsSHA256 string
+}
+
+// Model returns a network.Model using f.Params (shared, not copied).
+func (f *File) Model() (*network.Model, error) {
+	if f.Params == nil {
+		return nil, errors.New("weights: no parameters loaded (File from ReadMeta)")
+	}
+	if f.Params.Config() != f.Meta.Config {
+		return nil, fmt.Errorf("weights: parameters shaped for %+v, metadata config is %+v", f.Params.Config(), f.Meta.Config)
+	}
+	return &network.Model{Params: f.Params}, nil
+}
+
+// ReadFile reads and checks the weights file at path (see Read). An I/O
+// error is returned wrapped (errors.Is(err, fs.ErrNotExist) works), a
+// problem with the contents as an *Error naming path.
+func ReadFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	return Read(data, path)
+}
+
+// Read decodes and checks a weights file held in data; name (a file name or
+// path) is used in error messages. It checks everything: the header length
+// and JSON, every tensor's dtype, shape and byte range, that the tensors
+// tile the data section, that they are exactly those the configuration
+// needs, the metadata (format, version, checksums, config, vocabulary), the
+// SHA-256 of the data section, and that no value is NaN or infinite. Errors
+// are of type *Error and match one of the Err* kinds.
+func Read(data []byte, name string) (*File, error) {
+	f, e := read(data)
+	if e != nil {
+		e.Name = name
+		return nil, e
+	}
+	return f, nil
+}
+
+func read(data []byte) (*File, *Error) {
+	n, e := headerLength(data, int64(len(data)))
+	if e != nil {
+		return nil, e
+	}
+	body := data[8+n:]
+	h, e := parseHeader(data[8:8+n], int64(len(body)))
+	if e != nil {
+		return nil, e
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != h.tensorsSHA {
+		return nil, problem(ErrChecksum, nil, "corrupt: tensors checksum mismatch (tensors_sha256 is %s, the data section hashes to %s)", h.tensorsSHA, got)
+	}
+	for _, t := range h.params.Tensors() {
+		if e := decodeTensor(t, h, body); e != nil {
+			return nil, e
+		}
+	}
+	return &File{Meta: h.meta, Params: h.params, DType: h.dtype, Bytes: len(data), TensorsSHA256: h.tensorsSHA}, nil
+}
+
+// decodeTensor converts the stored values of t to float32.
+func decodeTensor(t *network.Tensor, h *header, body []byte) *Error {
+	in := h.tensors[t.Name]
+	raw := body[in.begin:in.end]
+	switch h.dtype {
+	case Float32:
+		for i := range t.Data {
+			t.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+	case Float16:
+		for i := range t.Data {
+			t.Data[i] = fromHalf(binary.LittleEndian.Uint16(raw[2*i:]))
+		}
+	case Int8:
+		sc := h.tensors[t.Name+scaleSuffix]
+		scales := make([]float32, (sc.end-sc.begin)/4)
+		for r := range scales {
+			s := math.Float32frombits(binary.LittleEndian.Uint32(body[sc.begin+4*int64(r):]))
+			if !(s >= 0) || math.IsInf(float64(s), 0) {
+				return problem(ErrValue, nil, "int8 scale tensor %q has %v at [%d], want a finite scale >= 0", sc.name, s, r)
+			}
+			scales[r] = s
+		}
+		_, c := rows(t.Shape)
+		for i := range t.Data {
+			t.Data[i] = float32(int8(raw[i])) * scales[i/max(c, 1)]
+		}
+	}
+	for i, v := range t.Data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return problem(ErrValue, nil, "tensor %q has %v at %v", t.Name, v, unflatten(i, t.Shape))
+		}
+	}
+	return nil
+}
+
+// unflatten returns the multi-index of flat index i in a row-major tensor.
+func unflatten(i int, shape []int) []int {
+	idx := make([]int, len(shape))
+	for k := len(shape) - 1; k >= 0; k-- {
+		if shape[k] > 0 {
+			idx[k] = i % shape[k]
+			i /= shape[k]
+		}
+	}
+	return idx
+}
+
+// ReadMeta reads and checks only the header of the weights file at path
+// (cheap: the tensor data is neither read nor hashed). It performs every
+// check of Read except the data checksum and the values, and returns a File
+// whose Params is nil.
+func ReadMeta(path string) (*File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	f, e := readMeta(fh, st.Size())
+	if e != nil {
+		e.Name = path
+		return nil, e
+	}
+	return f, nil
+}
+
+func readMeta(r io.Reader, size int64) (*File, *Error) {
+	var prefix [8]byte
+	if size >= 8 {
+		if _, err := io.ReadFull(r, prefix[:]); err != nil {
+			return nil, problem(ErrTruncated, err, "reading the header length: %v", err)
+		}
+	}
+	n, e := headerLength(prefix[:], size)
+	if e != nil {
+		return nil, e
+	}
+	hdr := make([]byte, n)
+	if _, err := io.ReadFull(r, hdr); err != nil {
+		return nil, problem(ErrTruncated, err, "reading the header: %v", err)
+	}
+	h, e := parseHeader(hdr, size-8-n)
+	if e != nil {
+		return nil, e
+	}
+	return &File{Meta: h.meta, DType: h.dtype, Bytes: int(size), TensorsSHA256: h.tensorsSHA}, nil
+}

@@ -1,0 +1,71 @@
+package weights
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+// TestTinySize reports the file sizes of the Tiny preset with a realistic
+// Alpino vocabulary (6.7k words, 78 characters, 34 labels, 12 tags) and
+// checks that the shipped dtype fits the 8 MB browser budget.
+func TestTinySize(t *testing.T) {
+	v := fakeVocab(t, 6700, 78, 34, 12)
+	c := tinyConfig(v)
+	m := randomModel(t, c, 1)
+	const budget = 8_000_000
+	in := v.Encode([]string{"w10", "w200", "w3000", "w6000", "w42", "w7", "w999", "w1234"})
+	ref, err := m.Forward(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("Tiny: %d parameters", c.NumParams())
+	for _, dt := range []DType{Float32, Float16, Int8} {
+		var b bytes.Buffer
+		if err := Write(&b, m.Params, testMeta(c, v), dt); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Read(b.Bytes(), "tiny")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, _ := f.Model()
+		out, err := m2.Forward(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var diff, mag float64
+		for i := range ref.Scores.Cont {
+			mag = max(mag, math.Abs(float64(ref.Scores.Cont[i])), math.Abs(float64(ref.Scores.Disc[i])), math.Abs(float64(ref.Scores.Gap[i])))
+			diff = max(diff, math.Abs(float64(ref.Scores.Cont[i]-out.Scores.Cont[i])),
+				math.Abs(float64(ref.Scores.Disc[i]-out.Scores.Disc[i])), math.Abs(float64(ref.Scores.Gap[i]-out.Scores.Gap[i])))
+		}
+		n := headerLen(b.Bytes())
+		t.Logf("%v: %d bytes (%.2f MB; header %d bytes), max abs span score difference %.3g (scores up to %.3g)", dt, b.Len(), float64(b.Len())/1e6, n, diff, mag)
+		if dt == DefaultDType && b.Len() > budget {
+			t.Errorf("%v (the shipped dtype): %d bytes, want at most %d", dt, b.Len(), budget)
+		}
+	}
+}
+
+func BenchmarkTiny(b *testing.B) {
+	v := fakeVocab(b, 6700, 78, 34, 12)
+	m := randomModel(b, tinyConfig(v), 1)
+	for _, dt := range []DType{Float32, Float16, Int8} {
+		data := encode(b, m.Params, v, dt)
+		b.Run("Write/"+dt.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				encode(b, m.Params, v, dt)
+			}
+		})
+		b.Run("Read/"+dt.String(), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Read(data, "tiny"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

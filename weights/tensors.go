@@ -1,0 +1,80 @@
+package weights
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/discspan/discspan/network"
+)
+
+// maxProblems is the number of tensor problems an error lists.
+const maxProblems = 4
+
+// want is one tensor the configuration requires.
+type want struct {
+	name  string
+	dtype string
+	shape []int
+}
+
+// wanted lists the stored tensors the configuration requires for dt, in
+// network.Params order (for Int8 each parameter is followed by its scale).
+func wanted(p *network.Params, dt DType) []want {
+	var out []want
+	for _, t := range p.Tensors() {
+		out = append(out, want{t.Name, dt.String(), t.Shape})
+		if dt == Int8 {
+			r, _ := rows(t.Shape)
+			out = append(out, want{t.Name + scaleSuffix, "F32", []int{r}})
+		}
+	}
+	return out
+}
+
+// checkTensors compares the tensors of the header with those the
+// configuration requires: every one present with its shape and dtype, and
+// no other. It returns zero parameters of the configuration.
+func checkTensors(h *header, dataLen int64) (*network.Params, *Error) {
+	c := h.meta.Config
+	if n := int64(c.NumParams()); n > dataLen+1<<24 {
+		// Do not allocate parameters for a configuration that cannot fit.
+		return nil, problem(ErrTensors, nil, "config wants %d parameters, the data section holds only %d bytes", n, dataLen)
+	}
+	p, err := network.NewParams(c)
+	if err != nil {
+		return nil, problem(ErrMeta, err, "metadata config: %v", err)
+	}
+	var problems []string
+	known := map[string]bool{}
+	for _, w := range wanted(p, h.dtype) {
+		known[w.name] = true
+		t, ok := h.tensors[w.name]
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("missing tensor %q (config wants %s %v)", w.name, w.dtype, w.shape))
+		case !slices.Equal(t.shape, w.shape):
+			problems = append(problems, fmt.Sprintf("tensor %q has shape %v, config wants %v", w.name, t.shape, w.shape))
+		case t.dtype != w.dtype:
+			problems = append(problems, fmt.Sprintf("tensor %q has dtype %s, want %s (metadata dtype is %s)", w.name, t.dtype, w.dtype, h.dtype))
+		}
+	}
+	var extra []string
+	for name := range h.tensors {
+		if !known[name] {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range extra {
+		problems = append(problems, fmt.Sprintf("unexpected tensor %q (not in the config)", name))
+	}
+	if len(problems) == 0 {
+		return p, nil
+	}
+	detail := strings.Join(problems[:min(len(problems), maxProblems)], "; ")
+	if len(problems) > maxProblems {
+		detail += fmt.Sprintf("; and %d more tensor problems", len(problems)-maxProblems)
+	}
+	return nil, problem(ErrTensors, nil, "%s", detail)
+}
