@@ -129,13 +129,21 @@ func (f *fullChart) buildBlock(i, j int) {
 			l := k + g
 			idx := (k-i)*s + (l - i)
 			v := T[idx]
-			// shrink gap from the left: [i,m,l,j] + [m,k], i<m<k.
-			if x := maxSum(TT[(l-i)*s+1:(l-i)*s+(k-i)], f.CT[k*n1+i+1:k*n1+k]); x > v {
-				v = x
+			// shrink gap from the left: [i,m,l,j] + [m,k], i<m<k; and
+			// from the right: [i,k,m,j] + [l,m], l<m<j. These rows are
+			// short (a few cells on average), where plain loops beat a
+			// kernel call.
+			tt := TT[(l-i)*s+1 : (l-i)*s+(k-i)]
+			ct := f.CT[k*n1+i+1 : k*n1+k]
+			ct = ct[:len(tt)]
+			for x, a := range tt {
+				v = max(v, a+ct[x])
 			}
-			// shrink gap from the right: [i,k,m,j] + [l,m], l<m<j.
-			if y := maxSum(T[(k-i)*s+(l+1-i):(k-i)*s+s], f.C[l*n1+l+1:l*n1+j]); y > v {
-				v = y
+			tr := T[(k-i)*s+(l+1-i) : (k-i)*s+s]
+			cr := f.C[l*n1+l+1 : l*n1+j]
+			cr = cr[:len(tr)]
+			for x, a := range tr {
+				v = max(v, a+cr[x])
 			}
 			v += W[idx]
 			T[idx] = v

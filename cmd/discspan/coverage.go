@@ -8,6 +8,7 @@ import (
 
 	"github.com/discspan/discspan/chart/coverage"
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/cli"
 )
@@ -30,7 +31,7 @@ type coverageCounts struct {
 }
 
 func runCoverage(args []string, stdout io.Writer) error {
-	fs := newFlags("coverage", "[--json] --variant V FILE", stdout)
+	fs := newFlags("coverage", "[--json] --variant V FILE...", stdout)
 	variants := fs.String("variant", "n3", "decoder variant, a comma-separated list, or 'all'")
 	asJSON := fs.Bool("json", false, "print JSON (one object per variant, one per line)")
 	workers := fs.Int("workers", 0, "parallel decoders (default: all cores)")
@@ -38,8 +39,8 @@ func runCoverage(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := wantArgs(fs, rest, 1, "one treebank FILE"); err != nil {
-		return err
+	if len(rest) == 0 {
+		return fmt.Errorf("%w: want one or more treebank files (their trees are pooled)", errUsage)
 	}
 	var vs []decode.Variant
 	if *variants == "all" {
@@ -53,12 +54,16 @@ func runCoverage(args []string, stdout io.Writer) error {
 			vs = append(vs, v)
 		}
 	}
-	trees, err := treebank.ReadFile(rest[0])
-	if err != nil {
-		return err
+	var trees []*tree.Tree
+	for _, file := range rest {
+		t, err := treebank.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		trees = append(trees, t...)
 	}
 	if !*asJSON {
-		fmt.Fprintf(stdout, "%s: %d sentences (maximum recall in %%, with counts recovered/total)\n", rest[0], len(trees))
+		fmt.Fprintf(stdout, "%s: %d sentences (maximum recall in %%, with counts recovered/total)\n", strings.Join(rest, " + "), len(trees))
 		fmt.Fprintf(stdout, "%-11s %-24s %-24s %-24s\n", "variant", "all", "block degree <= 2", "block degree = 2")
 	}
 	for _, v := range vs {
