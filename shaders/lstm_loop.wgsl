@@ -1,0 +1,105 @@
+// lstm_loop.wgsl: a whole sentence BiLSTM layer (lstm1 or lstm2) in one
+// dispatch, for chunks of few sentences (latency: a single sentence in the
+// browser). One workgroup per (sentence, direction) runs a persistent loop
+// over the sentence's N = n+2 tokens, keeping h and c in workgroup memory,
+// one barrier per step. For larger chunks lstm.wgsl (entry sentence), one
+// tiled dispatch per step over every sentence, reads W_hh once per step for
+// all of them instead of once per sentence.
+//
+// Per step, for unit j (gates interleaved as in lstm.wgsl: column 4j+q of
+// the packed W_hhᵀ (H, 4H) and of G is gate q = i, f, g, o of unit j):
+//
+//   a_q = G[t, dir, 4j+q] + Σ_k h_prev[k] · W_hhᵀ[k, 4j+q]
+//   c_j = σ(a_f) c_j + σ(a_i) tanh(a_g),  h_j = σ(a_o) tanh(c_j)
+//   arena[out + t*ldo + dir*H + j] = h_j
+//
+// with t = first+s (forward) or first+N-1-s (backward) at step s.
+//
+// Bindings:
+//   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       W_hh of both directions (weights_*.wgsl)
+//   group 0, binding 1, arena, array<f32>,         storage, read_write: G (read), the states (written)
+//   group 0, binding 2, ints,  array<u32>,         storage, read:       sentence table [first token, words, score offset, span offset]
+//   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl, step, rows, tokTable, hIn, hOut, c and col unused)
+// Workgroup size: 128 x 1 x 1; grid (sentences, 2, 1).
+// Dispatched by: webgpu.(*planner).lstmLoop (webgpu/dispatch.go).
+
+struct LSTMParams {
+    hid: u32,        // H, at most 1024
+    step: u32,       // unused
+    rows: u32,       // unused
+    seqs: u32,       // ints offset of the sentence table
+    tokTable: u32,   // unused
+    x: u32,          // arena offset of G (tokens, 2, 4H)
+    ldx: u32,        // row stride of G (8H)
+    whh: u32,        // weights offset of the forward W_hhᵀ (H, 4H), gate columns interleaved
+    whhZ: u32,       // weights offset step to the backward W_hhᵀ
+    hIn: u32,        // unused
+    hOut: u32,       // unused
+    c: u32,          // unused
+    out: u32,        // arena offset of the states (tokens, 2H)
+    ldo: u32,        // row stride of the states (2H)
+    col: u32,        // unused
+}
+
+@group(0) @binding(1) var<storage, read_write> arena: array<f32>;
+@group(0) @binding(2) var<storage, read> ints: array<u32>;
+@group(0) @binding(3) var<uniform> p: LSTMParams;
+
+const WG: u32 = 128u;
+const MAXH: u32 = 1024u;
+
+var<workgroup> hbuf: array<f32, 2048>; // h before and after a step, MAXH each
+
+fn sigm(x: f32) -> f32 {
+    return 1.0 / (1.0 + exp(-clamp(x, -60.0, 60.0)));
+}
+
+// tanh_ avoids the builtin, which some drivers compute as a quotient of
+// exponentials that overflows to NaN for large |x|.
+fn tanh_(x: f32) -> f32 {
+    let e = exp(2.0 * clamp(x, -15.0, 15.0));
+    return 1.0 - 2.0 / (e + 1.0);
+}
+
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>) {
+    let sent = wid.x;
+    let dir = wid.y;
+    let H = p.hid;
+    let G = 4u * H;
+    let first = ints[p.seqs + 4u * sent];
+    let count = ints[p.seqs + 4u * sent + 1u] + 2u;
+    let whh = p.whh + dir * p.whhZ;
+    // Invocation lid.x owns units lid.x, lid.x + WG, ...: at most 8 of them.
+    var cell = array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for (var j = lid.x; j < H; j += WG) {
+        hbuf[j] = 0.0;
+    }
+    workgroupBarrier();
+    var cur = 0u;
+    for (var s = 0u; s < count; s++) {
+        let t = first + select(s, count - 1u - s, dir == 1u);
+        let g = p.x + t * p.ldx + dir * G;
+        let hin = cur * MAXH;
+        let hout = (1u - cur) * MAXH;
+        for (var u = 0u; u < 8u; u++) {
+            let j = lid.x + u * WG;
+            if (j >= H) {
+                break;
+            }
+            var a = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+            for (var k = 0u; k < H; k++) {
+                let w = whh + k * G + 4u * j;
+                a += hbuf[hin + k] * vec4<f32>(wt(w), wt(w + 1u), wt(w + 2u), wt(w + 3u));
+            }
+            let c = sigm(a.y) * cell[u] + sigm(a.x) * tanh_(a.z);
+            cell[u] = c;
+            let h = sigm(a.w) * tanh_(c);
+            hbuf[hout + j] = h;
+            arena[p.out + t * p.ldo + dir * H + j] = h;
+        }
+        workgroupBarrier();
+        cur = 1u - cur;
+    }
+}

@@ -1,0 +1,144 @@
+//go:build !js
+
+package webgpu
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/cogentcore/webgpu/wgpu"
+)
+
+// device is the native backend's adapter and device (wgpu-native over
+// Vulkan, Metal or DX12; lavapipe where there is no GPU).
+type device struct {
+	instance *wgpu.Instance
+	adapter  *wgpu.Adapter
+	dev      *wgpu.Device
+	queue    *wgpu.Queue
+	info     AdapterInfo
+	f16      bool // the shader-f16 feature is enabled
+}
+
+// nativeShaderF16 says whether to use the shader-f16 feature natively: no,
+// since the WGSL compiler of wgpu-native v0.23.0 (naga) refuses
+// "enable f16" (and logs a parse error for every attempt); float16 weights
+// are unpacked with unpack2x16float instead.
+const nativeShaderF16 = false
+
+// openDevice requests an adapter and a device, with shader-f16 when the
+// weights are float16, the adapter has it, o allows it and the compiler
+// supports it (see nativeShaderF16). wgpu-native's
+// Create* calls report validation errors themselves (each runs in an error
+// scope), so the native device needs no scopes of its own.
+func openDevice(o Options) (d *device, err error) {
+	defer func() {
+		if r := recover(); r != nil { // CreateInstance panics when it fails
+			err = unavailable(ErrNoAdapter, "%v", r)
+		}
+	}()
+	// A nil descriptor: v0.23.0 mallocs the instance extras without
+	// zeroing the fields it does not set (garbage GL version, flags).
+	inst := wgpu.CreateInstance(nil)
+	ad, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{
+		ForceFallbackAdapter: o.ForceFallbackAdapter,
+		PowerPreference:      wgpu.PowerPreferenceHighPerformance,
+	})
+	if err != nil {
+		inst.Release()
+		return nil, unavailable(ErrNoAdapter, "%v", err)
+	}
+	gi := ad.GetInfo()
+	d = &device{instance: inst, adapter: ad}
+	name := gi.DriverDescription // lavapipe's device name is "0x0"
+	if name == "" {
+		name = gi.Name
+	}
+	d.info = AdapterInfo{
+		Name:     name,
+		Driver:   gi.VendorName,
+		Backend:  gi.BackendType.String(),
+		Type:     gi.AdapterType.String(),
+		Software: gi.AdapterType == wgpu.AdapterTypeCPU,
+	}
+	var feats []wgpu.FeatureName
+	if nativeShaderF16 && o.Weights == WeightsF16 && !o.NoShaderF16 && ad.HasFeature(wgpu.FeatureNameShaderF16) {
+		feats = append(feats, wgpu.FeatureNameShaderF16)
+		d.f16 = true
+	}
+	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "discspan scorer", RequiredFeatures: feats})
+	if err != nil {
+		ad.Release()
+		inst.Release()
+		return nil, unavailable(ErrNoAdapter, "device request: %v", err)
+	}
+	d.dev = dev
+	d.queue = dev.GetQueue()
+	return d, nil
+}
+
+// pushScopes does nothing natively (see openDevice).
+func (d *device) pushScopes() {}
+
+// popScopes returns nil natively (see openDevice).
+func (d *device) popScopes() error { return nil }
+
+// shaderDiagnostics returns nothing natively: the compilation error comes
+// back from CreateShaderModule with its positions.
+func (d *device) shaderDiagnostics(name, code string, snippetLines int) string { return "" }
+
+// compilerLog says where wgpu-native's compiler messages went: its errors
+// carry only "Validation Error", the details go to its log.
+func (d *device) compilerLog() string { return " (wgpu logs the details on stderr)" }
+
+// lostError returns nil: native device loss shows up as errors of the
+// calls themselves.
+func (d *device) lostError() error { return nil }
+
+// endPass ends a compute pass, returning its validation error.
+func endPass(p *wgpu.ComputePassEncoder) error { return p.End() }
+
+// pollLimit bounds the wait for one submission. Device.Poll returns after at
+// most 5 s; polling again keeps waiting for a submission that is merely
+// slow, up to this limit.
+const pollLimit = 120 * time.Second
+
+// readBuffer maps the first size bytes of buf (a MapRead buffer), waits for
+// the mapping and returns a copy of them.
+func (d *device) readBuffer(buf *wgpu.Buffer, size uint64) ([]byte, error) {
+	done := false
+	var status wgpu.BufferMapAsyncStatus
+	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) {
+		status, done = s, true
+	}); err != nil {
+		return nil, unavailable(ErrDevice, "map: %v", err)
+	}
+	deadline := time.Now().Add(pollLimit)
+	for !done {
+		d.dev.Poll(true, nil)
+		if !done && time.Now().After(deadline) {
+			return nil, unavailable(ErrDevice, "submission not finished after %v", pollLimit)
+		}
+	}
+	if status != wgpu.BufferMapAsyncStatusSuccess {
+		return nil, unavailable(ErrDevice, "map: %v", status)
+	}
+	out := append([]byte(nil), buf.GetMappedRange(0, uint(size))...)
+	if err := buf.Unmap(); err != nil {
+		return nil, unavailable(ErrDevice, "unmap: %v", err)
+	}
+	return out, nil
+}
+
+// release frees the device, adapter and instance.
+func (d *device) release() {
+	d.queue.Release()
+	d.dev.Release()
+	d.adapter.Release()
+	d.instance.Release()
+}
+
+// String describes the adapter.
+func (d *device) String() string {
+	return fmt.Sprintf("%s (%s, %s)", d.info.Name, d.info.Backend, d.info.Type)
+}

@@ -1,0 +1,299 @@
+package webgpu
+
+import "fmt"
+
+// kernel names a compute pipeline (one WGSL file, entry point main).
+type kernel int
+
+const (
+	kGather kernel = iota
+	kMatmul
+	kCharLSTM
+	kLSTM
+	kLSTMLoop
+	kPair
+	kAssemble
+	numKernels
+)
+
+// kernelFiles are the WGSL files of the kernels, in package shaders, and
+// kernelEntries their entry points.
+var (
+	kernelFiles = [numKernels]string{
+		kGather:   "gather.wgsl",
+		kMatmul:   "matmul.wgsl",
+		kCharLSTM: "lstm.wgsl",
+		kLSTM:     "lstm.wgsl",
+		kLSTMLoop: "lstm_loop.wgsl",
+		kPair:     "biaffine_pair.wgsl",
+		kAssemble: "assemble.wgsl",
+	}
+	kernelEntries = [numKernels]string{
+		kGather:   "main",
+		kMatmul:   "main",
+		kCharLSTM: "chars",
+		kLSTM:     "sentence",
+		kLSTMLoop: "main",
+		kPair:     "main",
+		kAssemble: "main",
+	}
+)
+
+// fixedDispatches is the number of dispatches of a chunk besides the LSTM
+// time steps: the word gather, two LSTM input projections, the tagger, the
+// MLPs and five per kind.
+const fixedDispatches = 5 + 5*3
+
+// dispatch is one kernel dispatch: its pipeline, uniform parameters and
+// workgroup grid.
+type dispatch struct {
+	kernel kernel
+	params []byte
+	grid   [3]uint32
+	what   string  // for error messages
+	work   float64 // estimated multiply-adds (or element operations)
+}
+
+// planner collects the dispatches of one submission.
+type planner struct {
+	l       *layout
+	wm      *weightMap
+	maxWork float64 // split dispatches estimated above this, where possible
+	ds      []dispatch
+}
+
+func ceilDiv(a, b int) uint32 { return uint32((a + b - 1) / b) }
+
+// padded returns n rounded up to a multiple of tile, as float64.
+func padded(n, tile int) float64 { return float64((n + tile - 1) / tile * tile) }
+
+// dispatchOverhead is the fixed cost of a dispatch in the work estimates, in
+// multiply-adds (about 1 ms on lavapipe), and stepCost the weight of an
+// LSTM step's multiply-adds relative to the other kernels' (its k loop is
+// short and barrier-bound: measured about 4 times slower per multiply-add
+// on lavapipe).
+const (
+	dispatchOverhead = 5e5
+	stepCost         = 4
+)
+
+func u32(v int) uint32 { return uint32(v) }
+
+func (p *planner) add(k kernel, what string, work float64, params []byte, x, y, z uint32) {
+	p.ds = append(p.ds, dispatch{kernel: k, params: params, grid: [3]uint32{max(x, 1), max(y, 1), max(z, 1)}, what: what, work: work + dispatchOverhead})
+}
+
+// gather dispatches gather.wgsl: rows rows of the dim-wide table at weights
+// offset src, row ids read from ints[ids + r*idStride], written to the arena
+// at dst with row stride ldd.
+func (p *planner) gather(what string, rows, dim, ids, idStride, src, dst, ldd int) {
+	prm := gatherParams{Rows: u32(rows), Dim: u32(dim), Ids: u32(ids), IDStride: u32(idStride), Src: u32(src), Dst: u32(dst), Ldd: u32(ldd)}
+	p.add(kGather, what, float64(rows*dim), paramBytes(&prm), min(ceilDiv(rows*dim, 64), 4096), 1, 1)
+}
+
+// linearOp describes C_z = act(A W_zᵀ + b_z) for matmul.wgsl, z < zs.
+type linearOp struct {
+	rows, cols, inner int
+	a, lda            int // arena
+	w, wz             int // weights, W_z is (cols, inner)
+	bias, biasZ       int // weights
+	c, ldc, cz        int // arena
+	zs                int
+	leaky             bool
+}
+
+// linear dispatches matmul.wgsl for a Linear layer (weight (out, in)).
+func (p *planner) linear(what string, op linearOp) {
+	prm := matmulParams{
+		Rows: u32(op.rows), Cols: u32(op.cols), Inner: u32(op.inner),
+		A: u32(op.a), Lda: u32(op.lda), ACols: u32(op.inner),
+		W: u32(op.w), Wz: u32(op.wz), Ldw: u32(op.inner), TransW: 1,
+		Bias: u32(op.bias), BiasZ: u32(op.biasZ), HasBias: 1,
+		C: u32(op.c), Ldc: u32(op.ldc), Cz: u32(op.cz),
+	}
+	if op.leaky {
+		prm.Leaky, prm.Slope = 1, float32(p.l.c.LeakySlope)
+	}
+	p.add(kMatmul, what, padded(op.rows, 64)*padded(op.cols, 64)*float64(op.inner*op.zs), paramBytes(&prm), ceilDiv(op.cols, 64), ceilDiv(op.rows, 64), u32(op.zs))
+}
+
+// biaffineLeft dispatches matmul.wgsl for T[r, o, :] = [A(r); 1]ᵀ W[o] with
+// A (rows, d) at arena offset a (row stride lda) and W (outs, d+1, d+1) at
+// weights offset w, every o in one product of outs*(d+1) columns; T is
+// written at arena offset c with row stride outs*(d+1).
+func (p *planner) biaffineLeft(what string, rows, a, lda, d, outs, w, c int) {
+	D := d + 1
+	prm := matmulParams{
+		Rows: u32(rows), Cols: u32(outs * D), Inner: u32(D),
+		A: u32(a), Lda: u32(lda), ACols: u32(d),
+		W: u32(w), Ldw: u32(D), TransW: 2,
+		C: u32(c), Ldc: u32(outs * D),
+	}
+	p.add(kMatmul, what, padded(rows, 64)*padded(outs*D, 64)*float64(D), paramBytes(&prm), ceilDiv(outs*D, 64), ceilDiv(rows, 64), 1)
+}
+
+// charSteps dispatches lstm.wgsl (entry chars) once per step of the char
+// BiLSTM over the tokens of a chunk, ping-ponging the states between hA and
+// hB; each token's final states go to its feature row in u.
+func (p *planner) charSteps(ch *chunk) {
+	l, c := p.l, p.l.c
+	H := c.CharHidden
+	for s, rows := range ch.charRows {
+		in, out := l.hA, l.hB
+		if s%2 == 1 {
+			in, out = out, in
+		}
+		prm := lstmParams{
+			Hid: u32(H), Step: u32(s), Rows: u32(rows), Seqs: u32(ch.order), TokTable: u32(ch.tokTable),
+			X:   u32(l.charTable),
+			Whh: u32(p.wm.off["char_lstm.fwd.w_hh"]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"] - p.wm.off["char_lstm.fwd.w_hh"]),
+			HIn: u32(in), HOut: u32(out), C: u32(l.cells),
+			Out: u32(l.u), Ldo: u32(l.feat), Col: u32(c.WordDim),
+		}
+		p.add(kCharLSTM, fmt.Sprintf("char BiLSTM step %d", s), stepCost*2*padded(rows, 16)*padded(4*H, 64)*float64(H), paramBytes(&prm), ceilDiv(4*H, 64), ceilDiv(rows, 16), 2)
+	}
+}
+
+// lstmSteps dispatches lstm.wgsl (entry sentence) once per step of the
+// BiLSTM layer name (hidden size hid) over the sentences of a chunk: gate
+// inputs from gm (row stride 8H), states to out (row stride 2H).
+func (p *planner) lstmSteps(name string, hid int, ch *chunk, out int) {
+	l := p.l
+	for s, rows := range ch.sentRows {
+		prm := lstmParams{
+			Hid: u32(hid), Step: u32(s), Rows: u32(rows), Seqs: 0,
+			X: u32(l.gm), Ldx: u32(8 * hid),
+			Whh: u32(p.wm.off[name+".fwd.w_hh"]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"] - p.wm.off[name+".fwd.w_hh"]),
+			C: u32(l.cells), Out: u32(out), Ldo: u32(2 * hid),
+		}
+		p.add(kLSTM, fmt.Sprintf("%s step %d", name, s), stepCost*2*padded(rows, 16)*padded(4*hid, 64)*float64(hid), paramBytes(&prm), ceilDiv(4*hid, 64), ceilDiv(rows, 16), 2)
+	}
+}
+
+// loopSentences is the most sentences of a chunk whose BiLSTMs run as
+// persistent loops (lstm_loop.wgsl, one dispatch per layer) rather than one
+// tiled dispatch per step (lstm.wgsl): with few sentences the step kernel's
+// tiles are mostly empty, and the loop has the lower latency (on lavapipe,
+// about 10 times for a single sentence).
+const loopSentences = 4
+
+// lstmLoop dispatches lstm_loop.wgsl: the BiLSTM layer name over every
+// sentence of a chunk in one dispatch, gate inputs from gm.
+func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
+	l := p.l
+	prm := lstmParams{
+		Hid: u32(hid), Seqs: 0, X: u32(l.gm), Ldx: u32(8 * hid),
+		Whh: u32(p.wm.off[name+".fwd.w_hh"]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"] - p.wm.off[name+".fwd.w_hh"]),
+		Out: u32(out), Ldo: u32(2 * hid),
+	}
+	// One workgroup per sentence and direction, each serial over its
+	// tokens: the longest sentence bounds the time.
+	work := stepCost * float64(2*(ch.maxN+2)*4*hid*hid)
+	p.add(kLSTMLoop, name+" (loop)", work, paramBytes(&prm), u32(len(ch.n)), 2, 1)
+}
+
+// maxPairParts bounds the dispatches one biaffine pair product is split
+// into (see layout.slots).
+const maxPairParts = 8
+
+// biaffinePair dispatches biaffine_pair.wgsl for one module of one kind, in
+// up to maxPairParts dispatches of consecutive row tiles when the product
+// is estimated above p.maxWork (a long sentence on a software adapter).
+func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
+	l, c := p.l, p.l.c
+	outs, d, out, label := 1, c.SpanMLP, l.spans, 0
+	if mod == modLabel {
+		outs, d, out, label = c.Labels, c.LabelMLP, l.out, 1
+	}
+	tiles := int(ceilDiv(ch.maxN*outs, 32))
+	perTile := float64(len(ch.n)) * 32 * padded(ch.maxN, 32) * float64(d+1)
+	step := tiles
+	if p.maxWork > 0 && perTile*float64(tiles) > p.maxWork {
+		step = max(int(p.maxWork/perTile), (tiles+maxPairParts-1)/maxPairParts, 1)
+	}
+	for t0 := 0; t0 < tiles; t0 += step {
+		n := min(step, tiles-t0)
+		prm := pairParams{
+			Outs: u32(outs), Dim: u32(d + 1), SentTable: 0, T: u32(l.tm),
+			R: u32(l.gm + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
+			Out: u32(out), Label: u32(label), Kind: u32(kind), Tile0: u32(t0),
+		}
+		p.add(kPair, what, perTile*float64(n), paramBytes(&prm), u32(n), ceilDiv(ch.maxN, 32), u32(len(ch.n)))
+	}
+}
+
+// assemble dispatches assemble.wgsl for one kind.
+func (p *planner) assemble(what string, kind int, ch *chunk) {
+	l := p.l
+	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind)}
+	p.add(kAssemble, what, float64(ch.pairs*l.c.Labels), paramBytes(&prm), min(ceilDiv(ch.maxN*ch.maxN*l.c.Labels, 256), 4096), 1, u32(len(ch.n)))
+}
+
+// initPlan returns the dispatches run once at load time: the projected
+// character table (CharEmb W_ihᵀ + b for both directions of the char LSTM),
+// via a gather of the whole char embedding table into gm (ids 0..V-1 in
+// ints) and one matmul.
+func initPlan(l *layout, wm *weightMap) []dispatch {
+	c := l.c
+	p := &planner{l: l, wm: wm}
+	p.gather("char table gather", c.CharVocab, c.CharDim, 0, 1, wm.off["char.emb"], l.gm, c.CharDim)
+	h4 := 4 * c.CharHidden
+	p.linear("char table projection", linearOp{
+		rows: c.CharVocab, cols: h4, inner: c.CharDim,
+		a: l.gm, lda: c.CharDim,
+		w: wm.off["char_lstm.fwd.w_ih"], wz: wm.off["char_lstm.bwd.w_ih"] - wm.off["char_lstm.fwd.w_ih"],
+		bias: wm.off["char_lstm.fwd.b"], biasZ: wm.off["char_lstm.bwd.b"] - wm.off["char_lstm.fwd.b"],
+		c: l.charTable, ldc: 2 * h4, cz: h4, zs: 2,
+	})
+	return p.ds
+}
+
+// chunkPlan returns the dispatches of the forward pass over a chunk, in
+// order (see doc.go): fixedDispatches plus one per LSTM time step, plus the
+// parts of pair products estimated above maxWork (0: no limit).
+func chunkPlan(l *layout, wm *weightMap, ch *chunk, maxWork float64) []dispatch {
+	c := l.c
+	p := &planner{l: l, wm: wm, maxWork: maxWork}
+	T := ch.tokens
+	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], l.u, l.feat)
+	p.charSteps(ch)
+	bi := func(name string, in, hid, a, out int) {
+		p.linear(name+" input projection", linearOp{
+			rows: T, cols: 4 * hid, inner: in, a: a, lda: in,
+			w: wm.off[name+".fwd.w_ih"], wz: wm.off[name+".bwd.w_ih"] - wm.off[name+".fwd.w_ih"],
+			bias: wm.off[name+".fwd.b"], biasZ: wm.off[name+".bwd.b"] - wm.off[name+".fwd.b"],
+			c: l.gm, ldc: 8 * hid, cz: 4 * hid, zs: 2,
+		})
+		if len(ch.n) <= loopSentences {
+			p.lstmLoop(name, hid, ch, out)
+		} else {
+			p.lstmSteps(name, hid, ch, out)
+		}
+	}
+	bi("lstm1", l.feat, c.LSTM1Hidden, l.u, l.h1)
+	h1 := 2 * c.LSTM1Hidden
+	p.linear("tagger", linearOp{
+		rows: T, cols: c.Tags, inner: h1, a: l.h1, lda: h1,
+		w: wm.off["tagger.w"], bias: wm.off["tagger.b"],
+		c: l.out + ch.tagsOff, ldc: c.Tags, zs: 1,
+	})
+	bi("lstm2", h1, c.LSTM2Hidden, l.h1, l.h2)
+	h2 := 2 * c.LSTM2Hidden
+	p.linear("endpoint MLPs", linearOp{
+		rows: T, cols: l.mCols, inner: h2, a: l.h2, lda: h2,
+		w: wm.mlpW, bias: wm.mlpB, c: l.gm, ldc: l.mCols, zs: 1, leaky: true,
+	})
+	for k, kind := range kindNames {
+		for m, mod := range moduleNames {
+			d, outs := c.SpanMLP, 1
+			if m == modLabel {
+				d, outs = c.LabelMLP, c.Labels
+			}
+			name := kind + "." + mod
+			p.biaffineLeft(name+" biaffine (left)", T, l.gm+l.mCol[k][m][0], l.mCols, d, outs, wm.off[name+".biaffine"], l.tm)
+			p.biaffinePair(name+" biaffine (pairs)", k, m, ch)
+		}
+		p.assemble(kind+" assembly", k, ch)
+	}
+	return p.ds
+}

@@ -1,0 +1,102 @@
+// Package webgpu runs the span-scoring network's forward pass (package
+// network, the CPU reference) as WGSL compute shaders (package shaders) on a
+// WebGPU device, through github.com/cogentcore/webgpu v0.23.0: natively
+// (wgpu-native over Vulkan, Metal or DX12; Mesa's lavapipe where there is no
+// GPU) and in the browser (GOOS=js, navigator.gpu). Its Scorer implements
+// scorer.Scorer; no WebGPU type appears in its API.
+//
+//	s, err := webgpu.New(params, webgpu.Options{Weights: webgpu.WeightsF16})
+//	if err != nil { ... }          // errors.Is(err, scorer.ErrUnavailable): use the CPU
+//	defer s.Close()
+//	results, err := s.Score(batch) // one scorer.Result (decode.Scores + tag logits) per sentence
+//
+// or, choosing the backend and falling back to the CPU with a message:
+//
+//	sc := scorer.Select(preferGPU, model, func() (scorer.Scorer, error) { return webgpu.New(model.Params, opts) }, log.Printf)
+//
+// # Forward pass
+//
+// A batch is sorted by length and cut into chunks that fit the buffers
+// (Options.ChunkTokens tokens, MaxWords² pairs at least). For a chunk of T
+// tokens (n+2 per sentence), its dispatches, in order:
+//
+//	gather.wgsl          U[:, :WordDim] = WordEmb[word ids]
+//	lstm.wgsl chars      one dispatch per character step over every token (rows) and both
+//	                     directions: h W_hhᵀ tiled, gates from the char table, final states
+//	                     into U[:, WordDim:]
+//	matmul.wgsl          G = U W_ihᵀ + b for both directions of lstm1
+//	lstm.wgsl sentence   one dispatch per time step over every sentence: H1 (or, for
+//	                     a chunk of at most 4 sentences, lstm_loop.wgsl: one dispatch,
+//	                     a persistent loop per sentence and direction)
+//	matmul.wgsl          tag logits = H1 W_tᵀ + b_t (written to the results)
+//	matmul.wgsl, lstm.wgsl sentence   the same for lstm2: H2
+//	matmul.wgsl          the twelve endpoint MLPs in one product, LeakyReLU: M
+//	per kind (cont, disc, gap), per module (span, label):
+//	  matmul.wgsl        T = [M_left; 1] W (all O outputs at once)
+//	  biaffine_pair.wgsl S[x,y,o] = T[x,o,:]·[M_right(y); 1], per sentence, x <= y
+//	  assemble.wgsl      kind scores = label + span for x <= y, 0 for x > y
+//
+// At load time, gather.wgsl and matmul.wgsl compute the char table
+// CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads
+// its input projection with one lookup.
+//
+// # Buffers
+//
+// Five buffers, allocated once by New and reused by every call: the
+// parameters (float32, or float16 kept as stored; see pack.go for the order
+// and the LSTM gate interleaving), the arena (every activation and the
+// results, see layout.go), the ints (ids and tables of the chunk, see
+// plan.go), the uniforms (one 256-byte slot per dispatch) and a staging
+// buffer for the read-back. All kernels share one explicit bind group
+// layout (weights, arena, ints, uniform); one bind group per uniform slot.
+//
+// # Submissions
+//
+// A chunk's dispatches go in consecutive submissions of at most
+// Options.SubmitWork estimated multiply-adds, each waited for before the
+// next (a pair product above it is split into dispatches of row tiles): on
+// a software adapter (lavapipe, SwiftShader) every submission stays well
+// under the 5 s after which native wgpu's Device.Poll gives up
+// (TestSubmissionTime).
+//
+// # Errors
+//
+// Natively, wgpu-native's Create* calls run in error scopes and return
+// errors (the details go to wgpu's log on stderr). In the browser they
+// return no errors: New and every Score push validation, out-of-memory and
+// internal error scopes and pop them, and a failed compilation is reported
+// with the shader's compilation messages (file:line:col). A lost device
+// (js: GPUDevice.lost) fails the next call. Every such failure matches
+// scorer.ErrUnavailable; sentences over Options.MaxWords words fail with
+// scorer.ErrTooLong.
+//
+// # In the browser
+//
+// The page must set globalThis.wasm to the result of
+// WebAssembly.instantiateStreaming (the js backend's Queue.WriteBuffer reads
+// the wasm memory from it; New fails without it). New and Score block until
+// the browser's promises resolve: call them from a goroutine, never inside a
+// js.FuncOf callback. The device is requested through syscall/js (with
+// shader-f16 when the weights are float16 and the adapter has it) and
+// wrapped with wgpu.NewDevice. A fallback adapter (SwiftShader) reports
+// AdapterInfo.Software: it is correct but much slower than the CPU backend.
+//
+// # Testing
+//
+// The TestEquivalence* tests compare the scorer with the CPU reference on a
+// WebGPU adapter: natively on lavapipe where there is no GPU (Debian:
+// apt-get install -y mesa-vulkan-drivers libvulkan1), and in headless
+// Chromium with SwiftShader (apt-get install -y chromium;
+// TestEquivalenceBrowser, skipped with -short). They skip, saying why, only
+// where there is no adapter and no Vulkan driver; with a driver installed,
+// a missing adapter or a kernel that fails to compile fails them.
+// BenchmarkScore_Tiny20 compares sentences/s with the CPU reference.
+//
+// # Precision
+//
+// Arithmetic is float32 throughout; float16 weights are read with
+// unpack2x16float, or as f16 where the device has shader-f16 and its WGSL
+// compiler accepts "enable f16" (not wgpu-native v0.23.0's). Against the CPU
+// reference on the same parameters (RoundFloat16 for float16), scores agree
+// within 1e-3 (TestEquivalence*; about 5e-7 observed).
+package webgpu

@@ -1,0 +1,61 @@
+package webgpu
+
+import (
+	"testing"
+
+	"github.com/discspan/discspan/network"
+)
+
+// Tolerances of the equivalence tests against the CPU reference, on the
+// same (float16-rounded where stated) parameters: float32 arithmetic in a
+// different summation order.
+const (
+	tolF32 = 1e-3
+	tolF16 = 1e-2
+)
+
+// TestEquivalenceRandom compares the WebGPU scorer with the CPU reference
+// on a small random model (every parameter non-zero, biaffines included)
+// for each weight storage: scores and tags within the tolerance, identical
+// n3 trees.
+func TestEquivalenceRandom(t *testing.T) {
+	c := microConfig()
+	batch := []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9} // LSTMs as one dispatch per step
+	cases := []struct {
+		name    string
+		opt     Options
+		lengths []int
+		tol     float64
+	}{
+		{"f32", Options{Weights: WeightsF32}, batch, tolF32},
+		{"f16 unpack", Options{Weights: WeightsF16, NoShaderF16: true}, batch, tolF16},
+		{"f16 shader-f16 where supported", Options{Weights: WeightsF16}, batch, tolF16},
+		{"f32 one sentence (LSTM loops)", Options{Weights: WeightsF32}, []int{17}, tolF32},
+		{"f16 three sentences (LSTM loops)", Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
+		{"f32 small chunks, one dispatch per submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, batch, tolF32},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := randomModel(t, c, 3)
+			ref := m
+			if tc.opt.Weights == WeightsF16 {
+				ref = &network.Model{Params: RoundFloat16(m.Params)}
+			}
+			s := openScorer(t, m.Params, tc.opt)
+			batch := randomBatch(c, 5, tc.lengths...)
+			got, err := s.Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ref.ForwardBatch(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := compare(t, got, want)
+			t.Logf("max abs diff: scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
+			if d.scores > tc.tol || d.tags > tc.tol || d.trees > 0 {
+				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tc.tol, d.trees)
+			}
+		})
+	}
+}

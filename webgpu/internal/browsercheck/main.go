@@ -1,0 +1,116 @@
+//go:build js
+
+// Command browsercheck is the browser half of TestEquivalenceBrowser: in a
+// page with WebGPU, it scores random sentences with a small random model on
+// the WebGPU scorer (float32 and float16 weights) and on the CPU reference,
+// and posts a report to /result: one line per check, "ok ..." or
+// "FAIL ...", then "DONE".
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"syscall/js"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/webgpu"
+)
+
+func main() {
+	var out strings.Builder
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(&out, "FAIL panic: %v\n", r)
+		}
+		out.WriteString("DONE\n")
+		js.Global().Call("fetch", "/result", map[string]any{"method": "POST", "body": out.String()})
+		select {}
+	}()
+	check(&out)
+}
+
+// check runs the comparisons (it blocks on WebGPU promises: main's
+// goroutine, never a js.FuncOf callback).
+func check(out *strings.Builder) {
+	c := network.Config{
+		WordDim: 12, CharDim: 7, CharHidden: 9, MaxChars: 6,
+		LSTM1Hidden: 13, LSTM2Hidden: 11, LabelMLP: 10, SpanMLP: 17,
+		Labels: 5, Tags: 4, WordVocab: 40, CharVocab: 23, LeakySlope: 0.1,
+	}
+	m, err := network.New(c, 3)
+	if err != nil {
+		fmt.Fprintf(out, "FAIL %v\n", err)
+		return
+	}
+	rng := rand.New(rand.NewPCG(3, 7))
+	for _, t := range m.Params.Tensors() {
+		for i := range t.Data {
+			t.Data[i] = float32(0.4 * (2*rng.Float64() - 1))
+		}
+	}
+	var batch []network.Input
+	for _, n := range []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9} {
+		in := network.Input{WordIDs: make([]int, n), CharIDs: make([][]int, n)}
+		for w := range n {
+			in.WordIDs[w] = rng.IntN(c.WordVocab)
+			in.CharIDs[w] = []int{rng.IntN(c.CharVocab), rng.IntN(c.CharVocab), rng.IntN(c.CharVocab)}
+		}
+		batch = append(batch, in)
+	}
+	for _, w := range []webgpu.Weights{webgpu.WeightsF32, webgpu.WeightsF16} {
+		ref := m
+		tol := 1e-3
+		if w == webgpu.WeightsF16 {
+			ref, tol = &network.Model{Params: webgpu.RoundFloat16(m.Params)}, 1e-2
+		}
+		s, err := webgpu.New(m.Params, webgpu.Options{Weights: w})
+		if err != nil {
+			fmt.Fprintf(out, "FAIL %v: New: %v\n", w, err)
+			continue
+		}
+		for _, sub := range [][]network.Input{batch, batch[3:4]} {
+			got, err := s.Score(sub)
+			if err != nil {
+				fmt.Fprintf(out, "FAIL %v: Score: %v\n", w, err)
+				continue
+			}
+			want, _ := ref.ForwardBatch(sub)
+			d := maxDiff(got, want)
+			verdict := "ok"
+			if !(d <= tol) {
+				verdict = "FAIL"
+			}
+			fmt.Fprintf(out, "%s %s, %d sentences: max abs diff %.3g (tolerance %g)\n", verdict, s.Backend(), len(sub), d, tol)
+		}
+		s.Close()
+	}
+	var log []string
+	sel := scorer.Select(true, m, func() (scorer.Scorer, error) { return webgpu.New(m.Params, webgpu.Options{}) },
+		func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) })
+	defer sel.Close()
+	if strings.HasPrefix(sel.Backend(), "webgpu") {
+		fmt.Fprintf(out, "ok select: %s\n", sel.Backend())
+	} else {
+		fmt.Fprintf(out, "FAIL select: %s %q\n", sel.Backend(), log)
+	}
+}
+
+func maxDiff(got, want []scorer.Result) float64 {
+	d := 0.0
+	for i := range want {
+		pairs := [][2][]float32{{got[i].Scores.Cont, want[i].Scores.Cont}, {got[i].Scores.Disc, want[i].Scores.Disc},
+			{got[i].Scores.Gap, want[i].Scores.Gap}, {got[i].Tags, want[i].Tags}}
+		for _, p := range pairs {
+			if len(p[0]) != len(p[1]) {
+				return math.Inf(1)
+			}
+			for j := range p[1] {
+				d = math.Max(d, math.Abs(float64(p[0][j])-float64(p[1][j])))
+			}
+		}
+	}
+	return d
+}

@@ -1,0 +1,121 @@
+package webgpu
+
+import (
+	"fmt"
+
+	"github.com/discspan/discspan/network"
+)
+
+// Weights selects how the parameters are stored on the device.
+type Weights int
+
+const (
+	// WeightsF32 stores every parameter as float32.
+	WeightsF32 Weights = iota
+	// WeightsF16 stores every parameter as float16 (rounded to nearest,
+	// ties to even; values of a float16 weights file are kept exactly).
+	// Kernels read them as f16 where the device has the shader-f16 feature,
+	// and otherwise unpack pairs with unpack2x16float; arithmetic is float32
+	// either way.
+	WeightsF16
+)
+
+// String returns "f32" or "f16".
+func (w Weights) String() string {
+	switch w {
+	case WeightsF32:
+		return "f32"
+	case WeightsF16:
+		return "f16"
+	}
+	return fmt.Sprintf("Weights(%d)", int(w))
+}
+
+// Defaults of Options.
+const (
+	// DefaultMaxWords is the longest sentence accepted by default.
+	DefaultMaxWords = 200
+	// DefaultChunkTokens bounds the tokens (words + BOS + EOS) of one chunk
+	// by default on a hardware adapter, SoftwareChunkTokens on a software
+	// one (where a single dispatch over 1024 tokens, the MLPs', takes over
+	// a second).
+	DefaultChunkTokens  = 1024
+	SoftwareChunkTokens = 256
+	// SoftwareSubmitWork bounds the estimated multiply-adds of one
+	// submission on a software adapter by default: at most about 0.7 s on
+	// lavapipe with 2 busy cores (load 14; TestSubmissionTime), far below
+	// the 5 s after which native wgpu's Device.Poll gives up (and lavapipe
+	// may crash).
+	SoftwareSubmitWork = 60e6
+	// HardwareSubmitWork is the default bound on a hardware adapter.
+	HardwareSubmitWork = 4e9
+	// maxHidden is the largest LSTM state the kernels hold in workgroup
+	// memory (MAXH in lstm.wgsl and charlstm.wgsl).
+	maxHidden = 1024
+	// storageLimit is the largest buffer binding the backend counts on
+	// (WebGPU's default maxStorageBufferBindingSize, which browsers keep).
+	storageLimit = 128 << 20
+)
+
+// Options configures a WebGPU scorer. The zero value is valid.
+type Options struct {
+	// Weights is how the parameters are stored on the device.
+	Weights Weights
+	// NoShaderF16 makes WeightsF16 use unpack2x16float even on a device
+	// with the shader-f16 feature.
+	NoShaderF16 bool
+	// MaxWords is the longest sentence Score accepts (0: DefaultMaxWords);
+	// longer ones make Score fail with an error wrapping scorer.ErrTooLong.
+	MaxWords int
+	// ChunkTokens bounds the tokens of one chunk, the sentences whose
+	// activations the buffers hold at once (0: DefaultChunkTokens, or
+	// SoftwareChunkTokens on a software adapter). It is lowered when the
+	// buffers would exceed the 128 MiB storage binding limit, and raised to
+	// MaxWords+2 when below.
+	ChunkTokens int
+	// SubmitWork bounds the estimated multiply-adds of one submission (0:
+	// SoftwareSubmitWork on a software adapter, HardwareSubmitWork
+	// otherwise): a chunk's dispatches are split into submissions within it,
+	// so that each stays well under the 5 s a native Device.Poll waits. A
+	// single dispatch above the bound gets a submission of its own.
+	SubmitWork float64
+	// ForceFallbackAdapter asks for the software (fallback) adapter.
+	ForceFallbackAdapter bool
+}
+
+// withDefaults returns o with zero fields set to their defaults for a
+// software or hardware adapter.
+func (o Options) withDefaults(software bool) Options {
+	if o.MaxWords <= 0 {
+		o.MaxWords = DefaultMaxWords
+	}
+	if o.ChunkTokens <= 0 {
+		o.ChunkTokens = DefaultChunkTokens
+		if software {
+			o.ChunkTokens = SoftwareChunkTokens
+		}
+	}
+	if o.SubmitWork <= 0 {
+		o.SubmitWork = HardwareSubmitWork
+		if software {
+			o.SubmitWork = SoftwareSubmitWork
+		}
+	}
+	return o
+}
+
+// checkConfig reports an error when the kernels cannot run c.
+func checkConfig(c network.Config) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	for _, h := range []struct {
+		name string
+		v    int
+	}{{"char_hidden", c.CharHidden}, {"lstm1_hidden", c.LSTM1Hidden}, {"lstm2_hidden", c.LSTM2Hidden}} {
+		if h.v > maxHidden {
+			return fmt.Errorf("webgpu: %s = %d, the kernels hold at most %d", h.name, h.v, maxHidden)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+package webgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/discspan/discspan/network"
+)
+
+// Kinds and modules in the order of network's layout and of the decoder's
+// Scores (cont, disc, gap; span, label; left, right).
+var (
+	kindNames   = [3]string{"cont", "disc", "gap"}
+	moduleNames = [2]string{"span", "label"}
+	sideNames   = [2]string{"left", "right"}
+)
+
+const (
+	modSpan  = 0
+	modLabel = 1
+)
+
+// weightMap locates every parameter tensor in the packed weights buffer, in
+// elements (float32 or float16).
+type weightMap struct {
+	off   map[string]int
+	total int // elements
+	// mlpW and mlpB locate the twelve endpoint MLPs, packed as one
+	// (mlpCols, 2*LSTM2Hidden) matrix and one mlpCols bias in the order
+	// kind, module, side.
+	mlpW, mlpB int
+}
+
+// packOrder returns the tensor names in buffer order: tensors read together
+// by one kernel dispatch are adjacent (both directions of an LSTM's w_ih and
+// of its bias, the twelve MLP weights, the twelve MLP biases), so that one
+// dispatch reaches the second with a constant stride.
+func packOrder() []string {
+	names := []string{"word.emb", "char.emb"}
+	for _, l := range []string{"char_lstm", "lstm1", "lstm2"} {
+		for _, t := range []string{"w_ih", "b", "w_hh"} {
+			names = append(names, l+".fwd."+t, l+".bwd."+t)
+		}
+	}
+	names = append(names, "tagger.w", "tagger.b")
+	for _, t := range []string{"w", "b"} {
+		for _, k := range kindNames {
+			for _, m := range moduleNames {
+				for _, s := range sideNames {
+					names = append(names, k+"."+m+"."+s+"."+t)
+				}
+			}
+		}
+	}
+	for _, k := range kindNames {
+		for _, m := range moduleNames {
+			names = append(names, k+"."+m+".biaffine")
+		}
+	}
+	return names
+}
+
+// mapWeights returns the buffer positions of p's tensors. It fails when p
+// lacks a tensor or has one that packOrder does not place.
+func mapWeights(p *network.Params) (weightMap, error) {
+	wm := weightMap{off: map[string]int{}}
+	for _, name := range packOrder() {
+		t := p.Get(name)
+		if t == nil {
+			return weightMap{}, fmt.Errorf("webgpu: parameters have no tensor %q", name)
+		}
+		wm.off[name] = wm.total
+		wm.total += len(t.Data)
+	}
+	if len(wm.off) != len(p.Names()) {
+		return weightMap{}, fmt.Errorf("webgpu: parameters have %d tensors, the kernels read %d", len(p.Names()), len(wm.off))
+	}
+	wm.mlpW = wm.off["cont.span.left.w"]
+	wm.mlpB = wm.off["cont.span.left.b"]
+	return wm, nil
+}
+
+// packWeights returns the contents of the weights buffer: every tensor of p
+// in packOrder, as little-endian float32 or float16 (rounded to nearest
+// even), padded to a multiple of 4 bytes. Tensors keep their row-major
+// layout except the LSTMs': their gate rows are interleaved (row 4j+q is
+// gate q of unit j, instead of q*H+j) in w_ih and b, so that the input
+// projections come out interleaved, and w_hh is stored transposed with the
+// same interleaving, (H, 4H), the layout lstm.wgsl reads. Cost
+// O(parameters).
+func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
+	size := 4 * wm.total
+	if f16 {
+		size = 2 * wm.total
+	}
+	buf := make([]byte, (size+3)&^3)
+	for _, name := range packOrder() {
+		off := wm.off[name]
+		t := p.Get(name)
+		data := t.Data
+		switch {
+		case strings.HasSuffix(name, ".w_hh"): // (4H, H) -> (H, 4H)
+			h := t.Shape[1]
+			data = interleaveCols(transpose(data, 4*h, h), h, h)
+		case strings.HasSuffix(name, ".w_ih"):
+			data = interleaveRows(data, t.Shape[0]/4, t.Shape[1])
+		case strings.Contains(name, "lstm") && strings.HasSuffix(name, ".b"):
+			data = interleaveRows(data, t.Shape[0]/4, 1)
+		}
+		for i, v := range data {
+			if f16 {
+				binary.LittleEndian.PutUint16(buf[2*(off+i):], toHalf(v))
+			} else {
+				binary.LittleEndian.PutUint32(buf[4*(off+i):], math.Float32bits(v))
+			}
+		}
+	}
+	return buf
+}
+
+// interleaveRows reorders the rows of a (4h, cols) LSTM matrix from
+// PyTorch's gate-major order (row q*h+j: gate q of unit j) to unit-major
+// order (row 4j+q).
+func interleaveRows(m []float32, h, cols int) []float32 {
+	out := make([]float32, len(m))
+	for q := 0; q < 4; q++ {
+		for j := 0; j < h; j++ {
+			copy(out[(4*j+q)*cols:(4*j+q+1)*cols], m[(q*h+j)*cols:(q*h+j+1)*cols])
+		}
+	}
+	return out
+}
+
+// interleaveCols reorders the columns of a (rows, 4h) matrix the same way.
+func interleaveCols(m []float32, rows, h int) []float32 {
+	out := make([]float32, len(m))
+	for r := 0; r < rows; r++ {
+		for q := 0; q < 4; q++ {
+			for j := 0; j < h; j++ {
+				out[r*4*h+4*j+q] = m[r*4*h+q*h+j]
+			}
+		}
+	}
+	return out
+}
+
+// transpose returns the (cols, rows) transpose of the row-major rows×cols
+// matrix m.
+func transpose(m []float32, rows, cols int) []float32 {
+	out := make([]float32, len(m))
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			out[c*rows+r] = m[r*cols+c]
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package webgpu
+
+import (
+	"sort"
+
+	"github.com/discspan/discspan/network"
+)
+
+// chunk is the part of a batch scored by one submission, with the tables
+// its kernels read (the ints buffer):
+//
+//	sentence table  at 0:         [first token, words, score offset, span offset] per sentence
+//	token table     at tokTable:  [word id, first char (ints index), char count] per token
+//	char ids        after it:     [BOW, chars..., EOW] per token ([BOW, BOS|EOS, EOW] for BOS, EOS)
+//	token order     at order:     token indices by decreasing char count (the char LSTM's rows)
+//
+// A sentence's tokens are BOS, its words and EOS, at rows first..first+n+1.
+// Score offsets locate its cont, disc and gap blocks (n*n*Labels each, in
+// that order) in the out region; span offsets its n*n span scores in the
+// span scratch. The sentences are in order of decreasing length (the
+// sentence LSTM's rows).
+type chunk struct {
+	sents    []int // indices in the batch, in chunk order
+	n        []int // words of each sentence
+	first    []int // token row of each sentence's BOS
+	scoreOff []int
+	tokens   int
+	pairs    int
+	maxN     int
+	tokTable int
+	order    int   // ints offset of the token order
+	charRows []int // tokens still running at each char LSTM step
+	sentRows []int // sentences still running at each sentence LSTM step
+	tagsOff  int   // offset of the tag rows (tokens, Tags) in the out region
+	outLen   int   // floats of the out region holding results
+	ints     []uint32
+}
+
+// planChunks splits the non-empty sentences of batch into chunks within the
+// layout's capacities, longest sentences first so that a chunk holds
+// sentences of similar lengths (its pair kernel's grid is sized by the
+// longest). Every sentence must have at most l.maxWords words.
+func planChunks(batch []network.Input, l *layout) []*chunk {
+	order := make([]int, 0, len(batch))
+	for i, in := range batch {
+		if in.Len() > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return batch[order[a]].Len() > batch[order[b]].Len() })
+	var chunks []*chunk
+	var cur []int
+	tokens, pairs, chars := 0, 0, 0
+	for _, i := range order {
+		n := batch[i].Len()
+		ch := sentenceChars(batch[i], l.c.MaxChars)
+		if len(cur) > 0 && (tokens+n+2 > l.tokCap || pairs+n*n > l.pairCap ||
+			chars+ch > l.charCap || len(cur) == l.sentCap) {
+			chunks = append(chunks, buildChunk(batch, cur, l))
+			cur, tokens, pairs, chars = nil, 0, 0, 0
+		}
+		cur = append(cur, i)
+		tokens += n + 2
+		pairs += n * n
+		chars += ch
+	}
+	if len(cur) > 0 {
+		chunks = append(chunks, buildChunk(batch, cur, l))
+	}
+	return chunks
+}
+
+// sentenceChars returns the characters the char LSTM reads for a sentence:
+// min(len, maxChars)+2 per word, 3 for BOS and 3 for EOS.
+func sentenceChars(in network.Input, maxChars int) int {
+	total := 6
+	for _, ids := range in.CharIDs {
+		total += min(len(ids), maxChars) + 2
+	}
+	return total
+}
+
+// buildChunk lays out the sentences sents of batch and fills the ints
+// tables.
+func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
+	c := l.c
+	ch := &chunk{sents: sents}
+	for _, i := range sents {
+		n := batch[i].Len()
+		ch.tokens += n + 2
+		ch.pairs += n * n
+		ch.maxN = max(ch.maxN, n)
+	}
+	ch.tokTable = 4 * len(sents)
+	ints := make([]uint32, ch.tokTable+3*ch.tokens, ch.tokTable+4*ch.tokens+l.charCap)
+	tok, score, span := 0, 0, 0
+	counts := make([]int, 0, ch.tokens)
+	addToken := func(word int, chars []int, before, after int) {
+		counts = append(counts, len(chars)+2)
+		row := ch.tokTable + 3*tok
+		ints[row] = uint32(word)
+		ints[row+1] = uint32(len(ints))
+		ints = append(ints, uint32(before))
+		for _, id := range chars {
+			ints = append(ints, uint32(id))
+		}
+		ints = append(ints, uint32(after))
+		ints[row+2] = uint32(len(ints)) - ints[row+1]
+		tok++
+	}
+	for s, i := range sents {
+		in := batch[i]
+		n := in.Len()
+		ch.n = append(ch.n, n)
+		ch.first = append(ch.first, tok)
+		ch.scoreOff = append(ch.scoreOff, score)
+		ints[4*s], ints[4*s+1], ints[4*s+2], ints[4*s+3] = uint32(tok), uint32(n), uint32(score), uint32(span)
+		addToken(network.BOSWord, []int{network.BOSChar}, network.BOWChar, network.EOWChar)
+		for w, id := range in.WordIDs {
+			chars := in.CharIDs[w]
+			addToken(id, chars[:min(len(chars), c.MaxChars)], network.BOWChar, network.EOWChar)
+		}
+		addToken(network.EOSWord, []int{network.EOSChar}, network.BOWChar, network.EOWChar)
+		score += 3 * n * n * c.Labels
+		span += n * n
+	}
+	// Token order for the char LSTM, and the rows running at each step.
+	order := make([]int, len(counts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
+	ch.order = len(ints)
+	for _, t := range order {
+		ints = append(ints, uint32(t))
+	}
+	ch.charRows = stepRows(len(order), func(i int) int { return counts[order[i]] })
+	ch.sentRows = stepRows(len(sents), func(i int) int { return ch.n[i] + 2 })
+	ch.ints = ints
+	ch.tagsOff = score
+	ch.outLen = score + ch.tokens*c.Tags
+	return ch
+}
+
+// stepRows returns, for each step s of sequences 0..n-1 whose lengths
+// length(i) decrease with i, how many are longer than s.
+func stepRows(n int, length func(i int) int) []int {
+	if n == 0 {
+		return nil
+	}
+	rows := make([]int, length(0))
+	for i := range n {
+		for s := range length(i) {
+			rows[s] = max(rows[s], i+1)
+		}
+	}
+	return rows
+}

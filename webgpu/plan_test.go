@@ -1,0 +1,117 @@
+package webgpu
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/discspan/discspan/network"
+)
+
+func TestPlanChunks(t *testing.T) {
+	c := microConfig()
+	o := Options{MaxWords: 30, ChunkTokens: 64}.withDefaults(true)
+	l, err := newLayout(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]int, 40)
+	for i := range many {
+		many[i] = 1 + i%13
+	}
+	cases := []struct {
+		name    string
+		lengths []int
+		chunks  int // expected number of chunks, -1: any
+	}{
+		{"empty batch", nil, 0},
+		{"only empty sentences", []int{0, 0}, 0},
+		{"one word", []int{1}, 1},
+		{"longest accepted", []int{30}, 1},
+		{"two long", []int{30, 30}, 2},
+		{"many short", many, -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			batch := randomBatch(c, 1, tc.lengths...)
+			chunks := planChunks(batch, l)
+			if tc.chunks >= 0 && len(chunks) != tc.chunks {
+				t.Errorf("%d chunks, want %d", len(chunks), tc.chunks)
+			}
+			seen := map[int]int{}
+			for _, ch := range chunks {
+				if ch.tokens > l.tokCap || ch.pairs > l.pairCap || len(ch.sents) > l.sentCap || len(ch.ints) > l.ints || ch.outLen > l.outCap {
+					t.Errorf("chunk over capacity: tokens %d/%d pairs %d/%d sentences %d/%d ints %d/%d out %d/%d",
+						ch.tokens, l.tokCap, ch.pairs, l.pairCap, len(ch.sents), l.sentCap, len(ch.ints), l.ints, ch.outLen, l.outCap)
+				}
+				if !slices.IsSortedFunc(ch.n, func(a, b int) int { return b - a }) {
+					t.Errorf("sentence lengths %v not decreasing", ch.n)
+				}
+				checkRows(t, "sentence", ch.sentRows, len(ch.n), ch.maxN+2)
+				checkRows(t, "char", ch.charRows, ch.tokens, c.MaxChars+2)
+				for _, i := range ch.sents {
+					seen[i]++
+				}
+			}
+			for i, in := range batch {
+				if want := min(in.Len(), 1); seen[i] != want {
+					t.Errorf("sentence %d (%d words) in %d chunks, want %d", i, in.Len(), seen[i], want)
+				}
+			}
+		})
+	}
+}
+
+// checkRows checks the rows running at each LSTM step: all of them at step
+// 0, never increasing, steps as many as the longest sequence.
+func checkRows(t *testing.T, what string, rows []int, all, longest int) {
+	t.Helper()
+	if len(rows) == 0 {
+		return
+	}
+	if rows[0] != all || len(rows) > longest || !slices.IsSortedFunc(rows, func(a, b int) int { return b - a }) {
+		t.Errorf("%s rows per step %v: want %d at first, decreasing, at most %d steps", what, rows, all, longest)
+	}
+}
+
+func TestPackInterleave(t *testing.T) {
+	// A (4H, H) w_hh with H = 2, rows gate-major: value = 10*row + col.
+	h := 2
+	m := make([]float32, 4*h*h)
+	for r := range 4 * h {
+		for k := range h {
+			m[r*h+k] = float32(10*r + k)
+		}
+	}
+	got := interleaveCols(transpose(m, 4*h, h), h, h)
+	// Packed (k, 4j+q) holds W[q*H+j][k].
+	for k := range h {
+		for j := range h {
+			for q := range 4 {
+				if want := float32(10*(q*h+j) + k); got[k*4*h+4*j+q] != want {
+					t.Errorf("packed[%d][%d] = %g, want %g", k, 4*j+q, got[k*4*h+4*j+q], want)
+				}
+			}
+		}
+	}
+	rows := interleaveRows(m, h, h)
+	for j := range h {
+		for q := range 4 {
+			if want := m[(q*h+j)*h]; rows[(4*j+q)*h] != want {
+				t.Errorf("row %d starts with %g, want %g", 4*j+q, rows[(4*j+q)*h], want)
+			}
+		}
+	}
+}
+
+func TestNewRejects(t *testing.T) {
+	c := microConfig()
+	big := c
+	big.LSTM1Hidden = maxHidden + 1
+	p, err := network.NewParams(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(p, Options{}); err == nil {
+		t.Errorf("New with lstm1_hidden %d: no error", big.LSTM1Hidden)
+	}
+}
