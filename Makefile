@@ -4,8 +4,13 @@
 GO      ?= go
 BIN     := bin
 DATA    ?= ../shared/data
+# The browser app (make wasm) is assembled in WEB and served by make demo
+# on ADDR with the shipped weights.
+WEB     ?= build/web
+ADDR    ?= 127.0.0.1:8080
+WEIGHTS ?= weights/default.safetensors
 
-.PHONY: all build test vet bench bench-table demo fuzz clean
+.PHONY: all build test vet bench bench-table demo wasm test-browser chromium fuzz clean
 
 all: build
 
@@ -16,7 +21,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 
-test: vet
+test: vet chromium
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags purego ./chart/decode
 
@@ -28,11 +33,36 @@ bench:
 bench-table: build
 	GOMAXPROCS=1 $(BIN)/discspan bench decode --table --runs 5
 
-# Until the browser app lands (issue 5), the demo runs the command-line tool
-# on the Alpino dev set: coverage of two decoder variants and an evaluation.
-demo: build
-	$(BIN)/discspan coverage --variant n3,n5 $(DATA)/alpino-cdb/dev.punctmoved.discbracket
-	$(BIN)/discspan eval $(DATA)/alpino-cdb/dev.export $(DATA)/alpino-cdb/dev.punctmoved.discbracket
+# The browser app: builds the wasm and the server, then serves the app at
+# http://$(ADDR) with the shipped weights ($(WEIGHTS); the app says so when
+# they are missing).
+demo: build wasm
+	@test -f $(WEIGHTS) || echo "demo: $(WEIGHTS) is missing: the app will say there is no model (train one with 'discspan train', or run make demo WEIGHTS=DIR)"
+	$(BIN)/discspan serve --addr $(ADDR) --app $(WEB) --weights $(WEIGHTS)
+
+# The app's files in $(WEB): the wasm binary (page and parsing worker),
+# Go's wasm_exec.js, the page, the service worker, and gzip (and, where the
+# brotli tool is installed, brotli) variants that the server prefers.
+wasm:
+	@$(GO) version >/dev/null
+	cd ui/components && $(GO) generate .
+	@mkdir -p $(WEB)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
+	cp wasm/web/* $(WEB)/
+	@cd $(WEB) && for f in main.wasm wasm_exec.js boot.js worker.js sw.js app.css index.html; do \
+		gzip -9 -k -f $$f; \
+		if command -v brotli >/dev/null 2>&1; then brotli -f -q 11 $$f; else rm -f $$f.br; fi; \
+	done
+	@echo "wasm: $$(wc -c <$(WEB)/main.wasm) bytes, $$(wc -c <$(WEB)/main.wasm.gz) gzipped (budget 4 MB)"
+
+# The headless Chromium tests of the app alone (they are part of make test).
+test-browser: chromium wasm
+	DISCSPAN_WEB=$(CURDIR)/$(WEB) $(GO) test -count=1 -v -run Browser ./wasm
+
+# Debian's Chromium for the browser tests, installed when missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (echo "installing chromium for the browser tests"; apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium) || echo "chromium: not installed; the browser tests will be skipped"
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadExport -fuzztime 30s ./chart/treebank

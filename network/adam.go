@@ -55,13 +55,31 @@ func NewAdam(c AdamConfig, p *Params) *Adam {
 }
 
 // Update applies one step to p with the gradient g (not modified) and
-// returns the gradient norm before clipping.
+// returns the gradient norm before clipping. It runs on all cores (over
+// fixed chunks of the tensors, the norm summed per chunk then in chunk
+// order), with a result that does not depend on their number.
 func (a *Adam) Update(p, g *Params) (float64, error) {
 	if err := errors.Join(p.sameLayout(g), p.sameLayout(a.M), p.sameLayout(a.V)); err != nil {
 		return 0, fmt.Errorf("network: adam: %w", err)
 	}
 	c := a.Config
-	norm := g.Norm()
+	// The norm, as a sum of per-chunk sums (in chunk order), and the
+	// update, over all cores.
+	chunks := p.chunks()
+	sums := make([]float64, len(chunks))
+	parallelFor(len(chunks), 0, func(ci int) {
+		ch := chunks[ci]
+		var s float64
+		for _, v := range g.tensors[ch.t].Data[ch.lo:ch.hi] {
+			s += float64(v) * float64(v)
+		}
+		sums[ci] = s
+	})
+	var sq float64
+	for _, s := range sums {
+		sq += s
+	}
+	norm := math.Sqrt(sq)
 	scale := 1.0
 	if c.ClipNorm > 0 && norm > c.ClipNorm {
 		scale = c.ClipNorm / (norm + 1e-6)
@@ -70,16 +88,22 @@ func (a *Adam) Update(p, g *Params) (float64, error) {
 	lr := c.LearningRate(a.Step)
 	bc1 := 1 - math.Pow(c.Beta1, float64(a.Step))
 	bc2 := 1 - math.Pow(c.Beta2, float64(a.Step))
-	for i, t := range p.tensors {
-		gd, md, vd := g.tensors[i].Data, a.M.tensors[i].Data, a.V.tensors[i].Data
-		for j := range t.Data {
+	lrb, ib2 := lr/bc1, 1/bc2
+	parallelFor(len(chunks), 0, func(ci int) {
+		ch := chunks[ci]
+		pd := p.tensors[ch.t].Data[ch.lo:ch.hi]
+		gd := g.tensors[ch.t].Data[ch.lo:ch.hi]
+		md := a.M.tensors[ch.t].Data[ch.lo:ch.hi]
+		vd := a.V.tensors[ch.t].Data[ch.lo:ch.hi]
+		gd, md, vd = gd[:len(pd)], md[:len(pd)], vd[:len(pd)]
+		for j := range pd {
 			gj := scale * float64(gd[j])
 			mj := c.Beta1*float64(md[j]) + (1-c.Beta1)*gj
 			vj := c.Beta2*float64(vd[j]) + (1-c.Beta2)*gj*gj
 			md[j], vd[j] = float32(mj), float32(vj)
-			t.Data[j] -= float32(lr * (mj / bc1) / (math.Sqrt(vj/bc2) + c.Eps))
+			pd[j] -= float32(lrb * mj / (math.Sqrt(vj*ib2) + c.Eps))
 		}
-	}
+	})
 	return norm, nil
 }
 

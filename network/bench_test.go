@@ -3,6 +3,7 @@ package network
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // benchBatch returns a Tiny model (random weights, so nothing is trivially
@@ -35,8 +36,14 @@ func benchBatch(b *testing.B, sentences, n int) (*Model, []Example) {
 	return m, batch
 }
 
-func reportTokens(b *testing.B, tokensPerOp int) {
+// reportTokens reports tokens per second of wall-clock time and, as the
+// machine may be shared, per CPU-second of the process (all goroutines)
+// since cpu0.
+func reportTokens(b *testing.B, tokensPerOp int, cpu0 time.Duration) {
 	b.ReportMetric(float64(b.N*tokensPerOp)/b.Elapsed().Seconds(), "tokens/s")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(b.N*tokensPerOp)/cpu.Seconds(), "tokens/cpu-s")
+	}
 }
 
 // BenchmarkForward_Tiny20 scores a batch of 32 sentences of 20 words with
@@ -48,12 +55,13 @@ func BenchmarkForward_Tiny20(b *testing.B) {
 		ins[i] = ex.Input
 	}
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for b.Loop() {
 		if _, err := m.ForwardBatch(ins); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportTokens(b, 32*20)
+	reportTokens(b, 32*20, cpu0)
 }
 
 // BenchmarkForwardOne_Tiny20 scores one sentence of 20 words on one
@@ -61,12 +69,13 @@ func BenchmarkForward_Tiny20(b *testing.B) {
 func BenchmarkForwardOne_Tiny20(b *testing.B) {
 	m, batch := benchBatch(b, 1, 20)
 	b.ResetTimer()
+	cpu0 := processCPU()
 	for b.Loop() {
 		if _, err := m.Forward(batch[0].Input); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportTokens(b, 20)
+	reportTokens(b, 20, cpu0)
 }
 
 // BenchmarkLossGrad_Tiny20 runs forward and backward (with dropout) over a
@@ -75,6 +84,7 @@ func BenchmarkLossGrad_Tiny20(b *testing.B) {
 	m, batch := benchBatch(b, 32, 20)
 	g := m.Params.ZeroClone()
 	b.ResetTimer()
+	cpu0 := processCPU()
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
@@ -82,7 +92,7 @@ func BenchmarkLossGrad_Tiny20(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportTokens(b, 32*20)
+	reportTokens(b, 32*20, cpu0)
 }
 
 // BenchmarkTrainStep_Tiny20 is LossGrad plus one Adam update.
@@ -91,6 +101,7 @@ func BenchmarkTrainStep_Tiny20(b *testing.B) {
 	g := m.Params.ZeroClone()
 	opt := NewAdam(DefaultAdam(), m.Params)
 	b.ResetTimer()
+	cpu0 := processCPU()
 	seed := uint64(0)
 	for b.Loop() {
 		seed++
@@ -101,5 +112,5 @@ func BenchmarkTrainStep_Tiny20(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportTokens(b, 32*20)
+	reportTokens(b, 32*20, cpu0)
 }

@@ -1,9 +1,12 @@
-// Package network is the reference implementation, in pure Go on the CPU, of
+// Package network is the CPU implementation, in Go (with AVX2 kernels on
+// amd64), of
 // the span-scoring network of Corro (2020): it turns a sentence into the
 // decode.Scores tensors the chart decoders read, and it computes the training
 // loss and the gradient of every parameter by hand-written backpropagation.
-// GPU kernels (WGSL, CUDA) are tested against this package, so it favours
-// clear, exact math over speed.
+// GPU kernels (WGSL, CUDA) are tested against this package. It holds the
+// math twice: a clear generic reference (net.go and the layer files, float32
+// or float64) and the optimised float32 path that Model runs (fast_*.go,
+// see Implementation), tested against each other.
 //
 // # Architecture (model.md)
 //
@@ -67,7 +70,45 @@
 //
 // # Precision
 //
-// Every layer is written once, generically over float32 and float64. The
-// model runs in float32 (the weights are float32); the float64 instantiation
-// of the same code is what the finite-difference gradient tests check.
+// The reference layers are written once, generically over float32 and
+// float64; the float64 instantiation is what the finite-difference gradient
+// tests check. The model runs in float32 (the weights are float32) on the
+// optimised path, which fast_test.go checks against the float64 reference:
+// scores, tag logits, losses and every gradient agree to 1e-4 relative (in
+// practice to a few 1e-7).
+//
+// # Implementation
+//
+// Forward, ForwardBatch, Loss and LossGrad run the same equations as the
+// reference, with the same dropout masks drawn in the same order from the
+// same generators, reorganised for speed (5 to 8 times the reference's
+// tokens per CPU-second for the Tiny preset, training and inference; see
+// bench_test.go and fast_bench_test.go):
+//
+//   - sentences are spread over Workers goroutines (balanced by length) and
+//     each goroutine processes its sentences as GROUPS (up to 1024 words):
+//     the character BiLSTM runs over the characters of all tokens of a group
+//     at once, the sentence BiLSTMs over all sentences, the MLPs and the
+//     first product of every biaffine over all words; only the pairwise
+//     biaffine products are per sentence (for x <= y, by blocks of 16);
+//   - an LSTM direction keeps its record step-major (tokens or sentences
+//     sorted by length, the ones still running at a step forming a
+//     prefix): GEMMs for the input projections of chunks of steps, then per
+//     step one GEMM for the recurrence and one vectorised pass for the
+//     cells;
+//   - every product is a GEMM with a register-tiled kernel (AVX2/FMA
+//     assembly on amd64 when the CPU has it, Go otherwise or with the
+//     purego build tag) on weights transposed or permuted once per call
+//     (and cached for inference while they do not change); sigmoid, tanh
+//     and exp are float32 polynomials (Cephes, about 2 ulp), vectorised;
+//   - inference computes the characters of identical words once;
+//   - working memory comes from arenas kept between calls (see Release).
+//
+// The GEMM kernel is batch-invariant: each output element is accumulated in
+// the order of k with the same instruction whatever the shape, the blocking
+// or the row's place in the batch. So a sentence's scores and loss do not
+// depend on the sentences it is batched with nor on the worker count, and
+// ForwardBatch equals Forward bit for bit; LossGrad's gradients are summed
+// per worker and then in worker order, deterministic for a given seed and
+// worker count.
 package network

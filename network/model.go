@@ -3,7 +3,6 @@ package network
 import (
 	"fmt"
 	"runtime"
-	"sync"
 
 	"github.com/discspan/discspan/chart/decode"
 )
@@ -41,20 +40,6 @@ func (m *Model) workers(jobs int) int {
 	return max(1, min(w, jobs))
 }
 
-// parallel calls f(worker, i) for i in [0,jobs), job i on worker i mod W.
-func (m *Model) parallel(jobs int, f func(worker, i int)) {
-	w := m.workers(jobs)
-	var wg sync.WaitGroup
-	for k := 0; k < w; k++ {
-		wg.Go(func() {
-			for i := k; i < jobs; i += w {
-				f(k, i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // Output is the network's output for one sentence of n words.
 type Output struct {
 	Scores *decode.Scores // (n, n, Labels) cont, disc and gap scores; 0 for x > y
@@ -72,12 +57,16 @@ func (m *Model) Forward(in Input) (Output, error) {
 	if n == 0 {
 		return Output{Scores: decode.NewScores(0, c.Labels)}, nil
 	}
-	net := bind32(m.Params)
-	tp := net.forward(in, nil)
-	return Output{
-		Scores: &decode.Scores{N: n, L: c.Labels, Cont: tp.scores[kindCont], Disc: tp.scores[kindDisc], Gap: tp.scores[kindGap]},
-		Tags:   tp.tagLogits,
-	}, nil
+	outs := make([]Output, 1)
+	one := *m
+	one.Workers = 1
+	one.fastForward([]Input{in}, []int{0}, outs)
+	return outs[0], nil
+}
+
+// decodeScores wraps the three score tensors of a sentence.
+func decodeScores(n, labels int, s [numKinds][]float32) *decode.Scores {
+	return &decode.Scores{N: n, L: labels, Cont: s[kindCont], Disc: s[kindDisc], Gap: s[kindGap]}
 }
 
 // Scores returns the span scores of one sentence. It panics when an id is
@@ -94,14 +83,20 @@ func (m *Model) Scores(in Input) *decode.Scores {
 // ForwardBatch scores several sentences, in parallel over sentences (see
 // Workers). The outputs are identical to Forward's.
 func (m *Model) ForwardBatch(ins []Input) ([]Output, error) {
+	c := m.Config()
 	outs := make([]Output, len(ins))
-	errs := make([]error, len(ins))
-	m.parallel(len(ins), func(_, i int) { outs[i], errs[i] = m.Forward(ins[i]) })
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("sentence %d: %w", i, err)
+	var idx []int
+	for i, in := range ins {
+		if err := c.checkInput(in); err != nil {
+			return nil, fmt.Errorf("sentence %d: network: %w", i, err)
 		}
+		if in.Len() == 0 {
+			outs[i] = Output{Scores: decode.NewScores(0, c.Labels)}
+			continue
+		}
+		idx = append(idx, i)
 	}
+	m.fastForward(ins, idx, outs)
 	return outs, nil
 }
 
@@ -119,26 +114,13 @@ func (m *Model) LossGrad(batch []Example, seed uint64, grads *Params) (Loss, err
 	if err := m.Params.sameLayout(grads); err != nil {
 		return Loss{}, fmt.Errorf("network: gradient buffer: %w", err)
 	}
-	grads.Zero()
-	w := m.workers(len(batch))
-	bufs := make([]*Params, w)
-	bufs[0] = grads
-	for k := 1; k < w; k++ {
-		bufs[k] = grads.ZeroClone()
-	}
-	gnets := make([]net[float32], w)
-	for k := range gnets {
-		gnets[k] = bind32(bufs[k])
-	}
-	net := bind32(m.Params)
-	parts := make([][4]float64, len(batch))
-	scale := 1 / float64(len(batch))
-	m.parallel(len(batch), func(k, i int) {
-		parts[i] = sentenceLoss(&net, &batch[i], sentenceRNG(seed, i), &gnets[k], scale)
+	chunks := grads.chunks()
+	parallelFor(len(chunks), m.workers(len(chunks)), func(ci int) {
+		ch := chunks[ci]
+		clear(grads.tensors[ch.t].Data[ch.lo:ch.hi])
 	})
-	for k := 1; k < w; k++ {
-		grads.Add(bufs[k])
-	}
+	parts := make([][4]float64, len(batch))
+	m.fastLossGrad(batch, true, seed, grads, parts)
 	return sumLoss(parts, batch), nil
 }
 
@@ -148,9 +130,8 @@ func (m *Model) Loss(batch []Example) (Loss, error) {
 	if err := m.checkBatch(batch); err != nil {
 		return Loss{}, err
 	}
-	net := bind32(m.Params)
 	parts := make([][4]float64, len(batch))
-	m.parallel(len(batch), func(_, i int) { parts[i] = sentenceLoss(&net, &batch[i], nil, nil, 0) })
+	m.fastLossGrad(batch, false, 0, nil, parts)
 	return sumLoss(parts, batch), nil
 }
 

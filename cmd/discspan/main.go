@@ -28,6 +28,8 @@ func commands() map[string]command {
 		"coverage": {"maximum constituent recall of a decoder variant on a treebank", runCoverage},
 		"convert":  {"convert a treebank between export, discbracket (and PTB input)", runConvert},
 		"bench":    {"benchmarks (bench decode)", runBench},
+		"train":    {"train the scoring network on a treebank (best model by dev F1)", runTrain},
+		"serve":    {"serve the browser app, the model list and the weights", runServe},
 	}
 }
 

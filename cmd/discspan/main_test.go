@@ -214,10 +214,11 @@ func TestErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench"} {
+	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench", "train"} {
 		out, _, status := runCmd(cmd, "--help")
 		if status != 0 || !strings.Contains(out, "Usage: discspan "+cmd) {
 			t.Errorf("%s --help: status %d\n%s", cmd, status, out)
 		}
 	}
 }
+

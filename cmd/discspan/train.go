@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"syscall"
+
+	"github.com/discspan/discspan/train"
+	"github.com/discspan/discspan/weights"
+)
+
+func runTrain(args []string, stdout io.Writer) error {
+	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
+	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets)")
+	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
+	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
+	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
+	epochs := fs.Int("epochs", 200, "epochs in total (a resumed run may extend its count)")
+	resume := fs.Bool("resume", false, "continue from the checkpoint")
+	batchWords := fs.Int("batch-words", 0, fmt.Sprintf("at most N words per batch (default %d)", train.DefaultMaxBatchWords))
+	seed := fs.Uint64("seed", 0, "random seed (default 1; a resumed run keeps its own)")
+	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
+	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
+	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch")
+	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16 or I8")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, rest, 0, "no positional arguments"); err != nil {
+		return err
+	}
+	switch {
+	case *trainPath == "":
+		return fmt.Errorf("%w: --train FILE is required", errUsage)
+	case *devPath == "":
+		return fmt.Errorf("%w: --dev FILE is required", errUsage)
+	case *out == "":
+		return fmt.Errorf("%w: --out FILE is required", errUsage)
+	case *epochs < 1:
+		return fmt.Errorf("%w: --epochs must be at least 1", errUsage)
+	case *batchWords < 0:
+		return fmt.Errorf("%w: --batch-words must be positive", errUsage)
+	case *preset != "" && *preset != "tiny" && *preset != "paper":
+		return fmt.Errorf("%w: --preset %q: want tiny or paper", errUsage, *preset)
+	}
+	dt, err := weights.ParseDType(*dtype)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *seed == 0 && !*resume {
+		*seed = 1
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	done := make(chan struct{})
+	defer close(done) // runs before stop: the goroutine then sees done only
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop() // a second Ctrl-C ends the process at once
+			fmt.Fprintln(os.Stderr, "\ninterrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
+		case <-done:
+		}
+	}()
+	sum, err := train.Run(ctx, train.Options{
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
+		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
+	})
+	if err != nil {
+		return err
+	}
+	if sum.Interrupted {
+		fmt.Fprintf(stdout, "stopped after %d epochs (%d updates); continue with --resume\n", sum.Epochs, sum.Updates)
+		return nil
+	}
+	fmt.Fprintf(stdout, "done: %d epochs, %d updates; best dev F1 %.2f (disc %.2f) at epoch %d, written to %s\n",
+		sum.Epochs, sum.Updates, sum.BestDevF1, sum.BestDevDisc, sum.BestEpoch, sum.Out)
+	return nil
+}

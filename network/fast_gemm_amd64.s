@@ -1,0 +1,397 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// Register tiles of the batch-invariant float32 GEMM (see fast_gemm.go).
+// Every element of C is accumulated with one VFMADD231PS lane per k, in the
+// order of k, starting from C (acc) or from 0.
+//
+// Registers: SI = A (tile rows 0..2 via R10, rows 3..5 via R9), R8 = byte
+// stride between rows of A, R11 = byte stride between k of A, DX/DI = B,
+// R13 = row stride of B, CX = C, R12 = row stride of C, BX = tiles left,
+// AX = k left.
+
+// func kern16AVX(k int, a *float32, ars, aks int, b *float32, ldb int, c *float32, ldc int, tiles int, acc bool, bts int)
+// bts is the distance between the 16-column tiles of B (16 when B is
+// plain row-major, k*16 when packed). R14 holds it in bytes.
+TEXT ·kern16AVX(SB), NOSPLIT, $0-88
+	MOVQ a+8(FP), SI
+	MOVQ ars+16(FP), R8
+	SHLQ $2, R8
+	MOVQ aks+24(FP), R11
+	SHLQ $2, R11
+	MOVQ b+32(FP), DX
+	MOVQ ldb+40(FP), R13
+	SHLQ $2, R13
+	MOVQ c+48(FP), CX
+	MOVQ ldc+56(FP), R12
+	SHLQ $2, R12
+	MOVQ tiles+64(FP), BX
+	MOVQ bts+80(FP), R14
+	SHLQ $2, R14
+
+tile16:
+	MOVBQZX acc+72(FP), AX
+	TESTQ AX, AX
+	JEQ   zero16
+	LEAQ  (CX)(R12*2), AX
+	ADDQ  R12, AX
+	VMOVUPS (CX), Y0
+	VMOVUPS 32(CX), Y1
+	VMOVUPS (CX)(R12*1), Y2
+	VMOVUPS 32(CX)(R12*1), Y3
+	VMOVUPS (CX)(R12*2), Y4
+	VMOVUPS 32(CX)(R12*2), Y5
+	VMOVUPS (AX), Y6
+	VMOVUPS 32(AX), Y7
+	VMOVUPS (AX)(R12*1), Y8
+	VMOVUPS 32(AX)(R12*1), Y9
+	VMOVUPS (AX)(R12*2), Y10
+	VMOVUPS 32(AX)(R12*2), Y11
+	JMP   start16
+
+zero16:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+start16:
+	MOVQ SI, R10
+	LEAQ (SI)(R8*2), R9
+	ADDQ R8, R9
+	MOVQ DX, DI
+	MOVQ k+0(FP), AX
+
+	SHRQ $1, AX
+	JEQ  tail16
+
+loop16:
+	VMOVUPS (DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (R10), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VFMADD231PS Y13, Y14, Y1
+	VBROADCASTSS (R10)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (R10)(R8*2), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VFMADD231PS Y13, Y14, Y5
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS Y12, Y14, Y8
+	VFMADD231PS Y13, Y14, Y9
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ R11, R10
+	ADDQ R11, R9
+	ADDQ R13, DI
+	VMOVUPS (DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (R10), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VFMADD231PS Y13, Y14, Y1
+	VBROADCASTSS (R10)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (R10)(R8*2), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VFMADD231PS Y13, Y14, Y5
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS Y12, Y14, Y8
+	VFMADD231PS Y13, Y14, Y9
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ R11, R10
+	ADDQ R11, R9
+	ADDQ R13, DI
+	DECQ AX
+	JNE  loop16
+
+tail16:
+	MOVQ k+0(FP), AX
+	ANDQ $1, AX
+	JEQ  done16
+	VMOVUPS (DI), Y12
+	VMOVUPS 32(DI), Y13
+	VBROADCASTSS (R10), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VFMADD231PS Y13, Y14, Y1
+	VBROADCASTSS (R10)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (R10)(R8*2), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VFMADD231PS Y13, Y14, Y5
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS Y12, Y14, Y8
+	VFMADD231PS Y13, Y14, Y9
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y10
+	VFMADD231PS Y13, Y15, Y11
+	ADDQ R11, R10
+	ADDQ R11, R9
+	ADDQ R13, DI
+
+done16:
+	LEAQ (CX)(R12*2), AX
+	ADDQ R12, AX
+	VMOVUPS Y0, (CX)
+	VMOVUPS Y1, 32(CX)
+	VMOVUPS Y2, (CX)(R12*1)
+	VMOVUPS Y3, 32(CX)(R12*1)
+	VMOVUPS Y4, (CX)(R12*2)
+	VMOVUPS Y5, 32(CX)(R12*2)
+	VMOVUPS Y6, (AX)
+	VMOVUPS Y7, 32(AX)
+	VMOVUPS Y8, (AX)(R12*1)
+	VMOVUPS Y9, 32(AX)(R12*1)
+	VMOVUPS Y10, (AX)(R12*2)
+	VMOVUPS Y11, 32(AX)(R12*2)
+	ADDQ R14, DX
+	ADDQ $64, CX
+	DECQ BX
+	JNE  tile16
+	VZEROUPPER
+	RET
+
+// func kern8AVX(k int, a *float32, ars, aks int, b *float32, ldb int, c *float32, ldc int, acc bool)
+TEXT ·kern8AVX(SB), NOSPLIT, $0-65
+	MOVQ a+8(FP), SI
+	MOVQ ars+16(FP), R8
+	SHLQ $2, R8
+	MOVQ aks+24(FP), R11
+	SHLQ $2, R11
+	MOVQ b+32(FP), DI
+	MOVQ ldb+40(FP), R13
+	SHLQ $2, R13
+	MOVQ c+48(FP), CX
+	MOVQ ldc+56(FP), R12
+	SHLQ $2, R12
+	LEAQ (CX)(R12*2), BX
+	ADDQ R12, BX
+	MOVBQZX acc+64(FP), AX
+	TESTQ AX, AX
+	JEQ   zero8
+	VMOVUPS (CX), Y0
+	VMOVUPS (CX)(R12*1), Y1
+	VMOVUPS (CX)(R12*2), Y2
+	VMOVUPS (BX), Y3
+	VMOVUPS (BX)(R12*1), Y4
+	VMOVUPS (BX)(R12*2), Y5
+	JMP   start8
+
+zero8:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+
+start8:
+	MOVQ SI, R10
+	LEAQ (SI)(R8*2), R9
+	ADDQ R8, R9
+	MOVQ k+0(FP), AX
+
+loop8:
+	VMOVUPS (DI), Y12
+	VBROADCASTSS (R10), Y14
+	VFMADD231PS Y12, Y14, Y0
+	VBROADCASTSS (R10)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y1
+	VBROADCASTSS (R10)(R8*2), Y14
+	VFMADD231PS Y12, Y14, Y2
+	VBROADCASTSS (R9), Y15
+	VFMADD231PS Y12, Y15, Y3
+	VBROADCASTSS (R9)(R8*1), Y14
+	VFMADD231PS Y12, Y14, Y4
+	VBROADCASTSS (R9)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y5
+	ADDQ R11, R10
+	ADDQ R11, R9
+	ADDQ R13, DI
+	DECQ AX
+	JNE  loop8
+	VMOVUPS Y0, (CX)
+	VMOVUPS Y1, (CX)(R12*1)
+	VMOVUPS Y2, (CX)(R12*2)
+	VMOVUPS Y3, (BX)
+	VMOVUPS Y4, (BX)(R12*1)
+	VMOVUPS Y5, (BX)(R12*2)
+	VZEROUPPER
+	RET
+
+// func kernRowAVX(k int, a *float32, aks int, b *float32, ldb int, c *float32, tiles int, acc bool)
+// One row of C: c[j] (+)= Σ_p a[p*aks]*b[p*ldb+j] for j < 16*tiles, each
+// element a chain of VFMADD231PS in the order of p, as in kern16AVX. Four
+// tiles (8 accumulators) at a time, then single tiles.
+TEXT ·kernRowAVX(SB), NOSPLIT, $0-57
+	MOVQ a+8(FP), SI
+	MOVQ aks+16(FP), R11
+	SHLQ $2, R11
+	MOVQ b+24(FP), DX
+	MOVQ ldb+32(FP), R13
+	SHLQ $2, R13
+	MOVQ c+40(FP), CX
+	MOVQ tiles+48(FP), BX
+
+row4:
+	CMPQ BX, $4
+	JLT  row1
+	MOVBQZX acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ  zero4
+	VMOVUPS 0(CX), Y0
+	VMOVUPS 32(CX), Y1
+	VMOVUPS 64(CX), Y2
+	VMOVUPS 96(CX), Y3
+	VMOVUPS 128(CX), Y4
+	VMOVUPS 160(CX), Y5
+	VMOVUPS 192(CX), Y6
+	VMOVUPS 224(CX), Y7
+	JMP  start4
+zero4:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+start4:
+	MOVQ SI, R10
+	MOVQ DX, DI
+	MOVQ k+0(FP), AX
+loop4:
+	VBROADCASTSS (R10), Y8
+	VFMADD231PS 0(DI), Y8, Y0
+	VFMADD231PS 32(DI), Y8, Y1
+	VFMADD231PS 64(DI), Y8, Y2
+	VFMADD231PS 96(DI), Y8, Y3
+	VFMADD231PS 128(DI), Y8, Y4
+	VFMADD231PS 160(DI), Y8, Y5
+	VFMADD231PS 192(DI), Y8, Y6
+	VFMADD231PS 224(DI), Y8, Y7
+	ADDQ R11, R10
+	ADDQ R13, DI
+	DECQ AX
+	JNE  loop4
+	VMOVUPS Y0, 0(CX)
+	VMOVUPS Y1, 32(CX)
+	VMOVUPS Y2, 64(CX)
+	VMOVUPS Y3, 96(CX)
+	VMOVUPS Y4, 128(CX)
+	VMOVUPS Y5, 160(CX)
+	VMOVUPS Y6, 192(CX)
+	VMOVUPS Y7, 224(CX)
+	ADDQ $256, DX
+	ADDQ $256, CX
+	SUBQ $4, BX
+	JMP  row4
+
+row1:
+	TESTQ BX, BX
+	JEQ  rowdone
+	MOVBQZX acc+56(FP), AX
+	TESTQ AX, AX
+	JEQ  zero1
+	VMOVUPS (CX), Y0
+	VMOVUPS 32(CX), Y1
+	JMP  start1
+zero1:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+start1:
+	MOVQ SI, R10
+	MOVQ DX, DI
+	MOVQ k+0(FP), AX
+loop1:
+	VBROADCASTSS (R10), Y8
+	VFMADD231PS (DI), Y8, Y0
+	VFMADD231PS 32(DI), Y8, Y1
+	ADDQ R11, R10
+	ADDQ R13, DI
+	DECQ AX
+	JNE  loop1
+	VMOVUPS Y0, (CX)
+	VMOVUPS Y1, 32(CX)
+	ADDQ $64, DX
+	ADDQ $64, CX
+	DECQ BX
+	JMP  row1
+
+rowdone:
+	VZEROUPPER
+	RET
+
+// func packBAVX(dst, src *float32, k, ldb, tiles int)
+// dst[(t*k+p)*16+j] = src[p*ldb+t*16+j] for p < k, t < tiles, j < 16.
+TEXT ·packBAVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ k+16(FP), R8
+	MOVQ ldb+24(FP), R9
+	SHLQ $2, R9
+	MOVQ tiles+32(FP), BX
+	MOVQ R8, R10
+	SHLQ $6, R10          // bytes of a packed tile (k*16 floats)
+packrow:
+	MOVQ SI, AX
+	MOVQ DI, DX
+	MOVQ BX, CX
+packtile:
+	VMOVUPS (AX), Y0
+	VMOVUPS 32(AX), Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	ADDQ $64, AX
+	ADDQ R10, DX
+	DECQ CX
+	JNE packtile
+	ADDQ R9, SI
+	ADDQ $64, DI
+	DECQ R8
+	JNE packrow
+	VZEROUPPER
+	RET
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET

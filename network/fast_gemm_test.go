@@ -1,0 +1,93 @@
+package network
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func randF32(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(2*rng.Float64() - 1)
+	}
+	return v
+}
+
+// TestGemm checks gemmNN and gemmTN against a float64 reference on shapes
+// with every kind of edge, and their batch invariance: each row of C is
+// bit-identical to the row computed alone.
+func TestGemm(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	dims := []int{1, 2, 5, 6, 7, 8, 9, 13, 16, 17, 24, 31, 33, 65, 200, 300}
+	for trial := 0; trial < 300; trial++ {
+		m, n, k := dims[rng.IntN(len(dims))], dims[rng.IntN(len(dims))], dims[rng.IntN(len(dims))]
+		if trial%50 == 0 {
+			k = 600 // several k-blocks
+		}
+		tA, acc := rng.IntN(2) == 1, rng.IntN(2) == 1
+		lda, ldb, ldc := k+rng.IntN(3), n+rng.IntN(3), n+rng.IntN(3)
+		if tA {
+			lda = m + rng.IntN(3)
+		}
+		var a []float32
+		if tA {
+			a = randF32(rng, k*lda)
+		} else {
+			a = randF32(rng, m*lda)
+		}
+		b, c0 := randF32(rng, k*ldb), randF32(rng, m*ldc)
+		at := func(i, p int) float32 {
+			if tA {
+				return a[p*lda+i]
+			}
+			return a[i*lda+p]
+		}
+		run := func(m int, a []float32, c []float32) {
+			if tA {
+				gemmTN(acc, m, n, k, a, lda, b, ldb, c, ldc)
+			} else {
+				gemmNN(acc, m, n, k, a, lda, b, ldb, c, ldc)
+			}
+		}
+		c := append([]float32(nil), c0...)
+		run(m, a, c)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				var want float64
+				if acc {
+					want = float64(c0[i*ldc+j])
+				}
+				for p := 0; p < k; p++ {
+					want += float64(at(i, p)) * float64(b[p*ldb+j])
+				}
+				if got := float64(c[i*ldc+j]); math.Abs(got-want) > 1e-5*math.Sqrt(float64(k))*4 {
+					t.Fatalf("trial %d (m=%d n=%d k=%d tA=%v acc=%v): C[%d,%d] = %g, want %g", trial, m, n, k, tA, acc, i, j, got, want)
+				}
+			}
+			if c0[i*ldc+n:] != nil && ldc > n {
+				for j := n; j < ldc; j++ {
+					if c[i*ldc+j] != c0[i*ldc+j] {
+						t.Fatalf("trial %d: C[%d,%d] outside the matrix written", trial, i, j)
+					}
+				}
+			}
+		}
+		// Batch invariance: row i alone.
+		for _, i := range []int{0, m / 2, m - 1} {
+			ai := make([]float32, len(a))
+			copy(ai, a)
+			ci := append([]float32(nil), c0[i*ldc:i*ldc+n]...)
+			if tA {
+				gemmTN(acc, 1, n, k, a[i:], lda, b, ldb, ci, ldc)
+			} else {
+				gemmNN(acc, 1, n, k, a[i*lda:], lda, b, ldb, ci, ldc)
+			}
+			for j := 0; j < n; j++ {
+				if ci[j] != c[i*ldc+j] {
+					t.Fatalf("trial %d (m=%d n=%d k=%d): row %d alone differs at column %d: %g vs %g", trial, m, n, k, i, j, ci[j], c[i*ldc+j])
+				}
+			}
+		}
+	}
+}

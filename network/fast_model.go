@@ -1,0 +1,301 @@
+package network
+
+import (
+	"slices"
+	"sync"
+	"unsafe"
+)
+
+// Groups (the unit of batched work of a goroutine) hold at most
+// maxGroupWords words, and fewer when their record would exceed
+// groupFloats values (about 130 KB a word for training the Tiny preset).
+const (
+	maxGroupWords = 1024
+	groupFloats   = 1 << 26 // 256 MB
+)
+
+// groupWords returns the largest group size for c: groupFloats over a
+// rough count of the values a word's training record holds.
+func groupWords(c Config) int {
+	perWord := 0
+	for mod := range 2 {
+		d, o := c.moduleDims(mod)
+		perWord += numKinds * (2*o*(d+1) + 8*(d+1)) // t, its gradient, MLPs
+	}
+	perToken := 0
+	for _, l := range [][2]int{{c.featDim(), c.LSTM1Hidden}, {2 * c.LSTM1Hidden, c.LSTM2Hidden}} {
+		perToken += 2 * (2*l[0] + 11*l[1]) // x, dx; gates, dA, c, h, tc, h_prev
+	}
+	perToken += (c.MaxChars/2 + 2) * 2 * (2*c.CharDim + 11*c.CharHidden)
+	return max(1, min(maxGroupWords, groupFloats/(perWord+perToken*3/2)))
+}
+
+// split assigns the sentences idx to w workers, longest first to the worker
+// with the fewest tokens so far (ties: the lowest worker), then cuts each
+// worker's sentences, in index order, into groups of at most limit words.
+// The result depends only on the lengths, w and limit.
+func split(idx []int, length func(int) int, w, limit int) [][][]int {
+	order := slices.Clone(idx)
+	slices.SortStableFunc(order, func(a, b int) int { return length(b) - length(a) })
+	load := make([]int, w)
+	per := make([][]int, w)
+	for _, i := range order {
+		k := 0
+		for j := 1; j < w; j++ {
+			if load[j] < load[k] {
+				k = j
+			}
+		}
+		load[k] += length(i) + 2
+		per[k] = append(per[k], i)
+	}
+	out := make([][][]int, w)
+	for k, list := range per {
+		slices.Sort(list)
+		var cur []int
+		words := 0
+		for _, i := range list {
+			if len(cur) > 0 && words+length(i) > limit {
+				out[k] = append(out[k], cur)
+				cur, words = nil, 0
+			}
+			cur = append(cur, i)
+			words += length(i)
+		}
+		if len(cur) > 0 {
+			out[k] = append(out[k], cur)
+		}
+	}
+	return out
+}
+
+// runWorkers calls f(k) for k in [0, w) on w goroutines (inline when w is 1).
+func runWorkers(w int, f func(k int)) {
+	if w == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		wg.Go(func() { f(k) })
+	}
+	wg.Wait()
+}
+
+// fastForward scores the non-empty inputs ins[i], i in idx, into outs.
+func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
+	if len(idx) == 0 {
+		return
+	}
+	c := m.Config()
+	w := m.workers(len(idx))
+	p := preparedFor(m.Params, w)
+	groups := split(idx, func(i int) int { return ins[i].Len() }, w, groupWords(c))
+	runWorkers(w, func(k int) {
+		ar := getArena()
+		defer putArena(ar)
+		for _, gi := range groups[k] {
+			gin := make([]Input, len(gi))
+			for j, i := range gi {
+				gin[j] = ins[i]
+			}
+			g := newGroup(p, ar, gin, nil)
+			g.forward(true)
+			for j, i := range gi {
+				s := &g.sents[j]
+				outs[i] = Output{
+					Scores: decodeScores(s.n, c.Labels, s.scores),
+					Tags:   s.tags,
+				}
+			}
+			ar.reset()
+		}
+	})
+}
+
+// gradBufs recycles the per-worker gradient buffers of LossGrad (kept
+// across garbage collections, at most maxStash), all zero.
+var gradBufs struct {
+	sync.Mutex
+	free []*Params
+}
+
+func getGradBuf(like *Params) *Params {
+	gradBufs.Lock()
+	for i := len(gradBufs.free) - 1; i >= 0; i-- {
+		q := gradBufs.free[i]
+		if q.cfg == like.cfg && like.sameLayout(q) == nil {
+			gradBufs.free = append(gradBufs.free[:i], gradBufs.free[i+1:]...)
+			gradBufs.Unlock()
+			return q // zeroed by the reduction that released it
+		}
+	}
+	gradBufs.Unlock()
+	return like.ZeroClone()
+}
+
+func putGradBuf(q *Params) {
+	gradBufs.Lock()
+	defer gradBufs.Unlock()
+	if len(gradBufs.free) >= maxStash {
+		gradBufs.free = gradBufs.free[1:]
+	}
+	gradBufs.free = append(gradBufs.free, q)
+}
+
+// fastLossGrad computes the loss terms of every sentence of batch (parts)
+// and, when grads is not nil, adds the gradient of the batch loss to grads.
+// With train, sentence i's dropout masks are drawn from sentenceRNG(seed,
+// i); without, there is no dropout.
+func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Params, parts [][4]float64) {
+	var idx []int
+	for i := range batch {
+		if batch[i].Input.Len() > 0 {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return
+	}
+	w := m.workers(len(idx))
+	var p *prepared
+	if grads != nil {
+		par := getArena()
+		defer putArena(par)
+		p = prepare(par, bind32(m.Params), true, w)
+	} else {
+		p = preparedFor(m.Params, w)
+	}
+	groups := split(idx, func(i int) int { return batch[i].Input.Len() }, w, groupWords(m.Config()))
+	bufs := make([]*Params, w)
+	if grads != nil {
+		bufs[0] = grads
+		for k := 1; k < w; k++ {
+			bufs[k] = getGradBuf(grads)
+		}
+	}
+	scale := 1 / float64(len(batch))
+	runWorkers(w, func(k int) {
+		ar := getArena()
+		defer putArena(ar)
+		var gn net[float32]
+		if grads != nil {
+			gn = bind32(bufs[k])
+		}
+		for _, gi := range groups[k] {
+			gin := make([]Input, len(gi))
+			exs := make([]*Example, len(gi))
+			var rs []pcg
+			if train {
+				rs = make([]pcg, len(gi))
+			}
+			for j, i := range gi {
+				gin[j], exs[j] = batch[i].Input, &batch[i]
+				if train {
+					rs[j] = pcg{seed, uint64(i)} // the source of sentenceRNG(seed, i)
+				}
+			}
+			g := newGroup(p, ar, gin, rs)
+			g.forward(false)
+			gp := make([][4]float64, len(gi))
+			g.loss(exs, scale, grads != nil, gp)
+			for j, i := range gi {
+				parts[i] = gp[j]
+			}
+			if grads != nil {
+				g.backward(&gn)
+			}
+			ar.reset()
+		}
+	})
+	if grads != nil && w > 1 {
+		// grads += bufs[1] + bufs[2] + ... (in worker order for every
+		// value), leaving the buffers zero for their next use.
+		chunks := grads.chunks()
+		parallelFor(len(chunks), w, func(ci int) {
+			ch := chunks[ci]
+			dst := grads.tensors[ch.t].Data[ch.lo:ch.hi]
+			for _, b := range bufs[1:] {
+				src := b.tensors[ch.t].Data[ch.lo:ch.hi]
+				addTo(dst, src)
+				clear(src)
+			}
+		})
+		for _, b := range bufs[1:] {
+			putGradBuf(b)
+		}
+	}
+}
+
+// prepCache keeps the inference weights last prepared (prepare is a copy
+// of every weight, several milliseconds for Tiny: more than scoring a
+// sentence). An entry is reused only while the weights are exactly those
+// it was made from, checked by comparing them with a copy (a fraction of
+// the cost of preparing), so that changes made in place to the Params are
+// always seen.
+var prepCache struct {
+	sync.Mutex
+	params *Params
+	data   []*float32 // every tensor's first value (the views prep holds)
+	src    []float32  // the prepared tensors' values, in layout order
+	prep   *prepared
+}
+
+// preparedName reports whether prepare copies the named tensor (the
+// embeddings are read in place).
+func preparedName(name string) bool { return name != "word.emb" && name != "char.emb" }
+
+// sameValues reports whether a and b hold the same bits.
+func sameValues(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 {
+		return true
+	}
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a))
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b))
+	return string(ab) == string(bb)
+}
+
+// preparedFor returns the inference weights of p (the cached ones when
+// they are still valid: same tensors, same values). The result is
+// read-only and never recycled.
+func preparedFor(p *Params, workers int) *prepared {
+	prepCache.Lock()
+	defer prepCache.Unlock()
+	if prepCache.params == p && prepCache.prep != nil && len(prepCache.data) == len(p.tensors) {
+		off, same := 0, true
+		for i, t := range p.tensors {
+			if len(t.Data) == 0 || &t.Data[0] != prepCache.data[i] {
+				same = false
+				break
+			}
+			if !preparedName(t.Name) {
+				continue
+			}
+			if off+len(t.Data) > len(prepCache.src) || !sameValues(t.Data, prepCache.src[off:off+len(t.Data)]) {
+				same = false
+				break
+			}
+			off += len(t.Data)
+		}
+		if same && off == len(prepCache.src) {
+			return prepCache.prep
+		}
+	}
+	var src []float32
+	data := make([]*float32, len(p.tensors))
+	for i, t := range p.tensors {
+		if len(t.Data) > 0 {
+			data[i] = &t.Data[0]
+		}
+		if preparedName(t.Name) {
+			src = append(src, t.Data...)
+		}
+	}
+	ar := new(arena) // owned by the cache entry, left to the collector
+	prep := prepare(ar, bind32(p), false, workers)
+	prepCache.params, prepCache.data, prepCache.src, prepCache.prep = p, data, src, prep
+	return prep
+}

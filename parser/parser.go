@@ -1,0 +1,185 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/network"
+)
+
+// Scorer computes the network's outputs for a batch of encoded sentences.
+// *network.Model is one; a GPU backend or a test's fixed scores are others.
+type Scorer interface {
+	ForwardBatch(ins []network.Input) ([]network.Output, error)
+}
+
+// Parser parses sentences with a trained model. Model and Vocab are
+// required; the other fields are optional. A Parser may be used by several
+// goroutines at once.
+type Parser struct {
+	Model *network.Model
+	Vocab *network.Vocab
+	// Scorer, when set, replaces Model's forward pass (Model may then be
+	// nil); it must produce outputs shaped for Vocab.
+	Scorer Scorer
+	// Decode are the options of every decoder (chart memory budget,
+	// cancellation through a context).
+	Decode decode.Options
+	// ChunkWords bounds the words ParseBatch scores in one forward batch;
+	// 0 means DefaultChunkWords.
+	ChunkWords int
+}
+
+// DefaultChunkWords is the default number of words ParseBatch scores in one
+// forward batch: enough to keep every core busy, small enough that the score
+// tensors of a chunk stay in the tens of MB.
+const DefaultChunkWords = 2048
+
+// New returns a parser for a model and the vocabulary it was trained with,
+// after checking that their sizes agree.
+func New(m *network.Model, v *network.Vocab) (*Parser, error) {
+	p := &Parser{Model: m, Vocab: v}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// check reports an error when the parser is not usable.
+func (p *Parser) check() error {
+	if p.Vocab == nil {
+		return errors.New("parser: no vocabulary")
+	}
+	if p.Scorer != nil {
+		return nil
+	}
+	if p.Model == nil {
+		return errors.New("parser: no model")
+	}
+	c, v := p.Model.Config(), p.Vocab
+	for _, d := range []struct {
+		what       string
+		model, voc int
+	}{
+		{"words", c.WordVocab, len(v.Words)},
+		{"characters", c.CharVocab, len(v.Chars)},
+		{"labels", c.Labels, len(v.Labels)},
+		{"tags", c.Tags, len(v.Tags)},
+	} {
+		if d.model != d.voc {
+			return fmt.Errorf("parser: model has %d %s, vocabulary %d", d.model, d.what, d.voc)
+		}
+	}
+	return nil
+}
+
+func (p *Parser) scorer() Scorer {
+	if p.Scorer != nil {
+		return p.Scorer
+	}
+	return p.Model
+}
+
+// Timing is where the time of one sentence went.
+type Timing struct {
+	// Score is the network's forward pass. In ParseBatch it is the
+	// sentence's share, in proportion to its words, of its chunk's batched
+	// forward pass (wall time).
+	Score time.Duration `json:"score_ns"`
+	// Decode is the chart decoder plus tree building.
+	Decode time.Duration `json:"decode_ns"`
+}
+
+// Result is one parsed sentence.
+type Result struct {
+	Words []string
+	// Tags are the tags the network's tagger predicts (argmax), one per word.
+	Tags []string
+	// Tree is the decoded tree with the predicted tags; merged unary labels
+	// are split into chains, words no constituent covers hang from the
+	// virtual root.
+	Tree *tree.Tree
+	// Derivation is the decoder's derivation (labels index Vocab.Labels,
+	// merged chains unsplit).
+	Derivation *decode.Derivation
+	Timing     Timing
+}
+
+// ParseWords parses one sentence with the decoder variant v.
+func (p *Parser) ParseWords(words []string, v decode.Variant) (*Result, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	outs, err := p.scorer().ForwardBatch([]network.Input{p.Vocab.Encode(words)})
+	if err != nil {
+		return nil, fmt.Errorf("parser: scoring: %w", err)
+	}
+	if len(outs) != 1 {
+		return nil, fmt.Errorf("parser: scorer returned %d outputs for 1 sentence", len(outs))
+	}
+	scored := time.Since(start)
+	r, err := p.build(decode.NewDecoder(&p.Decode), words, outs[0], v)
+	if err != nil {
+		return nil, err
+	}
+	r.Timing.Score = scored
+	return r, nil
+}
+
+// build decodes one scored sentence and builds its tree; it sets
+// Timing.Decode.
+func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, v decode.Variant) (*Result, error) {
+	start := time.Now()
+	n := len(words)
+	if out.Scores == nil || out.Scores.N != n {
+		return nil, fmt.Errorf("parser: scores for %d words, sentence has %d", scoresN(out.Scores), n)
+	}
+	tags, err := predictTags(out.Tags, n, p.Vocab.Tags)
+	if err != nil {
+		return nil, err
+	}
+	d, err := dec.Decode(v, out.Scores)
+	if err != nil {
+		return nil, fmt.Errorf("parser: %w", err)
+	}
+	t, err := d.Tree(words, tags, p.Vocab.Labels)
+	if err != nil {
+		return nil, fmt.Errorf("parser: %w", err)
+	}
+	return &Result{Words: words, Tags: tags, Tree: t, Derivation: d, Timing: Timing{Decode: time.Since(start)}}, nil
+}
+
+func scoresN(s *decode.Scores) int {
+	if s == nil {
+		return 0
+	}
+	return s.N
+}
+
+// predictTags returns the highest-scoring tag of every word (the lowest
+// index among ties); logits holds n rows of len(names) values.
+func predictTags(logits []float32, n int, names []string) ([]string, error) {
+	k := len(names)
+	if k == 0 {
+		return nil, nil // a model without a tagger: no tags
+	}
+	if len(logits) != n*k {
+		return nil, fmt.Errorf("parser: %d tag logits for %d words and %d tags", len(logits), n, k)
+	}
+	tags := make([]string, n)
+	for i := range tags {
+		row := logits[i*k : (i+1)*k]
+		best := 0
+		for j, v := range row {
+			if v > row[best] {
+				best = j
+			}
+		}
+		tags[i] = names[best]
+	}
+	return tags, nil
+}

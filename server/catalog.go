@@ -1,0 +1,193 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/discspan/discspan/server/api"
+	"github.com/discspan/discspan/weights"
+)
+
+// catalog is the list of weight files, refreshed on demand: a file is read
+// (header) and hashed (whole file) again only when its size or modification
+// time changed.
+type catalog struct {
+	paths []string
+	logf  func(string, ...any)
+
+	mu     sync.Mutex
+	known  map[string]entry // by file path
+	warned map[string]string
+}
+
+// entry is one weights file as last seen.
+type entry struct {
+	path    string
+	size    int64
+	modTime time.Time
+	model   api.Model
+}
+
+func newCatalog(paths []string, logf func(string, ...any)) *catalog {
+	return &catalog{paths: paths, logf: logf, known: map[string]entry{}, warned: map[string]string{}}
+}
+
+// files returns the weight files of the configured paths, default first.
+// A configured path that does not exist is reported once and skipped; one
+// that cannot be read is an error.
+func (c *catalog) files() ([]string, error) {
+	var out []string
+	for _, p := range c.paths {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			c.warnOnce(p, fmt.Sprintf("server: %s does not exist: no model from there (train one with 'discspan train', or pass --weights DIR)", p))
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
+		if !fi.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		ents, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("server: %w", err)
+		}
+		for _, e := range ents {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), api.WeightsExt) && !strings.HasPrefix(e.Name(), ".") {
+				out = append(out, filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int {
+		da, db := modelName(a) == "default", modelName(b) == "default"
+		switch {
+		case da && !db:
+			return -1
+		case db && !da:
+			return 1
+		}
+		return strings.Compare(modelName(a), modelName(b))
+	})
+	return slices.Compact(out), nil
+}
+
+// warnOnce logs msg for key unless the same message was logged before.
+func (c *catalog) warnOnce(key, msg string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.warned[key] != msg {
+		c.warned[key] = msg
+		c.logf("%s", msg)
+	}
+}
+
+// modelName is the file name of path without its extension.
+func modelName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), api.WeightsExt)
+}
+
+// models returns the current model list. Files that are not valid weight
+// files are reported through logf and left out.
+func (c *catalog) models() ([]api.Model, error) {
+	es, err := c.entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Model, len(es))
+	for i, e := range es {
+		out[i] = e.model
+	}
+	return out, nil
+}
+
+// entries returns the current entries, in the order of files.
+func (c *catalog) entries() ([]entry, error) {
+	paths, err := c.files()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]entry, 0, len(paths))
+	for _, p := range paths {
+		e, err := c.entry(p)
+		if err != nil {
+			c.warnOnce(p, fmt.Sprintf("server: skipping %s: %v", p, err))
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// entry returns the entry of the file at path, reading the file again only
+// when it changed.
+func (c *catalog) entry(path string) (entry, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return entry{}, err
+	}
+	c.mu.Lock()
+	e, ok := c.known[path]
+	c.mu.Unlock()
+	if ok && e.size == fi.Size() && e.modTime.Equal(fi.ModTime()) {
+		return e, nil
+	}
+	meta, err := weights.ReadMeta(path)
+	if err != nil {
+		return entry{}, err
+	}
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return entry{}, err
+	}
+	e = entry{path: path, size: fi.Size(), modTime: fi.ModTime(), model: api.Model{
+		Name:   modelName(path),
+		URL:    api.WeightsURL(sum),
+		Bytes:  fi.Size(),
+		SHA256: sum,
+		DevF1:  meta.Meta.DevF1,
+	}}
+	c.mu.Lock()
+	c.known[path] = e
+	c.mu.Unlock()
+	return e, nil
+}
+
+// bySHA returns the entry of the file whose SHA-256 is sum.
+func (c *catalog) bySHA(sum string) (entry, error) {
+	es, err := c.entries()
+	if err != nil {
+		return entry{}, err
+	}
+	for _, e := range es {
+		if e.model.SHA256 == sum {
+			return e, nil
+		}
+	}
+	return entry{}, errNotFound
+}
+
+// fileSHA256 returns the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

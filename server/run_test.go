@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+func TestRun(t *testing.T) {
+	h, err := New(Options{App: fstest.MapFS{"index.html": {Data: []byte("page")}}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, "127.0.0.1:0", h, func(u string) { urls <- u }) }()
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-done:
+		t.Fatal(err)
+	}
+	resp, err := http.Get(url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != "page" {
+		t.Errorf("got %q", b)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+	if err := Run(context.Background(), "256.0.0.1:1", h, nil); err == nil {
+		t.Error("bad address accepted")
+	}
+}
+
+func TestAddresses(t *testing.T) {
+	for _, tc := range []struct {
+		addr string
+		want bool
+	}{
+		{"127.0.0.1:8080", true},
+		{"localhost:8080", true},
+		{"[::1]:80", true},
+		{"0.0.0.0:8080", false},
+		{":8080", false},
+		{"192.168.1.2:80", false},
+		{"nonsense", false},
+	} {
+		if got := Loopback(tc.addr); got != tc.want {
+			t.Errorf("Loopback(%q) = %v, want %v", tc.addr, got, tc.want)
+		}
+	}
+	for _, tc := range []struct{ addr, want string }{
+		{"127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"0.0.0.0:80", "http://127.0.0.1:80"},
+		{"[::]:80", "http://127.0.0.1:80"},
+		{"[::1]:80", "http://[::1]:80"},
+	} {
+		a, err := net.ResolveTCPAddr("tcp", tc.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := URL(a); got != tc.want {
+			t.Errorf("URL(%s) = %s, want %s", tc.addr, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package train
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestWriteFileAtomicFailureKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.ckpt")
+	if err := os.WriteFile(path, []byte("old checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("disk full")
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		if _, err := w.Write(make([]byte, 3<<20)); err != nil { // more than the buffer: reaches the file
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want the write error naming the file", err)
+	}
+	if got := string(readFile(t, path)); got != "old checkpoint" {
+		t.Errorf("old file now holds %d bytes", len(got))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	// A directory that does not exist: an error, nothing written.
+	if err := writeFileAtomic(filepath.Join(dir, "no", "such"), writeBytes([]byte("x"))); err == nil {
+		t.Error("no error for a missing directory")
+	}
+}
+
+func TestCheckpointRoundTripAndTruncation(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 5, 8)
+	o, err := Options{Train: data, Out: filepath.Join(dir, "m.safetensors"), Config: smallConfig(), Seed: 3}.resolved()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := newTrainer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.st.Epoch, tr.st.Batch, tr.st.LossSum = 3, 2, 12.5
+	if err := tr.saveCheckpoint(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := readCheckpoint(o.Checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.State.Epoch != 3 || c.State.Batch != 2 || c.State.LossSum != 12.5 || c.Settings.Seed != 3 {
+		t.Errorf("state %+v, settings %+v", c.State, c.Settings)
+	}
+	p, err := paramsFromRaw(c.Settings.Config, c.Params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range tr.model.Params.Tensors() {
+		y := p.Tensors()[i]
+		for j := range x.Data {
+			if x.Data[j] != y.Data[j] {
+				t.Fatalf("%s[%d]: %g read back as %g", x.Name, j, x.Data[j], y.Data[j])
+			}
+		}
+	}
+	v, err := c.vocabOf()
+	if err != nil || len(v.Words) != len(tr.data.vocab.Words) {
+		t.Fatalf("vocabulary: %v", err)
+	}
+	whole := readFile(t, o.Checkpoint)
+	for _, n := range []int{0, 10, len(checkpointMagic) + 5, len(whole) / 2, len(whole) - 1} {
+		if err := os.WriteFile(o.Checkpoint, whole[:n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readCheckpoint(o.Checkpoint); err == nil {
+			t.Errorf("checkpoint cut to %d of %d bytes read without error", n, len(whole))
+		}
+	}
+}

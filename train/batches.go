@@ -1,0 +1,72 @@
+package train
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// Streams of the PCG generators drawn from the seed, so that no two uses of
+// the seed share a sequence.
+const (
+	streamBatches = 1 << 32 // + epoch: batch composition and order
+	streamDropout = 2 << 32 // + update: dropout seed of an update
+	streamInit    = 3 << 32 // parameter initialisation seed
+)
+
+// makeBatches returns the batches of one epoch as lists of example indices:
+// sentences grouped by length (shuffled, then stably sorted by length, so
+// that sentences of equal length change company between epochs), cut into
+// batches of at most maxWords words (a longer sentence makes a batch alone),
+// in shuffled order. The result is a function of (lengths, maxWords, seed,
+// epoch) only. Cost O(S log S) for S sentences.
+func makeBatches(lengths []int, maxWords int, seed uint64, epoch int) [][]int {
+	rng := rand.New(rand.NewPCG(seed, streamBatches+uint64(epoch)))
+	order := rng.Perm(len(lengths))
+	slices.SortStableFunc(order, func(a, b int) int { return lengths[a] - lengths[b] })
+	var batches [][]int
+	var cur []int
+	words := 0
+	for _, i := range order {
+		if len(cur) > 0 && words+lengths[i] > maxWords {
+			batches = append(batches, cur)
+			cur, words = nil, 0
+		}
+		cur = append(cur, i)
+		words += lengths[i]
+	}
+	if len(cur) > 0 {
+		batches = append(batches, cur)
+	}
+	rng.Shuffle(len(batches), func(a, b int) { batches[a], batches[b] = batches[b], batches[a] })
+	return batches
+}
+
+// dropoutSeed returns the dropout seed of optimiser update u (1-based).
+func dropoutSeed(seed uint64, u int) uint64 {
+	return rand.New(rand.NewPCG(seed, streamDropout+uint64(u))).Uint64()
+}
+
+// initSeed returns the seed of the parameter initialisation.
+func initSeed(seed uint64) uint64 { return rand.New(rand.NewPCG(seed, streamInit)).Uint64() }
+
+// treesHash fingerprints a treebank (words, tags, labels and parent links),
+// so that a resumed run can check it reads the same training data.
+func treesHash(trees []*tree.Tree) string {
+	h := sha256.New()
+	for _, t := range trees {
+		fmt.Fprintf(h, "%d|", len(t.Tokens))
+		for _, tok := range t.Tokens {
+			fmt.Fprintf(h, "%q %q %d|", tok.Word, tok.Tag, tok.Parent)
+		}
+		for _, nd := range t.Nodes {
+			fmt.Fprintf(h, "%q %d|", nd.Label, nd.Parent)
+		}
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,169 @@
+package train
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/gob"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/discspan/discspan/network"
+)
+
+// checkpointMagic opens every checkpoint file.
+const checkpointMagic = "discspan-train-checkpoint 1\n"
+
+// settings are what a run was started with and a resumed run must keep.
+type settings struct {
+	Preset        string
+	Config        network.Config // with the vocabulary's sizes
+	Adam          network.AdamConfig
+	MaxBatchWords int
+	Seed          uint64
+	Workers       int // resolved (never 0)
+	Train, Dev    string
+	TrainHash     string
+}
+
+// state is the position of a run and what it has learnt about itself.
+type state struct {
+	Epoch int // epochs completed
+	Batch int // batches done in epoch Epoch+1; all of them: evaluation pending
+	// Sums over the current epoch's batches.
+	LossSum  float64 // loss.Total * sentences
+	Sents    int
+	Words    int
+	Seconds  float64 // training wall time
+	LastLR   float64
+	BestF1   float64
+	BestDisc float64
+	Best     int // epoch of the best dev F1; 0: none yet
+	History  []EpochLog
+}
+
+// rawTensor is a tensor with its float32 values as little-endian bytes
+// (gob writes floats one by one, slowly and in more bytes).
+type rawTensor struct {
+	Name  string
+	Shape []int
+	Data  []byte
+}
+
+// checkpoint is the content of a checkpoint file.
+type checkpoint struct {
+	Settings settings
+	Vocab    []byte // JSON (network.Vocab rebuilds its indexes from JSON)
+	Params   []rawTensor
+	AdamStep int
+	AdamM    []rawTensor
+	AdamV    []rawTensor
+	Best     []rawTensor // nil until an epoch was evaluated
+	State    state
+}
+
+func toRaw(ts []*network.Tensor) []rawTensor {
+	out := make([]rawTensor, len(ts))
+	for i, t := range ts {
+		b := make([]byte, 4*len(t.Data))
+		for j, v := range t.Data {
+			binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(v))
+		}
+		out[i] = rawTensor{Name: t.Name, Shape: t.Shape, Data: b}
+	}
+	return out
+}
+
+func tensorsOf(ts []network.Tensor) []*network.Tensor {
+	out := make([]*network.Tensor, len(ts))
+	for i := range ts {
+		out[i] = &ts[i]
+	}
+	return out
+}
+
+// fromRaw turns raw tensors back into float32 tensors.
+func fromRaw(rs []rawTensor) ([]network.Tensor, error) {
+	out := make([]network.Tensor, len(rs))
+	for i, r := range rs {
+		if len(r.Data)%4 != 0 {
+			return nil, fmt.Errorf("tensor %s: %d bytes", r.Name, len(r.Data))
+		}
+		d := make([]float32, len(r.Data)/4)
+		for j := range d {
+			d[j] = math.Float32frombits(binary.LittleEndian.Uint32(r.Data[4*j:]))
+		}
+		out[i] = network.Tensor{Name: r.Name, Shape: r.Shape, Data: d}
+	}
+	return out, nil
+}
+
+// paramsFromRaw rebuilds parameters for c from raw tensors, checking every
+// name and shape.
+func paramsFromRaw(c network.Config, rs []rawTensor) (*network.Params, error) {
+	p, err := network.NewParams(c)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := fromRaw(rs)
+	if err != nil {
+		return nil, err
+	}
+	if len(ts) != len(p.Names()) {
+		return nil, fmt.Errorf("%d tensors, want %d", len(ts), len(p.Names()))
+	}
+	for _, t := range ts {
+		if err := p.Set(t.Name, t.Shape, t.Data); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// writeCheckpoint writes c to path atomically.
+func writeCheckpoint(path string, c *checkpoint) error {
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		if _, err := io.WriteString(w, checkpointMagic); err != nil {
+			return err
+		}
+		return gob.NewEncoder(w).Encode(c)
+	})
+	if err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	return nil
+}
+
+// readCheckpoint reads a checkpoint file.
+func readCheckpoint(path string) (*checkpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: checkpoint: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	magic := make([]byte, len(checkpointMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != checkpointMagic {
+		return nil, fmt.Errorf("train: checkpoint %s: not a discspan training checkpoint", path)
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = fmt.Errorf("truncated: %w", err)
+		}
+		return nil, fmt.Errorf("train: checkpoint %s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// vocabOf decodes the checkpoint's vocabulary.
+func (c *checkpoint) vocabOf() (*network.Vocab, error) {
+	var v network.Vocab
+	if err := json.Unmarshal(c.Vocab, &v); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}

@@ -1,0 +1,213 @@
+package train
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+)
+
+// ExampleStats counts what Examples made of a treebank.
+type ExampleStats struct {
+	// Targets counts the constituents of the merged trees; Targets.Skipped
+	// those of block degree > 2 (not trained on) and
+	// Targets.SkippedSentences the sentences that have one.
+	Targets tree.TargetStats `json:"targets"`
+	Words   int              `json:"words"`
+	// Empty counts sentences without words (left out).
+	Empty int `json:"empty"`
+	// Conflicts counts targets dropped because an earlier one (in
+	// tree.SortLabelled order: larger first) put another label in one of
+	// their score cells: discontinuous constituents with different labels
+	// and the same outer extent (nested Dutch verb clusters, INF in PPART)
+	// or the same gap. The score decomposition (decoder.md) cannot tell
+	// them apart.
+	Conflicts int `json:"conflicts"`
+	// UnknownLabels counts targets whose label the vocabulary lacks (dropped);
+	// UnknownTags counts sentences left without tag targets because a tag is
+	// unknown. Both are 0 on the data the vocabulary was built from.
+	UnknownLabels int `json:"unknown_labels"`
+	UnknownTags   int `json:"unknown_tags"`
+}
+
+// SkippedLine is the report of skipped constituents printed at the start of
+// training.
+func (s ExampleStats) SkippedLine() string {
+	return fmt.Sprintf("skipped %d constituents of block degree > %d in %d sentences",
+		s.Targets.Skipped, tree.MaxTargetBlocks, s.Targets.SkippedSentences)
+}
+
+// Merge returns the trees with their unary chains merged (tree.MergeUnaries).
+func Merge(trees []*tree.Tree) []*tree.Tree {
+	out := make([]*tree.Tree, len(trees))
+	for i, t := range trees {
+		out[i] = tree.MergeUnaries(t)
+	}
+	return out
+}
+
+// BuildVocab builds the vocabulary from merged training trees: words seen at
+// least minCount times (lower-cased), every character, the labels of the
+// trainable constituents (block degree <= 2) and every POS tag, labels and
+// tags in byte order.
+func BuildVocab(merged []*tree.Tree, minCount int) *network.Vocab {
+	sents := make([][]string, len(merged))
+	labels, tags := map[string]bool{}, map[string]bool{}
+	for i, t := range merged {
+		sents[i] = t.Words()
+		for _, tag := range t.Tags() {
+			tags[tag] = true
+		}
+		cons, _ := tree.Targets(t)
+		for _, c := range cons {
+			labels[c.Label] = true
+		}
+	}
+	v := network.NewVocab(sents, minCount)
+	for _, l := range sortedKeys(labels) {
+		v.AddLabel(l)
+	}
+	for _, t := range sortedKeys(tags) {
+		v.AddTag(t)
+	}
+	return v
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Examples turns merged trees into training examples (sentences without
+// words are left out) and counts what it skipped. Cost O(sum of n²) for the
+// target tensors.
+func Examples(merged []*tree.Tree, v *network.Vocab) ([]network.Example, ExampleStats) {
+	var st ExampleStats
+	out := make([]network.Example, 0, len(merged))
+	for _, t := range merged {
+		cons, _ := st.Targets.Add(t)
+		n := t.Len()
+		if n == 0 {
+			st.Empty++
+			continue
+		}
+		st.Words += n
+		ex := network.Example{Input: v.Encode(t.Words()), Targets: network.NewTargets(n)}
+		for _, c := range cons {
+			id, ok := v.LabelID(c.Label)
+			if !ok {
+				st.UnknownLabels++
+				continue
+			}
+			if !setTarget(&ex.Targets, n, c.Blocks, id+1) {
+				st.Conflicts++
+			}
+		}
+		ex.Targets.Tags = make([]int, n)
+		for i, tag := range t.Tags() {
+			id, ok := v.TagID(tag)
+			if !ok {
+				ex.Targets.Tags = nil
+				st.UnknownTags++
+				break
+			}
+			ex.Targets.Tags[i] = id
+		}
+		out = append(out, ex)
+	}
+	return out, st
+}
+
+// setTarget writes class into the cells of a constituent (model.md: a
+// continuous [i,j) -> cont (i,j-1); blocks [i,k),[l,j) -> disc (i,j-1) and gap
+// (k,l-1)). A cell may already hold the same class (two discontinuous
+// constituents with one label and the same outer extent or gap share it);
+// when a cell holds another class it reports false and writes nothing.
+func setTarget(t *network.Targets, n int, blocks []tree.Span, class int) bool {
+	free := func(v int) bool { return v == 0 || v == class }
+	switch len(blocks) {
+	case 1:
+		cell := blocks[0].Start*n + blocks[0].End - 1
+		if !free(t.Cont[cell]) {
+			return false
+		}
+		t.Cont[cell] = class
+	case 2:
+		outer := blocks[0].Start*n + blocks[1].End - 1
+		gap := blocks[0].End*n + blocks[1].Start - 1
+		if !free(t.Disc[outer]) || !free(t.Gap[gap]) {
+			return false
+		}
+		t.Disc[outer], t.Gap[gap] = class, class
+	default:
+		return false // not a target (tree.Targets never returns one)
+	}
+	return true
+}
+
+// DataStats describes the data of a run.
+type DataStats struct {
+	Train      ExampleStats `json:"train"`
+	TrainSents int          `json:"train_sentences"`
+	DevSents   int          `json:"dev_sentences"`
+	DevWords   int          `json:"dev_words"`
+	Words      int          `json:"vocab_words"`
+	Chars      int          `json:"vocab_chars"`
+	Labels     int          `json:"vocab_labels"`
+	Tags       int          `json:"vocab_tags"`
+}
+
+// dataset is the data of a run.
+type dataset struct {
+	train    []example
+	devGold  []*tree.Tree // as read: evaluation wants plain trees
+	devWords [][]string
+	vocab    *network.Vocab
+	hash     string // of the training trees, to check a resumed run's data
+	stats    DataStats
+}
+
+// loadData reads the treebanks and builds the examples; v, when not nil, is
+// the vocabulary to use (a resumed run's), else it is built from train.
+func loadData(trainPath, devPath string, v *network.Vocab) (*dataset, error) {
+	trees, err := treebank.ReadFile(trainPath)
+	if err != nil {
+		return nil, fmt.Errorf("train: reading training data: %w", err)
+	}
+	if len(trees) == 0 {
+		return nil, fmt.Errorf("train: %s: no trees", trainPath)
+	}
+	merged := Merge(trees)
+	if v == nil {
+		v = BuildVocab(merged, DefaultMinWordCount)
+	}
+	d := &dataset{vocab: v, hash: treesHash(trees)}
+	exs, st := Examples(merged, v)
+	d.train, d.stats.Train = make([]example, len(exs)), st
+	for i := range exs {
+		d.train[i] = compact(exs[i])
+		exs[i] = network.Example{} // let the dense targets go
+	}
+	if len(d.train) == 0 {
+		return nil, fmt.Errorf("train: %s: no sentence with words", trainPath)
+	}
+	d.stats.TrainSents = len(d.train)
+	if devPath != "" {
+		if d.devGold, err = treebank.ReadFile(devPath); err != nil {
+			return nil, fmt.Errorf("train: reading dev data: %w", err)
+		}
+		for _, t := range d.devGold {
+			d.devWords = append(d.devWords, t.Words())
+			d.stats.DevWords += t.Len()
+		}
+		d.stats.DevSents = len(d.devGold)
+	}
+	d.stats.Words, d.stats.Chars, d.stats.Labels, d.stats.Tags = len(v.Words), len(v.Chars), len(v.Labels), len(v.Tags)
+	return d, nil
+}

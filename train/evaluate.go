@@ -1,0 +1,47 @@
+package train
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/eval"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
+)
+
+// DevVariant is the decoder that parses the dev set for model selection.
+const DevVariant = decode.N3
+
+// Evaluate parses the words of the gold trees with the model (decoder
+// variant v, workers goroutines) and scores the parses against the gold
+// trees with disco-dop's proper.prm. Cancelling ctx stops the decoders.
+func Evaluate(ctx context.Context, m *network.Model, v *network.Vocab, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
+	words := make([][]string, len(gold))
+	for i, t := range gold {
+		words[i] = t.Words()
+	}
+	return evaluateWords(ctx, m, v, words, gold, variant, workers)
+}
+
+func evaluateWords(ctx context.Context, m *network.Model, v *network.Vocab, words [][]string, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
+	p, err := parser.New(m, v)
+	if err != nil {
+		return nil, err
+	}
+	p.Decode.Context = ctx
+	results, err := p.ParseBatch(words, variant, workers)
+	if err != nil {
+		return nil, fmt.Errorf("train: parsing dev data: %w", err)
+	}
+	cand := make([]*tree.Tree, len(results))
+	for i, r := range results {
+		cand[i] = r.Tree
+	}
+	res, err := eval.Evaluate(gold, cand, eval.ProperPrm())
+	if err != nil {
+		return nil, fmt.Errorf("train: evaluating dev parses: %w", err)
+	}
+	return res, nil
+}

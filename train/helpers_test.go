@@ -1,0 +1,80 @@
+package train
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+)
+
+// dataDir is the shared treebank directory, relative to this package.
+const dataDir = "../../shared/data/alpino-cdb"
+
+// needData returns the path of a shared data file, skipping the test when
+// the data is absent.
+func needData(t testing.TB, name string) string {
+	t.Helper()
+	p := filepath.Join(dataDir, name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared data absent (%v): skipping", err)
+	}
+	return p
+}
+
+// shortSentences writes the first k training sentences of at most maxLen
+// words to a discbracket file in dir and returns its path.
+func shortSentences(t testing.TB, dir string, k, maxLen int) string {
+	t.Helper()
+	trees, err := treebank.ReadFile(needData(t, "train.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []*tree.Tree
+	for _, tr := range trees {
+		if tr.Len() <= maxLen && len(tr.Nodes) > 0 {
+			keep = append(keep, tr)
+			if len(keep) == k {
+				break
+			}
+		}
+	}
+	path := filepath.Join(dir, "small.discbracket")
+	if err := treebank.WriteFile(path, keep); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// smallConfig is a network small enough to train in seconds, without
+// dropout.
+func smallConfig() *network.Config {
+	c := network.Tiny().NoDropout()
+	c.WordDim, c.CharDim, c.CharHidden = 16, 8, 16
+	c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 32, 32, 16, 16
+	return &c
+}
+
+// fastAdam is model.md's optimiser with a larger learning rate.
+func fastAdam() *network.AdamConfig {
+	a := network.DefaultAdam()
+	a.LR = 1e-2
+	return &a
+}
+
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func sameFile(t testing.TB, a, b string) bool {
+	t.Helper()
+	return bytes.Equal(readFile(t, a), readFile(t, b))
+}

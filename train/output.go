@@ -1,0 +1,32 @@
+package train
+
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/weights"
+)
+
+// writeOutput writes the output weights file (atomically: weights.WriteFile
+// writes a temporary file and renames it).
+func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) error {
+	meta := weights.Meta{
+		Config:       p.Config(),
+		Vocab:        t.data.vocab,
+		TrainingData: filepath.Base(t.set.Train),
+		DevF1:        f1,
+		DevDiscF1:    disc,
+		Epochs:       epoch,
+		CreatedBy:    t.opts.CreatedBy,
+		Extra: map[string]string{
+			"train_preset":          t.set.Preset,
+			"train_seed":            strconv.FormatUint(t.set.Seed, 10),
+			"train_max_batch_words": strconv.Itoa(t.set.MaxBatchWords),
+			"train_updates":         strconv.Itoa(t.adam.Step),
+			"dev_data":              filepath.Base(t.set.Dev),
+			"dev_decoder":           DevVariant.String(),
+		},
+	}
+	return weights.WriteFile(t.opts.Out, p, meta, t.opts.DType)
+}

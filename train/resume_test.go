@@ -1,0 +1,205 @@
+package train
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// fakeClock advances one minute at every reading, so that with
+// CheckpointEvery of a minute a checkpoint is written after every batch.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time {
+	c.t = c.t.Add(time.Minute)
+	return c.t
+}
+
+// resumeOptions are the options of the resume tests: 30 sentences, about 7
+// batches per epoch, dropout on (so that the dropout seeds must be
+// reproduced too).
+func resumeOptions(t *testing.T, data, dir string) Options {
+	cfg := smallConfig()
+	cfg.DropChar, cfg.DropFeat, cfg.DropLSTM, cfg.DropMLP = 0.3, 0.3, 0.3, 0.33
+	return Options{
+		Train: data, Dev: data, Out: filepath.Join(dir, "model.safetensors"),
+		Config: cfg, Adam: fastAdam(), Epochs: 2, MaxBatchWords: 40, Seed: 7, Workers: 2,
+		CheckpointEvery: -1,
+	}
+}
+
+// equalRuns compares two finished runs through their checkpoints: the
+// parameters, optimiser state, best parameters and every score must be
+// identical (timings may differ).
+func equalRuns(t *testing.T, a, b string) {
+	t.Helper()
+	ca, err := readCheckpoint(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := readCheckpoint(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(what string, x, y []rawTensor) {
+		if len(x) != len(y) {
+			t.Fatalf("%s: %d vs %d tensors", what, len(x), len(y))
+		}
+		for i := range x {
+			if x[i].Name != y[i].Name || !bytes.Equal(x[i].Data, y[i].Data) {
+				t.Errorf("%s %s differs", what, x[i].Name)
+			}
+		}
+	}
+	same("params", ca.Params, cb.Params)
+	same("adam m", ca.AdamM, cb.AdamM)
+	same("adam v", ca.AdamV, cb.AdamV)
+	same("best", ca.Best, cb.Best)
+	if ca.AdamStep != cb.AdamStep {
+		t.Errorf("updates %d vs %d", ca.AdamStep, cb.AdamStep)
+	}
+	sa, sb := ca.State, cb.State
+	if sa.Epoch != sb.Epoch || sa.Batch != sb.Batch || sa.BestF1 != sb.BestF1 || sa.Best != sb.Best || len(sa.History) != len(sb.History) {
+		t.Fatalf("states differ: %+v vs %+v", sa, sb)
+	}
+	for i := range sa.History {
+		x, y := sa.History[i], sb.History[i]
+		if x.TrainLoss != y.TrainLoss || x.DevF1 != y.DevF1 || x.DevDiscF1 != y.DevDiscF1 || x.Updates != y.Updates || x.TrainWords != y.TrainWords {
+			t.Errorf("epoch %d: %+v vs %+v", i+1, x, y)
+		}
+	}
+}
+
+func TestResumeAfterEpoch(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []string{dirA, dirB} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	optsA := resumeOptions(t, data, dirA)
+	sumA, err := Run(context.Background(), optsA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sumA.Interrupted || sumA.Epochs != 2 {
+		t.Fatalf("uninterrupted run: %+v", sumA)
+	}
+
+	// Run B is cancelled after epoch 1 (Ctrl-C), then resumed.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	optsB := resumeOptions(t, data, dirB)
+	optsB.Progress = func(p Progress) {
+		if p.Phase == PhaseEpoch && p.Epoch == 1 {
+			cancel()
+		}
+	}
+	sumB, err := Run(ctx, optsB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sumB.Interrupted || sumB.Epochs != 1 {
+		t.Fatalf("interrupted run: %+v", sumB)
+	}
+	optsB.Progress, optsB.Resume = nil, true
+	if sumB, err = Run(context.Background(), optsB); err != nil {
+		t.Fatal(err)
+	}
+	if sumB.Interrupted || sumB.Epochs != 2 || sumB.BestDevF1 != sumA.BestDevF1 {
+		t.Fatalf("resumed run: %+v, uninterrupted %+v", sumB, sumA)
+	}
+	equalRuns(t, filepath.Join(dirA, "model.safetensors.ckpt"), filepath.Join(dirB, "model.safetensors.ckpt"))
+	if got := bytes.Count(readFile(t, filepath.Join(dirB, "model.safetensors.log.jsonl")), []byte("\n")); got != 2 {
+		t.Errorf("log has %d lines, want 2", got)
+	}
+	// Starting afresh over an existing checkpoint is refused.
+	optsB.Resume = false
+	if _, err := Run(context.Background(), optsB); err == nil {
+		t.Error("fresh run over a checkpoint: no error")
+	}
+	// Resuming with another seed is refused.
+	optsB.Resume, optsB.Seed = true, 8
+	if _, err := Run(context.Background(), optsB); err == nil {
+		t.Error("resume with another seed: no error")
+	}
+}
+
+// TestResumeMidEpoch interrupts a run in the middle of its first epoch, and
+// also restarts a run from a periodic mid-epoch checkpoint as if the process
+// had crashed right after writing it.
+func TestResumeMidEpoch(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	dirs := map[string]string{}
+	for _, name := range []string{"a", "cancel", "crash"} {
+		dirs[name] = filepath.Join(base, name)
+		if err := os.Mkdir(dirs[name], 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Run(context.Background(), resumeOptions(t, data, dirs["a"])); err != nil {
+		t.Fatal(err)
+	}
+
+	// Cancelled after the third batch of epoch 1.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := resumeOptions(t, data, dirs["cancel"])
+	opts.Progress = func(p Progress) {
+		if p.Phase == PhaseBatch && p.Epoch == 1 && p.Step == 3 {
+			cancel()
+		}
+	}
+	sum, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Interrupted || sum.Updates != 3 {
+		t.Fatalf("interrupted run: %+v", sum)
+	}
+	opts.Progress, opts.Resume = nil, true
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	equalRuns(t, filepath.Join(dirs["a"], "model.safetensors.ckpt"), filepath.Join(dirs["cancel"], "model.safetensors.ckpt"))
+
+	// A checkpoint after every batch; keep the one written after batch 4 of
+	// epoch 2 and resume from it once the run has finished.
+	opts = resumeOptions(t, data, dirs["crash"])
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	opts.Now, opts.CheckpointEvery = clock.now, time.Minute
+	ckpt := filepath.Join(dirs["crash"], "model.safetensors.ckpt")
+	var saved []byte
+	opts.Progress = func(p Progress) {
+		if p.Phase == PhaseBatch && p.Epoch == 2 && p.Step == 4 {
+			if !p.Checkpoint {
+				t.Error("no checkpoint after batch 4")
+			}
+			saved = readFile(t, ckpt)
+		}
+	}
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if saved == nil {
+		t.Fatal("no mid-epoch checkpoint seen")
+	}
+	if err := os.WriteFile(ckpt, saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Progress, opts.Resume = nil, true
+	sum, err = Run(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Epochs != 2 {
+		t.Fatalf("resumed run: %+v", sum)
+	}
+	equalRuns(t, filepath.Join(dirs["a"], "model.safetensors.ckpt"), ckpt)
+}

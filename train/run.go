@@ -1,0 +1,232 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/discspan/discspan/internal/cli"
+	"github.com/discspan/discspan/network"
+)
+
+// Run trains a model as the options say (see the package documentation) and
+// returns a summary. When ctx is cancelled, Run finishes the current batch
+// (or stops the dev evaluation), writes the checkpoint and returns the
+// summary with Interrupted set and a nil error; Run with Resume then
+// continues. Errors name what failed: bad options, unreadable data, a
+// checkpoint that does not fit, a loss that is not finite, a file that
+// could not be written.
+func Run(ctx context.Context, opts Options) (*Summary, error) {
+	o, err := opts.resolved()
+	if err != nil {
+		return nil, err
+	}
+	var t *trainer
+	if o.Resume {
+		t, err = resumeTrainer(o, opts)
+	} else {
+		t, err = newTrainer(o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.lastCkpt = o.Now()
+	t.logStart()
+	return t.run(ctx)
+}
+
+// run trains until the last epoch or until ctx is cancelled.
+func (t *trainer) run(ctx context.Context) (*Summary, error) {
+	lengths := make([]int, len(t.data.train))
+	for i, ex := range t.data.train {
+		lengths[i] = ex.input.Len()
+	}
+	for t.st.Epoch < t.opts.Epochs {
+		batches := makeBatches(lengths, t.set.MaxBatchWords, t.set.Seed, t.st.Epoch)
+		bar := &cli.Progress{}
+		if t.opts.ProgressBar {
+			bar = cli.NewProgress(len(batches), fmt.Sprintf("epoch %d/%d", t.st.Epoch+1, t.opts.Epochs))
+			bar.Set(t.st.Batch)
+		}
+		for t.st.Batch < len(batches) {
+			if interrupted(ctx) {
+				bar.Finish()
+				return t.stop(len(batches))
+			}
+			if err := t.step(batches[t.st.Batch]); err != nil {
+				bar.Finish()
+				return nil, err
+			}
+			t.st.Batch++
+			saved := false
+			if every := t.opts.CheckpointEvery; every > 0 && t.opts.Now().Sub(t.lastCkpt) >= every && t.st.Batch < len(batches) {
+				if err := t.saveCheckpoint(); err != nil {
+					bar.Finish()
+					return nil, err
+				}
+				saved = true
+			}
+			p := t.progress(PhaseBatch, len(batches))
+			p.Checkpoint = saved
+			bar.Describe(fmt.Sprintf("epoch %d/%d loss %.2f %.0f tok/s", p.Epoch, p.Epochs, p.Loss, p.TokPerS))
+			bar.Set(t.st.Batch)
+			t.report(p)
+		}
+		bar.Finish()
+		if interrupted(ctx) {
+			return t.stop(len(batches))
+		}
+		if err := t.endEpoch(ctx, len(batches)); err != nil {
+			if interrupted(ctx) {
+				return t.stop(len(batches))
+			}
+			return nil, err
+		}
+	}
+	return t.summary(false), nil
+}
+
+// step trains on one batch (example indices): loss, gradient, update.
+func (t *trainer) step(idx []int) error {
+	start := t.opts.Now()
+	batch := make([]network.Example, len(idx))
+	for i, j := range idx {
+		batch[i] = t.data.train[j].dense()
+	}
+	u := t.adam.Step + 1
+	loss, err := t.model.LossGrad(batch, dropoutSeed(t.set.Seed, u), t.grads)
+	if err != nil {
+		return fmt.Errorf("train: update %d: %w", u, err)
+	}
+	if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
+		return fmt.Errorf("train: update %d (epoch %d): loss is %v; the last checkpoint is kept", u, t.st.Epoch+1, loss.Total)
+	}
+	if _, err := t.adam.Update(t.model.Params, t.grads); err != nil {
+		return fmt.Errorf("train: update %d: %w", u, err)
+	}
+	t.st.LossSum += loss.Total * float64(loss.Sentences)
+	t.st.Sents += loss.Sentences
+	t.st.Words += loss.Words
+	t.st.Seconds += t.opts.Now().Sub(start).Seconds()
+	t.st.LastLR = t.set.Adam.LearningRate(u)
+	return nil
+}
+
+// endEpoch evaluates on the dev set, keeps the best parameters, writes the
+// output, log, plot and checkpoint, and moves to the next epoch.
+func (t *trainer) endEpoch(ctx context.Context, steps int) error {
+	start := t.opts.Now()
+	epoch := t.st.Epoch + 1
+	e := EpochLog{
+		Epoch: epoch, Updates: t.adam.Step, TrainLoss: t.meanLoss(), TrainWords: t.st.Words,
+		Seconds: t.st.Seconds, TokensPerS: t.tokensPerS(), LR: t.st.LastLR,
+	}
+	if t.data.devGold != nil {
+		res, err := evaluateWords(ctx, t.model, t.data.vocab, t.data.devWords, t.data.devGold, DevVariant, t.set.Workers)
+		if err != nil {
+			return err
+		}
+		e.DevF1, e.DevDiscF1, e.DevExact, e.DevPOS = res.All.F1, res.All.DiscF1, res.All.Exact, res.All.POSAccuracy
+	}
+	if t.best == nil || t.data.devGold == nil || e.DevF1 > t.st.BestF1 {
+		t.best = t.model.Params.Clone()
+		t.st.BestF1, t.st.BestDisc, t.st.Best = e.DevF1, e.DevDiscF1, epoch
+		if err := t.writeOutput(t.best, epoch, e.DevF1, e.DevDiscF1); err != nil {
+			return fmt.Errorf("train: output: %w", err)
+		}
+	}
+	e.EvalSeconds = t.opts.Now().Sub(start).Seconds()
+	e.BestDevF1, e.BestEpoch = t.st.BestF1, t.st.Best
+	e.Time = t.opts.Now().UTC().Format(time.RFC3339)
+	t.st.History = append(t.st.History, e)
+	if err := appendLog(t.logPath(), e); err != nil {
+		return err
+	}
+	if err := writeFileAtomic(t.plotPath(), writeBytes(PlotSVG(t.st.History))); err != nil {
+		return fmt.Errorf("train: plot: %w", err)
+	}
+	last := t.progress(PhaseEpoch, steps)
+	t.st.Epoch, t.st.Batch = epoch, 0
+	t.st.LossSum, t.st.Sents, t.st.Words, t.st.Seconds = 0, 0, 0, 0
+	if err := t.saveCheckpoint(); err != nil {
+		return err
+	}
+	last.DevF1, last.DevDiscF1, last.Checkpoint = e.DevF1, e.DevDiscF1, true
+	t.report(last)
+	t.logf("epoch %d/%d: loss %.3f, dev F1 %.2f (disc %.2f), %.0f tokens/s, %.0f s + eval %.0f s, lr %.3g, best %.2f (epoch %d)",
+		epoch, t.opts.Epochs, e.TrainLoss, e.DevF1, e.DevDiscF1, e.TokensPerS, e.Seconds, e.EvalSeconds, e.LR, e.BestDevF1, e.BestEpoch)
+	return nil
+}
+
+// stop writes the checkpoint of an interrupted run.
+func (t *trainer) stop(steps int) (*Summary, error) {
+	if err := t.saveCheckpoint(); err != nil {
+		return nil, err
+	}
+	t.logf("interrupted in epoch %d at batch %d/%d; checkpoint %s (continue with resume)", t.st.Epoch+1, t.st.Batch, steps, t.opts.Checkpoint)
+	return t.summary(true), nil
+}
+
+func (t *trainer) meanLoss() float64 {
+	if t.st.Sents == 0 {
+		return 0
+	}
+	return t.st.LossSum / float64(t.st.Sents)
+}
+
+func (t *trainer) tokensPerS() float64 {
+	if t.st.Seconds == 0 {
+		return 0
+	}
+	return float64(t.st.Words) / t.st.Seconds
+}
+
+// progress returns the report of the current position.
+func (t *trainer) progress(ph Phase, steps int) Progress {
+	return Progress{
+		Phase: ph, Epoch: t.st.Epoch + 1, Epochs: t.opts.Epochs, Step: t.st.Batch, Steps: steps,
+		Update: t.adam.Step, Loss: t.meanLoss(), LR: t.st.LastLR, TokPerS: t.tokensPerS(),
+		BestDevF1: t.st.BestF1, BestEpoch: t.st.Best,
+	}
+}
+
+func (t *trainer) report(p Progress) {
+	if t.opts.Progress != nil {
+		t.opts.Progress(p)
+	}
+}
+
+func (t *trainer) summary(interrupted bool) *Summary {
+	return &Summary{
+		Epochs: t.st.Epoch, Updates: t.adam.Step, BestEpoch: t.st.Best, BestDevF1: t.st.BestF1,
+		BestDevDisc: t.st.BestDisc, Interrupted: interrupted, Stats: t.data.stats,
+		History: append([]EpochLog(nil), t.st.History...), Out: t.opts.Out, Checkpoint: t.opts.Checkpoint,
+	}
+}
+
+// logf writes one line to the human-readable log.
+func (t *trainer) logf(format string, args ...any) {
+	if t.opts.Log != nil {
+		fmt.Fprintf(t.opts.Log, format+"\n", args...)
+	}
+}
+
+// logStart describes the run.
+func (t *trainer) logStart() {
+	s := t.data.stats
+	t.logf("train: %s: %d sentences, %d words", t.set.Train, s.TrainSents, s.Train.Words)
+	if t.set.Dev != "" {
+		t.logf("dev: %s: %d sentences, %d words", t.set.Dev, s.DevSents, s.DevWords)
+	}
+	t.logf("%s", s.Train.SkippedLine())
+	if s.Train.Conflicts > 0 {
+		t.logf("dropped %d targets that share a score cell with another", s.Train.Conflicts)
+	}
+	t.logf("vocabulary: %d words, %d characters, %d labels, %d tags", s.Words, s.Chars, s.Labels, s.Tags)
+	t.logf("network: preset %s, %d parameters; batches of at most %d words; seed %d; %d workers",
+		t.set.Preset, t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
+	if t.st.Epoch > 0 || t.st.Batch > 0 {
+		t.logf("resuming from %s: epoch %d, %d batches done, %d updates", t.opts.Checkpoint, t.st.Epoch+1, t.st.Batch, t.adam.Step)
+	}
+}

@@ -1,0 +1,199 @@
+package train
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/discspan/discspan/network"
+)
+
+// trainer is one training run in progress.
+type trainer struct {
+	opts  Options // resolved
+	set   settings
+	data  *dataset
+	model *network.Model
+	adam  *network.Adam
+	grads *network.Params
+	best  *network.Params // nil until an epoch was evaluated
+	st    state
+	// lastCkpt is when the last checkpoint was written (or the run began).
+	lastCkpt time.Time
+}
+
+// newTrainer starts a run from scratch.
+func newTrainer(o Options) (*trainer, error) {
+	if _, err := os.Stat(o.Checkpoint); err == nil {
+		return nil, fmt.Errorf("train: checkpoint %s exists: resume from it, or remove it to start afresh", o.Checkpoint)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	cfg, err := presetConfig(o.Preset)
+	if err != nil {
+		return nil, err
+	}
+	if o.Config != nil {
+		cfg = *o.Config
+	}
+	adam := network.DefaultAdam()
+	if o.Adam != nil {
+		adam = *o.Adam
+	}
+	data, err := loadData(o.Train, o.Dev, nil)
+	if err != nil {
+		return nil, err
+	}
+	cfg = cfg.WithVocab(data.vocab)
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	set := settings{
+		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
+		Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+	}
+	if set.MaxBatchWords == 0 {
+		set.MaxBatchWords = DefaultMaxBatchWords
+	}
+	if set.Workers <= 0 {
+		set.Workers = runtime.GOMAXPROCS(0)
+	}
+	m, err := network.New(cfg, initSeed(o.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	m.Workers = set.Workers
+	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone()}
+	if err := rewriteLog(t.logPath(), nil); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return t, nil
+}
+
+// resumeTrainer continues a run from its checkpoint. raw are the options as
+// given, to tell the settings a caller chose from the defaults.
+func resumeTrainer(o, raw Options) (*trainer, error) {
+	ck, err := readCheckpoint(o.Checkpoint)
+	if err != nil {
+		return nil, err
+	}
+	set := ck.Settings
+	if err := checkResumeOptions(raw, set); err != nil {
+		return nil, err
+	}
+	if raw.Dev == "" {
+		o.Dev = set.Dev
+	}
+	set.Train, set.Dev = o.Train, o.Dev
+	if raw.Workers > 0 {
+		set.Workers = raw.Workers // results then differ in the last bits from a run with the old count
+	}
+	v, err := ck.vocabOf()
+	if err != nil {
+		return nil, fmt.Errorf("train: checkpoint %s: vocabulary: %w", o.Checkpoint, err)
+	}
+	data, err := loadData(o.Train, o.Dev, v)
+	if err != nil {
+		return nil, err
+	}
+	if data.hash != set.TrainHash {
+		return nil, fmt.Errorf("train: %s is not the training data of checkpoint %s (different trees)", o.Train, o.Checkpoint)
+	}
+	params, err := paramsFromRaw(set.Config, ck.Params)
+	if err != nil {
+		return nil, fmt.Errorf("train: checkpoint %s: parameters: %w", o.Checkpoint, err)
+	}
+	m, mErr := fromRaw(ck.AdamM)
+	vv, vErr := fromRaw(ck.AdamV)
+	if err := errors.Join(mErr, vErr); err != nil {
+		return nil, fmt.Errorf("train: checkpoint %s: optimiser: %w", o.Checkpoint, err)
+	}
+	adam, err := network.RestoreAdam(network.AdamState{Config: set.Adam, Step: ck.AdamStep, M: m, V: vv}, params)
+	if err != nil {
+		return nil, fmt.Errorf("train: checkpoint %s: %w", o.Checkpoint, err)
+	}
+	t := &trainer{opts: o, set: set, data: data, model: &network.Model{Params: params, Workers: set.Workers}, adam: adam, grads: params.ZeroClone(), st: ck.State}
+	if ck.Best != nil {
+		if t.best, err = paramsFromRaw(set.Config, ck.Best); err != nil {
+			return nil, fmt.Errorf("train: checkpoint %s: best parameters: %w", o.Checkpoint, err)
+		}
+	}
+	// Lines written after the checkpoint are dropped: they will be written again.
+	if err := rewriteLog(t.logPath(), t.st.History); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return t, nil
+}
+
+// checkResumeOptions reports an error when an option given for a resumed
+// run contradicts the checkpoint's settings.
+func checkResumeOptions(raw Options, set settings) error {
+	var bad []string
+	if raw.Preset != "" && raw.Preset != set.Preset {
+		bad = append(bad, fmt.Sprintf("preset %q (checkpoint: %q)", raw.Preset, set.Preset))
+	}
+	if raw.MaxBatchWords != 0 && raw.MaxBatchWords != set.MaxBatchWords {
+		bad = append(bad, fmt.Sprintf("batch of %d words (checkpoint: %d)", raw.MaxBatchWords, set.MaxBatchWords))
+	}
+	if raw.Seed != 0 && raw.Seed != set.Seed {
+		bad = append(bad, fmt.Sprintf("seed %d (checkpoint: %d)", raw.Seed, set.Seed))
+	}
+	if raw.Config != nil && withSizesOf(*raw.Config, set.Config) != set.Config {
+		bad = append(bad, "a different network configuration")
+	}
+	if raw.Adam != nil && *raw.Adam != set.Adam {
+		bad = append(bad, "different optimiser settings")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("train: resuming: options differ from the checkpoint's: %v", bad)
+	}
+	return nil
+}
+
+// checkpoint returns the run's checkpoint.
+func (t *trainer) checkpoint() (*checkpoint, error) {
+	vocab, err := json.Marshal(t.data.vocab)
+	if err != nil {
+		return nil, fmt.Errorf("train: vocabulary: %w", err)
+	}
+	as := t.adam.State()
+	c := &checkpoint{
+		Settings: t.set,
+		Vocab:    vocab,
+		Params:   toRaw(t.model.Params.Tensors()),
+		AdamStep: as.Step,
+		AdamM:    toRaw(tensorsOf(as.M)),
+		AdamV:    toRaw(tensorsOf(as.V)),
+		State:    t.st,
+	}
+	if t.best != nil {
+		c.Best = toRaw(t.best.Tensors())
+	}
+	return c, nil
+}
+
+// saveCheckpoint writes the checkpoint file.
+func (t *trainer) saveCheckpoint() error {
+	c, err := t.checkpoint()
+	if err != nil {
+		return err
+	}
+	if err := writeCheckpoint(t.opts.Checkpoint, c); err != nil {
+		return err
+	}
+	t.lastCkpt = t.opts.Now()
+	return nil
+}
+
+func (t *trainer) logPath() string  { return t.opts.Out + ".log.jsonl" }
+func (t *trainer) plotPath() string { return t.opts.Out + ".plot.svg" }
+
+// withSizesOf returns c with the vocabulary-dependent sizes of d.
+func withSizesOf(c, d network.Config) network.Config {
+	c.Labels, c.Tags, c.WordVocab, c.CharVocab = d.Labels, d.Tags, d.WordVocab, d.CharVocab
+	return c
+}

@@ -1,0 +1,100 @@
+package app
+
+import (
+	"github.com/discspan/discspan/chart/decode"
+)
+
+// Options are the app's start-up settings (the page's URL parameters).
+type Options struct {
+	// Backend is BackendAuto (""), BackendCPU or BackendWebGPU.
+	Backend string
+	// Model names the model to load; "" means the server's first.
+	Model string
+	// Variant is the initial decoder variant; "" means n3.
+	Variant string
+	// Text is the initial sentence; "" means the first example.
+	Text string
+}
+
+// Tabs of the app.
+const (
+	TabParse    = "parse"
+	TabTreebank = "treebank"
+)
+
+// App is the whole state of the browser app. Its exported fields are read
+// by the components; change them only through the methods.
+type App struct {
+	env    Env
+	plat   Platform
+	opts   Options
+	engine Engine
+
+	// Model is the model being loaded or in use.
+	Model ModelState
+	// Tab is the visible tab (TabParse or TabTreebank).
+	Tab string
+	// Parse is the sentence tab.
+	Parse ParseState
+	// Bank is the open treebank, nil before one is opened.
+	Bank *Bank
+	// Job is the work in progress, nil when idle.
+	Job *Job
+	// Focus is the node shown in the details panel: hovered, else
+	// selected.
+	Hover, Selected Focus
+	// Zoom scales the drawings (1 is the natural size).
+	Zoom float64
+	// Notice is a transient message (an export written, an error).
+	Notice string
+
+	weights []byte // the loaded weights file, for reloading the engine
+	loadGen int    // bumped by every load, so that stale loads give up
+}
+
+// New returns the app; call Start to load the model.
+func New(env Env, plat Platform, opts Options) *App {
+	a := &App{env: env, plat: plat, opts: opts, Tab: TabParse, Zoom: 1}
+	a.Parse.Variant = decode.N3
+	if v, err := decode.ParseVariant(opts.Variant); err == nil {
+		a.Parse.Variant = v
+	}
+	a.Parse.Other = decode.N5
+	if a.Parse.Variant == decode.N5 {
+		a.Parse.Other = decode.N3
+	}
+	a.Parse.Text = opts.Text
+	if a.Parse.Text == "" {
+		a.Parse.Text = Examples[0].Text
+	}
+	a.Parse.retokenize()
+	a.Model.Backend = opts.Backend
+	if a.Model.Backend == "" {
+		a.Model.Backend = BackendAuto
+	}
+	return a
+}
+
+// SetTab shows a tab.
+func (a *App) SetTab(tab string) {
+	if tab == TabParse || tab == TabTreebank {
+		a.Tab = tab
+	}
+	a.Hover = Focus{}
+}
+
+// Variants lists the decoder variants by name, cheapest first.
+func Variants() []string {
+	out := make([]string, len(decode.Variants))
+	for i, v := range decode.Variants {
+		out[i] = v.String()
+	}
+	return out
+}
+
+// update runs f with the lock held and asks for a render.
+func (a *App) update(f func()) {
+	a.env.Lock()
+	defer a.env.UnlockRender()
+	f()
+}

@@ -1,0 +1,362 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
+	"github.com/discspan/discspan/weights"
+	"github.com/vugu/vugu/js"
+)
+
+const wait = 30 * time.Second
+
+// start returns an app over plat, started and waited for until its load
+// ends.
+func start(t *testing.T, plat *apptest.Platform, opts app.Options) (*app.App, *apptest.Env) {
+	t.Helper()
+	env := &apptest.Env{}
+	a := app.New(env, plat, opts)
+	env.Do(a.Start)
+	env.Wait(t, "the load to end", wait, func() bool {
+		switch a.Model.Phase {
+		case app.PhaseReady, app.PhaseFailed, app.PhaseNoModel:
+			return true
+		}
+		return false
+	})
+	return a, env
+}
+
+// parseWith waits for a parse started by f and returns the main view.
+func parseWith(t *testing.T, a *app.App, env *apptest.Env, f func()) *app.TreeView {
+	t.Helper()
+	var seq int
+	env.Do(func() { seq = a.Parse.Seq; f() })
+	env.Wait(t, "the parse", wait, func() bool { return a.Job == nil && (a.Parse.Seq > seq || a.Parse.Err != "") })
+	if a.Parse.Err != "" {
+		t.Fatalf("parse error: %s", a.Parse.Err)
+	}
+	return a.Parse.Main
+}
+
+// constituents lists a tree's nodes as "LABEL[i,j)+[k,l)" strings, sorted.
+func constituents(tr *tree.Tree) []string {
+	var out []string
+	for i, y := range tr.Yields() {
+		out = append(out, tree.Labelled{Label: tr.Nodes[i].Label, Blocks: tree.Blocks(y)}.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestLoadAndParse(t *testing.T) {
+	plat := apptest.NewPlatform()
+	data := apptest.Model(t, 1)
+	plat.AddModel("default", data, 42.5)
+	a, env := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseReady {
+		t.Fatalf("phase %s: %s", a.Model.Phase, a.Model.Err)
+	}
+	if a.Model.FromCache || a.Model.Info.DevF1 != 42.5 || a.Model.Info.Backend != "cpu" || len(a.Model.Info.Labels) != len(apptest.Labels) {
+		t.Errorf("model state %+v, info %+v", a.Model, a.Model.Info)
+	}
+	fetches := plat.FetchCount()
+
+	text := "Wie denk je dat hij gisteren het boek aan zijn zus heeft gegeven ?"
+	var main *app.TreeView
+	for _, v := range decode.Variants {
+		main = parseWith(t, a, env, func() { a.SetText(text); a.SetVariant(v.String()); a.ParseNow() })
+		// The same as the parser gives natively for the same weights.
+		f, err := weights.Read(data, "model")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := parser.FromFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := p.ParseWords(strings.Fields(text), v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := constituents(main.Tree), constituents(want.Tree); !slices.Equal(got, want) {
+			t.Errorf("%s: app %v, parser %v", v, got, want)
+		}
+		if main.Parse.Variant != v.String() || main.SVG == "" || !strings.Contains(main.SVG, "data-node") && len(main.Tree.Nodes) > 0 {
+			t.Errorf("%s: view %+v", v, main)
+		}
+	}
+	if plat.FetchCount() != fetches {
+		t.Errorf("parsing fetched %d times", plat.FetchCount()-fetches)
+	}
+	// Every node the derivation built is explained.
+	for _, n := range main.Nodes {
+		if n.Item == nil {
+			t.Errorf("node %s has no derivation item", n.Cons)
+		} else if n.Item.Rule == "" {
+			t.Errorf("node %s: no rule", n.Cons)
+		}
+	}
+}
+
+func TestCacheAndOffline(t *testing.T) {
+	plat := apptest.NewPlatform()
+	m := plat.AddModel("default", apptest.Model(t, 2), 0)
+	start(t, plat, app.Options{})
+	if plat.Fetches[m.URL] != 1 {
+		t.Fatalf("first load fetched the weights %d times", plat.Fetches[m.URL])
+	}
+	a, _ := start(t, plat, app.Options{})
+	if !a.Model.FromCache || plat.Fetches[m.URL] != 1 {
+		t.Errorf("second load: from cache %v, weight fetches %d", a.Model.FromCache, plat.Fetches[m.URL])
+	}
+	plat.Offline = true
+	a, env := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseReady || !a.Model.ListFromCache || !a.Model.FromCache {
+		t.Fatalf("offline: %+v", a.Model)
+	}
+	parseWith(t, a, env, a.ParseNow)
+}
+
+func TestDamagedDownloadAndRetry(t *testing.T) {
+	plat := apptest.NewPlatform()
+	data := apptest.Model(t, 3)
+	m := plat.AddModel("default", data, 0)
+	plat.Files[m.URL] = append([]byte(nil), data[:len(data)-1]...)
+	a, env := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseFailed || !strings.Contains(a.Model.Err, "damaged") {
+		t.Fatalf("phase %s, err %q", a.Model.Phase, a.Model.Err)
+	}
+	if len(plat.Cache) != 1 { // the model list only
+		t.Errorf("damaged weights were cached")
+	}
+	plat.Files[m.URL] = data
+	env.Do(a.Retry)
+	env.Wait(t, "the retry", wait, func() bool { return a.Model.Phase == app.PhaseReady })
+}
+
+func TestNoModel(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.Files["/api/models"] = []byte("[]")
+	a, _ := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseNoModel {
+		t.Errorf("phase %s", a.Model.Phase)
+	}
+	plat = apptest.NewPlatform()
+	a, _ = start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseFailed || !strings.Contains(a.Model.Err, "model list") {
+		t.Errorf("no list: phase %s, err %q", a.Model.Phase, a.Model.Err)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 4), 0)
+	a, env := start(t, plat, app.Options{Variant: "continuous"})
+	parseWith(t, a, env, func() {
+		a.SetText(apptest.Sentences[0][0] + " " + strings.Join(apptest.Sentences[1], " "))
+		a.SetCompare(true)
+		a.SetOther("n6")
+		a.ParseNow()
+	})
+	main, side := a.Parse.Main, a.Parse.Side
+	if side == nil || main.Parse.Variant != "continuous" || side.Parse.Variant != "n6" {
+		t.Fatalf("views %+v %+v", main, side)
+	}
+	if main.Parse.Reused || !side.Parse.Reused {
+		t.Errorf("scores reused: main %v, side %v; want the side's only", main.Parse.Reused, side.Parse.Reused)
+	}
+	// Marked nodes are exactly those without a twin in the other tree.
+	check := func(v, other *app.TreeView) {
+		twins := map[string]int{}
+		for _, n := range other.Nodes {
+			twins[n.Cons]++
+		}
+		for _, n := range v.Nodes {
+			has := twins[n.Cons] > 0
+			if has {
+				twins[n.Cons]--
+			}
+			if has == (n.Class == "extra") {
+				t.Errorf("%s: node %s class %q, twin in the other tree: %v", v.ID, n.Cons, n.Class, has)
+			}
+		}
+	}
+	check(main, side)
+	check(side, main)
+}
+
+func TestTooLong(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 5), 0)
+	a, env := start(t, plat, app.Options{})
+	env.Do(func() {
+		a.SetText(strings.Repeat("het boek ", 100))
+		a.SetVariant("n6")
+		a.ParseNow()
+	})
+	if a.Job != nil || !strings.Contains(a.Parse.Err, "too many for n6") {
+		t.Errorf("job %v, err %q", a.Job, a.Parse.Err)
+	}
+}
+
+// blockingEngine parses nothing: Parse waits for its context.
+type blockingEngine struct{ app.Local }
+
+func (*blockingEngine) Parse(ctx context.Context, req app.Request) (*app.Parse, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func TestCancel(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 6), 0)
+	plat.Engine = &blockingEngine{}
+	a, env := start(t, plat, app.Options{})
+	env.Do(a.ParseNow)
+	if a.Job == nil {
+		t.Fatal("no job")
+	}
+	time.Sleep(600 * time.Millisecond)
+	env.Do(func() {
+		if a.Job.Elapsed == 0 {
+			t.Error("elapsed time not updated")
+		}
+		a.Cancel()
+	})
+	env.Wait(t, "the cancellation", wait, func() bool { return a.Job == nil })
+	if a.Parse.Err != "cancelled" {
+		t.Errorf("err %q", a.Parse.Err)
+	}
+}
+
+// goldBank returns the test sentences as a discbracket treebank (flat
+// trees under one smain node).
+func goldBank(t *testing.T) []byte {
+	var trees []*tree.Tree
+	for _, s := range apptest.Sentences {
+		tags := make([]string, len(s))
+		for i := range tags {
+			tags[i] = "N"
+		}
+		tr, err := tree.FromConstituents(s, tags, []tree.Labelled{{Label: "smain", Blocks: []tree.Span{{Start: 0, End: len(s) - 1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trees = append(trees, tr)
+	}
+	var buf bytes.Buffer
+	if err := treebank.WriteDiscbracket(&buf, trees); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestTreebank(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	a, env := start(t, plat, app.Options{})
+	plat.PickedName, plat.Picked = "dev.discbracket", goldBank(t)
+	env.Do(func() { a.OpenFiles(js.Undefined()) })
+	env.Wait(t, "the first sentence's parse", wait, func() bool { return a.Bank != nil && a.Job == nil && a.Bank.Parsed == 1 })
+	b := a.Bank
+	if a.Tab != app.TabTreebank || b.Len() != 3 || b.Current() == nil || b.GoldView == nil || b.PredView == nil {
+		t.Fatalf("bank %+v", b)
+	}
+	env.Do(a.BankParseAll)
+	env.Wait(t, "the batch", wait, func() bool { return a.Job == nil })
+	if b.Parsed != 3 || b.Summary == nil || b.Summary.Sentences != 3 {
+		t.Fatalf("parsed %d, summary %+v", b.Parsed, b.Summary)
+	}
+	env.Do(func() { a.BankGo(2) })
+	if b.Index != 2 || b.PredView == nil || b.Current().Index != 2 {
+		t.Errorf("index %d, view %v", b.Index, b.PredView)
+	}
+	// Unmatched nodes are marked in both trees.
+	r := b.Current()
+	for _, i := range r.GoldUnmatched {
+		if b.GoldView.Nodes[i].Class != "miss" {
+			t.Errorf("gold node %d not marked", i)
+		}
+	}
+	for _, i := range r.CandUnmatched {
+		if b.PredView.Nodes[i].Class != "extra" {
+			t.Errorf("parse node %d not marked", i)
+		}
+	}
+
+	env.Do(func() {
+		a.ExportAll(app.FormatDiscbracket)
+		a.ExportAll(app.FormatExport)
+		a.ExportView("pred", app.FormatSVG)
+		a.ExportView("gold", app.FormatDiscbracket)
+		a.ExportView("pred", app.FormatPNG)
+	})
+	env.Wait(t, "the PNG", wait, func() bool { return len(plat.Saved) == 5 })
+	want := []string{"dev-3-gold.discbracket", "dev-3-pred.png", "dev-3-pred.svg", "dev.n3.discbracket", "dev.n3.export"}
+	if got := plat.SavedNames(); !slices.Equal(got, want) {
+		t.Errorf("saved %v, want %v", got, want)
+	}
+	for _, name := range []string{"dev.n3.discbracket", "dev.n3.export"} {
+		f, _ := treebank.FormatOf(name)
+		trees, err := treebank.ReadAll(bytes.NewReader(plat.Saved[name]), name, f)
+		if err != nil || len(trees) != 3 {
+			t.Errorf("%s: %d trees, %v", name, len(trees), err)
+		}
+	}
+
+	// Another variant drops the parses and parses the sentence shown.
+	env.Do(func() { a.SetBankVariant("n4") })
+	env.Wait(t, "the n4 parse", wait, func() bool { return a.Job == nil })
+	if b.Variant != decode.N4 || b.Parsed != 1 || b.PredView.Parse.Variant != "n4" {
+		t.Errorf("variant %s, parsed %d", b.Variant, b.Parsed)
+	}
+
+	// Pasted text and bad input.
+	env.Do(func() { a.PasteBank("nonsense") })
+	if a.Bank != b || !strings.Contains(a.Notice, "not a treebank") {
+		t.Errorf("notice %q", a.Notice)
+	}
+}
+
+func TestFocus(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 8), 0)
+	a, env := start(t, plat, app.Options{})
+	main := parseWith(t, a, env, a.ParseNow)
+	if len(main.Nodes) == 0 {
+		t.Skip("the random model built no constituent")
+	}
+	env.Do(func() { a.Select("main", false, 0) })
+	d := a.Describe()
+	if d == nil || d.Node == nil || d.Node.Index != 0 || !strings.Contains(main.SVG, "sel") {
+		t.Fatalf("details %+v", d)
+	}
+	env.Do(func() { a.HoverAt("main", true, 1) })
+	if d := a.Describe(); d == nil || d.Word != main.Tree.Tokens[1].Word {
+		t.Errorf("hover details %+v", d)
+	}
+	env.Do(func() { a.ZoomToWidth(main, main.Width/2) })
+	if a.Zoom != 0.5 || a.SizeStyle(main) != fmt.Sprintf("width:%.0fpx;height:%.0fpx", main.Width/2, main.Height/2) {
+		t.Errorf("zoom %v, style %s", a.Zoom, a.SizeStyle(main))
+	}
+	env.Do(func() { a.ZoomBy(100); a.ZoomBy(0) })
+	if a.Zoom != 1 {
+		t.Errorf("zoom %v after a reset", a.Zoom)
+	}
+	env.Do(func() { a.HoverAt("main", true, -1); a.Select("main", false, 0) })
+	if a.Describe() != nil || strings.Contains(main.SVG, " sel") {
+		t.Errorf("selection not cleared")
+	}
+}

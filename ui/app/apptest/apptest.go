@@ -1,0 +1,272 @@
+// Package apptest provides what tests of the browser app need on the host:
+// a fake Platform (fetches from a map, an in-memory cache, the Local
+// engine, saved files kept), an Env, a way to wait for the app's state, and
+// small random models written as weight files.
+package apptest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/server/api"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/weights"
+	"github.com/vugu/vugu/js"
+)
+
+// Platform is a fake app.Platform. Its fields may be changed between
+// loads (under no lock: tests change them while the app is idle).
+type Platform struct {
+	mu sync.Mutex
+	// Files answers Fetch by URL.
+	Files map[string][]byte
+	// Offline makes every Fetch fail.
+	Offline bool
+	// Fetches counts the Fetch calls by URL.
+	Fetches map[string]int
+	// Cache is the browser cache.
+	Cache map[string][]byte
+	// Saved holds the files offered for download by name.
+	Saved map[string][]byte
+	// Engine, when set, replaces the Local engine NewEngine returns.
+	Engine app.Engine
+	// Picked is what ReadFile returns.
+	PickedName string
+	Picked     []byte
+	start      time.Time
+}
+
+// NewPlatform returns a platform with no files.
+func NewPlatform() *Platform {
+	return &Platform{Files: map[string][]byte{}, Fetches: map[string]int{}, Cache: map[string][]byte{}, Saved: map[string][]byte{}, start: time.Now()}
+}
+
+// AddModel serves a weights file under its content-addressed URL and adds
+// it to the model list.
+func (p *Platform) AddModel(name string, data []byte, devF1 float64) api.Model {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	sum := sha256.Sum256(data)
+	m := api.Model{Name: name, Bytes: int64(len(data)), SHA256: hex.EncodeToString(sum[:]), DevF1: devF1}
+	m.URL = api.WeightsURL(m.SHA256)
+	p.Files[m.URL] = data
+	var list []api.Model
+	_ = json.Unmarshal(p.Files[api.ModelsPath], &list)
+	list = append(list, m)
+	p.Files[api.ModelsPath], _ = json.Marshal(list)
+	return m
+}
+
+// FetchCount returns the number of Fetch calls, all URLs together.
+func (p *Platform) FetchCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, c := range p.Fetches {
+		n += c
+	}
+	return n
+}
+
+// Fetch implements app.Platform.
+func (p *Platform) Fetch(ctx context.Context, url string, progress func(done, total int64)) ([]byte, error) {
+	p.mu.Lock()
+	p.Fetches[url]++
+	b, ok := p.Files[url]
+	offline := p.Offline
+	p.mu.Unlock()
+	switch {
+	case offline:
+		return nil, errors.New("offline")
+	case !ok:
+		return nil, fmt.Errorf("%s: 404 Not Found", url)
+	}
+	if progress != nil {
+		progress(int64(len(b)/2), int64(len(b)))
+		progress(int64(len(b)), int64(len(b)))
+	}
+	return append([]byte(nil), b...), nil
+}
+
+// CacheLoad implements app.Platform.
+func (p *Platform) CacheLoad(url string) ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, ok := p.Cache[url]
+	return b, ok
+}
+
+// CacheStore implements app.Platform.
+func (p *Platform) CacheStore(url string, data []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.Cache[url] = append([]byte(nil), data...)
+	return nil
+}
+
+// SHA256 implements app.Platform.
+func (p *Platform) SHA256(data []byte) (string, error) {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// NewEngine implements app.Platform.
+func (p *Platform) NewEngine() app.Engine {
+	if p.Engine != nil {
+		return p.Engine
+	}
+	return &app.Local{}
+}
+
+// Save implements app.Platform.
+func (p *Platform) Save(name, mime string, data []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.Saved[name] = data
+	return nil
+}
+
+// SavedNames lists the saved files.
+func (p *Platform) SavedNames() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for n := range p.Saved {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PNG implements app.Platform with a fake PNG: the signature and the SVG.
+func (p *Platform) PNG(svg string, width, height, scale float64) ([]byte, error) {
+	return append([]byte("\x89PNG\r\n\x1a\n"), svg...), nil
+}
+
+// ReadFile implements app.Platform: it returns Picked.
+func (p *Platform) ReadFile(js.Value) (string, []byte, error) {
+	if p.Picked == nil {
+		return "", nil, errors.New("no file")
+	}
+	return p.PickedName, p.Picked, nil
+}
+
+// Since implements app.Platform.
+func (p *Platform) Since() time.Duration { return time.Since(p.start) }
+
+// Env is an app.Env: a mutex, and a count of renders asked for.
+type Env struct {
+	mu      sync.Mutex
+	renders int
+}
+
+// Lock implements app.Env.
+func (e *Env) Lock() { e.mu.Lock() }
+
+// UnlockRender implements app.Env.
+func (e *Env) UnlockRender() { e.renders++; e.mu.Unlock() }
+
+// Wait polls cond, with the lock held, until it holds or the timeout.
+func (e *Env) Wait(t testing.TB, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		e.mu.Lock()
+		ok := cond()
+		e.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// Do runs f with the lock held (as vugu runs event handlers).
+func (e *Env) Do(f func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	f()
+}
+
+// Sentences are the sentences the test models' vocabulary is built from.
+var Sentences = [][]string{
+	strings.Fields("Hij heeft het boek gisteren aan zijn zus gegeven ."),
+	strings.Fields("Dat had ik van hem eerlijk gezegd nooit verwacht ."),
+	strings.Fields("Wie denk je dat er morgen naar het feest komt ?"),
+}
+
+// Labels and Tags are the test models' label and tag sets.
+var (
+	Labels = []string{"smain", "np", "pp", "inf", "ppart", "ssub", "cp", "whq", "sv1", "ti", "smain/sv1"}
+	Tags   = []string{"VNW", "WW", "LID", "N", "BW", "VZ", "LET", "VG"}
+)
+
+// Model returns a small random model (tiny sizes, seed) over the words of
+// extra and Sentences, as the bytes of a float16 weights file.
+func Model(t testing.TB, seed uint64, extra ...[]string) []byte {
+	t.Helper()
+	v := network.NewVocab(append(append([][]string(nil), Sentences...), extra...), 1)
+	for _, l := range Labels {
+		v.AddLabel(l)
+	}
+	for _, g := range Tags {
+		v.AddTag(g)
+	}
+	c := network.Tiny().WithVocab(v)
+	c.WordDim, c.CharDim, c.CharHidden, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 16, 8, 8, 16, 16, 16, 16
+	m, err := network.New(c, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liven(m.Params, seed)
+	path := filepath.Join(t.TempDir(), "model.safetensors")
+	if err := weights.WriteFile(path, m.Params, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, weights.Float16); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// liven fills the biaffine scorers, which a fresh model has at zero, with
+// random values, so that a random model builds trees with constituents,
+// discontinuous ones among them (else every span scores 0, no better than
+// the null class, and trees are flat). Each value is uniform in
+// [-livenScale, livenScale), but the bias terms are livenBias.
+func liven(p *network.Params, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	for _, k := range []string{"cont", "disc", "gap"} {
+		for _, m := range []string{"span", "label"} {
+			b := p.Get(k + "." + m + ".biaffine")
+			o, d1 := b.Shape[0], b.Shape[1]
+			for i := range b.Data {
+				b.Data[i] = livenScale * (2*r.Float32() - 1)
+			}
+			for a := range o {
+				b.Data[(a*d1+d1-1)*d1+d1-1] = livenBias
+			}
+		}
+	}
+}
+
+// The values of liven: with them a 20-word sentence gets a dozen nodes
+// with n3, most of them discontinuous, and more with n6.
+const livenScale, livenBias = 10, -0.4

@@ -1,0 +1,44 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// ms formats a duration in milliseconds, with one decimal below 10 ms.
+func ms(d time.Duration) string {
+	f := float64(d) / float64(time.Millisecond)
+	if f < 10 {
+		return fmt.Sprintf("%.1f ms", f)
+	}
+	return fmt.Sprintf("%.0f ms", f)
+}
+
+// MS formats nanoseconds as milliseconds (for the components).
+func MS(ns int64) string { return ms(time.Duration(ns)) }
+
+// Bytes formats a byte count in KB or MB (powers of 1000).
+func Bytes(n int64) string {
+	switch {
+	case n < 0:
+		return "?"
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
+
+// BlocksString writes blocks as "[i,j)" or "[i,k)+[l,j)" (interstice
+// indices, as tree.Labelled writes them).
+func BlocksString(blocks []tree.Span) string {
+	parts := make([]string, len(blocks))
+	for i, b := range blocks {
+		parts[i] = fmt.Sprintf("[%d,%d)", b.Start, b.End)
+	}
+	return strings.Join(parts, "+")
+}

@@ -1,0 +1,66 @@
+package app
+
+import (
+	"context"
+	"time"
+)
+
+// Job is work in progress: a parse, or a batch over a treebank.
+type Job struct {
+	// What describes the work ("parsing 23 words with n6").
+	What string
+	// Done and Total count the sentences of a batch (Total 0 for one
+	// sentence).
+	Done, Total int
+	// Elapsed is the time since the job started, updated a few times a
+	// second while it runs.
+	Elapsed time.Duration
+
+	start  time.Time
+	cancel context.CancelFunc
+}
+
+// Percent is a batch's progress in percent.
+func (j *Job) Percent() int {
+	if j == nil || j.Total == 0 {
+		return 0
+	}
+	return 100 * j.Done / j.Total
+}
+
+// startJob makes a job current and returns its context; the caller holds
+// the lock. A ticker refreshes Elapsed twice a second until finishJob.
+func (a *App) startJob(what string, total int) (context.Context, *Job) {
+	ctx, cancel := context.WithCancel(context.Background())
+	j := &Job{What: what, Total: total, start: time.Now(), cancel: cancel}
+	a.Job = j
+	go func() {
+		t := time.NewTicker(500 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				a.update(func() { j.Elapsed = time.Since(j.start) })
+			}
+		}
+	}()
+	return ctx, j
+}
+
+// finishJob ends j (the caller holds the lock).
+func (a *App) finishJob(j *Job) {
+	j.cancel()
+	if a.Job == j {
+		a.Job = nil
+	}
+}
+
+// Cancel stops the current job: a worker busy with it is terminated and
+// started again.
+func (a *App) Cancel() {
+	if a.Job != nil {
+		a.Job.cancel()
+	}
+}

@@ -1,0 +1,229 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/discspan/discspan/server/api"
+)
+
+// Phase is a step of loading the model.
+type Phase string
+
+// The phases, in order; Failed and NoModel end a load.
+const (
+	PhaseStarting    Phase = "starting"
+	PhaseListing     Phase = "listing"
+	PhaseDownloading Phase = "downloading"
+	PhaseVerifying   Phase = "verifying"
+	PhaseLoading     Phase = "loading"
+	PhaseReady       Phase = "ready"
+	PhaseFailed      Phase = "failed"
+	PhaseNoModel     Phase = "nomodel"
+)
+
+// ModelState is the model being loaded or in use.
+type ModelState struct {
+	Phase Phase
+	// Models is the server's model list; Current the chosen one.
+	Models  []api.Model
+	Current api.Model
+	// Backend is the backend asked for (BackendAuto, ...).
+	Backend string
+	// Done and Total count the downloaded bytes (Total -1: unknown).
+	Done, Total int64
+	// FromCache is set when the weights came from the browser's cache,
+	// ListFromCache when the model list did (offline).
+	FromCache, ListFromCache bool
+	// Info describes the loaded model and backend.
+	Info *Info
+	// Err says why the load failed (Phase Failed).
+	Err string
+	// Note is a remark that does not stop the app (the cache refused the
+	// weights, say).
+	Note string
+	// ReadyAt is the time from the page's start to the model being ready;
+	// FetchNs the time to get the weights (download or cache).
+	ReadyAt time.Duration
+	FetchNs int64
+}
+
+// Ready reports whether sentences can be parsed.
+func (m *ModelState) Ready() bool { return m.Phase == PhaseReady }
+
+// Percent is the download progress in percent (0 when unknown).
+func (m *ModelState) Percent() int {
+	if m.Total <= 0 {
+		return 0
+	}
+	return int(100 * m.Done / m.Total)
+}
+
+// modelsCacheKey is where the last model list is kept, for offline starts.
+const modelsCacheKey = "/discspan/models.json"
+
+// Start loads the model in the background: the model list, the weights
+// (from the cache, or downloaded with progress and checked against the
+// list's SHA-256, then cached), then the engine.
+func (a *App) Start() {
+	a.loadGen++
+	gen := a.loadGen
+	a.Model.Phase, a.Model.Err, a.Model.Note = PhaseListing, "", ""
+	a.Model.Done, a.Model.Total = 0, -1
+	go a.load(gen)
+}
+
+// Retry starts loading again after a failure.
+func (a *App) Retry() { a.Start() }
+
+// SetBackend reloads the model with another backend.
+func (a *App) SetBackend(b string) {
+	if b == a.Model.Backend {
+		return
+	}
+	a.Model.Backend = b
+	a.Start()
+}
+
+// SetModel loads another model of the list.
+func (a *App) SetModel(name string) {
+	if name == a.Model.Current.Name {
+		return
+	}
+	a.opts.Model = name
+	a.Start()
+}
+
+// load is Start's goroutine; gen identifies it, so that a newer load makes
+// it give up.
+func (a *App) load(gen int) {
+	ctx := context.Background()
+	fail := func(format string, args ...any) {
+		a.update(func() {
+			if a.loadGen == gen {
+				a.Model.Phase, a.Model.Err = PhaseFailed, fmt.Sprintf(format, args...)
+			}
+		})
+	}
+	stale := false
+	step := func(f func()) bool {
+		a.update(func() {
+			stale = a.loadGen != gen
+			if !stale {
+				f()
+			}
+		})
+		return !stale
+	}
+
+	list, fromCache, err := a.modelList(ctx)
+	if err != nil {
+		fail("could not get the model list: %v", err)
+		return
+	}
+	var m api.Model
+	for _, c := range list {
+		if c.Name == a.opts.Model || (a.opts.Model == "" && m.Name == "") {
+			m = c
+		}
+	}
+	if !step(func() {
+		a.Model.Models, a.Model.ListFromCache = list, fromCache
+		a.Model.Current = m
+		if len(list) == 0 {
+			a.Model.Phase = PhaseNoModel
+		} else if m.Name == "" {
+			a.Model.Phase, a.Model.Err = PhaseFailed, fmt.Sprintf("the server has no model %q", a.opts.Model)
+		}
+	}) || m.Name == "" {
+		return
+	}
+
+	start := time.Now()
+	data, cached, err := a.weightsFile(ctx, m, func(done, total int64) {
+		step(func() { a.Model.Phase, a.Model.Done, a.Model.Total = PhaseDownloading, done, total })
+	}, func() { step(func() { a.Model.Phase = PhaseVerifying }) })
+	if err != nil {
+		fail("%v", err)
+		return
+	}
+	fetched := time.Since(start)
+	if !step(func() {
+		a.Model.Phase, a.Model.FromCache, a.Model.FetchNs = PhaseLoading, cached, int64(fetched)
+	}) {
+		return
+	}
+
+	if a.engine == nil {
+		a.engine = a.plat.NewEngine()
+	}
+	info, err := a.engine.Load(ctx, data, m.Name, LoadOptions{Backend: a.Model.Backend, MaxBytes: DefaultMaxBytes})
+	if err != nil {
+		fail("could not load the model %s: %v", m.Name, err)
+		return
+	}
+	step(func() {
+		a.weights = data
+		a.Model.Phase, a.Model.Info = PhaseReady, info
+		a.Model.ReadyAt = a.plat.Since()
+	})
+}
+
+// modelList fetches the server's model list and keeps a copy in the cache;
+// offline, it returns the copy.
+func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, err error) {
+	b, err := a.plat.Fetch(ctx, api.ModelsPath, nil)
+	if err != nil {
+		cb, ok := a.plat.CacheLoad(modelsCacheKey)
+		if !ok {
+			return nil, false, err
+		}
+		b, fromCache = cb, true
+	}
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, false, fmt.Errorf("bad model list: %v", err)
+	}
+	if !fromCache {
+		_ = a.plat.CacheStore(modelsCacheKey, b) // offline starts only
+	}
+	return list, fromCache, nil
+}
+
+// weightsFile returns the weights of m from the cache or, when absent or
+// damaged, downloaded, checked against m.SHA256 and cached.
+func (a *App) weightsFile(ctx context.Context, m api.Model, progress func(done, total int64), verifying func()) (data []byte, cached bool, err error) {
+	if b, ok := a.plat.CacheLoad(m.URL); ok {
+		if sum, err := a.plat.SHA256(b); err == nil && sum == m.SHA256 {
+			return b, true, nil
+		}
+	}
+	progress(0, m.Bytes)
+	b, err := a.plat.Fetch(ctx, m.URL, progress)
+	if err != nil {
+		return nil, false, fmt.Errorf("could not download the weights of %s (%s): %v", m.Name, Bytes(m.Bytes), err)
+	}
+	verifying()
+	sum, err := a.plat.SHA256(b)
+	if err != nil {
+		return nil, false, err
+	}
+	if sum != m.SHA256 {
+		return nil, false, fmt.Errorf("the downloaded weights of %s are damaged: SHA-256 %s, the server lists %s", m.Name, short(sum), short(m.SHA256))
+	}
+	if err := a.plat.CacheStore(m.URL, b); err != nil {
+		a.update(func() {
+			a.Model.Note = "the browser did not keep the weights (" + err.Error() + "): they will be downloaded again next time"
+		})
+	}
+	return b, false, nil
+}
+
+// short abbreviates a hex hash.
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}

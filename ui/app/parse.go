@@ -1,0 +1,199 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/tokenize"
+)
+
+// ParseState is the sentence tab.
+type ParseState struct {
+	// Text is the text typed or pasted; Sentences its sentences as
+	// tokenized, Index the one to parse.
+	Text      string
+	Sentences [][]string
+	Index     int
+	// TokenizeNs is the time tokenizing Text took.
+	TokenizeNs int64
+	// Variant is the decoder variant; with Compare, Other is parsed too
+	// and drawn beside it with the differences marked.
+	Variant, Other decode.Variant
+	Compare        bool
+	// Main and Side are the last results (Side with Compare).
+	Main, Side *TreeView
+	// Err says why the last parse failed.
+	Err string
+	// Seq counts the parses shown.
+	Seq int
+}
+
+// Words returns the words of the chosen sentence.
+func (p *ParseState) Words() []string {
+	if p.Index < len(p.Sentences) {
+		return p.Sentences[p.Index]
+	}
+	return nil
+}
+
+// retokenize splits Text into sentences of words.
+func (p *ParseState) retokenize() {
+	start := time.Now()
+	var sents [][]string
+	for _, s := range tokenize.Sentences(p.Text) {
+		words := make([]string, len(s))
+		for i, t := range s {
+			words[i] = t.Text
+		}
+		sents = append(sents, words)
+	}
+	p.TokenizeNs = int64(time.Since(start))
+	p.Sentences = sents
+	if p.Index >= len(sents) {
+		p.Index = 0
+	}
+}
+
+// SetText replaces the text and tokenizes it.
+func (a *App) SetText(s string) {
+	if s == a.Parse.Text {
+		return
+	}
+	a.Parse.Text = s
+	a.Parse.retokenize()
+}
+
+// UseExample puts example i in the text box and parses it.
+func (a *App) UseExample(i int) {
+	if i < 0 || i >= len(Examples) {
+		return
+	}
+	a.SetText(Examples[i].Text)
+	a.ParseNow()
+}
+
+// ChooseSentence picks the sentence of the text to parse.
+func (a *App) ChooseSentence(i int) {
+	if i >= 0 && i < len(a.Parse.Sentences) {
+		a.Parse.Index = i
+	}
+}
+
+// SetVariant sets the decoder variant by name.
+func (a *App) SetVariant(name string) {
+	if v, err := decode.ParseVariant(name); err == nil {
+		a.Parse.Variant = v
+	}
+}
+
+// SetOther sets the variant compared with.
+func (a *App) SetOther(name string) {
+	if v, err := decode.ParseVariant(name); err == nil {
+		a.Parse.Other = v
+	}
+}
+
+// SetCompare turns the side-by-side comparison on or off.
+func (a *App) SetCompare(on bool) { a.Parse.Compare = on }
+
+// labels returns the loaded model's labels.
+func (a *App) labels() []string {
+	if a.Model.Info == nil {
+		return nil
+	}
+	return a.Model.Info.Labels
+}
+
+// checkBudget returns an error for a sentence whose chart would exceed the
+// browser's memory budget with variant v, before any work is done.
+func (a *App) checkBudget(n int, v decode.Variant) error {
+	need := decode.ChartBytes(v, n, len(a.labels()))
+	if need <= DefaultMaxBytes {
+		return nil
+	}
+	return fmt.Errorf("%d words are too many for %s in the browser: its chart would need %d MiB, the budget is %d MiB (try n3 or n4, or a shorter sentence): %w",
+		n, v, need>>20, DefaultMaxBytes>>20, decode.ErrTooLong)
+}
+
+// ParseNow parses the chosen sentence with the variant (and, comparing,
+// the other one) in the background.
+func (a *App) ParseNow() {
+	if !a.Model.Ready() || a.Job != nil {
+		return
+	}
+	words := a.Parse.Words()
+	if len(words) == 0 {
+		a.Parse.Err = "type a sentence first"
+		return
+	}
+	variants := []decode.Variant{a.Parse.Variant}
+	if a.Parse.Compare && a.Parse.Other != a.Parse.Variant {
+		variants = append(variants, a.Parse.Other)
+	}
+	for _, v := range variants {
+		if err := a.checkBudget(len(words), v); err != nil {
+			a.Parse.Err = err.Error()
+			return
+		}
+	}
+	a.Parse.Err = ""
+	what := fmt.Sprintf("parsing %d words with %s", len(words), variants[0])
+	if len(variants) > 1 {
+		what += " and " + variants[1].String()
+	}
+	ctx, job := a.startJob(what, 0)
+	labels := a.labels()
+	go func() {
+		views, err := a.parseViews(ctx, words, variants, labels)
+		a.update(func() {
+			a.finishJob(job)
+			if err != nil {
+				a.Parse.Err = describeParseError(err, len(words))
+				return
+			}
+			a.Parse.Main, a.Parse.Side = views[0], nil
+			if len(views) > 1 {
+				a.Parse.Side = views[1]
+			}
+			a.Parse.Seq++
+			a.Selected, a.Hover = Focus{}, Focus{}
+		})
+	}()
+}
+
+// parseViews parses words with each variant and draws the trees, marking
+// where the second differs from the first.
+func (a *App) parseViews(ctx context.Context, words []string, variants []decode.Variant, labels []string) ([]*TreeView, error) {
+	parses := make([]*Parse, len(variants))
+	for i, v := range variants {
+		p, err := a.engine.Parse(ctx, Request{Words: words, Variant: v.String()})
+		if err != nil {
+			return nil, err
+		}
+		parses[i] = p
+	}
+	var classes [2]map[int]string
+	if len(parses) > 1 {
+		classes[0], classes[1] = compareTrees(parses[0].Tree, parses[1].Tree)
+	}
+	views := make([]*TreeView, len(parses))
+	ids := []string{"main", "side"}
+	for i, p := range parses {
+		views[i] = newTreeView(ids[i], p.Variant, p.Tree, p, labels, classes[i])
+	}
+	return views, nil
+}
+
+// describeParseError turns an engine error into a message for the user.
+func describeParseError(err error, n int) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	case errors.Is(err, decode.ErrTooLong):
+		return fmt.Sprintf("the sentence (%d words) is too long for this variant in the browser: %v", n, err)
+	}
+	return err.Error()
+}

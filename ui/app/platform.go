@@ -1,0 +1,44 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/vugu/vugu/js"
+)
+
+// Env synchronises the state with the renderer: Lock before changing the
+// state from a goroutine, UnlockRender after (vugu.EventEnv is one).
+type Env interface {
+	Lock()
+	UnlockRender()
+}
+
+// Platform is what the app needs from the browser (ui/browser implements
+// it; tests fake it).
+type Platform interface {
+	// Fetch GETs url (relative to the page), reporting progress (total is
+	// -1 when unknown). Non-2xx statuses are errors.
+	Fetch(ctx context.Context, url string, progress func(done, total int64)) ([]byte, error)
+	// CacheLoad returns the bytes stored for url by CacheStore, if any
+	// (Cache Storage in the browser, so that weights survive reloads and
+	// work offline).
+	CacheLoad(url string) ([]byte, bool)
+	// CacheStore keeps data for url.
+	CacheStore(url string, data []byte) error
+	// SHA256 returns the lower-case hex SHA-256 of data.
+	SHA256(data []byte) (string, error)
+	// NewEngine returns the engine that parses (a Web Worker in the
+	// browser).
+	NewEngine() Engine
+	// Save offers data to the user as a file download.
+	Save(name, mime string, data []byte) error
+	// PNG rasterises an SVG document of the given size in CSS pixels at
+	// scale (2 for sharp prints) and returns the PNG bytes.
+	PNG(svg string, width, height, scale float64) ([]byte, error)
+	// ReadFile reads the first file of a FileList (an <input type=file>'s
+	// files or a drop's dataTransfer.files).
+	ReadFile(files js.Value) (name string, data []byte, err error)
+	// Since returns the time since the page started loading.
+	Since() time.Duration
+}

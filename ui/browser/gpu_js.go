@@ -1,0 +1,55 @@
+//go:build js
+
+package browser
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/webgpu"
+)
+
+// GPU builds a WebGPU scorer (an app.GPUFunc): float16 weights stay
+// float16 on the device. Unless allowSoftware, it first asks for an adapter
+// and gives up, wrapping app.ErrSoftwareAdapter, when it is a fallback
+// (software) one, before compiling the kernels.
+func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+	if !allowSoftware {
+		software, err := probeAdapter()
+		if err != nil {
+			return nil, false, err
+		}
+		if software {
+			return nil, true, fmt.Errorf("browser: %w", app.ErrSoftwareAdapter)
+		}
+	}
+	var o webgpu.Options
+	if f16 {
+		o.Weights = webgpu.WeightsF16
+	}
+	s, err := webgpu.New(p, o)
+	if err != nil {
+		return nil, false, err
+	}
+	return s, s.Adapter().Software, nil
+}
+
+// probeAdapter asks navigator.gpu for an adapter and reports whether it is
+// a fallback (software) one.
+func probeAdapter() (software bool, err error) {
+	gpu := js.Global().Get("navigator").Get("gpu")
+	if !gpu.Truthy() {
+		return false, fmt.Errorf("no WebGPU in this browser")
+	}
+	ad, err := await(gpu.Call("requestAdapter", map[string]any{"powerPreference": "high-performance"}))
+	if err != nil || !ad.Truthy() {
+		return false, fmt.Errorf("no WebGPU adapter (%v)", err)
+	}
+	if info := ad.Get("info"); info.Truthy() && info.Get("isFallbackAdapter").Truthy() {
+		return true, nil
+	}
+	return ad.Get("isFallbackAdapter").Truthy(), nil
+}

@@ -1,0 +1,31 @@
+package browser
+
+import (
+	"net/url"
+
+	"github.com/discspan/discspan/ui/app"
+)
+
+// PageOptions are the settings a page URL's query gives.
+type PageOptions struct {
+	App app.Options
+	// Worker is false with "worker=0": parse in the page itself (the tab
+	// freezes during long work).
+	Worker bool
+}
+
+// ParseQuery reads the query of the page URL: backend (auto, cpu,
+// webgpu), model, variant, s (the sentence) and worker (0 to parse in the
+// page). Unknown or malformed parameters are ignored.
+func ParseQuery(rawQuery string) PageOptions {
+	q, _ := url.ParseQuery(rawQuery)
+	o := PageOptions{Worker: q.Get("worker") != "0"}
+	switch b := q.Get("backend"); b {
+	case app.BackendCPU, app.BackendWebGPU, app.BackendAuto:
+		o.App.Backend = b
+	}
+	o.App.Model = q.Get("model")
+	o.App.Variant = q.Get("variant")
+	o.App.Text = q.Get("s")
+	return o
+}

@@ -1,0 +1,80 @@
+package browser
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/ui/app"
+)
+
+// The messages between the page and the worker are JS objects
+//
+//	page → worker: {id, op: "load"|"parse", json, bytes?}
+//	worker → page: {id, json} or {id, err, kind}; and once {op: "ready"}
+//
+// where json is a JSON string: loadRequest for "load" (the weights file in
+// bytes, a Uint8Array), app.Request for "parse"; the answers are app.Info
+// and app.Parse. kind classifies errors (errKind).
+
+// loadRequest is the JSON of a "load" message.
+type loadRequest struct {
+	Name string          `json:"name"`
+	Opt  app.LoadOptions `json:"opt"`
+}
+
+// Error kinds, so that errors.Is works across the worker boundary.
+const (
+	kindTooLong = "too_long"
+	kindNoModel = "no_model"
+)
+
+// errKind classifies err for the page.
+func errKind(err error) string {
+	switch {
+	case errors.Is(err, decode.ErrTooLong):
+		return kindTooLong
+	case errors.Is(err, app.ErrNoModel):
+		return kindNoModel
+	}
+	return ""
+}
+
+// workerError rebuilds a worker's error from its message and kind.
+func workerError(msg, kind string) error {
+	switch kind {
+	case kindTooLong:
+		return fmt.Errorf("%s: %w", msg, decode.ErrTooLong)
+	case kindNoModel:
+		return app.ErrNoModel
+	}
+	return errors.New(msg)
+}
+
+// handle runs one request on eng and returns the JSON answer.
+func handle(eng app.Engine, op string, payload []byte, data []byte) ([]byte, error) {
+	switch op {
+	case "load":
+		var r loadRequest
+		if err := json.Unmarshal(payload, &r); err != nil {
+			return nil, err
+		}
+		info, err := eng.Load(bg, data, r.Name, r.Opt)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(info)
+	case "parse":
+		var r app.Request
+		if err := json.Unmarshal(payload, &r); err != nil {
+			return nil, err
+		}
+		p, err := eng.Parse(bg, r)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(p)
+	}
+	return nil, fmt.Errorf("unknown request %q", op)
+}

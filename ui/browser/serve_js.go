@@ -1,0 +1,48 @@
+//go:build js
+
+package browser
+
+import (
+	"syscall/js"
+
+	"github.com/discspan/discspan/ui/app"
+)
+
+// request is one message from the page.
+type request struct {
+	id      int
+	op      string
+	payload []byte
+	data    []byte
+}
+
+// ServeWorker answers the page's requests with eng, one after another, and
+// never returns. It runs in the worker (see worker.js): the requests are
+// handled in this goroutine, not in the message callback, since loading
+// WebGPU waits for promises.
+func ServeWorker(eng app.Engine) {
+	self := js.Global()
+	queue := make(chan request, 1024)
+	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		m := args[0].Get("data")
+		r := request{id: m.Get("id").Int(), op: m.Get("op").String(), payload: []byte(m.Get("json").String())}
+		if b := m.Get("bytes"); b.Truthy() {
+			r.data = bytesToGo(b)
+		}
+		select {
+		case queue <- r:
+		default: // the page sends one request at a time; never block here
+			go func() { queue <- r }()
+		}
+		return nil
+	}))
+	self.Call("postMessage", map[string]any{"op": "ready"})
+	for r := range queue {
+		out, err := handle(eng, r.op, r.payload, r.data)
+		if err != nil {
+			self.Call("postMessage", map[string]any{"id": r.id, "err": err.Error(), "kind": errKind(err)})
+			continue
+		}
+		self.Call("postMessage", map[string]any{"id": r.id, "json": string(out)})
+	}
+}

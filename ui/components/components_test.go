@@ -1,0 +1,128 @@
+package components
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/staticrender"
+)
+
+// render renders a component to HTML without a browser.
+func render(t *testing.T, b vugu.Builder) string {
+	t.Helper()
+	env, err := vugu.NewBuildEnv(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := staticrender.New(&buf).Render(env.RunBuild(b)); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// loaded returns an app with a random model loaded and, when parse is set,
+// the first example parsed with n3 and n6 side by side.
+func loaded(t *testing.T, parse bool) (*app.App, *apptest.Platform, *apptest.Env) {
+	t.Helper()
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, plat, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", 30*time.Second, func() bool { return a.Model.Ready() })
+	if parse {
+		env.Do(func() { a.SetCompare(true); a.SetOther("n6"); a.ParseNow() })
+		env.Wait(t, "the parse", 30*time.Second, func() bool { return a.Parse.Seq == 1 })
+	}
+	return a, plat, env
+}
+
+// contains checks that html has every one of want.
+func contains(t *testing.T, html string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(html, w) {
+			t.Errorf("missing %q in\n%s", w, html)
+		}
+	}
+}
+
+func TestRootParsed(t *testing.T) {
+	a, _, _ := loaded(t, true)
+	html := render(t, &Root{App: a})
+	contains(t, html,
+		`data-phase="ready"`, `data-backend="cpu"`, `data-gpu="0"`, `data-seq="1"`,
+		`id="backend"`, `(dev F1 <b class="devf1">42.50</b>)`, // the file's metadata wins over the list
+		// The drawings themselves are set by TreePanel.populate, in the browser.
+		`data-svg="`+a.Parse.Main.Key+`"`, `data-svg="`+a.Parse.Side.Key+`"`,
+		`id="panel-main"`, `tokenizing`, `decoding n3`, `decoding n6`, `drawing`,
+		`<option selected="selected" value="n3">n3</option>`,
+	)
+	// One table row per node, with its constituent (the renderer sorts
+	// attributes by name), once the table is open.
+	for _, v := range a.Views() {
+		if len(v.Nodes) > 0 && strings.Contains(html, `data-node="0" data-view="`+v.ID+`"`) {
+			t.Errorf("%s: closed table has rows", v.ID)
+		}
+		table := render(t, &Constituents{App: a, View: v, Open: true})
+		for _, n := range v.Nodes {
+			contains(t, table, fmt.Sprintf(`data-cons="%s" data-label="%s" data-node="%d" data-view="%s"`, n.Cons, n.Label, n.Index, v.ID))
+		}
+	}
+	if strings.Contains(html, `class="loader"`) {
+		t.Error("loader shown once ready")
+	}
+}
+
+func TestDetails(t *testing.T) {
+	a, _, env := loaded(t, true)
+	if len(a.Parse.Main.Nodes) == 0 {
+		t.Skip("no node")
+	}
+	contains(t, render(t, &Details{App: a}), "Hover over or click a node")
+	env.Do(func() { a.Select("main", false, 0) })
+	n := a.Parse.Main.Nodes[0]
+	contains(t, render(t, &Details{App: a}), "<th>node</th><td>"+n.Label+"</td>", "<th>rule</th>", "<th>item score</th>", app.BlocksString(n.Blocks))
+	contains(t, render(t, &Constituents{App: a, View: a.Parse.Main, Open: true}), `class="node`+map[bool]string{true: " disc"}[n.Disc])
+}
+
+func TestLoaderStates(t *testing.T) {
+	plat := apptest.NewPlatform()
+	env := &apptest.Env{}
+	a := app.New(env, plat, app.Options{})
+	contains(t, render(t, &Root{App: a}), `data-phase=""`)
+	env.Do(a.Start)
+	env.Wait(t, "the failure", 10*time.Second, func() bool { return a.Model.Phase == app.PhaseFailed })
+	contains(t, render(t, &Root{App: a}), `id="load-error"`, `could not get the model list`, `id="retry"`)
+
+	plat.Files["/api/models"] = []byte("[]")
+	env.Do(a.Retry)
+	env.Wait(t, "no model", 10*time.Second, func() bool { return a.Model.Phase == app.PhaseNoModel })
+	contains(t, render(t, &Root{App: a}), `id="no-model"`, "weights/default.safetensors is missing")
+
+	a.Model.Phase, a.Model.Done, a.Model.Total, a.Model.Current.Name = app.PhaseDownloading, 2e6, 8e6, "default"
+	contains(t, render(t, &Loader{App: a}), "downloading the weights of default: 2.0 MB of 8.0 MB", `<progress max="100" value="25">`)
+}
+
+func TestJobBar(t *testing.T) {
+	a := &app.App{Job: &app.Job{What: "parsing 3 sentences with n3", Done: 1, Total: 3, Elapsed: 1500 * time.Millisecond}}
+	contains(t, render(t, &JobBar{App: a}), "parsing 3 sentences with n3… 1.5 s (1 of 3)", `value="33"`, `id="cancel"`)
+}
+
+func TestBankTab(t *testing.T) {
+	a, _, env := loaded(t, false)
+	env.Do(func() {
+		a.OpenBank("dev.discbracket", []byte("(ROOT (smain (N 0=Hij) (N 1=heeft) (N 2=het) (N 3=boek)) (LET 4=.))\n(ROOT (np (N 0=Wie) (N 1=denk)) (LET 2=?))\n"))
+	})
+	env.Wait(t, "the parse", 30*time.Second, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	html := render(t, &Root{App: a})
+	contains(t, html, `id="bankfile"`, `<b>dev.discbracket</b>`, "of 2", `id="panel-gold"`, `id="panel-pred"`,
+		"F1 ", "1 of 2 sentences parsed with n3", `data-view="gold"`)
+}

@@ -1,0 +1,72 @@
+package components
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+)
+
+// ParseTab is the sentence tab: the text, the variant(s), the trees, the
+// timings and the node details.
+type ParseTab struct {
+	App *app.App
+}
+
+// example puts the chosen example in the text box and parses it.
+func (c *ParseTab) example(event vugu.DOMEvent) {
+	if i, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
+		c.App.UseExample(i)
+	}
+}
+
+// keydown parses on Ctrl+Enter (or Cmd+Enter).
+func (c *ParseTab) keydown(event vugu.DOMEvent) {
+	if event.PropString("key") == "Enter" && (event.PropBool("ctrlKey") || event.PropBool("metaKey")) {
+		event.PreventDefault()
+		c.App.ParseNow()
+	}
+}
+
+// tokens shows the chosen sentence's tokens.
+func (c *ParseTab) tokens() string {
+	w := c.App.Parse.Words()
+	if len(w) == 0 {
+		return "no words"
+	}
+	return fmt.Sprintf("%d tokens: %s", len(w), strings.Join(w, " · "))
+}
+
+// sentences labels the sentences of the text for the sentence menu.
+func (c *ParseTab) sentences() []string {
+	out := make([]string, len(c.App.Parse.Sentences))
+	for i, s := range c.App.Parse.Sentences {
+		label := strings.Join(s, " ")
+		if len(label) > 60 {
+			label = label[:60] + "…"
+		}
+		out[i] = fmt.Sprintf("%d: %s", i+1, label)
+	}
+	return out
+}
+
+// chooseSentence picks a sentence of the text.
+func (c *ParseTab) chooseSentence(event vugu.DOMEvent) {
+	if i, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
+		c.App.ChooseSentence(i)
+	}
+}
+
+// views are the trees shown.
+func (c *ParseTab) views() []*app.TreeView { return c.App.Views() }
+
+// canParse reports whether the parse button is enabled.
+func (c *ParseTab) canParse() bool { return c.App.Model.Ready() && c.App.Job == nil }
+
+// examples are the example sentences.
+func (c *ParseTab) examples() []app.Example { return app.Examples }
+
+// variants are the decoder variants' names.
+func (c *ParseTab) variants() []string { return app.Variants() }

@@ -1,0 +1,49 @@
+package components
+
+import (
+	"strconv"
+
+	"github.com/discspan/discspan/ui/app"
+)
+
+// Root is the page: the model bar, the loader while the model loads, and
+// the sentence and treebank tabs.
+type Root struct {
+	App *app.App
+}
+
+// backend is the scoring backend in use, "" before the model is loaded.
+func (c *Root) backend() string {
+	if i := c.App.Model.Info; i != nil {
+		return i.Backend
+	}
+	return ""
+}
+
+// gpu is "1" when WebGPU scores, else "0".
+func (c *Root) gpu() string {
+	if i := c.App.Model.Info; i != nil && i.GPU {
+		return "1"
+	}
+	return "0"
+}
+
+// seq is the number of parses shown, for tests waiting for a new one.
+func (c *Root) seq() string { return strconv.Itoa(c.App.Parse.Seq) }
+
+// tabClass is the class of a tab's button.
+func (c *Root) tabClass(tab string) string {
+	if c.App.Tab == tab {
+		return "tab on"
+	}
+	return "tab"
+}
+
+// readyMS is the time from the page's start to the model being ready, in
+// milliseconds ("" before).
+func (c *Root) readyMS() string {
+	if !c.App.Model.Ready() {
+		return ""
+	}
+	return strconv.FormatInt(c.App.Model.ReadyAt.Milliseconds(), 10)
+}

@@ -1,0 +1,83 @@
+package components
+
+import (
+	"strconv"
+
+	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
+)
+
+// TreePanel draws one tree (treedraw's SVG) with zoom and export buttons;
+// hovering or clicking a node or word shows its details.
+//
+// The SVG is put into the page by populate, not by the template: vugu
+// would set it again at every render (it sets inner HTML unconditionally),
+// which costs a parse of the drawing each time and, replacing the element
+// under the pointer, fires a new mouseover, hence another render, forever.
+type TreePanel struct {
+	App  *app.App
+	View *app.TreeView
+}
+
+// target returns the node or word under the event: the nearest element
+// with a data-node or data-word attribute (treedraw puts them on labels
+// and bars); ok is false elsewhere.
+func (c *TreePanel) target(event vugu.DOMEvent) (word bool, index int, ok bool) {
+	el := event.JSEventTarget()
+	if !el.Truthy() || el.Get("closest").IsUndefined() {
+		return false, 0, false
+	}
+	el = el.Call("closest", "[data-node],[data-word]")
+	if !el.Truthy() {
+		return false, 0, false
+	}
+	if v := el.Call("getAttribute", "data-node"); v.Truthy() {
+		i, err := strconv.Atoi(v.String())
+		return false, i, err == nil && i >= 0
+	}
+	i, err := strconv.Atoi(el.Call("getAttribute", "data-word").String())
+	return true, i, err == nil
+}
+
+// hover shows the details of what the pointer is over.
+func (c *TreePanel) hover(event vugu.DOMEvent) {
+	if word, i, ok := c.target(event); ok {
+		c.App.HoverAt(c.View.ID, word, i)
+		return
+	}
+	c.App.HoverAt("", false, -1)
+}
+
+// click selects (or deselects) what was clicked.
+func (c *TreePanel) click(event vugu.DOMEvent) {
+	if word, i, ok := c.target(event); ok {
+		c.App.Select(c.View.ID, word, i)
+	}
+}
+
+// populate sets the drawing into its element when it changed (vugu calls
+// it after every render); the element remembers the key of its SVG.
+func (c *TreePanel) populate(el js.Value) {
+	if el.Get("discspanSVG").String() == c.View.Key {
+		return
+	}
+	el.Set("innerHTML", c.View.SVG)
+	el.Set("discspanSVG", c.View.Key)
+}
+
+// fit zooms so that the drawing fills its panel's width.
+func (c *TreePanel) fit(event vugu.DOMEvent) {
+	panel := event.JSEventTarget().Call("closest", "figure")
+	if panel.Truthy() {
+		c.App.ZoomToWidth(c.View, panel.Get("clientWidth").Float()-4)
+	}
+}
+
+// size is the drawing's CSS size at the current zoom.
+func (c *TreePanel) size() string { return c.App.SizeStyle(c.View) }
+
+// formats lists the export formats.
+func (c *TreePanel) formats() []string {
+	return []string{app.FormatDiscbracket, app.FormatExport, app.FormatSVG, app.FormatPNG}
+}

@@ -1,0 +1,63 @@
+package components
+
+import (
+	"fmt"
+
+	"github.com/discspan/discspan/ui/app"
+)
+
+// Work shows the work done: backend, model, load and parse timings.
+type Work struct {
+	App *app.App
+}
+
+// row is one line of the timings table.
+type row struct{ Name, Value string }
+
+// rows lists the timings of the last parse and of the load.
+func (c *Work) rows() []row {
+	a := c.App
+	var rows []row
+	add := func(name, value string) { rows = append(rows, row{name, value}) }
+	add("tokenizing", app.MS(a.Parse.TokenizeNs))
+	for _, v := range a.Views() {
+		if v.Parse == nil {
+			continue
+		}
+		score := app.MS(v.Parse.ScoreNs)
+		if v.Parse.Reused {
+			score = "scores reused"
+		}
+		add("scoring ("+v.Parse.Variant+")", score)
+		add("decoding "+v.Parse.Variant, app.MS(v.Parse.DecodeNs))
+		add("drawing", app.MS(v.DrawNs))
+		add("tree score", fmt.Sprintf("%.3f", v.Parse.Score))
+	}
+	m := &a.Model
+	if m.Info != nil {
+		add("model", fmt.Sprintf("%s: %d parameters (%s), %s, trained on %s", m.Current.Name, m.Info.Params, m.Info.DType, app.Bytes(m.Current.Bytes), or(m.Info.TrainingData, "?")))
+		if m.Info.DevDiscF1 > 0 {
+			add("dev discontinuous F1", fmt.Sprintf("%.2f", m.Info.DevDiscF1))
+		}
+		src := "downloaded"
+		if m.FromCache {
+			src = "from the browser's cache"
+		}
+		add("weights", fmt.Sprintf("%s in %s; model ready in %s; %.2f s after the page started", src, app.MS(m.FetchNs), app.MS(m.Info.LoadNs), m.ReadyAt.Seconds()))
+	}
+	if m.ListFromCache {
+		add("network", "offline: the model list came from the cache")
+	}
+	if m.Note != "" {
+		add("note", m.Note)
+	}
+	return rows
+}
+
+// or returns s, or def when s is empty.
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
