@@ -83,6 +83,7 @@ func benchTrainStep(b *testing.B, maxWords int) {
 
 func BenchmarkForward_TinyAlpino500(b *testing.B)    { benchForward(b, 500) }
 func BenchmarkForward_TinyAlpino1500(b *testing.B)   { benchForward(b, 1500) }
+func BenchmarkTrainStep_TinyAlpino250(b *testing.B)  { benchTrainStep(b, 250) }
 func BenchmarkTrainStep_TinyAlpino500(b *testing.B)  { benchTrainStep(b, 500) }
 func BenchmarkTrainStep_TinyAlpino1500(b *testing.B) { benchTrainStep(b, 1500) }
 func BenchmarkTrainStep_TinyAlpino5000(b *testing.B) { benchTrainStep(b, 5000) }
