@@ -9,6 +9,39 @@
 // local server (discspan serve) and other hosts (a Cloudflare Worker build)
 // share it. Nothing here parses: the app parses in the browser tab.
 //
+// # Training API
+//
+// With Options.JobsDir set, the handler also trains models:
+//
+//   - POST /api/train?preset=tiny&epochs=N with a treebank as the body
+//     (export or discbracket; the format comes from the Content-Type when
+//     it names one, else from the first non-blank line: "#BOS", "%%" or
+//     another "#" line is export, "(" is discbracket) queues a job and
+//     answers 202 with {"id": ..., "job": ...}. The treebank is split
+//     deterministically: every DevEvery-th sentence (the 10th, 20th, ...)
+//     goes to the dev set, the others to the training set; fewer than
+//     MinUploadSentences sentences are refused (400). A malformed treebank
+//     gets 400 with {"error": "line N: reason", "line": N}; a body over
+//     Options.MaxUpload gets 413.
+//   - GET /api/jobs lists the jobs; GET /api/jobs/{id} gives one (Job:
+//     state queued|running|done|failed|cancelled, epoch/epochs, step, loss,
+//     dev F1, best dev F1, times, error); DELETE /api/jobs/{id} cancels it;
+//     GET /api/jobs/{id}/events streams it as Server-Sent Events ("job"
+//     events carrying the Job JSON, a last "end" event when it finishes).
+//   - One job runs at a time (one device); the others wait, first in first
+//     out. A finished job's weights are written to the models directory as
+//     job-<id>.safetensors and appear in /api/models.
+//   - Every training endpoint wants "Authorization: Bearer <Options.Token>"
+//     (compared in constant time; 401 otherwise). New refuses the API
+//     without a token unless Options.Loopback says the server listens on
+//     loopback only.
+//   - Jobs live under JobsDir/<id>/: job.json (written atomically), the
+//     upload, train.discbracket and dev.discbracket, and train's output and
+//     checkpoint. Handler.Close interrupts a running job (its checkpoint
+//     written); a handler created later on the same directory queues the
+//     unfinished jobs again in id order and resumes the interrupted one
+//     from its checkpoint.
+//
 // Costs: the model list stats every weight file per request and reads and
 // hashes a file (SHA-256 of the whole file) only when its size or
 // modification time changed; a static file is hashed once for its ETag.

@@ -2,12 +2,17 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/server/api"
+	"github.com/discspan/discspan/train"
 )
 
 // Options configure the handler. The zero value serves an explanation
@@ -26,6 +31,33 @@ type Options struct {
 	Weights []string
 	// Logf reports unreadable weight files; nil means log.Printf.
 	Logf func(format string, args ...any)
+
+	// JobsDir, when set, enables the training API (POST /api/train,
+	// /api/jobs...; see the package documentation) and holds its jobs:
+	// one directory per job with its record job.json, the uploaded
+	// treebank, the train/dev split and the training checkpoint.
+	// Unfinished jobs found there are resumed. Call Handler.Close to stop
+	// them.
+	JobsDir string
+	// ModelsDir is where finished jobs' weights are written
+	// (job-<id>.safetensors); it is offered like Weights. Empty: the
+	// first directory of Weights, else JobsDir/models.
+	ModelsDir string
+	// Token is the bearer token of the training API. Without one the API
+	// is refused unless Loopback is set.
+	Token string
+	// Loopback says the server listens on the loopback interface only.
+	Loopback bool
+	// MaxUpload bounds an uploaded treebank in bytes; 0 means
+	// DefaultMaxUpload.
+	MaxUpload int64
+	// Device is the device training jobs run on; "" and "cpu" mean the
+	// CPU, the only one so far. One job runs at a time per device.
+	Device string
+	// TrainDefaults, when set, adjusts the train.Options of each job
+	// before it runs (sizes, workers, batch size; tests make them tiny).
+	// Preset, Epochs and Progress are the server's.
+	TrainDefaults func(*train.Options)
 }
 
 // Handler serves the app, the model list and the weight files.
@@ -33,6 +65,11 @@ type Handler struct {
 	static  *static
 	catalog *catalog
 	mux     *http.ServeMux
+
+	jobs      *jobs // nil: no training API
+	tmux      *http.ServeMux
+	token     string
+	maxUpload int64
 }
 
 // New returns the handler for o. It fails when a path of o.Weights cannot
@@ -43,8 +80,47 @@ func New(o Options) (*Handler, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	h := &Handler{static: newStatic(o.App), catalog: newCatalog(o.Weights, logf), mux: http.NewServeMux()}
+	paths := o.Weights
+	var modelsDir string
+	if o.JobsDir != "" {
+		if o.Token == "" && !o.Loopback {
+			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
+		}
+		dev := o.Device
+		if dev == "" {
+			dev = "cpu"
+		}
+		if dev != "cpu" {
+			return nil, fmt.Errorf("server: device %q is not supported yet (only cpu)", dev)
+		}
+		modelsDir = o.ModelsDir
+		for _, p := range o.Weights {
+			if fi, err := os.Stat(p); modelsDir == "" && err == nil && fi.IsDir() {
+				modelsDir = p
+			}
+		}
+		if modelsDir == "" {
+			modelsDir = filepath.Join(o.JobsDir, "models")
+		}
+		if !slices.Contains(paths, modelsDir) {
+			paths = append(slices.Clip(paths), modelsDir)
+		}
+		o.Device = dev
+	}
+	h := &Handler{static: newStatic(o.App), catalog: newCatalog(paths, logf), mux: http.NewServeMux()}
+	if o.JobsDir != "" {
+		j, err := newJobs(o.JobsDir, modelsDir, o.Device, o.TrainDefaults, logf)
+		if err != nil {
+			return nil, err
+		}
+		h.jobs, h.tmux, h.token, h.maxUpload = j, http.NewServeMux(), o.Token, o.MaxUpload
+		if h.maxUpload <= 0 {
+			h.maxUpload = DefaultMaxUpload
+		}
+		h.routeTraining()
+	}
 	if _, err := h.catalog.models(); err != nil {
+		h.Close()
 		return nil, err
 	}
 	h.mux.HandleFunc(api.ModelsPath, h.serveModels)
@@ -53,8 +129,14 @@ func New(o Options) (*Handler, error) {
 	return h, nil
 }
 
-// ServeHTTP answers GET and HEAD requests; other methods get 405.
+// ServeHTTP answers GET and HEAD requests (and the training API's POST
+// and DELETE); other methods get 405.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.jobs != nil && isTraining(r.URL.Path) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.tmux.ServeHTTP(w, r)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -62,6 +144,15 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	h.mux.ServeHTTP(w, r)
+}
+
+// Close stops the training jobs: a running job is interrupted after its
+// current batch, its checkpoint written, and stays "running" in its record,
+// so that a handler created later on the same JobsDir resumes it.
+func (h *Handler) Close() {
+	if h.jobs != nil {
+		h.jobs.close()
+	}
 }
 
 // Models returns the models the handler offers now (see Options.Weights).

@@ -16,10 +16,15 @@ import (
 var defaultWeights = filepath.Join("weights", "default.safetensors")
 
 func runServe(args []string, stdout io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR]", stdout)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
 	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+")")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
+	enable := fs.Bool("train", false, "enable the training API (POST /api/train, /api/jobs)")
+	jobsDir := fs.String("jobs", "", "directory of training jobs; finished models go to its models/ unless --weights is a directory (default: jobs next to the weights directory)")
+	token := fs.String("token", "", "bearer token of the training API (default $DISCSPAN_TOKEN; required unless --addr is loopback)")
+	maxUpload := fs.Int64("max-upload", server.DefaultMaxUpload, "largest treebank upload in bytes")
+	device := fs.String("device", "cpu", "device of training jobs (cpu)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -34,13 +39,33 @@ func runServe(args []string, stdout io.Writer) error {
 	if _, err := os.Stat(filepath.Join(*app, "index.html")); err != nil {
 		fmt.Fprintf(stdout, "warning: %s has no built app (run make wasm); / explains this to the browser\n", *app)
 	}
-	h, err := server.New(server.Options{
+	o := server.Options{
 		App:     os.DirFS(*app),
 		Weights: []string{w},
 		Logf:    func(f string, a ...any) { fmt.Fprintf(stdout, "warning: "+f+"\n", a...) },
-	})
+	}
+	if *enable || *jobsDir != "" {
+		o.JobsDir = *jobsDir
+		if o.JobsDir == "" {
+			wd := filepath.Clean(w)
+			if fi, err := os.Stat(wd); err != nil || !fi.IsDir() {
+				wd = filepath.Dir(wd)
+			}
+			o.JobsDir = filepath.Join(filepath.Dir(wd), "jobs")
+		}
+		o.Token = *token
+		if o.Token == "" {
+			o.Token = os.Getenv("DISCSPAN_TOKEN")
+		}
+		o.Loopback, o.MaxUpload, o.Device = server.Loopback(*addr), *maxUpload, *device
+	}
+	h, err := server.New(o)
 	if err != nil {
 		return err
+	}
+	defer h.Close()
+	if o.JobsDir != "" {
+		fmt.Fprintf(stdout, "training API enabled: jobs in %s\n", o.JobsDir)
 	}
 	ms, err := h.Models()
 	if err != nil {
@@ -57,6 +82,9 @@ func runServe(args []string, stdout io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// On shutdown, stop the jobs first: a running one writes its checkpoint
+	// (resumed by the next serve), and event streams end.
+	go func() { <-ctx.Done(); h.Close() }()
 	return server.Run(ctx, *addr, h, func(url string) {
 		fmt.Fprintf(stdout, "serving the discspan app at %s (Ctrl-C stops)\n", url)
 	})

@@ -1,0 +1,221 @@
+package server
+
+import (
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Training endpoints (enabled by Options.JobsDir).
+const (
+	TrainPath = "/api/train"
+	JobsPath  = "/api/jobs"
+)
+
+// DefaultMaxUpload is the default upload size limit of POST /api/train.
+const DefaultMaxUpload = 32 << 20
+
+// DefaultEpochs is the number of epochs of a job without ?epochs=.
+const DefaultEpochs = 10
+
+// MaxEpochs bounds ?epochs=.
+const MaxEpochs = 1000
+
+// errorJSON is the body of an error answer of the training endpoints.
+type errorJSON struct {
+	Error string `json:"error"`
+	Line  int    `json:"line,omitempty"` // line of a malformed upload
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	b, _ := json.Marshal(v)
+	w.Write(append(b, '\n'))
+}
+
+func writeError(w http.ResponseWriter, code int, msg string, line int) {
+	writeJSON(w, code, errorJSON{Error: msg, Line: line})
+}
+
+// authorized checks the bearer token (constant time); with no token
+// configured (loopback only) every request is.
+func (h *Handler) authorized(r *http.Request) bool {
+	if h.token == "" {
+		return true
+	}
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.token)) == 1
+}
+
+func (h *Handler) auth(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !h.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="discspan"`)
+			writeError(w, http.StatusUnauthorized, "missing or wrong bearer token", 0)
+			return
+		}
+		next(w, r)
+	}
+}
+
+func (h *Handler) routeTraining() {
+	h.tmux.HandleFunc("POST "+TrainPath, h.auth(h.serveTrain))
+	h.tmux.HandleFunc("GET "+JobsPath, h.auth(h.serveJobs))
+	h.tmux.HandleFunc("GET "+JobsPath+"/{id}", h.auth(h.serveJob))
+	h.tmux.HandleFunc("DELETE "+JobsPath+"/{id}", h.auth(h.serveCancel))
+	h.tmux.HandleFunc("GET "+JobsPath+"/{id}/events", h.auth(h.serveEvents))
+}
+
+// isTraining reports whether a request path belongs to the training API.
+func isTraining(path string) bool {
+	return path == TrainPath || path == JobsPath || strings.HasPrefix(path, JobsPath+"/")
+}
+
+func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	preset := q.Get("preset")
+	if preset == "" {
+		preset = "tiny"
+	}
+	if preset != "tiny" && preset != "paper" {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown preset %q (want tiny or paper)", preset), 0)
+		return
+	}
+	epochs := DefaultEpochs
+	if s := q.Get("epochs"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > MaxEpochs {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("epochs %q: want 1 to %d", s, MaxEpochs), 0)
+			return
+		}
+		epochs = n
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxUpload))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("treebank larger than %d bytes", h.maxUpload), 0)
+			return
+		}
+		writeError(w, http.StatusBadRequest, "reading the upload: "+err.Error(), 0)
+		return
+	}
+	trees, f, err := parseUpload(data, r.Header.Get("Content-Type"))
+	if err != nil {
+		var ue *uploadError
+		if errors.As(err, &ue) {
+			writeError(w, http.StatusBadRequest, ue.Error(), ue.Line)
+			return
+		}
+		writeError(w, http.StatusBadRequest, err.Error(), 0)
+		return
+	}
+	if len(trees) < MinUploadSentences {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d sentences: want at least %d (every %dth goes to the dev set)", len(trees), MinUploadSentences, DevEvery), 0)
+		return
+	}
+	j, err := h.jobs.submit(data, f, trees, preset, epochs)
+	var ue *uploadError
+	if errors.As(err, &ue) {
+		writeError(w, http.StatusBadRequest, ue.Error(), 0)
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+		return
+	}
+	w.Header().Set("Location", JobsPath+"/"+j.ID)
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "job": j})
+}
+
+func (h *Handler) serveJobs(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, h.jobs.list())
+}
+
+func (h *Handler) serveJob(w http.ResponseWriter, r *http.Request) {
+	j, ok := h.jobs.get(r.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, errNoJob.Error(), 0)
+		return
+	}
+	writeJSON(w, http.StatusOK, j)
+}
+
+func (h *Handler) serveCancel(w http.ResponseWriter, r *http.Request) {
+	j, ok := h.jobs.cancel(r.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, errNoJob.Error(), 0)
+		return
+	}
+	writeJSON(w, http.StatusAccepted, j)
+}
+
+// serveEvents streams a job's changes as Server-Sent Events: an "epoch"
+// event (EpochStat: epoch, loss, dev F1, best dev F1) for every finished
+// epoch, those before the stream started included; "job" events whose data
+// is the job's JSON (epoch, step, loss, dev F1, ...) after every batch,
+// coalesced when the client is slow; and a final "end" event (the job
+// again) when the job has finished (done, failed or cancelled).
+func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if _, ok := h.jobs.get(id); !ok {
+		writeError(w, http.StatusNotFound, errNoJob.Error(), 0)
+		return
+	}
+	ch, unsub := h.jobs.subscribe(id)
+	defer unsub()
+	fl, _ := w.(http.Flusher)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	sent := 0 // epochs sent
+	for {
+		j, _ := h.jobs.get(id)
+		for _, e := range j.History {
+			if e.Epoch > sent {
+				b, _ := json.Marshal(e)
+				fmt.Fprintf(w, "event: epoch\ndata: %s\n\n", b)
+				sent = e.Epoch
+			}
+		}
+		b, _ := json.Marshal(j)
+		fmt.Fprintf(w, "event: job\ndata: %s\n\n", b)
+		if j.State.final() {
+			fmt.Fprintf(w, "event: end\ndata: %s\n\n", b)
+			if fl != nil {
+				fl.Flush()
+			}
+			return
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+	wait:
+		select {
+		case <-ch:
+		case <-keep.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			if fl != nil {
+				fl.Flush()
+			}
+			goto wait
+		case <-r.Context().Done():
+			return
+		case <-h.jobs.done:
+			return
+		}
+	}
+}

@@ -1,0 +1,464 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/server/api"
+	"github.com/discspan/discspan/train"
+)
+
+const testToken = "s3cret-token"
+
+// devData is the shared treebank the training tests take sentences from.
+const devData = "../../shared/data/alpino-cdb/dev.punctmoved.discbracket"
+
+// shortTreebank returns k sentences of at most maxLen words from devData as
+// discbracket, skipping the test when the data is absent.
+func shortTreebank(t *testing.T, k, maxLen int) []byte {
+	t.Helper()
+	if _, err := os.Stat(devData); err != nil {
+		t.Skipf("shared data absent (%v): skipping", err)
+	}
+	trees, err := treebank.ReadFile(devData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []*tree.Tree
+	for _, tr := range trees {
+		if tr.Len() <= maxLen && tr.Len() >= 2 && len(tr.Nodes) > 0 {
+			keep = append(keep, tr)
+			if len(keep) == k {
+				break
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := treebank.WriteDiscbracket(&b, keep); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// tinyTrain makes jobs tiny and fast.
+func tinyTrain(o *train.Options) {
+	c := network.Tiny().NoDropout()
+	c.WordDim, c.CharDim, c.CharHidden = 8, 4, 8
+	c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 8, 8, 8, 8
+	o.Config = &c
+	o.MaxBatchWords = 12
+	o.Workers = 1
+}
+
+// trainServer starts a handler with the training API on dir.
+func trainServer(t *testing.T, dir string, defaults func(*train.Options)) (*Handler, *httptest.Server) {
+	t.Helper()
+	h, err := New(Options{JobsDir: dir, Token: testToken, TrainDefaults: defaults, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() { srv.Close(); h.Close() })
+	return h, srv
+}
+
+// do sends a request with the test token (unless token is "-").
+func do(t *testing.T, method, url, token, contentType string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// submit uploads a treebank and returns the job id.
+func submit(t *testing.T, srv *httptest.Server, query string, body []byte) string {
+	t.Helper()
+	resp, b := do(t, http.MethodPost, srv.URL+TrainPath+query, testToken, "", body)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("POST: %s: %s", resp.Status, b)
+	}
+	var r struct{ ID string }
+	if err := json.Unmarshal(b, &r); err != nil || r.ID == "" {
+		t.Fatalf("POST answer %s: %v", b, err)
+	}
+	return r.ID
+}
+
+func getJob(t *testing.T, srv *httptest.Server, id string) Job {
+	t.Helper()
+	resp, b := do(t, http.MethodGet, srv.URL+JobsPath+"/"+id, testToken, "", nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET job %s: %s: %s", id, resp.Status, b)
+	}
+	var j Job
+	if err := json.Unmarshal(b, &j); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// waitJob polls a job until ok says so (or fails the test after a minute).
+func waitJob(t *testing.T, srv *httptest.Server, id string, what string, ok func(Job) bool) Job {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		j := getJob(t, srv, id)
+		if ok(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s: not %s after a minute: %+v", id, what, j)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func isDone(j Job) bool { return j.State.final() }
+
+// checkModel checks that a finished job's model is listed and downloads.
+func checkModel(t *testing.T, srv *httptest.Server, j Job) {
+	t.Helper()
+	if j.State != JobDone || j.Model != "job-"+j.ID {
+		t.Fatalf("job %+v: want done with model job-%s", j, j.ID)
+	}
+	_, b := get(t, srv.URL+api.ModelsPath)
+	var ms []api.Model
+	if err := json.Unmarshal(b, &ms); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		if m.Name == j.Model {
+			resp, w := get(t, srv.URL+m.URL)
+			if resp.StatusCode != http.StatusOK || int64(len(w)) != m.Bytes || sha256hex(w) != m.SHA256 {
+				t.Fatalf("download %s: %s, %d bytes (want %d)", m.URL, resp.Status, len(w), m.Bytes)
+			}
+			return
+		}
+	}
+	t.Fatalf("model %s not in %s", j.Model, b)
+}
+
+// TestTrainJob uploads a small treebank, follows the job's event stream
+// and polls it until done; the model is then offered and downloads.
+func TestTrainJob(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	_, srv := trainServer(t, t.TempDir(), tinyTrain)
+	id := submit(t, srv, "?preset=tiny&epochs=2", data)
+
+	// Server-Sent Events, read concurrently with the polling below.
+	var events []Job
+	var epochs []EpochStat
+	var ended bool
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+JobsPath+"/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+			t.Errorf("events: Content-Type %q", ct)
+		}
+		sc := bufio.NewScanner(resp.Body)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			if e, ok := strings.CutPrefix(line, "event: "); ok {
+				event = e
+			}
+			if d, ok := strings.CutPrefix(line, "data: "); ok && event == "epoch" {
+				var e EpochStat
+				if err := json.Unmarshal([]byte(d), &e); err != nil {
+					t.Errorf("event data %q: %v", d, err)
+				}
+				epochs = append(epochs, e)
+			} else if ok {
+				var j Job
+				if err := json.Unmarshal([]byte(d), &j); err != nil {
+					t.Errorf("event data %q: %v", d, err)
+				}
+				if event == "end" {
+					ended = true
+				} else {
+					events = append(events, j)
+				}
+			}
+		}
+	}()
+
+	j := waitJob(t, srv, id, "finished", isDone)
+	checkModel(t, srv, j)
+	if j.Epoch != 2 || j.Epochs != 2 || j.Started == nil || j.Finished == nil || j.TrainSentences != 11 || j.DevSentences != 1 || j.Loss <= 0 {
+		t.Errorf("finished job: %+v", j)
+	}
+	wg.Wait()
+	// Job events coalesce (the job may even be done when the stream
+	// starts); epoch events do not.
+	if !ended || len(events) < 1 || !events[len(events)-1].State.final() {
+		t.Fatalf("events: ended %v, %d events", ended, len(events))
+	}
+	if len(epochs) != 2 || epochs[0].Epoch != 1 || epochs[1].Epoch != 2 || epochs[1].Loss <= 0 {
+		t.Errorf("epoch events: %+v", epochs)
+	}
+	if last := events[len(events)-1]; last.Epoch != 2 || last.Step == 0 || len(last.History) != 2 {
+		t.Errorf("last event: %+v", last)
+	}
+	// The list holds the job; the files are on disk.
+	_, b := do(t, http.MethodGet, srv.URL+JobsPath, testToken, "", nil)
+	var list []Job
+	if err := json.Unmarshal(b, &list); err != nil || len(list) != 1 || list[0].ID != id {
+		t.Fatalf("list %s: %v", b, err)
+	}
+}
+
+func TestTrainAuth(t *testing.T) {
+	if _, err := New(Options{JobsDir: t.TempDir()}); err == nil {
+		t.Fatal("training API without a token off loopback: no error")
+	}
+	h, err := New(Options{JobsDir: t.TempDir(), Loopback: true, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	open := httptest.NewServer(h)
+	defer open.Close()
+	_, srv := trainServer(t, t.TempDir(), tinyTrain)
+	for _, c := range []struct {
+		name   string
+		srv    *httptest.Server
+		method string
+		path   string
+		token  string
+		want   int
+	}{
+		{"no token", srv, "GET", JobsPath, "", 401},
+		{"wrong token", srv, "GET", JobsPath, "wrong", 401},
+		{"prefix of token", srv, "GET", JobsPath, testToken[:4], 401},
+		{"right token", srv, "GET", JobsPath, testToken, 200},
+		{"post without token", srv, "POST", TrainPath, "", 401},
+		{"events without token", srv, "GET", JobsPath + "/1/events", "", 401},
+		{"delete without token", srv, "DELETE", JobsPath + "/1", "", 401},
+		{"unknown job", srv, "GET", JobsPath + "/7", testToken, 404},
+		{"cancel unknown job", srv, "DELETE", JobsPath + "/7", testToken, 404},
+		{"events of unknown job", srv, "GET", JobsPath + "/7/events", testToken, 404},
+		{"wrong method", srv, "PUT", JobsPath + "/7", testToken, 405},
+		{"loopback without token", open, "GET", JobsPath, "", 200},
+		{"models need no token", srv, "GET", api.ModelsPath, "", 200},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, b := do(t, c.method, c.srv.URL+c.path, c.token, "", nil)
+			if resp.StatusCode != c.want {
+				t.Fatalf("%s %s: %s (want %d): %s", c.method, c.path, resp.Status, c.want, b)
+			}
+		})
+	}
+}
+
+func TestTrainUploadErrors(t *testing.T) {
+	dir := t.TempDir()
+	h, err := New(Options{JobsDir: dir, Token: testToken, MaxUpload: 4096, TrainDefaults: tinyTrain, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer func() { srv.Close(); h.Close() }()
+	good := "(ROOT (S (N 0=a) (V 1=b)))\n"
+	for _, c := range []struct {
+		name, query, ctype, body string
+		want, line               int
+	}{
+		{"too large", "", "", strings.Repeat(good, 200), 413, 0},
+		{"too few sentences", "", "", strings.Repeat(good, 9), 400, 0},
+		{"bad discbracket", "", "", good + good + "(ROOT (S (N 0=a) (V 1=b))\n" + good, 400, 3},
+		{"bad export", "", "", "#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\tX\n#EOS 1\n", 400, 3},
+		{"export by content type", "", "text/x-export", good, 400, 1},
+		{"unknown format", "", "", "\n\nhello\n", 400, 3},
+		{"empty", "", "", "  \n", 400, 0},
+		{"bad preset", "?preset=huge", "", strings.Repeat(good, 10), 400, 0},
+		{"bad epochs", "?epochs=0", "", strings.Repeat(good, 10), 400, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resp, b := do(t, http.MethodPost, srv.URL+TrainPath+c.query, testToken, c.ctype, []byte(c.body))
+			if resp.StatusCode != c.want {
+				t.Fatalf("%s (want %d): %s", resp.Status, c.want, b)
+			}
+			var e errorJSON
+			if err := json.Unmarshal(b, &e); err != nil || e.Error == "" {
+				t.Fatalf("error body %s: %v", b, err)
+			}
+			if e.Line != c.line {
+				t.Fatalf("line %d, want %d: %s", e.Line, c.line, b)
+			}
+		})
+	}
+	if jobs := h.jobs.list(); len(jobs) != 0 {
+		t.Fatalf("refused uploads made jobs: %+v", jobs)
+	}
+}
+
+// TestTrainQueueCancel: a second job waits while the first runs; DELETE
+// cancels queued and running jobs.
+func TestTrainQueueCancel(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	gate := make(chan struct{})
+	var once sync.Once
+	_, srv := trainServer(t, t.TempDir(), func(o *train.Options) {
+		tinyTrain(o)
+		once.Do(func() { <-gate }) // the first job waits here, running
+	})
+	id1 := submit(t, srv, "?epochs=50", data)
+	id2 := submit(t, srv, "?epochs=50", data)
+	id3 := submit(t, srv, "?epochs=50", data)
+	waitJob(t, srv, id1, "running", func(j Job) bool { return j.State == JobRunning })
+	for _, id := range []string{id2, id3} {
+		if j := getJob(t, srv, id); j.State != JobQueued {
+			t.Fatalf("job %s while %s runs: %s", id, id1, j.State)
+		}
+	}
+	if resp, b := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id3, testToken, "", nil); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("DELETE: %s %s", resp.Status, b)
+	}
+	if j := getJob(t, srv, id3); j.State != JobCancelled {
+		t.Fatalf("queued job after DELETE: %s", j.State)
+	}
+	do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id1, testToken, "", nil)
+	close(gate)
+	if j := waitJob(t, srv, id1, "finished", isDone); j.State != JobCancelled {
+		t.Fatalf("running job after DELETE: %+v", j)
+	}
+	waitJob(t, srv, id2, "running", func(j Job) bool { return j.State == JobRunning && j.Step > 0 })
+	do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id2, testToken, "", nil)
+	if j := waitJob(t, srv, id2, "finished", isDone); j.State != JobCancelled || j.Finished == nil {
+		t.Fatalf("running job after DELETE: %+v", j)
+	}
+}
+
+// TestTrainRestart closes a server in the middle of a job; a new server on
+// the same jobs directory resumes it from its checkpoint and finishes it.
+func TestTrainRestart(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	dir := t.TempDir()
+	blocked := make(chan struct{})
+	release := make(chan struct{})
+	calls := 0
+	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+		tinyTrain(o)
+		o.Now = func() time.Time {
+			// Run's start, then one call per batch: block after the second batch.
+			if calls++; calls == 3 {
+				close(blocked)
+				<-release
+			}
+			return time.Now()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv1 := httptest.NewServer(h1)
+	id := submit(t, srv1, "?epochs=2", data)
+	idQ := submit(t, srv1, "?epochs=1", data) // waits in the queue
+	<-blocked
+	h1.jobs.stop() // the shutdown, as Handler.Close starts it
+	close(release)
+	h1.Close()
+	srv1.Close()
+
+	b, err := os.ReadFile(filepath.Join(dir, id, jobRecord))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Job
+	if err := json.Unmarshal(b, &rec); err != nil || rec.State != JobRunning {
+		t.Fatalf("record after shutdown: %s (%v)", b, err)
+	}
+	if j, _ := h1.jobs.get(idQ); j.State != JobQueued {
+		t.Fatalf("second job at shutdown: %s", j.State)
+	}
+	if _, err := os.Stat(filepath.Join(dir, id, jobOut+".ckpt")); err != nil {
+		t.Fatalf("no checkpoint after shutdown: %v", err)
+	}
+
+	_, srv2 := trainServer(t, dir, tinyTrain)
+	j := waitJob(t, srv2, id, "finished", isDone)
+	if j.Resumed != 1 || j.Epoch != 2 {
+		t.Fatalf("resumed job: %+v", j)
+	}
+	checkModel(t, srv2, j)
+	if j := waitJob(t, srv2, idQ, "finished", isDone); j.Resumed != 0 {
+		t.Fatalf("queued job after restart: %+v", j)
+	} else {
+		checkModel(t, srv2, j)
+	}
+	// A new job gets a fresh id.
+	if id2 := submit(t, srv2, "?epochs=1", data); id2 == id {
+		t.Fatalf("new job reuses id %s", id)
+	} else {
+		do(t, http.MethodDelete, srv2.URL+JobsPath+"/"+id2, testToken, "", nil)
+		waitJob(t, srv2, id2, "finished", isDone)
+	}
+}
+
+func sha256hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func FuzzUpload(f *testing.F) {
+	f.Add([]byte("(ROOT (S (N 0=a) (V 1=b)))\n"), "")
+	f.Add([]byte("#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\t0\n#EOS 1\n"), "")
+	f.Add([]byte("%% comment\n#BOS 1\n"), "text/x-export; charset=utf-8")
+	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
+		trees, format, err := parseUpload(data, ctype)
+		if err != nil {
+			if _, ok := err.(*uploadError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		if len(trees) == 0 || (format != treebank.Export && format != treebank.Discbracket) {
+			t.Fatalf("%d trees, format %v", len(trees), format)
+		}
+		tr, dev := splitDev(trees)
+		if len(tr)+len(dev) != len(trees) {
+			t.Fatal("split loses trees")
+		}
+	})
+}
