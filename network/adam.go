@@ -69,11 +69,7 @@ func (a *Adam) Update(p, g *Params) (float64, error) {
 	sums := make([]float64, len(chunks))
 	parallelFor(len(chunks), 0, func(ci int) {
 		ch := chunks[ci]
-		var s float64
-		for _, v := range g.tensors[ch.t].Data[ch.lo:ch.hi] {
-			s += float64(v) * float64(v)
-		}
-		sums[ci] = s
+		sums[ci] = sumSquares(g.tensors[ch.t].Data[ch.lo:ch.hi])
 	})
 	var sq float64
 	for _, s := range sums {
@@ -88,23 +84,26 @@ func (a *Adam) Update(p, g *Params) (float64, error) {
 	lr := c.LearningRate(a.Step)
 	bc1 := 1 - math.Pow(c.Beta1, float64(a.Step))
 	bc2 := 1 - math.Pow(c.Beta2, float64(a.Step))
-	lrb, ib2 := lr/bc1, 1/bc2
+	k := [8]float64{scale, c.Beta1, 1 - c.Beta1, c.Beta2, 1 - c.Beta2, lr / bc1, 1 / bc2, c.Eps}
 	parallelFor(len(chunks), 0, func(ci int) {
 		ch := chunks[ci]
-		pd := p.tensors[ch.t].Data[ch.lo:ch.hi]
-		gd := g.tensors[ch.t].Data[ch.lo:ch.hi]
-		md := a.M.tensors[ch.t].Data[ch.lo:ch.hi]
-		vd := a.V.tensors[ch.t].Data[ch.lo:ch.hi]
-		gd, md, vd = gd[:len(pd)], md[:len(pd)], vd[:len(pd)]
-		for j := range pd {
-			gj := scale * float64(gd[j])
-			mj := c.Beta1*float64(md[j]) + (1-c.Beta1)*gj
-			vj := c.Beta2*float64(vd[j]) + (1-c.Beta2)*gj*gj
-			md[j], vd[j] = float32(mj), float32(vj)
-			pd[j] -= float32(lrb * mj / (math.Sqrt(vj*ib2) + c.Eps))
-		}
+		adamChunk(p.tensors[ch.t].Data[ch.lo:ch.hi], g.tensors[ch.t].Data[ch.lo:ch.hi],
+			a.M.tensors[ch.t].Data[ch.lo:ch.hi], a.V.tensors[ch.t].Data[ch.lo:ch.hi], &k)
 	})
 	return norm, nil
+}
+
+// adamGo is the update of one chunk (see adamChunk), value by value.
+func adamGo(p, g, m, v []float32, k *[8]float64) {
+	scale, b1, c1, b2, c2, lrb, ib2, eps := k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7]
+	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
+	for j := range p {
+		gj := scale * float64(g[j])
+		mj := b1*float64(m[j]) + c1*gj
+		vj := b2*float64(v[j]) + c2*gj*gj
+		m[j], v[j] = float32(mj), float32(vj)
+		p[j] -= float32(lrb * mj / (math.Sqrt(vj*ib2) + eps))
+	}
 }
 
 // AdamState is an optimiser checkpoint: plain data, encodable with

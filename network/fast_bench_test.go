@@ -75,8 +75,15 @@ func BenchmarkLossGrad_TinyMixed1500(b *testing.B) {
 
 // BenchmarkTrainStep_TinyMixed1500 is LossGrad plus one Adam update: a
 // training step as an epoch is made of.
-func BenchmarkTrainStep_TinyMixed1500(b *testing.B) {
-	m, batch, words := mixedBatch(b, 1500)
+func BenchmarkTrainStep_TinyMixed1500(b *testing.B) { benchTrainStep(b, 1500) }
+
+// BenchmarkTrainStep_TinyMixed500 is the same with batches of 500 words
+// (package train's default), where the per-step costs (Adam over every
+// parameter, preparing the weights) weigh more.
+func BenchmarkTrainStep_TinyMixed500(b *testing.B) { benchTrainStep(b, 500) }
+
+func benchTrainStep(b *testing.B, batchWords int) {
+	m, batch, words := mixedBatch(b, batchWords)
 	g := m.Params.ZeroClone()
 	opt := NewAdam(DefaultAdam(), m.Params)
 	seed := uint64(0)

@@ -287,27 +287,21 @@ func gemmKernel8(k int, a []float32, ars, aks int, b []float32, ldb int, c []flo
 }
 
 // goKernel16 is the portable kernel: the same per-element order (k
-// ascending, starting from C or 0) as the assembly one.
+// ascending, c += a*b starting from C or 0) as the assembly one, in 2×4
+// blocks of scalar accumulators that the compiler keeps in registers.
 func goKernel16(k int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int, tiles int, acc bool, bts int) {
 	for t := 0; t < tiles; t++ {
-		bt := b[t*bts:]
-		for i := 0; i < gemmMR; i++ {
-			var s [16]float32
-			crow := c[i*ldc+t*16 : i*ldc+t*16+16]
-			if acc {
-				copy(s[:], crow)
-			}
-			ai := a[i*ars:]
-			for p := 0; p < k; p++ {
-				av := ai[p*aks]
-				brow := bt[p*ldb : p*ldb+16]
-				for j := range s {
-					s[j] += av * brow[j]
-				}
-			}
-			copy(crow, s[:])
-		}
+		goTile(k, a, ars, aks, b[t*bts:], ldb, c[t*16:], ldc, gemmMR, 16, acc)
 	}
+}
+
+func goKernel8(k int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int, acc bool) {
+	goTile(k, a, ars, aks, b, ldb, c, ldc, gemmMR, 8, acc)
+}
+
+// goKernelRow computes one row of C (16*tiles columns) like goKernel16.
+func goKernelRow(k int, a []float32, aks int, b []float32, ldb int, c []float32, tiles int, acc bool) {
+	goTile(k, a, 0, aks, b, ldb, c, 0, 1, 16*tiles, acc)
 }
 
 // goPackB is the portable packB.
@@ -320,55 +314,86 @@ func goPackB(dst, src []float32, k, ldb, tiles int) {
 	}
 }
 
-// goKernelRow computes one row of C (16*tiles columns) like goKernel16.
-func goKernelRow(k int, a []float32, aks int, b []float32, ldb int, c []float32, tiles int, acc bool) {
-	for t := 0; t < tiles; t++ {
-		var s [16]float32
-		crow := c[t*16 : t*16+16]
-		if acc {
-			copy(s[:], crow)
-		}
-		for p := 0; p < k; p++ {
-			av := a[p*aks]
-			brow := b[p*ldb+t*16 : p*ldb+t*16+16]
-			for j := range s {
-				s[j] += av * brow[j]
+// goTile computes rows×cols of C (cols a multiple of 4): C[i,j] (+)=
+// Σ_p A[i*ars+p*aks] B[p*ldb+j].
+func goTile(k int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int, rows, cols int, acc bool) {
+	i := 0
+	for ; i+2 <= rows; i += 2 {
+		a0, a1 := a[i*ars:], a[(i+1)*ars:]
+		c0, c1 := c[i*ldc:i*ldc+cols], c[(i+1)*ldc:(i+1)*ldc+cols]
+		for j := 0; j < cols; j += 4 {
+			var s00, s01, s02, s03, s10, s11, s12, s13 float32
+			if acc {
+				s00, s01, s02, s03 = c0[j], c0[j+1], c0[j+2], c0[j+3]
+				s10, s11, s12, s13 = c1[j], c1[j+1], c1[j+2], c1[j+3]
 			}
+			for p := 0; p < k; p++ {
+				bp := b[p*ldb+j : p*ldb+j+4 : p*ldb+j+4]
+				b0, b1, b2, b3 := bp[0], bp[1], bp[2], bp[3]
+				x, y := a0[p*aks], a1[p*aks]
+				s00 += x * b0
+				s01 += x * b1
+				s02 += x * b2
+				s03 += x * b3
+				s10 += y * b0
+				s11 += y * b1
+				s12 += y * b2
+				s13 += y * b3
+			}
+			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
+			c1[j], c1[j+1], c1[j+2], c1[j+3] = s10, s11, s12, s13
 		}
-		copy(crow, s[:])
 	}
-}
-
-func goKernel8(k int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int, acc bool) {
-	for i := 0; i < gemmMR; i++ {
-		var s [8]float32
-		crow := c[i*ldc : i*ldc+8]
-		if acc {
-			copy(s[:], crow)
-		}
-		ai := a[i*ars:]
-		for p := 0; p < k; p++ {
-			av := ai[p*aks]
-			brow := b[p*ldb : p*ldb+8]
-			for j := range s {
-				s[j] += av * brow[j]
+	for ; i < rows; i++ {
+		a0 := a[i*ars:]
+		c0 := c[i*ldc : i*ldc+cols]
+		for j := 0; j < cols; j += 4 {
+			var s00, s01, s02, s03 float32
+			if acc {
+				s00, s01, s02, s03 = c0[j], c0[j+1], c0[j+2], c0[j+3]
 			}
+			for p := 0; p < k; p++ {
+				bp := b[p*ldb+j : p*ldb+j+4 : p*ldb+j+4]
+				x := a0[p*aks]
+				s00 += x * bp[0]
+				s01 += x * bp[1]
+				s02 += x * bp[2]
+				s03 += x * bp[3]
+			}
+			c0[j], c0[j+1], c0[j+2], c0[j+3] = s00, s01, s02, s03
 		}
-		copy(crow, s[:])
 	}
 }
 
 // transposeInto writes the transpose of the rows×cols matrix src (row stride
-// lds) to dst (cols×rows, row stride ldd).
+// lds) to dst (cols×rows, row stride ldd): by 8×8 blocks (vectorised where
+// possible), the edges value by value.
 func transposeInto(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	r8, c8 := rows&^7, cols&^7
+	if r8 > 0 && c8 > 0 && useAVX2 {
+		for i := 0; i < r8; i += 8 {
+			for j := 0; j < c8; j += 8 {
+				transpose8(dst[j*ldd+i:], ldd, src[i*lds+j:], lds)
+			}
+		}
+		transposeScalar(dst, ldd, src, lds, 0, r8, c8, cols)
+		transposeScalar(dst, ldd, src, lds, r8, rows, 0, cols)
+		return
+	}
+	transposeScalar(dst, ldd, src, lds, 0, rows, 0, cols)
+}
+
+// transposeScalar transposes the block of rows [i0, i1) and columns
+// [j0, j1) of src into dst, by blocks of 16.
+func transposeScalar(dst []float32, ldd int, src []float32, lds, i0, i1, j0, j1 int) {
 	const bs = 16
-	for i0 := 0; i0 < rows; i0 += bs {
-		i1 := min(i0+bs, rows)
-		for j0 := 0; j0 < cols; j0 += bs {
-			j1 := min(j0+bs, cols)
-			for i := i0; i < i1; i++ {
-				row := src[i*lds : i*lds+j1]
-				for j := j0; j < j1; j++ {
+	for ib := i0; ib < i1; ib += bs {
+		ie := min(ib+bs, i1)
+		for jb := j0; jb < j1; jb += bs {
+			je := min(jb+bs, j1)
+			for i := ib; i < ie; i++ {
+				row := src[i*lds : i*lds+je]
+				for j := jb; j < je; j++ {
 					dst[j*ldd+i] = row[j]
 				}
 			}

@@ -17,6 +17,9 @@ func kernRowAVX(k int, a *float32, aks int, b *float32, ldb int, c *float32, til
 //go:noescape
 func packBAVX(dst, src *float32, k, ldb, tiles int)
 
+//go:noescape
+func transpose8AVX(dst *float32, ldd int, src *float32, lds int)
+
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 
 func xgetbv() (eax, edx uint32)
@@ -74,4 +77,15 @@ func packB(dst, src []float32, k, ldb, tiles int) {
 		return
 	}
 	goPackB(dst, src, k, ldb, tiles)
+}
+
+// transpose8 writes the transpose of the 8×8 block of src (row stride lds)
+// to dst (row stride ldd), reporting false when it cannot (no AVX2).
+func transpose8(dst []float32, ldd int, src []float32, lds int) bool {
+	if !useAVX2 {
+		return false
+	}
+	_, _ = dst[7*ldd+7], src[7*lds+7]
+	transpose8AVX(&dst[0], ldd, &src[0], lds)
+	return true
 }

@@ -19,3 +19,6 @@ func kernelRow(k int, a []float32, aks int, b []float32, ldb int, c []float32, t
 // packB copies the 16-column tiles of the k×(16*tiles) matrix src (row
 // stride ldb) to dst, tile after tile.
 func packB(dst, src []float32, k, ldb, tiles int) { goPackB(dst, src, k, ldb, tiles) }
+
+// transpose8 reports false: no vectorised transpose.
+func transpose8(dst []float32, ldd int, src []float32, lds int) bool { return false }

@@ -91,3 +91,27 @@ func TestGemm(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose checks transposeInto on shapes with and without edges.
+func TestTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, sh := range [][2]int{{1, 1}, {8, 8}, {9, 17}, {16, 65}, {65, 40}, {3, 130}, {24, 8}} {
+		rows, cols := sh[0], sh[1]
+		lds, ldd := cols+rng.IntN(3), rows+rng.IntN(3)
+		src := randF32(rng, rows*lds)
+		dst := randF32(rng, cols*ldd)
+		orig := append([]float32(nil), dst...)
+		transposeInto(dst, ldd, src, lds, rows, cols)
+		for j := 0; j < cols; j++ {
+			for i := 0; i < ldd; i++ {
+				want := orig[j*ldd+i]
+				if i < rows {
+					want = src[i*lds+j]
+				}
+				if dst[j*ldd+i] != want {
+					t.Fatalf("%dx%d: dst[%d,%d] = %g, want %g", rows, cols, j, i, dst[j*ldd+i], want)
+				}
+			}
+		}
+	}
+}
