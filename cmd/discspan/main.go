@@ -28,6 +28,7 @@ func commands() map[string]command {
 		"coverage": {"maximum constituent recall of a decoder variant on a treebank", runCoverage},
 		"convert":  {"convert a treebank between export, discbracket (and PTB input)", runConvert},
 		"bench":    {"benchmarks (bench decode)", runBench},
+		"parse":    {"parse text or a treebank's words with a trained model", runParse},
 		"train":    {"train the scoring network on a treebank (best model by dev F1)", runTrain},
 		"serve":    {"serve the browser app, the model list and the weights", runServe},
 	}
@@ -102,8 +103,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-			return nil, err
+			return nil, err // fs.Parse has printed the usage
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)

@@ -214,11 +214,66 @@ func TestErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench", "train"} {
+	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench", "parse", "train"} {
 		out, _, status := runCmd(cmd, "--help")
-		if status != 0 || !strings.Contains(out, "Usage: discspan "+cmd) {
+		if status != 0 || strings.Count(out, "Usage: discspan "+cmd) != 1 {
 			t.Errorf("%s --help: status %d\n%s", cmd, status, out)
 		}
 	}
 }
 
+func TestParseCommand(t *testing.T) {
+	dev := dataPath(t, "dev.punctmoved.discbracket")
+	data, err := os.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gold := filepath.Join(dir, "gold.discbracket")
+	lines := strings.SplitAfter(string(data), "\n")[:12]
+	if err := os.WriteFile(gold, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pred := filepath.Join(dir, "pred.discbracket")
+	// The shipped default model, embedded, on a treebank's words.
+	if _, stderr, status := runCmd("parse", "--input", gold, "--output", pred); status != 0 {
+		t.Fatalf("parse: %s", stderr)
+	}
+	out, stderr, status := runCmd("eval", "--json", gold, pred)
+	if status != 0 {
+		t.Fatalf("eval of the parses: %s", stderr)
+	}
+	var res map[string]map[string]float64
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if f1 := res["all"]["f1"]; f1 < 30 {
+		t.Errorf("default model F1 %.2f on 12 dev sentences: the shipped model is not working", f1)
+	}
+	// Raw text, one sentence a line, tokenized on the way in; export output.
+	text := filepath.Join(dir, "in.txt")
+	os.WriteFile(text, []byte("Het bulletin sluit aan op de brief.\n\nDe bisschoppen gaven hem in januari uit.\n"), 0o644)
+	out, stderr, status = runCmd("parse", "--input", text, "--format", "export", "--variant", "n4")
+	if status != 0 {
+		t.Fatalf("parse text: %s", stderr)
+	}
+	if got := strings.Count(out, "#BOS"); got != 2 {
+		t.Errorf("want 2 sentences in export output, got %d:\n%s", got, out)
+	}
+	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 2") {
+		t.Errorf("export output:\n%s", out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"parse", "--format", "xml", "--input", text}, "want discbracket or export"},
+		{[]string{"parse", "--weights", filepath.Join(dir, "none.safetensors"), "--input", text}, "no such file"},
+		{[]string{"parse", "--weights", text, "--input", text}, "weights"},
+	} {
+		_, stderr, status := runCmd(c.args...)
+		if status != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want %q", c.args, status, stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/cli"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/tokenize"
+	"github.com/discspan/discspan/weights"
+)
+
+// parseChunk is the number of sentences parsed between progress updates.
+const parseChunk = 128
+
+func runParse(args []string, stdout io.Writer) error {
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export]", stdout)
+	weightsPath := fs.String("weights", "", "weights file (default: the shipped default model, embedded)")
+	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
+	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
+	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
+	format := fs.String("format", "discbracket", "output format: discbracket or export")
+	output := fs.String("output", "", "output file (default: standard output)")
+	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := wantArgs(fs, rest, 0, "no positional arguments (use --input)"); err != nil {
+		return err
+	}
+	v, err := decode.ParseVariant(*variant)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var outFormat treebank.Format
+	switch *format {
+	case "discbracket":
+		outFormat = treebank.Discbracket
+	case "export":
+		outFormat = treebank.Export
+	default:
+		return fmt.Errorf("%w: --format %q: want discbracket or export", errUsage, *format)
+	}
+	p, err := loadParser(*weightsPath)
+	if err != nil {
+		return err
+	}
+	sents, err := readSentences(*input, *tokenized)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = stdout
+	if *output != "" {
+		f, err := os.Create(*output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	bw := bufio.NewWriter(w)
+	out := treebank.NewWriter(bw, outFormat)
+	bar := cli.NewProgress(len(sents), "parsing")
+	defer bar.Finish()
+	for start := 0; start < len(sents); start += parseChunk {
+		chunk := sents[start:min(start+parseChunk, len(sents))]
+		results, err := p.ParseBatch(chunk, v, *workers)
+		if err != nil {
+			return fmt.Errorf("sentences %d-%d: %w", start+1, start+len(chunk), err)
+		}
+		for k, r := range results {
+			t := r.Tree
+			t.ID = fmt.Sprint(start + k + 1)
+			if err := out.Write(t); err != nil {
+				return err
+			}
+		}
+		bar.Set(start + len(chunk))
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// loadParser reads a weights file, or the embedded default model.
+func loadParser(path string) (*parser.Parser, error) {
+	var (
+		f   *weights.File
+		err error
+	)
+	if path == "" {
+		f, err = weights.Default()
+	} else {
+		f, err = weights.ReadFile(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parser.FromFile(f)
+}
+
+// readSentences returns the sentences to parse: the words of a treebank's
+// trees, or the lines of a text (tokenized here unless tokenized is set).
+// Empty lines are skipped.
+func readSentences(path string, tokenized bool) ([][]string, error) {
+	if path != "" {
+		if _, err := treebank.FormatOf(path); err == nil {
+			trees, err := treebank.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			sents := make([][]string, len(trees))
+			for i, t := range trees {
+				sents[i] = wordsOf(t)
+			}
+			return sents, nil
+		}
+	}
+	var r io.Reader = os.Stdin
+	name := "standard input"
+	if path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r, name = f, filepath.Base(path)
+	}
+	var sents [][]string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var words []string
+		if tokenized {
+			words = strings.Fields(text)
+		} else {
+			words = tokenize.Words(text)
+		}
+		if len(words) == 0 {
+			return nil, fmt.Errorf("%s:%d: no words", name, line)
+		}
+		sents = append(sents, words)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return sents, nil
+}
+
+func wordsOf(t *tree.Tree) []string { return t.Words() }

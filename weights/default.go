@@ -1,0 +1,20 @@
+package weights
+
+import (
+	_ "embed" // the shipped default model
+)
+
+// defaultModel is the shipped default model (the tiny preset trained on the
+// Alpino train set by discspan train), embedded in every binary.
+//
+//go:embed default.safetensors
+var defaultModel []byte
+
+// DefaultName is the name of the shipped default weights file.
+const DefaultName = "default.safetensors"
+
+// DefaultBytes returns the bytes of the shipped default weights file.
+func DefaultBytes() []byte { return defaultModel }
+
+// Default reads the shipped default model.
+func Default() (*File, error) { return Read(defaultModel, DefaultName+" (embedded)") }
