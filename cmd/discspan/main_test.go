@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/weights"
 )
 
 func dataPath(t *testing.T, name string) string {
@@ -275,5 +277,36 @@ func TestParseCommand(t *testing.T) {
 		if status != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: status %d, stderr %q, want %q", c.args, status, stderr, c.want)
 		}
+	}
+}
+
+// TestTrainCommandConfig trains a very small network given by --config for
+// one epoch and checks the weights file records those sizes.
+func TestTrainCommandConfig(t *testing.T) {
+	dev := dataPath(t, "dev.punctmoved.discbracket")
+	data, err := os.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.discbracket")
+	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`), 0o644)
+	out := filepath.Join(dir, "m.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", out, "--epochs", "1", "--config", cfg, "--workers", "1"); status != 0 {
+		t.Fatalf("train: %s", stderr)
+	}
+	f, err := weights.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := f.Meta.Config; c.LSTM1Hidden != 10 || c.LSTM2Hidden != 12 || c.LabelMLP != 7 || c.SpanMLP != 5 {
+		t.Errorf("config not applied: %+v", c)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"lstm1_hidden": "x"}`), 0o644)
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--config", bad); status != 2 || !strings.Contains(stderr, "bad.json") {
+		t.Errorf("bad config: status %d, %q", status, stderr)
 	}
 }

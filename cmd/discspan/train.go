@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/train"
 	"github.com/discspan/discspan/weights"
 )
@@ -20,6 +22,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
+	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
 	epochs := fs.Int("epochs", 200, "epochs in total (a resumed run may extend its count)")
 	resume := fs.Bool("resume", false, "continue from the checkpoint")
 	batchWords := fs.Int("batch-words", 0, fmt.Sprintf("at most N words per batch (default %d)", train.DefaultMaxBatchWords))
@@ -49,6 +52,18 @@ func runTrain(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: --batch-words must be positive", errUsage)
 	case *preset != "" && *preset != "tiny" && *preset != "paper":
 		return fmt.Errorf("%w: --preset %q: want tiny or paper", errUsage, *preset)
+	}
+	var cfg *network.Config
+	if *configPath != "" {
+		data, err := os.ReadFile(*configPath)
+		if err != nil {
+			return err
+		}
+		c := network.Tiny()
+		if err := json.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("%s: %w", *configPath, err)
+		}
+		cfg = &c
 	}
 	dt, err := weights.ParseDType(*dtype)
 	if err != nil {
@@ -83,7 +98,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		}
 	}()
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Epochs: *epochs, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
