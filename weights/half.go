@@ -1,62 +1,14 @@
 package weights
 
-import "math"
+import "github.com/x448/float16"
 
 // Largest finite float16 value.
 const maxHalf = 65504
 
-// toHalf returns the IEEE 754 binary16 bits nearest to f, ties to even.
-// Values whose magnitude rounds above maxHalf become ±Inf; values below half
-// the smallest subnormal (2^-25) become ±0; NaN stays a (quiet) NaN.
-func toHalf(f float32) uint16 {
-	b := math.Float32bits(f)
-	sign := uint16(b>>16) & 0x8000
-	exp := int(b>>23) & 0xff
-	mant := b & 0x7fffff
-	if exp == 0xff {
-		if mant != 0 {
-			return sign | 0x7e00
-		}
-		return sign | 0x7c00
-	}
-	e := exp - 127 + 15 // biased half exponent
-	if e >= 0x1f {
-		return sign | 0x7c00
-	}
-	var m, rem, half uint32
-	if e <= 0 {
-		// Subnormal half: value = m * 2^-24 with m = full * 2^(e-14).
-		if e < -10 {
-			return sign // below 2^-25: rounds to zero
-		}
-		full := mant | 0x800000
-		shift := uint(14 - e)
-		m, rem, half = full>>shift, full&(1<<shift-1), 1<<(shift-1)
-		e = 0
-	} else {
-		m, rem, half = mant>>13, mant&0x1fff, 0x1000
-	}
-	h := sign | uint16(e)<<10 | uint16(m)
-	if rem > half || rem == half && m&1 == 1 {
-		h++ // a carry out of the mantissa correctly bumps the exponent (up to Inf)
-	}
-	return h
-}
+// toHalf returns the IEEE 754 binary16 bits nearest to f, ties to even
+// (github.com/x448/float16). Values whose magnitude rounds above maxHalf
+// become ±Inf; NaN stays a NaN.
+func toHalf(f float32) uint16 { return float16.Fromfloat32(f).Bits() }
 
 // fromHalf returns the float32 value of binary16 bits (exact).
-func fromHalf(h uint16) float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h & 0x3ff)
-	switch exp {
-	case 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	case 0:
-		v := float32(mant) * (1.0 / (1 << 24)) // subnormal (or zero): exact
-		if sign != 0 {
-			v = -v
-		}
-		return v
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
-}
+func fromHalf(h uint16) float32 { return float16.Frombits(h).Float32() }
