@@ -60,7 +60,7 @@ func decodeContinuous(a *arena, s *Scores, cancel canceller) (*Derivation, error
 			c.set(i, j, c.combine(i, j)+w.cont[i*w.n1+j])
 		}
 	}
-	r := &contRecoverer{s: s, w: w, c: c, b: newBuilder(n)}
+	r := &contRecoverer{w: w, c: c, b: newBuilder(n)}
 	root, err := r.recover(0, n)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,6 @@ func decodeContinuous(a *arena, s *Scores, cancel canceller) (*Derivation, error
 
 // contRecoverer rebuilds a continuous derivation from the span chart.
 type contRecoverer struct {
-	s *Scores
 	w *weights
 	c *spanChart
 	b builder
@@ -80,22 +79,33 @@ type contRecoverer struct {
 // recover appends the derivation of [i,j] (antecedents first) and returns
 // the index of its item. Recursion depth is at most n.
 func (r *contRecoverer) recover(i, j int) (int, error) {
-	label, weight := r.w.contLabel(i, j)
-	score := r.c.at(i, j)
+	if idx, done, err := axiomOrCombine(&r.b, r.c, r.w, i, j, r.recover); done || err != nil {
+		return idx, err
+	}
+	return -1, fmt.Errorf("internal error: no antecedents reproduce item [%d,%d]", i, j)
+}
+
+// axiomOrCombine recovers the two cases every continuous item starts with:
+// a single word (an axiom), and combine (smallest split first), recursing
+// through rec. It reports done=false when neither reproduces the item's
+// score, leaving the variant's other rules to the caller.
+func axiomOrCombine(b *builder, c *spanChart, w *weights, i, j int, rec func(i, j int) (int, error)) (idx int, done bool, err error) {
+	label, weight := w.contLabel(i, j)
+	score := c.at(i, j)
 	if j == i+1 {
-		return r.b.add(contItem(i, j, label, weight, score, Axiom, -1, -1)), nil
+		return b.add(contItem(i, j, label, weight, score, Axiom, -1, -1)), true, nil
 	}
-	m := r.c.recoverCombine(i, j, weight, score)
+	m := c.recoverCombine(i, j, weight, score)
 	if m < 0 {
-		return -1, fmt.Errorf("internal error: no antecedents reproduce item [%d,%d]", i, j)
+		return -1, false, nil
 	}
-	left, err := r.recover(i, m)
+	left, err := rec(i, m)
 	if err != nil {
-		return -1, err
+		return -1, true, err
 	}
-	right, err := r.recover(m, j)
+	right, err := rec(m, j)
 	if err != nil {
-		return -1, err
+		return -1, true, err
 	}
-	return r.b.add(contItem(i, j, label, weight, score, Combine, left, right)), nil
+	return b.add(contItem(i, j, label, weight, score, Combine, left, right)), true, nil
 }

@@ -110,22 +110,11 @@ type cubicRecoverer struct {
 
 func (r *cubicRecoverer) recover(i, j int) (int, error) {
 	c, s, L := r.c, r.s, r.c.L
+	if idx, done, err := axiomOrCombine(&r.b, c.spanChart, r.w, i, j, r.recover); done || err != nil {
+		return idx, err
+	}
 	label, weight := r.w.contLabel(i, j)
 	score := c.at(i, j)
-	if j == i+1 {
-		return r.b.add(contItem(i, j, label, weight, score, Axiom, -1, -1)), nil
-	}
-	if m := c.recoverCombine(i, j, weight, score); m >= 0 {
-		left, err := r.recover(i, m)
-		if err != nil {
-			return -1, err
-		}
-		right, err := r.recover(m, j)
-		if err != nil {
-			return -1, err
-		}
-		return r.b.add(contItem(i, j, label, weight, score, Combine, left, right)), nil
-	}
 	db := s.Index(i, j-1, 0)
 	for l := i + 2; l < j; l++ {
 		right := c.at(l, j)

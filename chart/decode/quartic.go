@@ -67,22 +67,11 @@ type quarticRecoverer struct {
 
 func (r *quarticRecoverer) recover(i, j int) (int, error) {
 	c := r.c
+	if idx, done, err := axiomOrCombine(&r.b, c, r.w, i, j, r.recover); done || err != nil {
+		return idx, err
+	}
 	label, weight := r.w.contLabel(i, j)
 	score := c.at(i, j)
-	if j == i+1 {
-		return r.b.add(contItem(i, j, label, weight, score, Axiom, -1, -1)), nil
-	}
-	if m := c.recoverCombine(i, j, weight, score); m >= 0 {
-		left, err := r.recover(i, m)
-		if err != nil {
-			return -1, err
-		}
-		right, err := r.recover(m, j)
-		if err != nil {
-			return -1, err
-		}
-		return r.b.add(contItem(i, j, label, weight, score, Combine, left, right)), nil
-	}
 	for k := i + 1; k < j-1; k++ {
 		for l := k + 1; l < j; l++ {
 			dl, dw := r.w.discLabel(i, k, l, j)
