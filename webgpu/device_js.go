@@ -10,6 +10,8 @@ import (
 	"syscall/js"
 
 	"github.com/cogentcore/webgpu/wgpu"
+
+	"github.com/discspan/discspan/internal/jsawait"
 )
 
 // device is the browser backend's device (navigator.gpu). It is requested
@@ -27,47 +29,11 @@ type device struct {
 	onLost js.Func
 }
 
-// await blocks the calling goroutine until promise settles. It must not run
-// inside a js.FuncOf callback (the callback would wait for itself).
-func await(promise js.Value) (js.Value, error) {
-	if promise.Type() != js.TypeObject || promise.Get("then").Type() != js.TypeFunction {
-		return promise, nil
-	}
-	type result struct {
-		v   js.Value
-		err error
-	}
-	done := make(chan result, 1)
-	resolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		v := js.Undefined()
-		if len(args) > 0 {
-			v = args[0]
-		}
-		done <- result{v: v}
-		return nil
-	})
-	defer resolve.Release()
-	reject := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := "rejected"
-		if len(args) > 0 {
-			msg = jsString(args[0])
-		}
-		done <- result{err: errors.New(msg)}
-		return nil
-	})
-	defer reject.Release()
-	promise.Call("then", resolve, reject)
-	r := <-done
-	return r.v, r.err
-}
+// await waits for a promise (see jsawait.Await).
+func await(promise js.Value) (js.Value, error) { return jsawait.Await(promise) }
 
-// jsString returns a readable form of a JS value (an Error's message).
-func jsString(v js.Value) string {
-	if v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString {
-		return v.Get("message").String()
-	}
-	return v.String()
-}
+// jsString returns the message of a JS error (or the value as a string).
+func jsString(v js.Value) string { return jsawait.Message(v) }
 
 // openDevice requests an adapter and a device from navigator.gpu, with
 // shader-f16 when the weights are float16, the adapter has it and o allows
