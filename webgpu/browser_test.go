@@ -69,9 +69,16 @@ func TestEquivalenceBrowser(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
+	// Not under t.TempDir: Chromium's helper processes may still write to
+	// the profile for a moment after the browser is killed, which would fail
+	// the test at cleanup. Removal is retried, then given up with a log.
+	profile, err := os.MkdirTemp("", "discspan-webgpu-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	browser := exec.Command(chromium, "--headless", "--no-sandbox", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+filepath.Join(dir, "profile"), "--enable-unsafe-webgpu",
+		"--user-data-dir="+profile, "--enable-unsafe-webgpu",
 		"--remote-debugging-port=0", srv.URL+"/index.html")
 	if err := browser.Start(); err != nil {
 		t.Fatal(err)
@@ -79,6 +86,13 @@ func TestEquivalenceBrowser(t *testing.T) {
 	defer func() {
 		browser.Process.Kill()
 		browser.Wait()
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove %s", profile)
 	}()
 	var got string
 	select {
