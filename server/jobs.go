@@ -15,6 +15,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/train"
 )
 
@@ -179,7 +180,7 @@ func (m *jobs) submit(data []byte, f treebank.Format, trees []*tree.Tree, preset
 	if err := os.MkdirAll(d, 0o755); err != nil {
 		return fail(err)
 	}
-	if err := writeAtomic(filepath.Join(d, jobUploaded+f.String()), data); err != nil {
+	if err := atomicfile.WriteBytes(filepath.Join(d, jobUploaded+f.String()), data); err != nil {
 		return fail(err)
 	}
 	if err := treebank.WriteFile(filepath.Join(d, jobTrain), tr); err != nil {
@@ -290,7 +291,7 @@ func (m *jobs) saveLocked(j *Job) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(m.jobDir(j.ID), jobRecord), append(b, '\n'))
+	return atomicfile.WriteBytes(filepath.Join(m.jobDir(j.ID), jobRecord), append(b, '\n'))
 }
 
 func (m *jobs) finishLocked(j *Job, s JobState, msg string) {
@@ -418,32 +419,7 @@ func (m *jobs) install(id string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(m.modelPath(id), b)
-}
-
-// writeAtomic writes a file through a hidden temporary file in the same
-// directory, synced and renamed.
-func writeAtomic(path string, b []byte) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(b); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteBytes(m.modelPath(id), b)
 }
 
 var errNoJob = errors.New("no such job")

@@ -8,12 +8,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/network"
 )
 
@@ -107,48 +106,10 @@ func buildHeader(kv map[string]string, tensors []stored) []byte {
 
 // WriteFile writes the file atomically: to a temporary file in the same
 // directory, synced to disk, then renamed over path (mode 0644).
-func WriteFile(path string, p *network.Params, m Meta, dt DType) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+func WriteFile(path string, p *network.Params, m Meta, dt DType) error {
+	err := atomicfile.Write(path, func(w io.Writer) error { return write(w, p, m, dt, time.Now) })
 	if err != nil {
-		return fmt.Errorf("weights: writing %s: %w", path, err)
+		return fmt.Errorf("weights: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-			err = fmt.Errorf("weights: writing %s: %w", path, err)
-		}
-	}()
-	if err := write(f, p, m, dt, time.Now); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return err
-	}
-	syncDir(dir)
 	return nil
-}
-
-// syncDir makes a rename in dir durable, as far as the file system allows
-// (best effort: not every file system can sync a directory).
-func syncDir(dir string) {
-	d, err := os.Open(dir)
-	if err != nil {
-		return
-	}
-	d.Sync()
-	d.Close()
 }

@@ -1,0 +1,73 @@
+// Package atomicfile replaces files so that readers see either the old or
+// the new content, never a half-written file: weights, checkpoints, logs and
+// job records all go through it. (chart/treebank keeps its own copy, since
+// chart/ depends on nothing else in the project.)
+package atomicfile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces path with what write produces: a hidden temporary file in
+// the same directory is written (buffered), given mode 0644, synced, closed
+// and renamed over path, and the directory is synced (best effort). When
+// anything fails the temporary file is removed, path is left as it was, and
+// the error names path.
+func Write(path string, write func(w io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// WriteBytes replaces path with b (see Write).
+func WriteBytes(path string, b []byte) error {
+	return Write(path, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
+}
+
+// syncDir makes a rename in dir durable, as far as the file system allows
+// (not every file system can sync a directory).
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	d.Close()
+}
