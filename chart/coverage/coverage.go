@@ -132,54 +132,82 @@ feed:
 // sentence decodes one tree with its gold-derived scores and counts the
 // gold nodes of the best tree.
 func sentence(dec *decode.Decoder, t *tree.Tree, v decode.Variant) (all, le2, eq2 Counts, skipped bool, err error) {
-	merged := tree.MergeUnaries(t)
-	cons, over := tree.Targets(merged)
-	nodes := func(c tree.Labelled) int { return len(splitChain(c.Label)) }
-	for _, c := range over {
-		all.Total += nodes(c)
+	found, missing, err := Buildable(dec, t, v)
+	if err != nil {
+		if isTooLong(err) {
+			// Count the sentence's constituents as not recovered.
+			cons, over := tree.Targets(tree.MergeUnaries(t))
+			missing, found = append(cons, over...), nil
+			skipped = true
+		} else {
+			return all, le2, eq2, false, err
+		}
 	}
-	for _, c := range cons {
+	for _, c := range found {
+		k := nodes(c)
+		all.Recovered += k
+		le2.Recovered += k
+		if len(c.Blocks) == 2 {
+			eq2.Recovered += k
+		}
+	}
+	for _, c := range append(found, missing...) {
 		k := nodes(c)
 		all.Total += k
-		le2.Total += k
+		if len(c.Blocks) <= 2 {
+			le2.Total += k
+		}
 		if len(c.Blocks) == 2 {
 			eq2.Total += k
 		}
 	}
+	return all, le2, eq2, skipped, nil
+}
+
+// nodes is the number of tree nodes a target stands for: a merged unary
+// chain counts each of its nodes.
+func nodes(c tree.Labelled) int { return len(splitChain(c.Label)) }
+
+// Buildable decodes t's gold-derived scores (GoldScores) with variant v and
+// splits t's constituents (unary chains merged, as the decoders see them)
+// into those the variant's best tree contains and those it cannot build
+// together with the others. Constituents of block degree above two are
+// always missing. The split maximises the number of gold nodes found.
+func Buildable(dec *decode.Decoder, t *tree.Tree, v decode.Variant) (found, missing []tree.Labelled, err error) {
+	cons, over := tree.Targets(tree.MergeUnaries(t))
+	missing = append(missing, over...)
 	if len(cons) == 0 {
-		return all, le2, eq2, false, nil
+		return nil, missing, nil
 	}
-	s := goldScores(t.Len(), cons, nodes)
-	d, err := dec.Decode(v, s)
+	d, err := dec.Decode(v, GoldScores(t.Len(), cons))
 	if err != nil {
-		if isTooLong(err) {
-			return all, le2, eq2, true, nil
-		}
-		return all, le2, eq2, false, err
+		return nil, nil, err
 	}
+	got := make([]bool, len(cons))
 	for _, c := range d.Constituents() {
 		// Each gold constituent has its own label: a positive item with
 		// label c is exactly gold constituent c.
-		g := cons[c.Label]
-		if !sameBlocks(g.Blocks, c.Blocks) {
-			continue // a label's weight is positive only on its own blocks
-		}
-		k := nodes(g)
-		all.Recovered += k
-		le2.Recovered += k
-		if len(g.Blocks) == 2 {
-			eq2.Recovered += k
+		if sameBlocks(cons[c.Label].Blocks, c.Blocks) {
+			got[c.Label] = true
 		}
 	}
-	return all, le2, eq2, false, nil
+	for x, c := range cons {
+		if got[x] {
+			found = append(found, c)
+		} else {
+			missing = append(missing, c)
+		}
+	}
+	return found, missing, nil
 }
 
-// goldScores gives every gold constituent its own label and a positive
-// weight (its node count); every other entry scores -(1 + the largest
-// weight), so that no other item carries a label: a discontinuous item
-// that takes half a weight from one term gets at least as much below zero
-// from the other.
-func goldScores(n int, cons []tree.Labelled, nodes func(tree.Labelled) int) *decode.Scores {
+// GoldScores gives every gold constituent its own label (label c is
+// cons[c]) and a positive weight (its node count); every other entry scores
+// -(1 + the largest weight), so that no other item carries a label: a
+// discontinuous item that takes half a weight from one term gets at least
+// as much below zero from the other. Constituents must have one or two
+// blocks.
+func GoldScores(n int, cons []tree.Labelled) *decode.Scores {
 	s := decode.NewScores(n, len(cons))
 	background := float32(-1)
 	for _, g := range cons {

@@ -3,6 +3,7 @@ package coverage
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -54,5 +55,37 @@ func TestCoverageOnDev(t *testing.T) {
 	// Continuous constituents are always all reachable.
 	if got, want := cont.BDLe2.Recovered, cont.BDLe2.Total-cont.BDEq2.Total; got > want || n5.BDLe2.Recall() < 99 {
 		t.Errorf("continuous recovers %d of %d continuous nodes; n5 bd<=2 recall %.2f", got, want, n5.BDLe2.Recall())
+	}
+}
+
+func TestBuildable(t *testing.T) {
+	// "What should I do ?" with the discontinuous VP {What, do}.
+	trees, err := treebank.ReadAll(strings.NewReader(
+		"(ROOT (SBARQ (SQ (VP (WP 0=What) (VB 3=do)) (MD 1=should) (NP (PRP 2=I))) (. 4=?)))\n"),
+		"wh.discbracket", treebank.Discbracket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		v            decode.Variant
+		found, wrong int
+	}{
+		{decode.Continuous, 3, 1}, // SBARQ, SQ, NP; not the VP
+		{decode.N3, 4, 0},
+		{decode.N6, 4, 0},
+	}
+	for _, tc := range tests {
+		found, missing, err := Buildable(decode.NewDecoder(nil), trees[0], tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(found) != tc.found || len(missing) != tc.wrong {
+			t.Errorf("%s: found %v, missing %v; want %d found and %d missing", tc.v, found, missing, tc.found, tc.wrong)
+		}
+		for _, c := range missing {
+			if len(c.Blocks) != 2 {
+				t.Errorf("%s: missing continuous constituent %v", tc.v, c)
+			}
+		}
 	}
 }

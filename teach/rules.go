@@ -1,0 +1,106 @@
+package teach
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/discspan/discspan/chart/decode"
+)
+
+// Shape is one item of a rule in index variables: two variables for a
+// continuous item [i,j], four for a discontinuous item [i,k,l,j].
+type Shape []string
+
+// String writes the item as decoder.md does, e.g. "[i,k,l,j]".
+func (s Shape) String() string { return "[" + strings.Join(s, ",") + "]" }
+
+// Continuous reports whether the item has no gap.
+func (s Shape) Continuous() bool { return len(s) == 2 }
+
+// RuleInfo describes one deduction rule for display.
+type RuleInfo struct {
+	Rule decode.Rule
+	Name string
+	// Left and Right are the antecedents, Consequent the item built.
+	Left, Right, Consequent Shape
+	// Order lists every index variable of the rule from left to right: all
+	// of them are strictly ordered (the side conditions together with the
+	// validity of the three items).
+	Order []string
+	// Condition is decoder.md's side condition.
+	Condition string
+	// Explanation says in a sentence what the rule does.
+	Explanation string
+	// Smallest is the cheapest variant whose system has the rule.
+	Smallest decode.Variant
+}
+
+// Form returns the rule as "A + B -> C".
+func (r RuleInfo) Form() string {
+	return fmt.Sprintf("%s + %s -> %s", r.Left, r.Right, r.Consequent)
+}
+
+func sh(vars string) Shape { return strings.Fields(vars) }
+
+// catalog is the rule table of decoder.md with the index variables of each
+// rule in left-to-right order.
+var catalog = []struct {
+	rule                     decode.Rule
+	left, right, cons, order string
+	cond, explain            string
+}{
+	{decode.Combine, "i m", "m j", "i j", "i m j", "i<m<j",
+		"Two adjacent continuous spans make a larger continuous span: plain CKY."},
+	{decode.CreateGap, "i k", "l j", "i k l j", "i k l j", "i<k<l<j",
+		"Two continuous spans with words between them make a discontinuous item whose gap is still open."},
+	{decode.FillGap, "i m n j", "m n", "i j", "i m n j", "i<m<n<j",
+		"A continuous span that exactly fills the gap closes it: the result is continuous."},
+	{decode.KeptRight, "i m", "m k l j", "i k l j", "i m k l j", "i<m<k",
+		"A continuous span extends a discontinuous item on its left; the gap stays where it was."},
+	{decode.KeptLeft, "i k l m", "m j", "i k l j", "i k l m j", "l<m<j",
+		"A continuous span extends a discontinuous item on its right; the gap stays where it was."},
+	{decode.ShrinkLeft, "i m l j", "m k", "i k l j", "i m k l j", "i<m<k",
+		"A continuous span fills the left part of the gap: the gap shrinks from the left."},
+	{decode.ShrinkRight, "i k m j", "l m", "i k l j", "i k l m j", "l<m<j",
+		"A continuous span fills the right part of the gap: the gap shrinks from the right."},
+	{decode.IllNoGap, "i m n o", "m n o j", "i j", "i m n o j", "i<m<n<o<j",
+		"Two interleaved discontinuous items, each filling the other's gap, make a continuous span (ill-nested)."},
+	{decode.Wrapped, "i m n j", "m k l n", "i k l j", "i m k l n j", "i<m<k, l<n<j",
+		"A discontinuous item sits inside the gap of another; what is left between them is the new gap (well-nested)."},
+	{decode.IllGapCentre, "i m l n", "m k n j", "i k l j", "i m k l n j", "i<m<k, l<n<j",
+		"Two interleaved discontinuous items leave a gap in the middle (ill-nested)."},
+	{decode.IllGapRight, "i m n k", "m n l j", "i k l j", "i m n k l j", "i<m<n<k",
+		"Two interleaved discontinuous items leave a gap on the right (ill-nested)."},
+	{decode.IllGapLeft, "i k m n", "l m n j", "i k l j", "i k l m n j", "l<m<n<j",
+		"Two interleaved discontinuous items leave a gap on the left (ill-nested)."},
+}
+
+// Rules returns the twelve deduction rules in decoder.md's order.
+func Rules() []RuleInfo {
+	out := make([]RuleInfo, 0, len(catalog))
+	for _, c := range catalog {
+		info := RuleInfo{
+			Rule: c.rule, Name: c.rule.String(),
+			Left: sh(c.left), Right: sh(c.right), Consequent: sh(c.cons), Order: sh(c.order),
+			Condition: c.cond, Explanation: c.explain,
+		}
+		for _, v := range decode.Variants {
+			if v.Has(c.rule) {
+				info.Smallest = v
+				break
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// RuleByID returns the description of rule r.
+func RuleByID(r decode.Rule) (RuleInfo, bool) {
+	for _, info := range Rules() {
+		if info.Rule == r {
+			return info, true
+		}
+	}
+	return RuleInfo{}, false
+}

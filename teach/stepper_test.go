@@ -1,0 +1,138 @@
+package teach
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/chart/decode"
+)
+
+// labelled lists a derivation's labelled constituents canonically.
+func labelled(cs []decode.Constituent) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, fmt.Sprint(c.Label, c.Blocks))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func traceConstituents(t *Trace) []decode.Constituent {
+	var cs []decode.Constituent
+	for _, x := range t.Best {
+		st := t.Steps[x]
+		if st.Label >= 0 {
+			cs = append(cs, decode.Constituent{Label: st.Label, Blocks: st.Item.Blocks()})
+		}
+	}
+	return cs
+}
+
+// The replay reaches the production decoders' optimum and tree for every
+// variant.
+func TestReplayMatchesDecoders(t *testing.T) {
+	for _, v := range decode.Variants {
+		for n := 1; n <= 7; n++ {
+			for seed := uint64(1); seed <= 4; seed++ {
+				s := decode.RandomScores(seed*100+uint64(n), n, 3)
+				d, err := decode.Decode(v, s, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr, err := Replay(context.Background(), v, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Abs(float64(tr.Score-d.Score)) > 1e-4*(1+math.Abs(float64(d.Score))) {
+					t.Fatalf("%s n=%d seed %d: replay score %v, decoder %v", v, n, seed, tr.Score, d.Score)
+				}
+				if got, want := labelled(traceConstituents(tr)), labelled(d.Constituents()); !slices.Equal(got, want) {
+					t.Errorf("%s n=%d seed %d: replay tree %v, decoder %v", v, n, seed, got, want)
+				}
+			}
+		}
+	}
+}
+
+// Every step comes after its antecedents, uses a rule of its variant and
+// covers what its antecedents cover.
+func TestReplayOrder(t *testing.T) {
+	s := decode.RandomScores(7, 6, 2)
+	for _, v := range decode.Variants {
+		tr, err := Replay(context.Background(), v, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[Item]bool{}
+		for x, st := range tr.Steps {
+			if seen[st.Item] {
+				t.Fatalf("%s: item %v finalised twice", v, st.Item)
+			}
+			seen[st.Item] = true
+			if !v.Has(st.Rule) {
+				t.Errorf("%s: step %d uses %s", v, x, st.Rule)
+			}
+			if st.Rule == decode.Axiom {
+				if st.Item.J-st.Item.I != 1 || st.Left >= 0 {
+					t.Errorf("%s: bad axiom %+v", v, st)
+				}
+				continue
+			}
+			if st.Left >= x || st.Right >= x || st.Left < 0 || st.Right < 0 || st.Instances < 1 {
+				t.Fatalf("%s: step %d (%v) has antecedents %d, %d", v, x, st.Item, st.Left, st.Right)
+			}
+			if got, want := cover(tr.Steps[st.Left].Item)|cover(tr.Steps[st.Right].Item), cover(st.Item); got != want {
+				t.Errorf("%s: %v built from %v and %v", v, st.Item, tr.Steps[st.Left].Item, tr.Steps[st.Right].Item)
+			}
+		}
+		if v == decode.Continuous {
+			for _, st := range tr.Steps {
+				if !st.Item.Continuous() {
+					t.Errorf("continuous replay built %v", st.Item)
+				}
+			}
+		}
+		if last := tr.Steps[tr.Best[0]].Item; last != contItem(0, 6) {
+			t.Errorf("%s: best derivation starts at %v", v, last)
+		}
+	}
+}
+
+func cover(it Item) uint64 {
+	var m uint64
+	for _, b := range it.Blocks() {
+		for x := b[0]; x < b[1]; x++ {
+			m |= 1 << x
+		}
+	}
+	return m
+}
+
+func TestReplayErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		v    decode.Variant
+		s    *decode.Scores
+		want string
+	}{
+		{"too long", decode.N4, decode.NewScores(MaxStepperWords+1, 1), "at most"},
+		{"empty", decode.N4, decode.NewScores(0, 1), "empty"},
+		{"bad variant", decode.Variant(42), decode.NewScores(3, 1), "unknown variant"},
+		{"bad tensors", decode.N4, &decode.Scores{N: 2, L: 1}, "entries"},
+	}
+	for _, tc := range tests {
+		_, err := Replay(context.Background(), tc.v, tc.s)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to mention %q", tc.name, err, tc.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Replay(ctx, decode.N6, decode.RandomScores(1, 5, 1)); err == nil {
+		t.Error("a cancelled replay succeeded")
+	}
+}
