@@ -27,3 +27,40 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConstrained measures the overhead of constraints at n=40 with
+// 30 labels: each variant decodes the same scores unconstrained and under
+// five constraints (three requirements, one relabelling a constituent of
+// the unconstrained optimum and one discontinuous, and two forbidden
+// yields).
+func BenchmarkConstrained(b *testing.B) {
+	for _, v := range []Variant{N4, N6} {
+		s := randomScores(40, 40, 30, 1)
+		free, err := Decode(v, s, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cs := free.Constituents()
+		c := &Constraints{
+			Require: []Required{
+				{Label: cs[0].Label, Blocks: cs[0].Blocks},
+				{Label: (cs[len(cs)/2].Label + 1) % s.L, Blocks: cs[len(cs)/2].Blocks},
+				{Label: 4, Blocks: [][2]int{{5, 9}, {15, 18}}},
+			},
+			Forbid: []Forbidden{{Blocks: cs[1].Blocks}, {Blocks: [][2]int{{20, 26}, {30, 31}}}},
+		}
+		for _, run := range []struct {
+			name string
+			c    *Constraints
+		}{{"none", nil}, {"five", c}} {
+			b.Run(fmt.Sprintf("%s_40/%s", v, run.name), func(b *testing.B) {
+				dec := NewDecoder(nil)
+				for b.Loop() {
+					if _, err := dec.DecodeConstrained(v, s, run.c); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

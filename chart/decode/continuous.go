@@ -39,12 +39,16 @@ func (c *spanChart) recoverCombine(i, j int, weight, score float32) int {
 }
 
 // decodeContinuous is plain span CKY: [i,m] + [m,j] -> [i,j].
-// Time O(n^3 + n^2 L), memory O(n^2).
-func decodeContinuous(a *arena, s *Scores, cancel canceller) (*Derivation, error) {
+// Time O(n^3 + n^2 L), memory O(n^2). con (nil for none) overrides the
+// weights of the items that meet a constraint.
+func decodeContinuous(a *arena, s *Scores, con *conTable, cancel canceller) (*Derivation, error) {
 	n := s.N
 	w, err := newWeights(a, s, 0)
 	if err != nil {
 		return nil, err
+	}
+	if con != nil {
+		w.constrain(con)
 	}
 	c := newSpanChart(a, n)
 	for span := 1; span <= n; span++ {
@@ -60,12 +64,13 @@ func decodeContinuous(a *arena, s *Scores, cancel canceller) (*Derivation, error
 			c.set(i, j, c.combine(i, j)+w.cont[i*w.n1+j])
 		}
 	}
-	r := &contRecoverer{w: w, c: c, b: newBuilder(n)}
-	root, err := r.recover(0, n)
-	if err != nil {
+	if err := goalReached(c.at(0, n)); err != nil {
 		return nil, err
 	}
-	_ = root
+	r := &contRecoverer{w: w, c: c, b: newBuilder(n)}
+	if _, err := r.recover(0, n); err != nil {
+		return nil, err
+	}
 	return &Derivation{N: n, Score: c.at(0, n), Items: r.b.items}, nil
 }
 

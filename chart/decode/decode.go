@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // DefaultMaxBytes is the chart memory budget used when Options.MaxBytes is 0.
@@ -90,42 +91,164 @@ func Decode(v Variant, s *Scores, opt *Options) (*Derivation, error) {
 // memory budget (wrapping ErrTooLong), and when the context is cancelled.
 // The returned derivation does not share memory with the decoder.
 func (dec *Decoder) Decode(v Variant, s *Scores) (*Derivation, error) {
-	opt := &dec.opt
+	if err := checkInput(v, s); err != nil {
+		return nil, err
+	}
+	return dec.run(v, s, nil)
+}
+
+// checkInput reports an unknown variant or malformed scores.
+func checkInput(v Variant, s *Scores) error {
 	if v < Continuous || v > N6 {
-		return nil, fmt.Errorf("decode: unknown variant %d", int(v))
+		return fmt.Errorf("decode: unknown variant %d", int(v))
 	}
 	if err := s.Check(); err != nil {
-		return nil, fmt.Errorf("decode: %w", err)
+		return fmt.Errorf("decode: %w", err)
 	}
-	if need, budget := ChartBytes(v, s.N, s.L), opt.maxBytes(); need > budget {
+	return nil
+}
+
+// errNoTree reports a constrained chart whose goal no derivation reaches.
+var errNoTree = errors.New("no derivation reaches the goal")
+
+// run decodes checked scores under the compiled constraints con (nil for
+// none). Under constraints, n3 decodes through the n4 chart: its forgetful
+// bottom items do not remember the left block and gap of a discontinuous
+// constituent, so they cannot check its yield against the constraints; n4
+// has the same search space.
+func (dec *Decoder) run(v Variant, s *Scores, con *conTable) (*Derivation, error) {
+	chart := v
+	if con != nil && v == N3 {
+		chart = N4
+	}
+	if need, budget := ChartBytes(chart, s.N, s.L), dec.opt.maxBytes(); need > budget {
 		return nil, fmt.Errorf("decode %s: %d words need %d MiB of chart, budget %d MiB: %w",
 			v, s.N, need>>20, budget>>20, ErrTooLong)
 	}
 	if s.N == 0 {
 		return &Derivation{Variant: v}, nil
 	}
-	cancel := newCanceller(opt.ctx())
+	cancel := newCanceller(dec.opt.ctx())
 	a := &dec.arena
 	a.reset()
 	var (
 		d   *Derivation
 		err error
 	)
-	switch v {
+	switch chart {
 	case Continuous:
-		d, err = decodeContinuous(a, s, cancel)
+		d, err = decodeContinuous(a, s, con, cancel)
 	case N3:
 		d, err = decodeCubic(a, s, cancel)
 	case N4:
-		d, err = decodeQuartic(a, s, cancel)
+		d, err = decodeQuartic(a, s, con, cancel)
 	default:
-		d, err = decodeFull(a, v, s, cancel)
+		d, err = decodeFull(a, chart, s, con, cancel)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("decode %s: %w", v, err)
 	}
 	d.Variant = v
 	return d, nil
+}
+
+// goalReached returns errNoTree when the goal's score is -Inf, which only
+// constraints can cause.
+func goalReached(score float32) error {
+	if score == negInf {
+		return errNoTree
+	}
+	return nil
+}
+
+// DecodeConstrained returns the best derivation of the variant for the
+// scores, using a fresh Decoder, among the trees that satisfy c.
+func DecodeConstrained(v Variant, s *Scores, c *Constraints, opt *Options) (*Derivation, error) {
+	return NewDecoder(opt).DecodeConstrained(v, s, c)
+}
+
+// DecodeConstrained returns the best derivation of the variant among those
+// whose tree satisfies c: every required constituent is a node with its
+// label, and no node with a label has a forbidden yield. Derivation.Score
+// is the tree's score, to which a required constituent adds its label's
+// score even when negative. With nil or empty constraints it is Decode.
+//
+// Constraints change item weights only: an item whose yield is forbidden
+// is null (weight 0), one whose yield is required carries the required
+// label, and one whose yield crosses a required yield (overlaps it without
+// nesting) weighs -Inf. The items of a derivation are the nodes of a
+// binarised tree, pairwise disjoint or nested, so a derivation of finite
+// score holds every required yield (the lowest item covering it has both
+// antecedents inside it), and every tree satisfying c keeps its score:
+// the search stays exact. n3 decodes through the n4 chart (same search
+// space), the returned Variant stays n3. The extra cost is O(n^2 c) for
+// continuous items, O(c) per discontinuous item n4 scores, and O(s^2) per
+// block of extent s and required yield meeting it in the O(n^5)/O(n^6)
+// charts.
+//
+// Errors wrap ErrBadConstraint for malformed constraints and
+// ErrUnsatisfiable for constraints no tree of the variant satisfies; when
+// the chart finds no tree, the error names a minimal conflicting set of
+// requirements, found by decoding again without each requirement in turn
+// (at most maxConflictSearch extra runs; forbidden yields never conflict).
+func (dec *Decoder) DecodeConstrained(v Variant, s *Scores, c *Constraints) (*Derivation, error) {
+	if c.empty() {
+		return dec.Decode(v, s)
+	}
+	if err := checkInput(v, s); err != nil {
+		return nil, err
+	}
+	t, err := c.compile(v, s.N, s.L, nil)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: constraints: %w", v, err)
+	}
+	d, err := dec.run(v, s, t)
+	if errors.Is(err, errNoTree) {
+		return nil, dec.conflict(v, s, c)
+	}
+	return d, err
+}
+
+// maxConflictSearch bounds the requirements DecodeConstrained tries to
+// leave out, one decoding run each, to name a conflicting set.
+const maxConflictSearch = 16
+
+// conflict returns the error for constraints c under which the chart of v
+// finds no tree. Forbidden yields only null items, so the requirements
+// alone conflict; leaving out, in turn, each requirement whose absence
+// keeps the rest unsatisfiable gives a minimal conflicting set.
+func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
+	if len(c.Require) > maxConflictSearch {
+		return fmt.Errorf("decode %s: no %s tree satisfies the %d requirements together: %w",
+			v, v, len(c.Require), ErrUnsatisfiable)
+	}
+	keep := make([]bool, len(c.Require))
+	for x := range keep {
+		keep[x] = true
+	}
+	for x := range keep {
+		keep[x] = false
+		t, err := c.compile(v, s.N, s.L, keep)
+		if err == nil {
+			_, err = dec.run(v, s, t)
+		}
+		switch {
+		case errors.Is(err, errNoTree):
+			// Still unsatisfiable without x: leave it out.
+		case err == nil:
+			keep[x] = true
+		default:
+			return err
+		}
+	}
+	var names []string
+	for x, k := range keep {
+		if k {
+			names = append(names, c.describeReq(x))
+		}
+	}
+	return fmt.Errorf("decode %s: no %s tree satisfies the constraints; conflicting requirements: %s: %w",
+		v, v, strings.Join(names, ", "), ErrUnsatisfiable)
 }
 
 // canceller polls a context cheaply from the chart loops.

@@ -25,4 +25,17 @@
 // therefore broken deterministically: the first rule, and within a rule the
 // smallest split indices, in the recovery order documented on each variant;
 // among labels the lowest index wins.
+//
+// DecodeConstrained restricts the search to the trees that contain given
+// labelled constituents (Required) and no labelled constituent over given
+// yields (Forbidden), exactly: constraints only change item weights (a
+// forbidden yield is null, a required one carries its label, an item
+// crossing a required yield weighs -Inf), and since a derivation's items
+// are the nodes of a binarised tree, pairwise disjoint or nested, every
+// derivation of finite score holds every required yield. The cost is that
+// of the variant plus O(n^2 c) for c constraints, and O(s^2) per block of
+// extent s meeting a required yield in the O(n^5)/O(n^6) charts; n3 decodes
+// through the n4 chart under constraints (same search space), since its
+// forgetful items do not know the yield of a discontinuous constituent.
+// ReadConstraintFile reads constraints from JSON with label names.
 package decode

@@ -57,12 +57,17 @@ func (f *fullChart) d(i, k, l, j int) float32 {
 // antecedents have smaller extents are applied first (scattered into the
 // block), then items are finalised by decreasing gap size, gathering the
 // shrink rules and scattering the wrapped rule, and the continuous item
-// [i,j] comes last.
-func decodeFull(a *arena, v Variant, s *Scores, cancel canceller) (*Derivation, error) {
+// [i,j] comes last. con (nil for none) overrides the weights of the items
+// that meet a constraint: the continuous table once, each block's
+// discontinuous weights after they are computed.
+func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller) (*Derivation, error) {
 	n := s.N
 	w, err := newWeights(a, s, checkDisc|checkGap)
 	if err != nil {
 		return nil, err
+	}
+	if con != nil {
+		w.constrain(con)
 	}
 	f := newFullChart(a, v, s, w)
 	n1 := f.n1
@@ -81,6 +86,9 @@ func decodeFull(a *arena, v Variant, s *Scores, cancel canceller) (*Derivation, 
 			}
 			f.set(i, j, f.bestContinuous(i, j)+w.cont[i*n1+j])
 		}
+	}
+	if err := goalReached(f.at(0, n)); err != nil {
+		return nil, err
 	}
 	r := &fullRecoverer{f: f, b: newBuilder(n)}
 	if _, err := r.cont(0, n); err != nil {
@@ -121,6 +129,9 @@ func (f *fullChart) buildBlock(i, j int) {
 	db := f.w.s.Index(i, j-1, 0)
 	for k := i + 1; k <= j-2; k++ {
 		maxSumRows(W[(k-i)*s+(k+1-i):(k-i)*s+s], f.w.s.Disc[db:db+L], f.w.s.Gap[f.w.s.Index(k, k, 0):])
+	}
+	if f.w.con != nil {
+		f.w.con.applyBlock(i, j, W)
 	}
 	// Finalise by decreasing gap: shrink rules gather from larger gaps of
 	// the same block, which are final; wrapped scatters into smaller ones.

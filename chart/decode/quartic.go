@@ -12,12 +12,17 @@ import "fmt"
 // score (C[i,k] + C[l,j]) + w(i,k,l,j) is computed where it is consumed and
 // never stored: memory O(n^2). Its weight costs O(L) and is computed only
 // when an O(1) upper bound of the fill-gap candidate beats the best
-// candidate so far (monotone float arithmetic keeps this exact).
-func decodeQuartic(a *arena, s *Scores, cancel canceller) (*Derivation, error) {
+// candidate so far (monotone float arithmetic keeps this exact; the bound
+// also bounds the weights constraints impose). con (nil for none) overrides
+// the weights of the items that meet a constraint.
+func decodeQuartic(a *arena, s *Scores, con *conTable, cancel canceller) (*Derivation, error) {
 	n := s.N
 	w, err := newWeights(a, s, withMaxDisc|withMaxGap)
 	if err != nil {
 		return nil, err
+	}
+	if con != nil {
+		w.constrain(con)
 	}
 	c := newSpanChart(a, n)
 	n1 := c.n1
@@ -49,6 +54,9 @@ func decodeQuartic(a *arena, s *Scores, cancel canceller) (*Derivation, error) {
 			}
 			c.set(i, j, best+w.cont[i*n1+j])
 		}
+	}
+	if err := goalReached(c.at(0, n)); err != nil {
+		return nil, err
 	}
 	r := &quarticRecoverer{w: w, c: c, b: newBuilder(n)}
 	if _, err := r.recover(0, n); err != nil {

@@ -15,11 +15,25 @@ type weights struct {
 	s  *Scores
 	n  int // words
 	n1 int // n+1, the row stride of span-indexed tables
-	// cont[i*n1+j] is max(0, max_A cont[i,j-1,A]) for the span [i,j).
+	// cont[i*n1+j] is max(0, max_A cont[i,j-1,A]) for the span [i,j), or
+	// the weight constraints impose on it.
 	cont []float32
 	// maxDisc[i*n1+j] is max_A disc[i,j-1,A]; maxGap[k*n1+l] is
 	// max_A gap[k,l-1,A]. They bound discontinuous weights for pruning.
 	maxDisc, maxGap []float32
+	// con, when not nil, overrides the weights and labels of the items
+	// that meet a constraint (see conTable.override); cont already holds
+	// its overrides, the other methods apply them.
+	con *conTable
+}
+
+// constrain makes w apply the constraints t: it overrides the continuous
+// weights table now and the discontinuous weights and every label on
+// demand. Cost O(n^2 c) for c constraints.
+func (w *weights) constrain(t *conTable) {
+	t.s = w.s
+	w.con = t
+	t.applyCont(w)
 }
 
 // What newWeights computes besides the continuous weights.
@@ -110,8 +124,14 @@ func maxOf(v []float32) float32 {
 
 // contLabel returns the best label of the continuous item [i,j] and its
 // weight: the lowest-index label with the largest strictly positive score, or
-// -1 and 0 when no label scores above zero.
+// -1 and 0 when no label scores above zero; under constraints, the label and
+// weight they impose, if any.
 func (w *weights) contLabel(i, j int) (int, float32) {
+	if w.con != nil {
+		if label, weight, ok := w.con.contOverride(i, j); ok {
+			return label, weight
+		}
+	}
 	base := w.s.Index(i, j-1, 0)
 	label, best := -1, float32(0)
 	for a, v := range w.s.Cont[base : base+w.s.L] {
@@ -123,8 +143,14 @@ func (w *weights) contLabel(i, j int) (int, float32) {
 }
 
 // disc returns the weight of the discontinuous item [i,k,l,j]:
-// max(0, max_A disc[i,j-1,A] + gap[k,l-1,A]). Cost O(L).
+// max(0, max_A disc[i,j-1,A] + gap[k,l-1,A]), or the weight constraints
+// impose on it. Cost O(L + c).
 func (w *weights) disc(i, k, l, j int) float32 {
+	if w.con != nil {
+		if _, weight, ok := w.con.discOverride(i, k, l, j); ok {
+			return weight
+		}
+	}
 	L := w.s.L
 	db := w.s.Index(i, j-1, 0)
 	gb := w.s.Index(k, l-1, 0)
@@ -134,6 +160,11 @@ func (w *weights) disc(i, k, l, j int) float32 {
 // discLabel returns the best label of the discontinuous item [i,k,l,j] and
 // its weight, with the same tie-breaking as contLabel.
 func (w *weights) discLabel(i, k, l, j int) (int, float32) {
+	if w.con != nil {
+		if label, weight, ok := w.con.discOverride(i, k, l, j); ok {
+			return label, weight
+		}
+	}
 	L := w.s.L
 	db := w.s.Index(i, j-1, 0)
 	gb := w.s.Index(k, l-1, 0)
@@ -150,7 +181,9 @@ func (w *weights) discLabel(i, k, l, j int) (int, float32) {
 
 // discBound returns an upper bound of disc(i,k,l,j) that costs O(1):
 // max(0, maxDisc + maxGap). Float addition is monotone, so any sum that uses
-// the bound in place of the weight bounds the sum that uses the weight.
+// the bound in place of the weight bounds the sum that uses the weight. It
+// also bounds the weights constraints impose: 0, -Inf, or one label's
+// disc + gap.
 func (w *weights) discBound(i, k, l, j int) float32 {
 	return max(0, w.maxDisc[i*w.n1+j]+w.maxGap[k*w.n1+l])
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,9 +27,10 @@ type constituentJSON struct {
 }
 
 func runDecode(args []string, stdout io.Writer) error {
-	fs := newFlags("decode", "--variant V --scores FILE.json", stdout)
+	fs := newFlags("decode", "--variant V --scores FILE.json [--constraints C.json]", stdout)
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	scores := fs.String("scores", "", "score file (JSON with words, labels, cont, disc, gap)")
+	constraints := fs.String("constraints", "", `constraint file: {"require":[{"label":"NP","blocks":[[0,2]]}],"forbid":[{"blocks":[[1,3],[5,6]]}]}`)
 	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "chart memory budget in MiB")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -44,17 +46,21 @@ func runDecode(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	f, err := os.Open(*scores)
+	file, s, err := readScores(*scores)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	file, s, err := decode.ReadScoreFile(f, *scores)
-	if err != nil {
-		return err
+	var c *decode.Constraints
+	if *constraints != "" {
+		if c, err = readConstraints(*constraints, file.Labels); err != nil {
+			return err
+		}
 	}
-	d, err := decode.Decode(v, s, &decode.Options{MaxBytes: *maxMB << 20})
+	d, err := decode.DecodeConstrained(v, s, c, &decode.Options{MaxBytes: *maxMB << 20})
 	if err != nil {
+		if c != nil && (errors.Is(err, decode.ErrBadConstraint) || errors.Is(err, decode.ErrUnsatisfiable)) {
+			return fmt.Errorf("%s: %w", *constraints, err)
+		}
 		return err
 	}
 	t, err := d.Tree(file.Words, nil, file.Labels)
@@ -75,4 +81,25 @@ func runDecode(args []string, stdout io.Writer) error {
 	}
 	enc := json.NewEncoder(stdout)
 	return enc.Encode(out)
+}
+
+// readScores reads a score file.
+func readScores(name string) (*decode.ScoreFile, *decode.Scores, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return decode.ReadScoreFile(f, name)
+}
+
+// readConstraints reads a constraint file whose labels are names from the
+// score file's labels.
+func readConstraints(name string, labels []string) (*decode.Constraints, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return decode.ReadConstraintFile(f, name, labels)
 }

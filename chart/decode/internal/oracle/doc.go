@@ -22,6 +22,14 @@
 //     simple tree-level description (see BestTree); comparing it with
 //     BestDeduction checks that description and the deduction engine against
 //     each other.
+//   - BestConstrainedDeduction and BestConstrainedTree are the two searches
+//     restricted to the trees that satisfy decode.Constraints, read
+//     literally (every requirement is a constituent with its label, no
+//     forbidden yield is a labelled constituent). The deduction search
+//     refines every item's best score by the set of requirements its
+//     sub-derivation meets; the tree search filters whole trees. Neither
+//     uses the decoder's argument that items crossing a requirement can be
+//     dropped.
 //   - InFamily checks that a decoded tree is one the variant can build, by a
 //     derivation search in which the tree's constituents are the only
 //     labelled items; TreeScore rescores a decoded tree from the tensors.
