@@ -10,7 +10,7 @@ WEB     ?= build/web
 ADDR    ?= 127.0.0.1:8080
 WEIGHTS ?= weights/default.safetensors
 
-.PHONY: all build test vet bench bench-table demo wasm test-browser chromium fuzz clean
+.PHONY: all build test vet bench bench-table demo wasm test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
 
 all: build
 
@@ -21,7 +21,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 
-test: vet chromium
+test: vet chromium test-worker
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -tags purego ./chart/decode
 
@@ -63,6 +63,35 @@ test-browser: chromium wasm
 # Debian's Chromium for the browser tests, installed when missing.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (echo "installing chromium for the browser tests"; apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium) || echo "chromium: not installed; the browser tests will be skipped"
+
+# The Cloudflare Worker (server/worker, a Go module of its own): the Go
+# handler as wasm with its JavaScript glue in server/worker/build, and
+# $(WEIGHTS) published as static assets in server/worker/build/assets (the
+# weights stay out of the worker script: the free plan allows 3 MB
+# gzipped). Run it locally with
+# `cd server/worker && npx wrangler@4.80.0 dev --local` (see main.go there).
+worker:
+	cd server/worker && $(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go
+	cd server/worker && GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o build/app.wasm .
+	cd server/worker && $(GO) run ./publish -o build/assets $(abspath $(WEIGHTS))
+	@cd server/worker/build && echo "worker: app.wasm $$(wc -c <app.wasm) bytes, $$(gzip -c app.wasm | wc -c) gzipped (+ $$(cat worker.mjs runtime.mjs wasm_exec.js | gzip -c | wc -c) of JavaScript); limit 3 MB gzipped"
+
+# The worker's checks (part of make test): vet for both platforms, its unit
+# tests, and the test that builds it, runs it under wrangler dev --local
+# (wrangler pinned in worker_test.go, installed from npm into
+# ~/.cache/discspan) and checks its answers and its size. Without node and
+# npm that test is skipped, saying so.
+test-worker:
+	cd server/worker && $(GO) vet ./... && GOOS=js GOARCH=wasm $(GO) vet .
+	cd server/worker && $(GO) test -count=1 -v ./...
+
+# The load test of the server's weight downloads (200 clients, 30 s).
+bench-serve: build
+	$(BIN)/discspan bench serve
+
+# Fuzzes the parsing of training uploads (POST /api/train).
+fuzz-upload:
+	$(GO) test -run '^$$' -fuzz '^FuzzUploadErrors$$' -fuzztime 60s ./server
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadExport -fuzztime 30s ./chart/treebank

@@ -178,6 +178,26 @@ func (c *catalog) bySHA(sum string) (entry, error) {
 	return entry{}, errNotFound
 }
 
+// open opens the file of the model whose SHA-256 is sum, checking that it
+// was not replaced since it was hashed (its name would no longer match its
+// content).
+func (c *catalog) open(sum string) (*weightsFile, error) {
+	e, err := c.bySHA(sum)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(e.path)
+	if err != nil {
+		return nil, errGone
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() != e.size || !fi.ModTime().Equal(e.modTime) {
+		// Replaced between the lookup and the open.
+		f.Close()
+		return nil, errNotFound
+	}
+	return &weightsFile{content: f, modTime: e.modTime, close: f.Close}, nil
+}
+
 // fileSHA256 returns the hex SHA-256 of the file at path.
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)

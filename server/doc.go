@@ -5,9 +5,14 @@
 // themselves under content-addressed names (api.WeightsURL) with an ETag,
 // "Cache-Control: immutable" and Range requests.
 //
-// New builds the whole thing as one http.Handler from Options, so that a
-// local server (discspan serve) and other hosts (a Cloudflare Worker build)
-// share it. Nothing here parses: the app parses in the browser tab.
+// New builds the whole thing as one http.Handler from Options for a local
+// server (discspan serve). NewReadOnly builds the same handler without the
+// training API and without touching the file system: it serves a
+// published weights directory (Publish writes one: the weight files under
+// their content-addressed names and the model list, ManifestName) from an
+// fs.FS, for hosts such as the Cloudflare Worker in server/worker, which
+// reads it from the Worker's static assets. Nothing here parses: the app
+// parses in the browser tab.
 //
 // # Training API
 //

@@ -62,9 +62,9 @@ type Options struct {
 
 // Handler serves the app, the model list and the weight files.
 type Handler struct {
-	static  *static
-	catalog *catalog
-	mux     *http.ServeMux
+	static *static
+	models modelSource
+	mux    *http.ServeMux
 
 	jobs      *jobs // nil: no training API
 	tmux      *http.ServeMux
@@ -107,7 +107,7 @@ func New(o Options) (*Handler, error) {
 		}
 		o.Device = dev
 	}
-	h := &Handler{static: newStatic(o.App), catalog: newCatalog(paths, logf), mux: http.NewServeMux()}
+	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux()}
 	if o.JobsDir != "" {
 		j, err := newJobs(o.JobsDir, modelsDir, o.Device, o.TrainDefaults, logf)
 		if err != nil {
@@ -119,14 +119,20 @@ func New(o Options) (*Handler, error) {
 		}
 		h.routeTraining()
 	}
-	if _, err := h.catalog.models(); err != nil {
+	if _, err := h.models.models(); err != nil {
 		h.Close()
 		return nil, err
 	}
+	h.route()
+	return h, nil
+}
+
+// route registers the read-only endpoints: the model list, the weight
+// files and the app.
+func (h *Handler) route() {
 	h.mux.HandleFunc(api.ModelsPath, h.serveModels)
 	h.mux.HandleFunc(api.WeightsPrefix, h.serveWeights)
 	h.mux.HandleFunc("/", h.static.serve)
-	return h, nil
 }
 
 // ServeHTTP answers GET and HEAD requests (and the training API's POST
@@ -156,10 +162,13 @@ func (h *Handler) Close() {
 }
 
 // Models returns the models the handler offers now (see Options.Weights).
-func (h *Handler) Models() ([]api.Model, error) { return h.catalog.models() }
+func (h *Handler) Models() ([]api.Model, error) { return h.models.models() }
 
 // errNotFound marks a request for something that is not there.
 var errNotFound = errors.New("not found")
+
+// errGone marks a weights file that was listed but can no longer be opened.
+var errGone = errors.New("weights file went away")
 
 // isHidden reports whether a cleaned request path names a dot file or
 // directory, which are never served.

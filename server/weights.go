@@ -3,9 +3,10 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
-	"os"
 	"strings"
+	"time"
 
 	"github.com/discspan/discspan/server/api"
 )
@@ -13,7 +14,7 @@ import (
 // serveModels answers the model list as JSON (an empty list when there is
 // no model). The list is never cached: a model trained later shows up.
 func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
-	ms, err := h.catalog.models()
+	ms, err := h.models.models()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -32,9 +33,9 @@ func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveWeights answers /weights/<sha256>.safetensors with the file whose
-// SHA-256 that is. The name never changes its content, so it is cached for
-// good ("immutable"); http.ServeContent answers Range and conditional
-// requests (the ETag is the SHA-256).
+// SHA-256 that is (from the handler's modelSource). The name never changes
+// its content, so it is cached for good ("immutable"); http.ServeContent
+// answers Range and conditional requests (the ETag is the SHA-256).
 func (h *Handler) serveWeights(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(r.URL.Path, api.WeightsPrefix)
 	sum, ok := strings.CutSuffix(name, api.WeightsExt)
@@ -42,32 +43,24 @@ func (h *Handler) serveWeights(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	e, err := h.catalog.bySHA(sum)
-	if errors.Is(err, errNotFound) {
+	f, err := h.models.open(sum)
+	switch {
+	case errors.Is(err, errNotFound):
 		http.NotFound(w, r)
 		return
-	}
-	if err != nil {
+	case errors.Is(err, errGone):
+		http.Error(w, errGone.Error(), http.StatusNotFound)
+		return
+	case err != nil:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	f, err := os.Open(e.path)
-	if err != nil {
-		http.Error(w, "weights file went away", http.StatusNotFound)
-		return
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() != e.size || !fi.ModTime().Equal(e.modTime) {
-		// Replaced between the lookup and the open: its name no longer
-		// matches its content.
-		http.NotFound(w, r)
-		return
-	}
+	defer f.close()
 	hd := w.Header()
 	hd.Set("Content-Type", "application/octet-stream")
 	hd.Set("ETag", `"`+sum+`"`)
 	hd.Set("Cache-Control", "public, max-age=31536000, immutable")
-	http.ServeContent(w, r, "", e.modTime, f)
+	http.ServeContent(w, r, "", f.modTime, f.content)
 }
 
 // isHexSHA256 reports whether s is 64 lower-case hex digits.
@@ -82,4 +75,24 @@ func isHexSHA256(s string) bool {
 		}
 	}
 	return true
+}
+
+// modelSource is where a Handler's models come from: weight files on disk
+// (catalog, for New) or a published weights directory in an fs.FS
+// (published, for NewReadOnly).
+type modelSource interface {
+	// models returns the model list, default first.
+	models() ([]api.Model, error)
+	// open returns the content of the model whose SHA-256 is sum:
+	// errNotFound when there is none, errGone when its file cannot be
+	// opened or no longer matches the list.
+	open(sum string) (*weightsFile, error)
+}
+
+// weightsFile is an opened weights file: its content, its modification
+// time (zero when unknown) and what releases it.
+type weightsFile struct {
+	content io.ReadSeeker
+	modTime time.Time
+	close   func() error
 }

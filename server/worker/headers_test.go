@@ -1,0 +1,72 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// splitAtCommas splits header values as syumai/workers does.
+func splitAtCommas(h http.Header) http.Header {
+	out := http.Header{}
+	for k, vs := range h {
+		for _, v := range vs {
+			for part := range strings.SplitSeq(v, ",") {
+				out.Add(k, part)
+			}
+		}
+	}
+	return out
+}
+
+func TestRejoinHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		name, header, value string
+	}{
+		{"multi range", "Range", "bytes=0-9,20-29"},
+		{"etag list", "If-None-Match", `"a", "b", "c"`},
+		{"encodings", "Accept-Encoding", "gzip, deflate, br"},
+		{"single", "Range", "bytes=5-"},
+		{"empty parts", "X-Test", ",a,,b,"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			h := rejoinHeaders(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got = r.Header.Values(tc.header)
+			}))
+			r := httptest.NewRequest(http.MethodGet, "/", nil)
+			r.Header.Set(tc.header, tc.value)
+			r.Header = splitAtCommas(r.Header)
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			if want := []string{tc.value}; !slices.Equal(got, want) {
+				t.Errorf("got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestLazy(t *testing.T) {
+	calls := 0
+	l := &lazy{build: func() (http.Handler, error) {
+		calls++
+		return http.NotFoundHandler(), nil
+	}}
+	for range 3 {
+		rec := httptest.NewRecorder()
+		l.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if rec.Code != http.StatusNotFound {
+			t.Fatalf("status %d", rec.Code)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("built %d times, want 1", calls)
+	}
+	failing := &lazy{build: func() (http.Handler, error) { return nil, http.ErrMissingFile }}
+	rec := httptest.NewRecorder()
+	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "discspan worker") {
+		t.Errorf("failing build: %d %q", rec.Code, rec.Body)
+	}
+}
