@@ -15,6 +15,7 @@ const (
 	Export             // NEGRA export, versions 3 and 4
 	Discbracket        // disco-dop discbracket, one tree per line
 	PTB                // Penn Treebank style brackets (read only)
+	TigerXML           // TIGER-XML
 )
 
 // String returns the name of the format.
@@ -26,13 +27,16 @@ func (f Format) String() string {
 		return "discbracket"
 	case PTB:
 		return "ptb"
+	case TigerXML:
+		return "tigerxml"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
 // FormatOf returns the format of a file from its extension (case does not
 // matter): .export is Export; .discbracket and .dbr are Discbracket; .mrg,
-// .ptb, .bracket and .psd are PTB. Other extensions give an error.
+// .ptb, .bracket and .psd are PTB; .xml and .tigerxml are TigerXML. Other
+// extensions give an error.
 func FormatOf(path string) (Format, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".export":
@@ -41,6 +45,8 @@ func FormatOf(path string) (Format, error) {
 		return Discbracket, nil
 	case ".mrg", ".ptb", ".bracket", ".psd":
 		return PTB, nil
+	case ".xml", ".tigerxml":
+		return TigerXML, nil
 	}
-	return Unknown, fmt.Errorf("treebank: %s: unknown file extension (want .export, .discbracket, .dbr, .mrg, .ptb, .bracket or .psd)", path)
+	return Unknown, fmt.Errorf("treebank: %s: unknown file extension (want .export, .discbracket, .dbr, .mrg, .ptb, .bracket, .psd, .xml or .tigerxml)", path)
 }

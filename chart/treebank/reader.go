@@ -25,6 +25,8 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 		return &Reader{next: newDiscReader(r, name).next}
 	case PTB:
 		return &Reader{next: newPTBReader(r, name).next}
+	case TigerXML:
+		return &Reader{next: newTigerReader(r, name).next}
 	}
 	err := fmt.Errorf("treebank: %s: cannot read format %v", name, f)
 	return &Reader{next: func() (*tree.Tree, error) { return nil, err }}
@@ -58,7 +60,7 @@ func (r *Reader) ExportVersion() int {
 // data must check the error. A read error from r stops reading; it is
 // returned wrapped, with the name.
 func ReadAll(r io.Reader, name string, f Format) ([]*tree.Tree, error) {
-	if f != Export && f != Discbracket && f != PTB {
+	if f != Export && f != Discbracket && f != PTB && f != TigerXML {
 		return nil, fmt.Errorf("treebank: %s: cannot read format %v", name, f)
 	}
 	rd := NewReader(r, name, f)

@@ -17,12 +17,25 @@ type Writer struct {
 	n       int // trees written
 	header  bool
 	buf     []byte
+	tiger   *tigerWriter // TigerXML: the document being collected
 }
 
 // NewWriter returns a Writer of format f (Export writes version 4; see
-// NewExportWriter) to w.
+// NewExportWriter; TigerXML: see NewTigerXMLWriter, with corpus id
+// "corpus") to w.
 func NewWriter(w io.Writer, f Format) *Writer {
+	if f == TigerXML {
+		return NewTigerXMLWriter(w, "corpus")
+	}
 	return &Writer{w: bufio.NewWriter(w), format: f, version: 4}
+}
+
+// NewTigerXMLWriter returns a Writer of TIGER-XML to w, with the given
+// corpus id. The header of a TIGER-XML file declares the values used in its
+// body, so the Writer keeps the sentences (as text) until Flush, which
+// writes the whole document; it takes no more trees after that.
+func NewTigerXMLWriter(w io.Writer, corpusID string) *Writer {
+	return &Writer{w: bufio.NewWriter(w), format: TigerXML, tiger: newTigerWriter(corpusID)}
 }
 
 // NewExportWriter returns a Writer of export format version 3 or 4 to w.
@@ -36,7 +49,8 @@ func NewExportWriter(w io.Writer, version int) *Writer {
 //
 // Export: the file starts with a "%%" comment naming the columns; empty
 // fields are written "--"; an empty ID is written as the number of the
-// tree. Discbracket: see the package documentation.
+// tree. Discbracket: see the package documentation. TigerXML: see
+// WriteTigerXML.
 func (w *Writer) Write(t *tree.Tree) error {
 	if err := w.check(); err != nil {
 		return err
@@ -48,10 +62,15 @@ func (w *Writer) Write(t *tree.Tree) error {
 		w.buf, err = appendExport(w.buf[:0], t, w.version, strconv.Itoa(w.n+1))
 	case Discbracket:
 		w.buf, err = appendDiscbracket(w.buf[:0], t)
+	case TigerXML:
+		err = w.tiger.add(t, strconv.Itoa(w.n+1))
 	}
 	w.n++
 	if err != nil {
 		return fmt.Errorf("treebank: write %v: tree %d (id %q): %w", w.format, w.n, t.ID, err)
+	}
+	if w.format == TigerXML {
+		return nil
 	}
 	if _, err := w.w.Write(w.buf); err != nil {
 		return fmt.Errorf("treebank: write %v: %w", w.format, err)
@@ -62,10 +81,16 @@ func (w *Writer) Write(t *tree.Tree) error {
 // check reports a format or version that cannot be written.
 func (w *Writer) check() error {
 	switch {
-	case w.format != Export && w.format != Discbracket:
+	case w.format != Export && w.format != Discbracket && w.format != TigerXML:
 		return fmt.Errorf("treebank: cannot write format %v", w.format)
 	case w.format == Export && w.version != 3 && w.version != 4:
 		return fmt.Errorf("treebank: export format version %d: want 3 or 4", w.version)
+	case w.format == TigerXML && w.tiger.finished:
+		return fmt.Errorf("treebank: write %v: the document was completed by Flush", w.format)
+	case w.format == TigerXML:
+		if err := checkXMLString(w.tiger.corpusID); err != nil {
+			return fmt.Errorf("treebank: TigerXML corpus id %q: %w", w.tiger.corpusID, err)
+		}
 	}
 	return nil
 }
@@ -79,10 +104,17 @@ func (w *Writer) writeHeader() {
 }
 
 // Flush writes buffered data to the underlying writer. An export file gets
-// its header even when no tree was written.
+// its header even when no tree was written. TigerXML: the first Flush
+// writes the whole document (header, sentences, end tags); later ones
+// only flush.
 func (w *Writer) Flush() error {
-	if err := w.check(); err != nil {
-		return err
+	if done := w.format == TigerXML && w.tiger.finished; !done {
+		if err := w.check(); err != nil {
+			return err
+		}
+		if w.format == TigerXML {
+			w.tiger.finish(w.w)
+		}
 	}
 	w.writeHeader()
 	if err := w.w.Flush(); err != nil {

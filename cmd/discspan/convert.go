@@ -15,7 +15,7 @@ func runConvert(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket; PTB .mrg/.ptb input)"); err != nil {
+	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket, TIGER-XML .xml/.tigerxml; PTB .mrg/.ptb input)"); err != nil {
 		return err
 	}
 	if _, err := treebank.FormatOf(rest[1]); err != nil {

@@ -1,0 +1,149 @@
+package annotate
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+)
+
+// Progress reports how far an import has come.
+type Progress struct {
+	Sentences int   // sentences read so far
+	Bytes     int64 // bytes read so far
+	Total     int64 // size of the input; 0 when not known
+}
+
+// ImportOptions are the options of Import and ImportFile.
+type ImportOptions struct {
+	// Format of the input; Unknown means: from the file extension
+	// (ImportFile only).
+	Format treebank.Format
+	// Status given to every imported sentence (Untouched for a treebank,
+	// PreAnnotated for a parser's output).
+	Status Status
+	// Progress, when not nil, is called every ProgressEvery sentences and
+	// once at the end.
+	Progress func(Progress)
+}
+
+// ProgressEvery is the number of sentences between two Progress calls.
+const ProgressEvery = 100
+
+// maxImportErrors is the number of malformed sentences after which Import
+// stops, as chart/treebank.ReadAll does.
+const maxImportErrors = 10
+
+// ImportFile reads a treebank file into a corpus named after the file.
+// The format comes from opt.Format or else from the extension (see
+// treebank.FormatOf). Errors are as for Import and name the file.
+func ImportFile(path string, opt ImportOptions) (*Corpus, error) {
+	if opt.Format == treebank.Unknown {
+		f, err := treebank.FormatOf(path)
+		if err != nil {
+			return nil, fmt.Errorf("annotate: %w", err)
+		}
+		opt.Format = f
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("annotate: %w", err)
+	}
+	defer fh.Close()
+	var size int64
+	if fi, err := fh.Stat(); err == nil {
+		size = fi.Size()
+	}
+	return Import(fh, path, size, opt)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Import reads a treebank in format opt.Format from r, one tree at a time,
+// into a corpus called name; size is the size of the input for progress
+// reports (0 if not known). Malformed sentences are skipped and collected
+// as chart/treebank.ReadAll does (reading stops after 10): the corpus of
+// the sentences read is then returned with a treebank.ErrorList. A read
+// error returns no corpus.
+func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, error) {
+	if !opt.Status.valid() {
+		return nil, fmt.Errorf("annotate: invalid status %d", int(opt.Status))
+	}
+	cr := &countingReader{r: r}
+	rd := treebank.NewReader(bufio.NewReaderSize(cr, 1<<16), name, opt.Format)
+	c := &Corpus{Name: name}
+	var errs treebank.ErrorList
+	report := func() {
+		if opt.Progress != nil {
+			opt.Progress(Progress{Sentences: len(c.Sentences), Bytes: cr.n, Total: size})
+		}
+	}
+	for {
+		t, err := rd.Next()
+		if err == nil {
+			c.Sentences = append(c.Sentences, &Sentence{cur: &state{tree: t, status: opt.Status}, depth: DefaultUndoDepth})
+			if len(c.Sentences)%ProgressEvery == 0 {
+				report()
+			}
+			continue
+		}
+		if err == io.EOF {
+			break
+		}
+		var e *treebank.Error
+		if !errors.As(err, &e) {
+			return nil, fmt.Errorf("annotate: import %s: %w", name, err)
+		}
+		errs = append(errs, e)
+		if len(errs) >= maxImportErrors {
+			errs = append(errs, &treebank.Error{Name: name, Line: e.Line, Msg: "too many errors"})
+			break
+		}
+	}
+	report()
+	if len(errs) > 0 {
+		return c, errs
+	}
+	return c, nil
+}
+
+// Export writes the current trees of the corpus to w in format f (see
+// chart/treebank; export is written as version 4).
+func (c *Corpus) Export(w io.Writer, f treebank.Format) error {
+	if err := treebank.Write(w, c.Trees(), f); err != nil {
+		return fmt.Errorf("annotate: export: %w", err)
+	}
+	return nil
+}
+
+// ExportFile writes the current trees to a file whose format comes from
+// its extension, replacing it atomically (see treebank.WriteFile).
+func (c *Corpus) ExportFile(path string) error {
+	if err := treebank.WriteFile(path, c.Trees()); err != nil {
+		return fmt.Errorf("annotate: export: %w", err)
+	}
+	return nil
+}
+
+// Tree returns the current tree of sentence i, or nil when i is out of
+// range.
+func (c *Corpus) Tree(i int) *tree.Tree {
+	if i < 0 || i >= len(c.Sentences) {
+		return nil
+	}
+	return c.Sentences[i].Tree()
+}

@@ -1,0 +1,107 @@
+package annotate
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/chart/treebank"
+)
+
+// TestImportExportData imports treebank files and exports them in their
+// own format: the bytes must be those of the file. The export files are
+// also taken through TIGER-XML and back.
+func TestImportExportData(t *testing.T) {
+	dir := dataDir(t)
+	tests := []struct {
+		file  string
+		tiger bool // also through TIGER-XML (chart/treebank tests train)
+	}{
+		{"alpino-cdb/dev.export", true},
+		{"alpino-cdb/dev.discbracket", false},
+		{"alpino-cdb/test.punctmoved.discbracket", false},
+		{"disco-dop-alpinosample/alpinosample.export", true},
+		{"alpino-cdb/train.export", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			path := filepath.Join(dir, tc.file)
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Skipf("skipping: %v", err)
+			}
+			var calls []Progress
+			c, err := ImportFile(path, ImportOptions{Progress: func(p Progress) { calls = append(calls, p) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := treebank.FormatOf(path)
+			var buf bytes.Buffer
+			if err := c.Export(&buf, f); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("exported file differs from %s", path)
+			}
+			// Progress: every ProgressEvery sentences and at the end, with
+			// the byte count reaching the size.
+			n := len(c.Sentences)
+			if len(calls) != n/ProgressEvery+1 {
+				t.Errorf("%d progress calls for %d sentences", len(calls), n)
+			}
+			if last := calls[len(calls)-1]; last.Sentences != n || last.Bytes != int64(len(want)) || last.Total != int64(len(want)) {
+				t.Errorf("last progress %+v, want %d sentences and %d bytes", last, n, len(want))
+			}
+			if !tc.tiger {
+				return
+			}
+			xmlPath := filepath.Join(t.TempDir(), "corpus.xml")
+			if err := c.ExportFile(xmlPath); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ImportFile(xmlPath, ImportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Reset()
+			if err := back.Export(&buf, treebank.Export); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("export -> TIGER-XML -> export differs from %s", path)
+			}
+		})
+	}
+}
+
+func TestImportErrors(t *testing.T) {
+	text := "#BOS 1\nx\n#EOS 1\n#BOS 2\na\t--\tT\t--\t--\t0\n#EOS 2\n"
+	c, err := Import(strings.NewReader(text), "in.export", 0, ImportOptions{Format: treebank.Export, Status: PreAnnotated})
+	var list treebank.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), "in.export:2: ") {
+		t.Fatalf("error %v, want one parse error on line 2", err)
+	}
+	if c == nil || len(c.Sentences) != 1 || c.Sentences[0].ID() != "2" || c.Sentences[0].Status() != PreAnnotated {
+		t.Fatalf("corpus %+v, want the good sentence", c)
+	}
+	many := strings.Repeat("#BOS 1\nx\n#EOS 1\n", 20)
+	if _, err := Import(strings.NewReader(many), "many", 0, ImportOptions{Format: treebank.Export}); !errors.As(err, &list) || len(list) != maxImportErrors+1 {
+		t.Errorf("error %v, want %d errors and a last one", err, maxImportErrors)
+	}
+	if _, err := Import(strings.NewReader(""), "x", 0, ImportOptions{Status: Status(9)}); err == nil {
+		t.Error("invalid status: no error")
+	}
+	if _, err := ImportFile("x.txt", ImportOptions{}); err == nil || !strings.Contains(err.Error(), "unknown file extension") {
+		t.Errorf("error %v, want unknown extension", err)
+	}
+	if _, err := ImportFile(filepath.Join(t.TempDir(), "missing.export"), ImportOptions{}); err == nil {
+		t.Error("missing file: no error")
+	}
+	c = NewCorpus("c", nil, Untouched)
+	if err := c.ExportFile(filepath.Join(t.TempDir(), "out.mrg")); err == nil {
+		t.Error("export to a read-only format: no error")
+	}
+}

@@ -1,0 +1,555 @@
+package treebank
+
+import (
+	"bufio"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// ReadTigerXML reads a TIGER-XML file, UTF-8 or ISO-8859-1, one <s>
+// element at a time (the document is never held in memory whole). See
+// ReadAll for errors; an XML syntax error ends reading, since the XML
+// decoder cannot go on after one.
+//
+// Mapping: <s id> is Tree.ID and its comment attribute Tree.BOSExtra.
+// Terminals <t> in document order are the tokens: word is Token.Word, lemma
+// Lemma, pos Tag, morph Morph, comment Comment. Nonterminals <nt> in
+// document order are the nodes: cat is Node.Label, and lemma, morph and
+// comment attributes fill the fields of the same names. Other attributes
+// and elements (<sem>, <matches>, the <head>) are ignored, and the header
+// may be missing. In lemma, pos, morph, cat and edge labels "--" is read
+// as the empty string; words are kept as they are. An <edge label idref>
+// of an <nt> makes the element idref names a child of the <nt>, with the
+// label as its Edge. A <secedge label idref> inside a <t> or <nt> is a
+// secondary edge of that element (Token.Sec, Node.Sec) to the parent
+// nonterminal idref names.
+//
+// The <nt> named by <graph root> is the virtual root when its cat is
+// VROOT, ROOT, TOP or empty ("--"): it is not a node, its children are
+// attached to tree.Root with their edge labels, and secondary edges to it
+// have parent tree.Root. An element that no edge points to is attached to
+// tree.Root. Node.Num is the number that ends the id of each <nt> ("s1_502"
+// gives 502) when these are distinct and in 500..999, else the nodes are
+// numbered from 500 in post-order as for discbracket (0 when there are
+// more than 500).
+//
+// Errors (with the line of the element): an <s> or an element without an
+// id, duplicate ids in a sentence, an edge or secondary edge to an id
+// that is not in the sentence, a secondary edge to a terminal, an element
+// with two parents, an edge to the virtual root, parent links that form a
+// cycle, and TIGER-XML elements in the wrong place.
+func ReadTigerXML(r io.Reader, name string) ([]*tree.Tree, error) {
+	return ReadAll(r, name, TigerXML)
+}
+
+// tigerReader reads the sentences of a TIGER-XML file one <s> element at a
+// time with an encoding/xml token stream; the document is never held in
+// memory whole.
+type tigerReader struct {
+	name   string
+	d      *xml.Decoder
+	intern map[string]string
+	done   bool  // a syntax error ended the input
+	err    error // a read error, returned again by later calls
+
+	line, col int // start of the token being read
+}
+
+func newTigerReader(r io.Reader, name string) *tigerReader {
+	d := xml.NewDecoder(r)
+	d.CharsetReader = tigerCharset
+	return &tigerReader{name: name, d: d, intern: make(map[string]string)}
+}
+
+// token returns the next XML token and records where it starts. A syntax
+// error becomes an *Error and ends the input; a read error is returned as
+// it is.
+func (x *tigerReader) token() (xml.Token, error) {
+	x.line, x.col = x.d.InputPos()
+	tok, err := x.d.Token()
+	if err == nil {
+		return tok, nil
+	}
+	if err == io.EOF {
+		x.done = true
+		return nil, io.EOF
+	}
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		x.done = true
+		return nil, errorf(x.name, se.Line, 0, "XML: %s", se.Msg)
+	}
+	x.err = err
+	return nil, err
+}
+
+// next returns the next sentence, an *Error for a malformed one (the
+// following call goes on with the next <s>), a read error, or io.EOF. After
+// an XML syntax error, which the decoder cannot recover from, it returns
+// io.EOF.
+func (x *tigerReader) next() (*tree.Tree, error) {
+	if x.err != nil {
+		return nil, x.err
+	}
+	for !x.done {
+		tok, err := x.token()
+		if err != nil {
+			return nil, err
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		switch se.Name.Local {
+		case "s":
+			return x.sentence(se)
+		case "head":
+			// The header declares features and their values; the trees
+			// do not need it.
+			if err := x.skip(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return nil, io.EOF
+}
+
+// skip skips the rest of the element whose start tag was just read.
+func (x *tigerReader) skip() error {
+	for depth := 1; depth > 0; {
+		tok, err := x.token()
+		if err != nil {
+			if err == io.EOF {
+				return errorf(x.name, x.line, 0, "XML: unexpected end of input")
+			}
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return nil
+}
+
+// tigerEdge is an <edge> or <secedge> element.
+type tigerEdge struct {
+	label, idref string
+	line         int
+}
+
+// tigerElem is a <t> or an <nt> element of the sentence being read.
+type tigerElem struct {
+	nt    bool
+	id    string
+	line  int
+	attrs tigerAttrs
+	edges []tigerEdge // <edge> children of an <nt>
+	sec   []tigerEdge // <secedge> children
+}
+
+// tigerAttrs holds the attributes of a <t> or <nt> that are kept.
+type tigerAttrs struct {
+	word, lemma, pos, morph, cat, comment string
+}
+
+// tigerSentence collects the elements of one <s>.
+type tigerSentence struct {
+	id, comment string
+	line        int
+	root        string // the root attribute of <graph>
+	rootLine    int
+	hasGraph    bool
+	elems       []tigerElem
+	nts         int
+}
+
+// sentence reads an <s> element up to its end tag. After an error in the
+// sentence it reads on to the end tag, so that the next call goes on with
+// the next sentence.
+func (x *tigerReader) sentence(start xml.StartElement) (*tree.Tree, error) {
+	s := &tigerSentence{line: x.line}
+	var sentErr *Error
+	fail := func(e *Error) {
+		if sentErr == nil {
+			sentErr = e
+		}
+	}
+	hasID := false
+	for _, a := range start.Attr {
+		switch a.Name.Local {
+		case "id":
+			s.id, hasID = a.Value, true
+		case "comment":
+			s.comment = a.Value
+		}
+	}
+	if !hasID || s.id == "" {
+		fail(errorf(x.name, s.line, 0, "<s> without an id"))
+	}
+	// stack holds the names of the open elements inside <s>.
+	var stack []string
+	cur := -1 // index into s.elems of the open <t> or <nt>
+	for {
+		tok, err := x.token()
+		if err == io.EOF {
+			return nil, errorf(x.name, s.line, 0, "sentence %s: <s> is not closed", s.id)
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch el := tok.(type) {
+		case xml.EndElement:
+			if len(stack) == 0 { // </s>
+				if sentErr != nil {
+					return nil, sentErr
+				}
+				t, err := x.build(s)
+				if err != nil {
+					return nil, err
+				}
+				return t, nil
+			}
+			if name := stack[len(stack)-1]; name == "t" || name == "nt" {
+				cur = -1
+			}
+			stack = stack[:len(stack)-1]
+		case xml.StartElement:
+			name := el.Name.Local
+			parent := ""
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1]
+			}
+			switch {
+			case name == "graph" && parent == "":
+				if s.hasGraph {
+					fail(errorf(x.name, x.line, 0, "sentence %s: second <graph>", s.id))
+				}
+				s.hasGraph = true
+				s.root, s.rootLine = attr(el, "root"), x.line
+			case name == "terminals" && parent == "graph", name == "nonterminals" && parent == "graph":
+			case name == "t" && parent == "terminals", name == "nt" && parent == "nonterminals":
+				e := tigerElem{nt: name == "nt", line: x.line}
+				for _, a := range el.Attr {
+					x.setAttr(&e, a)
+				}
+				if e.id == "" {
+					fail(errorf(x.name, x.line, 0, "sentence %s: <%s> without an id", s.id, name))
+				}
+				if e.nt {
+					s.nts++
+				}
+				cur = len(s.elems)
+				s.elems = append(s.elems, e)
+			case name == "edge" && parent == "nt", name == "secedge" && (parent == "t" || parent == "nt"):
+				ed := tigerEdge{label: x.opt(attr(el, "label")), idref: attr(el, "idref"), line: x.line}
+				if ed.idref == "" {
+					fail(errorf(x.name, x.line, 0, "sentence %s: <%s> without an idref", s.id, name))
+				}
+				if name == "edge" {
+					s.elems[cur].edges = append(s.elems[cur].edges, ed)
+				} else {
+					s.elems[cur].sec = append(s.elems[cur].sec, ed)
+				}
+			case isTigerElem(name):
+				where := "<s>"
+				if parent != "" {
+					where = "<" + parent + ">"
+				}
+				fail(errorf(x.name, x.line, 0, "sentence %s: <%s> inside %s", s.id, name, where))
+				if err := x.skip(); err != nil {
+					return nil, err
+				}
+				continue
+			default:
+				// Elements TIGER-XML does not define here (<sem>,
+				// <matches>, ...) are skipped.
+				if err := x.skip(); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			stack = append(stack, name)
+		}
+	}
+}
+
+// isTigerElem reports whether name is an element of the TIGER-XML graph.
+func isTigerElem(name string) bool {
+	switch name {
+	case "s", "graph", "terminals", "nonterminals", "t", "nt", "edge", "secedge":
+		return true
+	}
+	return false
+}
+
+// attr returns the value of the attribute with the given local name, or "".
+func attr(el xml.StartElement, name string) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// setAttr keeps the attributes of a <t> or <nt> that the tree has fields
+// for; others are ignored.
+func (x *tigerReader) setAttr(e *tigerElem, a xml.Attr) {
+	switch a.Name.Local {
+	case "id":
+		e.id = a.Value
+	case "word":
+		e.attrs.word = a.Value
+	case "lemma":
+		e.attrs.lemma = x.optWord(a.Value)
+	case "pos":
+		e.attrs.pos = x.opt(a.Value)
+	case "morph":
+		e.attrs.morph = x.opt(a.Value)
+	case "cat":
+		e.attrs.cat = x.opt(a.Value)
+	case "comment":
+		e.attrs.comment = a.Value
+	}
+}
+
+// opt returns a value shared with earlier equal values; "--" stands for
+// the empty string.
+func (x *tigerReader) opt(s string) string {
+	if s == "--" {
+		return ""
+	}
+	if v, ok := x.intern[s]; ok {
+		return v
+	}
+	if len(x.intern) < maxInterned {
+		x.intern[s] = s
+	}
+	return s
+}
+
+// optWord is opt for open-class values (lemmas), which are not shared.
+func (x *tigerReader) optWord(s string) string {
+	if s == "--" {
+		return ""
+	}
+	return s
+}
+
+// isVirtualRoot reports whether the category of a graph's root node marks it
+// as the virtual root rather than a phrase.
+func isVirtualRoot(cat string) bool {
+	switch cat {
+	case "", "VROOT", "ROOT", "TOP":
+		return true
+	}
+	return false
+}
+
+// build turns the elements of a sentence into a tree: terminals in document
+// order, nonterminals in document order (but for a virtual root), parents
+// from the <edge> elements, secondary parents from the <secedge> elements.
+func (x *tigerReader) build(s *tigerSentence) (*tree.Tree, *Error) {
+	t := &tree.Tree{ID: s.id, BOSExtra: s.comment}
+	type ref struct {
+		nt  bool
+		idx int // into Tokens or Nodes; tree.Root for the virtual root
+	}
+	refs := make(map[string]ref, len(s.elems))
+	// The graph root: a virtual root unless it is a phrase.
+	rootElem := -1
+	if s.root != "" {
+		for i := range s.elems {
+			if s.elems[i].id == s.root {
+				rootElem = i
+				break
+			}
+		}
+		if rootElem < 0 {
+			return nil, errorf(x.name, s.rootLine, 0, "sentence %s: graph root %q is not an element of the sentence", s.id, s.root)
+		}
+		if e := &s.elems[rootElem]; !e.nt || !isVirtualRoot(e.attrs.cat) {
+			rootElem = -1
+		}
+	}
+	t.Tokens = make([]tree.Token, 0, len(s.elems)-s.nts)
+	t.Nodes = make([]tree.Node, 0, s.nts)
+	for i := range s.elems {
+		e := &s.elems[i]
+		var r ref
+		switch {
+		case i == rootElem:
+			r = ref{nt: true, idx: tree.Root}
+		case e.nt:
+			r = ref{nt: true, idx: len(t.Nodes)}
+			t.Nodes = append(t.Nodes, tree.Node{Label: e.attrs.cat, Lemma: e.attrs.lemma, Morph: e.attrs.morph, Comment: e.attrs.comment, Parent: tree.Root})
+		default:
+			r = ref{idx: len(t.Tokens)}
+			t.Tokens = append(t.Tokens, tree.Token{Word: e.attrs.word, Lemma: e.attrs.lemma, Tag: e.attrs.pos, Morph: e.attrs.morph, Comment: e.attrs.comment, Parent: tree.Root})
+		}
+		if _, dup := refs[e.id]; dup {
+			return nil, errorf(x.name, e.line, 0, "sentence %s: duplicate id %q", s.id, e.id)
+		}
+		refs[e.id] = r
+	}
+	if len(t.Tokens) == 0 {
+		t.Tokens = nil
+	}
+	if len(t.Nodes) == 0 {
+		t.Nodes = nil
+	}
+	hasParent := make(map[ref]int) // line of the edge that gave the parent
+	for i := range s.elems {
+		e := &s.elems[i]
+		self := refs[e.id]
+		for _, ed := range e.edges {
+			c, ok := refs[ed.idref]
+			switch {
+			case !ok:
+				return nil, errorf(x.name, ed.line, 0, "sentence %s: edge to %q, which is not an element of the sentence", s.id, ed.idref)
+			case c.nt && c.idx == tree.Root:
+				return nil, errorf(x.name, ed.line, 0, "sentence %s: edge to the root %q", s.id, ed.idref)
+			}
+			if l, dup := hasParent[c]; dup {
+				return nil, errorf(x.name, ed.line, 0, "sentence %s: %q has two parents (first edge on line %d)", s.id, ed.idref, l)
+			}
+			hasParent[c] = ed.line
+			if c.nt {
+				t.Nodes[c.idx].Parent, t.Nodes[c.idx].Edge = self.idx, ed.label
+			} else {
+				t.Tokens[c.idx].Parent, t.Tokens[c.idx].Edge = self.idx, ed.label
+			}
+		}
+		if len(e.sec) == 0 {
+			continue
+		}
+		if self.nt && self.idx == tree.Root {
+			return nil, errorf(x.name, e.sec[0].line, 0, "sentence %s: secondary edge from the root", s.id)
+		}
+		sec := make([]tree.SecEdge, 0, len(e.sec))
+		for _, ed := range e.sec {
+			p, ok := refs[ed.idref]
+			switch {
+			case !ok:
+				return nil, errorf(x.name, ed.line, 0, "sentence %s: secondary edge to %q, which is not an element of the sentence", s.id, ed.idref)
+			case !p.nt:
+				return nil, errorf(x.name, ed.line, 0, "sentence %s: secondary edge to the terminal %q (want a nonterminal)", s.id, ed.idref)
+			}
+			sec = append(sec, tree.SecEdge{Label: ed.label, Parent: p.idx})
+		}
+		if self.nt {
+			t.Nodes[self.idx].Sec = sec
+		} else {
+			t.Tokens[self.idx].Sec = sec
+		}
+	}
+	l, err := makeLayout(t)
+	if err != nil {
+		return nil, errorf(x.name, s.line, 0, "sentence %s: %v", s.id, err)
+	}
+	tigerNumbers(t, s, rootElem, l)
+	return t, nil
+}
+
+// tigerNumbers sets the export numbers of the nodes: the numbers at the end
+// of the <nt> ids when these are distinct and in 500..999, else numbers
+// from 500 in post-order (as for discbracket), or 0 when there are more
+// than 500 nodes. The nodes stay in document order.
+func tigerNumbers(t *tree.Tree, s *tigerSentence, rootElem int, l *layout) {
+	var seen [maxNodes]bool
+	k := 0
+	ok := true
+	for i := range s.elems {
+		e := &s.elems[i]
+		if !e.nt || i == rootElem {
+			continue
+		}
+		n, valid := idNumber(e.id)
+		if !valid || n < minNodeNum || n > maxNodeNum || seen[n-minNodeNum] {
+			ok = false
+			break
+		}
+		seen[n-minNodeNum] = true
+		t.Nodes[k].Num = n
+		k++
+	}
+	if ok {
+		return
+	}
+	for i := range t.Nodes {
+		t.Nodes[i].Num = 0
+	}
+	if len(t.Nodes) > maxNodes {
+		return
+	}
+	for k, i := range l.postOrder() {
+		t.Nodes[i].Num = minNodeNum + k
+	}
+}
+
+// idNumber returns the number that ends an element id ("s1_502" gives 502).
+func idNumber(id string) (int, bool) {
+	i := len(id)
+	for i > 0 && id[i-1] >= '0' && id[i-1] <= '9' {
+		i--
+	}
+	return parseNum([]byte(id[i:]))
+}
+
+// tigerCharset lets the decoder read ISO-8859-1 (Latin-1) files, the
+// encoding of older TIGER releases, besides UTF-8.
+func tigerCharset(label string, r io.Reader) (io.Reader, error) {
+	switch strings.ToLower(label) {
+	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+		return &latin1Reader{r: bufio.NewReader(r)}, nil
+	case "us-ascii", "ascii":
+		return r, nil
+	}
+	return nil, fmt.Errorf("unsupported encoding %q (want UTF-8 or ISO-8859-1)", label)
+}
+
+// latin1Reader decodes ISO-8859-1 into UTF-8.
+type latin1Reader struct {
+	r       io.ByteReader
+	pending byte // second byte of a two-byte character not yet returned
+	has     bool
+}
+
+func (l *latin1Reader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if l.has {
+			p[n] = l.pending
+			n++
+			l.has = false
+			continue
+		}
+		c, err := l.r.ReadByte()
+		if err != nil {
+			if n > 0 {
+				return n, nil
+			}
+			return 0, err
+		}
+		if c < utf8.RuneSelf {
+			p[n] = c
+			n++
+			continue
+		}
+		var buf [2]byte
+		utf8.EncodeRune(buf[:], rune(c))
+		p[n] = buf[0]
+		n++
+		l.pending, l.has = buf[1], true
+	}
+	return n, nil
+}
