@@ -9,6 +9,8 @@
 package main
 
 import (
+	"syscall/js"
+
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/browser"
 	"github.com/discspan/discspan/ui/components"
@@ -35,8 +37,19 @@ func main() {
 	a := app.New(env, &browser.Platform{Worker: page.Worker}, page.App)
 	root := &components.Root{App: a}
 	env.Lock()
+	// A shared tree link (#tree=...) opens the teaching tab with the
+	// tree; so does changing the fragment of the open page.
+	a.OpenFragment(js.Global().Get("location").Get("hash").String())
 	a.Start()
 	env.UnlockRender()
+	onHash := js.FuncOf(func(js.Value, []js.Value) any {
+		env.Lock()
+		a.OpenFragment(js.Global().Get("location").Get("hash").String())
+		env.UnlockRender()
+		return nil
+	})
+	defer onHash.Release()
+	js.Global().Call("addEventListener", "hashchange", onHash)
 	for ok := true; ok; ok = renderer.EventWait() {
 		if err := renderer.Render(build.RunBuild(root)); err != nil {
 			panic(err)

@@ -32,10 +32,14 @@ type App struct {
 
 	// Model is the model being loaded or in use.
 	Model ModelState
-	// Tab is the visible tab (TabParse or TabTreebank).
+	// Tab is the visible tab (TabParse, TabTreebank or TabTeach).
 	Tab string
 	// Parse is the sentence tab.
 	Parse ParseState
+	// Teach is the teaching tab.
+	Teach TeachState
+	// Annotate is the annotation tab.
+	Annotate AnnotateState
 	// Bank is the open treebank, nil before one is opened.
 	Bank *Bank
 	// Job is the work in progress, nil when idle.
@@ -72,13 +76,25 @@ func New(env Env, plat Platform, opts Options) *App {
 	if a.Model.Backend == "" {
 		a.Model.Backend = BackendAuto
 	}
+	a.Annotate.Node = -1
+	a.annRestore()
 	return a
 }
 
 // SetTab shows a tab.
 func (a *App) SetTab(tab string) {
-	if tab == TabParse || tab == TabTreebank {
+	switch tab {
+	case TabParse, TabTreebank:
 		a.Tab = tab
+		a.teachStopPlay()
+	case TabAnnotate:
+		a.Tab = tab
+		a.teachStopPlay()
+		a.annSetTab()
+	case TabTeach:
+		a.Tab = tab
+		a.teachInit()
+		a.teachFindUses()
 	}
 	a.Hover = Focus{}
 }

@@ -70,6 +70,15 @@ type Info struct {
 type Request struct {
 	Words   []string `json:"words"`
 	Variant string   `json:"variant"`
+	// Scores asks for the network's scores in Parse.Scores (the teaching
+	// tab's stepper replays them).
+	Scores bool `json:"scores,omitempty"`
+	// Require and Forbid constrain the parse (the annotation tab's
+	// re-parse around fixed constituents, see Constraint): it is decoded
+	// exactly with decode.DecodeConstrained, reusing the scores of the
+	// sentence parsed just before when it is the same.
+	Require []Constraint `json:"require,omitempty"`
+	Forbid  []Constraint `json:"forbid,omitempty"`
 }
 
 // Parse is one parsed sentence.
@@ -90,6 +99,9 @@ type Parse struct {
 	// Reused is set when the scores of the same sentence, scored for
 	// another variant just before, were used again.
 	Reused bool `json:"reused"`
+	// Scores are the network's span scores, when Request.Scores asked
+	// for them.
+	Scores *decode.Scores `json:"scores,omitempty"`
 }
 
 // ErrNoModel is returned by Parse before a model is loaded.

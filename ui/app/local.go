@@ -101,6 +101,9 @@ func (l *Local) Parse(ctx context.Context, req Request) (*Parse, error) {
 	}
 	pc := *p // a copy with this call's context
 	pc.Decode.Context = ctx
+	if req.constrained() {
+		return parseConstrained(ctx, &pc, mm, v, req)
+	}
 	hits := mm.Hits()
 	r, err := pc.ParseWords(req.Words, v)
 	if err != nil {
@@ -109,7 +112,7 @@ func (l *Local) Parse(ctx context.Context, req Request) (*Parse, error) {
 		}
 		return nil, err
 	}
-	return &Parse{
+	out := &Parse{
 		Variant:  v.String(),
 		Words:    r.Words,
 		Tags:     r.Tags,
@@ -119,7 +122,13 @@ func (l *Local) Parse(ctx context.Context, req Request) (*Parse, error) {
 		ScoreNs:  int64(r.Timing.Score),
 		DecodeNs: int64(r.Timing.Decode),
 		Reused:   mm.Hits() > hits,
-	}, nil
+	}
+	if req.Scores {
+		if out.Scores, err = spanScores(&pc, req.Words); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Close releases the scorer.

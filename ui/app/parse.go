@@ -160,6 +160,7 @@ func (a *App) ParseNow() {
 			}
 			a.Parse.Seq++
 			a.Selected, a.Hover = Focus{}, Focus{}
+			a.teachParsed()
 		})
 	}()
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Root is the page: the model bar, the loader while the model loads, and
-// the sentence and treebank tabs.
+// the sentence, treebank and teaching tabs.
 type Root struct {
 	App *app.App
 }

@@ -1,0 +1,549 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
+)
+
+// memStore is an app.Store in memory.
+type memStore struct {
+	mu    sync.Mutex
+	data  map[string][]byte
+	saves int
+}
+
+func (m *memStore) StoreLoad(key string) ([]byte, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.data[key]
+	return b, ok, nil
+}
+
+func (m *memStore) StoreSave(key string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.data == nil {
+		m.data = map[string][]byte{}
+	}
+	m.data[key] = data
+	m.saves++
+	return nil
+}
+
+func (m *memStore) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.saves
+}
+
+// storePlatform is the fake platform with a store.
+type storePlatform struct {
+	*apptest.Platform
+	*memStore
+}
+
+// fakeEngine answers parses with a fixed tree builder and records the
+// requests.
+type fakeEngine struct {
+	mu   sync.Mutex
+	reqs []app.Request
+}
+
+func (f *fakeEngine) Load(context.Context, []byte, string, app.LoadOptions) (*app.Info, error) {
+	return &app.Info{Labels: []string{"np", "smain"}}, nil
+}
+
+// Parse builds a tree with the required constituents and, over the whole
+// sentence, smain.
+func (f *fakeEngine) Parse(_ context.Context, req app.Request) (*app.Parse, error) {
+	f.mu.Lock()
+	f.reqs = append(f.reqs, req)
+	f.mu.Unlock()
+	var cons []tree.Labelled
+	for _, r := range req.Require {
+		l := tree.Labelled{Label: r.Label}
+		for _, b := range r.Blocks {
+			l.Blocks = append(l.Blocks, tree.Span{Start: b[0], End: b[1]})
+		}
+		cons = append(cons, l)
+	}
+	cons = append(cons, tree.Labelled{Label: "smain", Blocks: []tree.Span{{Start: 0, End: len(req.Words)}}})
+	t, err := tree.FromConstituents(req.Words, nil, cons)
+	if err != nil {
+		return nil, err
+	}
+	return &app.Parse{Variant: req.Variant, Words: req.Words, Tree: t, DecodeNs: 1000}, nil
+}
+
+func (f *fakeEngine) Close() {}
+
+func TestReparserWiring(t *testing.T) {
+	eng := &fakeEngine{}
+	var done int
+	rp := app.Reparser{Engine: eng, Variant: "n4", Done: func(*app.Parse) { done++ }}
+	words := strings.Fields("de man die slaapt")
+	got, err := rp.Reparse(t.Context(), words, nil,
+		[]annotate.Fixed{{Label: "np", Yield: annotate.Yield{{Start: 0, End: 2}}}},
+		[]annotate.Yield{{{Start: 2, End: 4}}, {{Start: 0, End: 1}, {Start: 2, End: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(eng.reqs) != 1 || done != 1 {
+		t.Fatalf("%d requests, %d callbacks", len(eng.reqs), done)
+	}
+	r := eng.reqs[0]
+	if r.Variant != "n4" || !slices.Equal(r.Words, words) {
+		t.Errorf("request %+v", r)
+	}
+	if len(r.Require) != 1 || r.Require[0].Label != "np" || !slices.Equal(r.Require[0].Blocks, [][2]int{{0, 2}}) {
+		t.Errorf("require %+v", r.Require)
+	}
+	if len(r.Forbid) != 2 || !slices.Equal(r.Forbid[1].Blocks, [][2]int{{0, 1}, {2, 3}}) {
+		t.Errorf("forbid %+v", r.Forbid)
+	}
+	if got.Len() != 4 || len(got.Nodes) != 2 {
+		t.Errorf("tree %+v", got)
+	}
+	if _, err := (app.Reparser{}).Reparse(t.Context(), words, nil, nil, nil); err == nil {
+		t.Error("no engine: no error")
+	}
+}
+
+// annApp returns an app with a random model loaded and a store.
+func annApp(t *testing.T, store *memStore) (*app.App, *apptest.Env) {
+	t.Helper()
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, store}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
+	env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+	return a, env
+}
+
+// nodeOver returns the node labelled label over exactly the words, or -1.
+func nodeOver(tr *tree.Tree, label string, words []int) int {
+	for i, y := range tr.Yields() {
+		if tr.Nodes[i].Label == label && slices.Equal(y, words) {
+			return i
+		}
+	}
+	return -1
+}
+
+// idle waits for the annotation tab's re-parse to end.
+func idle(t *testing.T, a *app.App, env *apptest.Env) {
+	t.Helper()
+	env.Wait(t, "the re-parse", wait, func() bool { return !a.Annotate.Busy })
+	if a.Annotate.Err != "" {
+		t.Fatalf("annotation error: %s", a.Annotate.Err)
+	}
+}
+
+func TestAnnotateKeyboard(t *testing.T) {
+	store := &memStore{}
+	a, env := annApp(t, store)
+	env.Do(func() {
+		a.SetText(strings.Join(apptest.Sentences[0], " "))
+		a.SetTab(app.TabAnnotate)
+		a.AnnNew()
+	})
+	idle(t, a, env)
+	if a.Annotate.Corpus == nil || a.AnnSentence().Status() != annotate.PreAnnotated {
+		t.Fatal("no pre-annotated sentence")
+	}
+	// Words 2..3 ("het boek") and, as a second block, word 5 ("aan"):
+	// → → Shift+→ g → → (the second block starts at 5), c np Enter.
+	env.Do(func() {
+		for _, k := range []struct {
+			key   string
+			shift bool
+		}{{"ArrowRight", false}, {"ArrowRight", false}, {"ArrowRight", true}, {"g", false}} {
+			if !a.AnnKey(k.key, k.shift, false) {
+				t.Errorf("key %s unused", k.key)
+			}
+		}
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{2, 3, 5}) {
+			t.Errorf("selection %v", got)
+		}
+		a.AnnKey("g", false, false) // drop the second block again
+		a.AnnKey("c", false, false)
+		if a.Annotate.LabelMode != app.LabelCreate {
+			t.Errorf("label mode %q", a.Annotate.LabelMode)
+		}
+		a.AnnSetLabelText("np")
+		a.AnnApplyLabel()
+	})
+	idle(t, a, env)
+	var before *tree.Tree
+	env.Do(func() {
+		tr := a.AnnSentence().Tree()
+		if nodeOver(tr, "np", []int{2, 3}) < 0 {
+			t.Errorf("no np over words 2-3 after creating it: %v", constituents(tr))
+		}
+		if list := a.AnnUndoList(); len(list) != 1 || !strings.Contains(list[0], `Create np over "het boek"`) {
+			t.Errorf("undo list %q", list)
+		}
+		if a.Annotate.ReparseWallNs <= 0 {
+			t.Error("no re-parse time")
+		}
+		before = tr
+		a.AnnKey("z", false, true) // Ctrl+Z
+	})
+	env.Do(func() {
+		if nodeOver(a.AnnSentence().Tree(), "np", []int{2, 3}) >= 0 && nodeOver(before, "np", []int{2, 3}) >= 0 &&
+			len(a.AnnUndoList()) != 0 {
+			t.Errorf("undo did not undo: %v", a.AnnUndoList())
+		}
+		if len(a.AnnRedoList()) != 1 {
+			t.Errorf("redo list %q", a.AnnRedoList())
+		}
+		a.AnnKey("Z", true, true) // Ctrl+Shift+Z
+		if a.AnnSentence().Tree() != before {
+			t.Error("redo did not restore the tree")
+		}
+		// ↑ selects the np (the lowest node over the selection), r relabels.
+		a.AnnKey("ArrowUp", false, false)
+		if n := a.Annotate.Node; n < 0 || a.AnnSentence().Tree().Nodes[n].Label != "np" {
+			t.Errorf("selected node %d", n)
+		}
+		a.AnnKey("r", false, false)
+		a.AnnSetLabelText("pp")
+		a.AnnApplyLabel()
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		if nodeOver(a.AnnSentence().Tree(), "pp", []int{2, 3}) < 0 {
+			t.Errorf("relabel: %v", constituents(a.AnnSentence().Tree()))
+		}
+		a.AnnKey("t", false, false)
+		a.AnnSetLabelText("N")
+		a.AnnApplyLabel()
+		if got := a.AnnSentence().Tree().Tokens[3].Tag; got != "N" {
+			t.Errorf("tag %q", got)
+		}
+		a.AnnSetNote("a note")
+		a.AnnKey("x", false, false)
+		if a.AnnSentence().Status() != annotate.Checked {
+			t.Errorf("status %v", a.AnnSentence().Status())
+		}
+		a.AnnKey("?", false, false)
+		if !a.Annotate.Help {
+			t.Error("? did not open the shortcut sheet")
+		}
+		a.AnnKey("Delete", false, false) // the pp
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		if nodeOver(a.AnnSentence().Tree(), "pp", []int{2, 3}) >= 0 {
+			t.Error("delete: the pp is still there")
+		}
+		if fb := a.AnnSentence().Forbidden(); len(fb) != 1 {
+			t.Errorf("forbidden %v", fb)
+		}
+	})
+	// The project is saved (debounced) and restored by a new app.
+	var seq int
+	env.Do(func() { seq = a.Annotate.Seq })
+	env.Wait(t, "the save", wait, func() bool { return a.Annotate.Saved >= seq && a.Annotate.SaveErr == "" })
+	if store.count() == 0 {
+		t.Fatal("nothing saved")
+	}
+	b, env2 := annApp(t, store)
+	env2.Do(func() {
+		s := b.AnnSentence()
+		if s == nil {
+			t.Fatalf("nothing restored: %s", b.Annotate.SaveErr)
+		}
+		if s.Note() != "a note" || s.Status() != annotate.Checked || s.Tree().Tokens[3].Tag != "N" {
+			t.Errorf("restored note %q status %v tag %q", s.Note(), s.Status(), s.Tree().Tokens[3].Tag)
+		}
+		if b.Annotate.View == nil || !strings.Contains(b.Annotate.View.SVG, "cursor") {
+			t.Error("restored sentence not drawn with the cursor")
+		}
+	})
+}
+
+func TestAnnotateValidationMarks(t *testing.T) {
+	a, env := annApp(t, &memStore{})
+	tr := flat(strings.Fields("de man slaapt"))
+	tr.Nodes = []tree.Node{{Label: "XX", Parent: tree.Root, Num: 500}}
+	tr.Tokens[0].Parent, tr.Tokens[1].Parent = 0, 0
+	env.Do(func() {
+		a.AnnSetCorpus(annotate.NewCorpus("t", []*tree.Tree{tr}, annotate.Untouched), nil, 0)
+		var kinds []string
+		for _, p := range a.Annotate.Problems {
+			kinds = append(kinds, p.Kind.String())
+		}
+		if !slices.Contains(kinds, "unknown label") {
+			t.Errorf("problems %v", kinds)
+		}
+		if !strings.Contains(a.Annotate.View.SVG, "problem") {
+			t.Error("the problem is not marked in the drawing")
+		}
+		// Mouse selection: click, shift-click, ctrl-click.
+		a.AnnClickWord(2, false, false)
+		a.AnnClickWord(1, true, false)
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{1, 2}) {
+			t.Errorf("selection %v", got)
+		}
+		a.AnnClickWord(0, false, false)
+		a.AnnClickWord(2, false, true)
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{0, 2}) {
+			t.Errorf("selection %v", got)
+		}
+		// Re-attach word 2 under node 0 by mouse: select... the word,
+		// start, click the node.
+		a.AnnClickWord(2, false, false)
+		a.AnnStartAttach()
+		a.AnnClickNode(0)
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		tr := a.AnnSentence().Tree()
+		if nodeOver(tr, "XX", []int{0, 1, 2}) < 0 {
+			t.Errorf("word 2 not under XX: %v", constituents(tr))
+		}
+	})
+}
+
+// flat returns a tree of words with no nodes.
+func flat(words []string) *tree.Tree {
+	t := &tree.Tree{ID: "1"}
+	for _, w := range words {
+		t.Tokens = append(t.Tokens, tree.Token{Word: w, Parent: tree.Root})
+	}
+	return t
+}
+
+// reparseSentence is a 40-word sentence of the test vocabulary.
+func reparseSentence() []string {
+	var words []string
+	for len(words) < 40 {
+		for _, s := range apptest.Sentences {
+			for _, w := range s {
+				if w != "." && w != "?" { // one sentence for the tokenizer
+					words = append(words, w)
+				}
+			}
+		}
+	}
+	return words[:40]
+}
+
+func TestLocalConstrained(t *testing.T) {
+	eng := &app.Local{}
+	info, err := eng.Load(t.Context(), apptest.Model(t, 1), "default", app.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := reparseSentence()
+	for _, v := range []decode.Variant{decode.N3, decode.N4} {
+		p, err := eng.Parse(t.Context(), app.Request{Words: words, Variant: v.String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := app.Request{Words: words, Variant: v.String(),
+			Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}, {Label: "NEWLABEL", Blocks: [][2]int{{10, 12}, {13, 15}}}},
+			Forbid:  []app.Constraint{{Blocks: [][2]int{{0, 40}}}}}
+		if v == decode.N3 {
+			req.Require[1].Blocks = [][2]int{{10, 15}}
+		}
+		c, err := eng.Parse(t.Context(), req)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		if !c.Reused {
+			t.Errorf("%s: the re-parse scored the sentence again", v)
+		}
+		cons := constituents(c.Tree)
+		for _, want := range []string{"np[3,6)", "NEWLABEL" + map[bool]string{true: "[10,15)", false: "[10,12)+[13,15)"}[v == decode.N3]} {
+			if !slices.Contains(cons, want) {
+				t.Errorf("%s: no %s in %v", v, want, cons)
+			}
+		}
+		for _, c := range cons {
+			if strings.HasSuffix(c, "[0,40)") {
+				t.Errorf("%s: forbidden %s", v, c)
+			}
+		}
+		if c.Score > p.Score+1e-3 {
+			t.Errorf("%s: constrained score %v above the optimum %v", v, c.Score, p.Score)
+		}
+	}
+	_ = info
+	// Unsatisfiable constraints are errors.
+	_, err = eng.Parse(t.Context(), app.Request{Words: words, Variant: "n3",
+		Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{0, 3}}}, {Label: "np", Blocks: [][2]int{{2, 5}}}}})
+	if err == nil {
+		t.Error("crossing requirements: no error")
+	}
+}
+
+// BenchmarkReparse40 times the re-parse of a 40-word sentence after an
+// edit (the scores reused; only the constrained decoding), per variant. It
+// uses a small random model, or the weights file DISCSPAN_WEIGHTS with a
+// 40-word sentence of the Alpino dev set (when $DATA or ../../../shared/data
+// has it).
+func BenchmarkReparse40(b *testing.B) {
+	data := apptest.Model(b, 1)
+	words := reparseSentence()
+	if path := os.Getenv("DISCSPAN_WEIGHTS"); path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			b.Fatal(err)
+		}
+		dir := os.Getenv("DATA")
+		if dir == "" {
+			dir = filepath.Join("..", "..", "..", "shared", "data")
+		}
+		if trees, err := treebank.ReadFile(filepath.Join(dir, "alpino-cdb", "dev.punctmoved.discbracket")); err == nil {
+			for _, tr := range trees {
+				if tr.Len() == 40 {
+					words = tr.Words()
+					break
+				}
+			}
+		}
+	}
+	eng := &app.Local{}
+	if _, err := eng.Load(b.Context(), data, "default", app.LoadOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	for _, v := range []decode.Variant{decode.N3, decode.N4, decode.N6} {
+		b.Run(v.String(), func(b *testing.B) {
+			if _, err := eng.Parse(b.Context(), app.Request{Words: words, Variant: v.String()}); err != nil {
+				b.Fatal(err)
+			}
+			req := app.Request{Words: words, Variant: v.String(),
+				Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}},
+				Forbid:  []app.Constraint{{Blocks: [][2]int{{0, 2}}}}}
+			var decodeNs int64
+			for b.Loop() {
+				p, err := eng.Parse(b.Context(), req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				decodeNs += p.DecodeNs
+			}
+			b.ReportMetric(float64(decodeNs)/float64(b.N)/1e6, "decode-ms/op")
+		})
+	}
+}
+
+// bankBytes writes trees of the test sentences (a flat smain over each) as
+// an export file.
+func bankBytes(t *testing.T) []byte {
+	t.Helper()
+	var trees []*tree.Tree
+	for i, s := range apptest.Sentences {
+		tags := make([]string, len(s))
+		for k := range tags {
+			tags[k] = "N"
+		}
+		tr, err := tree.FromConstituents(s, tags, []tree.Labelled{
+			{Label: "np", Blocks: []tree.Span{{Start: 2, End: 4}}},
+			{Label: "smain", Blocks: []tree.Span{{Start: 0, End: len(s) - 1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.ID = strconv.Itoa(i + 1)
+		trees = append(trees, tr)
+	}
+	var buf bytes.Buffer
+	if err := treebank.WriteExport(&buf, trees, 4); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestAnnotateCorpus(t *testing.T) {
+	store := &memStore{}
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, store}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	in := bankBytes(t)
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImport("bank.export", in) })
+	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Import != nil && a.Annotate.Import.Done })
+	env.Do(func() {
+		if p := a.Annotate.Import; p.Err != "" || p.Sentences != 3 || p.Percent() != 100 {
+			t.Fatalf("import %+v", p)
+		}
+		if n := a.AnnCounts(); n != [3]int{3, 0, 0} {
+			t.Errorf("counts %v", n)
+		}
+		for _, f := range []string{"export", "discbracket", "tigerxml"} {
+			a.AnnExport(f)
+		}
+	})
+	if got := plat.SavedNames(); !slices.Equal(got, []string{"bank.discbracket", "bank.export", "bank.xml"}) {
+		t.Errorf("exported %v", got)
+	}
+	if got := plat.Saved["bank.export"]; !bytes.Equal(got, in) {
+		t.Errorf("export differs from the import:\n%s\nwant\n%s", got, in)
+	}
+	env.Do(func() {
+		tests := []struct {
+			query string
+			hits  int
+		}{
+			{"het boek", 1}, {"HEt", 2}, {"label:np", 3}, {"smain", 3}, {"nergens", 0}, {"", 0},
+		}
+		for _, tc := range tests {
+			a.AnnSetQuery(tc.query)
+			a.AnnSearch()
+			if len(a.Annotate.Hits) != tc.hits {
+				t.Errorf("search %q: %d hits %v, want %d", tc.query, len(a.Annotate.Hits), a.Annotate.Hits, tc.hits)
+			}
+		}
+		a.AnnConsistency()
+		if !strings.Contains(a.Annotate.Msg, "analysed in more than one way") {
+			t.Errorf("consistency: %q", a.Annotate.Msg)
+		}
+		a.AnnGo(1)
+		a.AnnShowDiff(app.DiffGold)
+		if d := a.Annotate.Diff; d == nil || d.F1 != 100 || d.OnlyA+d.OnlyB != 0 {
+			t.Errorf("diff of an unchanged sentence: %+v", d)
+		}
+		a.AnnShowDiff(app.DiffParser)
+	})
+	env.Wait(t, "the parser diff", wait, func() bool { return a.Annotate.Diff != nil && a.Annotate.Diff.B.Title == "parser" })
+	env.Do(func() {
+		if d := a.Annotate.Diff; d.A.Tree != a.AnnSentence().Tree() || d.Matched+d.OnlyA == 0 {
+			t.Errorf("parser diff %+v", d)
+		}
+		a.AnnPreAnnotate()
+	})
+	env.Wait(t, "the pre-annotation", wait, func() bool { return a.Job == nil && a.AnnCounts() == [3]int{0, 3, 0} })
+	env.Do(func() {
+		if a.Annotate.Err != "" {
+			t.Errorf("pre-annotation: %s", a.Annotate.Err)
+		}
+		tr := a.AnnSentence().Tree()
+		if tr.ID != "2" || tr.Tokens[0].Tag != "N" {
+			t.Errorf("pre-annotated tree lost its id or tags: %q %q", tr.ID, tr.Tokens[0].Tag)
+		}
+		a.AnnShowDiff(app.DiffGold)
+		if d := a.Annotate.Diff; d == nil || d.A.Title != "reference" {
+			t.Errorf("gold diff after pre-annotation: %+v", d)
+		}
+	})
+}

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/teach"
+)
+
+// Keys of the page URL's fragment that the teaching tab reads: "#tree=LINK"
+// shows a shared tree, "#teach" only opens the tab.
+const (
+	fragmentTree  = "tree"
+	fragmentTeach = "teach"
+)
+
+// ErrNoTreeInLink is wrapped by ParseFragment's error for a fragment with
+// an empty tree key.
+var ErrNoTreeInLink = errors.New("the link holds no tree")
+
+// Fragment is what a page URL's fragment asks of the app.
+type Fragment struct {
+	// Teach is set when the fragment asks for the teaching tab (a tree
+	// link does too).
+	Teach bool
+	// Tree is the shared tree's link (teach.EncodeTree), "" for none.
+	Tree string
+}
+
+// ParseFragment reads a URL fragment (with or without its "#"): keys
+// separated by "&", "tree=LINK" for a shared tree and "teach" for the tab.
+// Unknown keys are ignored; ok is false when the fragment asks for nothing.
+// A tree key without a value is an error wrapping ErrNoTreeInLink.
+func ParseFragment(frag string) (f Fragment, ok bool, err error) {
+	frag = strings.TrimPrefix(frag, "#")
+	for _, part := range strings.Split(frag, "&") {
+		key, value, hasValue := strings.Cut(part, "=")
+		switch key {
+		case fragmentTeach:
+			f.Teach = true
+		case fragmentTree:
+			f.Teach = true
+			// Links pasted through mail clients may come back
+			// percent-encoded; the encoding itself never needs it.
+			if v, uerr := url.PathUnescape(value); uerr == nil {
+				value = v
+			}
+			if !hasValue || value == "" {
+				return f, true, fmt.Errorf("tree link: %w", ErrNoTreeInLink)
+			}
+			f.Tree = value
+		}
+	}
+	return f, f.Teach, nil
+}
+
+// ShareFragment returns the URL fragment ("#tree=...") that shows t.
+func ShareFragment(t *tree.Tree) (string, error) {
+	link, err := teach.EncodeTree(t)
+	if err != nil {
+		return "", fmt.Errorf("share: %w", err)
+	}
+	return "#" + fragmentTree + "=" + link, nil
+}
+
+// OpenFragment acts on the page URL's fragment (at start-up, or when it
+// changes): a tree link opens the teaching tab with the tree shown in the
+// comparison (and, when short enough, in the stepper); a damaged link
+// opens the tab with a notice saying what is wrong. It reports whether the
+// fragment asked for anything.
+func (a *App) OpenFragment(frag string) bool {
+	f, ok, err := ParseFragment(frag)
+	if !ok {
+		return false
+	}
+	a.SetTab(TabTeach)
+	t := &a.Teach
+	t.LinkErr = ""
+	if err == nil && f.Tree == "" {
+		return true
+	}
+	var shared *tree.Tree
+	if err == nil {
+		shared, err = teach.DecodeTree(f.Tree)
+	}
+	if err == nil {
+		err = shared.Validate()
+	}
+	if err == nil && shared.Len() == 0 {
+		err = errors.New("the shared tree has no words")
+	}
+	if err != nil {
+		t.LinkErr = "This link's tree cannot be shown: " + strings.TrimPrefix(err.Error(), "teach: ") +
+			". The link may have been cut short when it was copied; ask for it again, or pick an example below."
+		return true
+	}
+	title := "Shared tree"
+	if shared.ID != "" {
+		title += " " + shared.ID
+	}
+	t.Opened++
+	a.teachShow(&ShownTree{Title: title, Example: -1, Tree: shared})
+	if shared.Len() <= teach.MaxStepperWords {
+		a.teachLoadTree(title, shared, t.Stepper.Variant)
+	}
+	return true
+}
+
+// TeachShare returns the fragment that shares the tree of the comparison
+// view and remembers it in Teach.Link; "" (with Teach.LinkErr set) when
+// there is nothing to share.
+func (a *App) TeachShare() string {
+	t := &a.Teach
+	if t.Shown == nil || t.Shown.Tree == nil {
+		return ""
+	}
+	frag, err := ShareFragment(t.Shown.Tree)
+	if err != nil {
+		t.LinkErr = err.Error()
+		return ""
+	}
+	t.Link, t.LinkErr = frag, ""
+	return frag
+}

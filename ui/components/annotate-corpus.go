@@ -1,0 +1,80 @@
+package components
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+)
+
+// AnnotateCorpus is the corpus view of the annotation tab: import a
+// treebank with progress, the sentences with their status, pre-annotation
+// with the model, export, search, consistency search, and the diff of two
+// analyses of the current sentence.
+type AnnotateCorpus struct {
+	App *app.App
+}
+
+func (c *AnnotateCorpus) importDone() string {
+	if c.App.Annotate.Import.Done {
+		return "1"
+	}
+	return "0"
+}
+
+// importState describes the import.
+func (c *AnnotateCorpus) importState() string {
+	p := c.App.Annotate.Import
+	switch {
+	case p.Err != "":
+		return p.Name + ": " + p.Err
+	case p.Done:
+		return fmt.Sprintf("%s: %d sentences imported", p.Name, p.Sentences)
+	}
+	return fmt.Sprintf("%s: %d sentences read (%d%%)", p.Name, p.Sentences, p.Percent())
+}
+
+// counts is the number of sentences per status.
+func (c *AnnotateCorpus) counts() string {
+	n := c.App.AnnCounts()
+	return fmt.Sprintf("%d sentences: %d untouched, %d pre-annotated, %d checked", n[0]+n[1]+n[2], n[0], n[1], n[2])
+}
+
+func (c *AnnotateCorpus) rowClass(i int) string {
+	if i == c.App.Annotate.Index {
+		return "on"
+	}
+	return ""
+}
+
+// words is the beginning of a sentence.
+func (c *AnnotateCorpus) words(s *annotate.Sentence) string {
+	w := s.Tree().Words()
+	if len(w) > 12 {
+		return strings.Join(w[:12], " ") + " …"
+	}
+	return strings.Join(w, " ")
+}
+
+// open shows a search hit's sentence.
+func (c *AnnotateCorpus) open(event vugu.DOMEvent, i int) {
+	event.PreventDefault()
+	c.App.AnnGo(i)
+}
+
+// queryKey searches on Enter.
+func (c *AnnotateCorpus) queryKey(event vugu.DOMEvent) {
+	if event.PropString("key") == "Enter" {
+		c.App.AnnSetQuery(event.PropString("target", "value"))
+		c.App.AnnSearch()
+	}
+}
+
+// diffScore is the diff's F1 with precision and recall.
+func (c *AnnotateCorpus) diffScore() string {
+	d := c.App.Annotate.Diff
+	return fmt.Sprintf("F1 %.1f (P %.1f, R %.1f): %d matching, %d only in %s, %d only in %s",
+		d.F1, d.Precision, d.Recall, d.Matched, d.OnlyA, d.A.Title, d.OnlyB, d.B.Title)
+}

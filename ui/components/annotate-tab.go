@@ -1,0 +1,192 @@
+package components
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
+)
+
+// AnnotateTab is the annotation tab: the current sentence's tree with the
+// word selection, the editing tools, undo and redo, the status, the note,
+// the validation problems and the shortcut sheet; the corpus view below.
+// While it is shown, keys pressed outside text fields edit
+// (annotate-tab_js.go; app.App.AnnKey). Its root element carries data
+// attributes for tests: data-seq (changes of the corpus), data-saved (the
+// change last saved), data-busy, data-cons (the tree's constituents),
+// data-sel (the selected words), data-node, data-undo and data-redo.
+type AnnotateTab struct {
+	App *app.App
+	// keys is the document's keydown listener.
+	keys js.Func
+	// focused is the label field opening last focused.
+	focused int
+}
+
+func (c *AnnotateTab) seq() string   { return strconv.Itoa(c.App.Annotate.Seq) }
+func (c *AnnotateTab) saved() string { return strconv.Itoa(c.App.Annotate.Saved) }
+func (c *AnnotateTab) busy() string  { return strconv.FormatBool(c.App.Annotate.Busy) }
+func (c *AnnotateTab) node() string  { return strconv.Itoa(c.App.Annotate.Node) }
+
+// reparse is the last re-parse's time in milliseconds: the decoding in the
+// engine, and the whole edit as the page saw it.
+func (c *AnnotateTab) reparse() string {
+	a := &c.App.Annotate
+	return fmt.Sprintf("%.2f %.2f", float64(a.ReparseNs)/1e6, float64(a.ReparseWallNs)/1e6)
+}
+
+// cons lists the current tree's constituents, sorted, space-separated.
+func (c *AnnotateTab) cons() string {
+	s := c.App.AnnSentence()
+	if s == nil {
+		return ""
+	}
+	t := s.Tree()
+	var out []string
+	for i, y := range t.Yields() {
+		out = append(out, tree.Labelled{Label: t.Nodes[i].Label, Blocks: tree.Blocks(y)}.String())
+	}
+	return strings.Join(out, " ")
+}
+
+// sel lists the selected words.
+func (c *AnnotateTab) sel() string {
+	var out []string
+	for _, w := range c.App.Annotate.Sel.Words() {
+		out = append(out, strconv.Itoa(w))
+	}
+	return strings.Join(out, ",")
+}
+
+func (c *AnnotateTab) undoCount() string { return strconv.Itoa(len(c.App.AnnUndoList())) }
+func (c *AnnotateTab) redoCount() string { return strconv.Itoa(len(c.App.AnnRedoList())) }
+
+// position is "sentence i of n (id)".
+func (c *AnnotateTab) position() string {
+	a := &c.App.Annotate
+	s := fmt.Sprintf("sentence %d of %d", a.Index+1, len(a.Corpus.Sentences))
+	if sent := c.App.AnnSentence(); sent != nil && sent.ID() != "" {
+		s += " (" + sent.ID() + ")"
+	}
+	return s
+}
+
+func (c *AnnotateTab) statuses() []string {
+	return []string{annotate.Untouched.String(), annotate.PreAnnotated.String(), annotate.Checked.String()}
+}
+
+func (c *AnnotateTab) statusClass(st string) string {
+	if s := c.App.AnnSentence(); s != nil && s.Status().String() == st {
+		return "status on"
+	}
+	return "status"
+}
+
+// saveState says whether the work is saved.
+func (c *AnnotateTab) saveState() string {
+	a := &c.App.Annotate
+	if a.Saved >= a.Seq {
+		return "saved in this browser"
+	}
+	return "saving…"
+}
+
+func (c *AnnotateTab) labelClass() string {
+	if c.App.Annotate.LabelMode != "" {
+		return "ann-label open"
+	}
+	return "ann-label"
+}
+
+// labelPrompt says what the label field is for.
+func (c *AnnotateTab) labelPrompt() string {
+	switch c.App.Annotate.LabelMode {
+	case app.LabelCreate:
+		return "new constituent's label:"
+	case app.LabelRelabel:
+		return "new label:"
+	case app.LabelTag:
+		return "tag:"
+	}
+	return "label or tag:"
+}
+
+// apply applies the label field's text with a button.
+func (c *AnnotateTab) apply(mode string) {
+	text := c.App.Annotate.LabelText
+	c.App.Annotate.LabelMode = mode
+	c.App.Annotate.LabelText = text
+	c.App.AnnApplyLabel()
+}
+
+// labelKey applies the label field on Enter and cancels on Escape.
+func (c *AnnotateTab) labelKey(event vugu.DOMEvent) {
+	switch event.PropString("key") {
+	case "Enter":
+		event.PreventDefault()
+		c.App.AnnSetLabelText(event.PropString("target", "value"))
+		if c.App.Annotate.LabelMode == "" {
+			c.App.Annotate.LabelMode = app.LabelCreate
+		}
+		c.App.AnnApplyLabel()
+		event.JSEventTarget().Call("blur")
+	case "Escape":
+		c.App.AnnCancel()
+		event.JSEventTarget().Call("blur")
+	}
+}
+
+// populate sets the drawing into its element when it changed.
+func (c *AnnotateTab) populate(el js.Value) {
+	v := c.App.Annotate.View
+	if v == nil || el.Get("discspanSVG").String() == v.Key {
+		return
+	}
+	el.Set("innerHTML", v.SVG)
+	el.Set("discspanSVG", v.Key)
+}
+
+// click selects the word or node clicked: shift extends the selection,
+// ctrl (or cmd) starts a second block.
+func (c *AnnotateTab) click(event vugu.DOMEvent) {
+	el := event.JSEventTarget()
+	if !el.Truthy() || el.Get("closest").IsUndefined() {
+		return
+	}
+	el = el.Call("closest", "[data-node],[data-word]")
+	if !el.Truthy() {
+		return
+	}
+	ev := event.JSEvent()
+	if v := el.Call("getAttribute", "data-node"); v.Truthy() {
+		if i, err := strconv.Atoi(v.String()); err == nil && i >= 0 {
+			c.App.AnnClickNode(i)
+		}
+		return
+	}
+	if i, err := strconv.Atoi(el.Call("getAttribute", "data-word").String()); err == nil {
+		c.App.AnnClickWord(i, ev.Get("shiftKey").Bool(), ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool())
+	}
+}
+
+func (c *AnnotateTab) problemsTitle() string {
+	n := len(c.App.Annotate.Problems)
+	if n == 0 {
+		return "No problems"
+	}
+	return fmt.Sprintf("%d problem(s)", n)
+}
+
+func (c *AnnotateTab) shortcuts() [][2]string { return app.Shortcuts() }
+
+func (c *AnnotateTab) note() string {
+	if s := c.App.AnnSentence(); s != nil {
+		return s.Note()
+	}
+	return ""
+}

@@ -1,0 +1,72 @@
+//go:build js
+
+package components
+
+import (
+	"strings"
+
+	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
+)
+
+// Init listens for the annotation keys on the whole document.
+func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
+	env := ctx.EventEnv()
+	c.keys = js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			return nil
+		}
+		ev := args[0]
+		if ev.Get("altKey").Bool() {
+			return nil
+		}
+		if target := ev.Get("target"); target.Truthy() {
+			switch strings.ToLower(target.Get("tagName").String()) {
+			case "input", "textarea", "select":
+				return nil // typing
+			case "button", "a", "summary":
+				if k := ev.Get("key").String(); k == "Enter" || k == " " {
+					return nil // pressing the focused control
+				}
+			}
+			if target.Get("isContentEditable").Bool() {
+				return nil
+			}
+		}
+		key, ctrl := ev.Get("key").String(), ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()
+		if !app.AnnHandlesKey(key, ctrl) {
+			return nil
+		}
+		// Cancel the default (scrolling, or the key's character landing in
+		// the label field that the key opens) now: taking the lock may
+		// block, and the handler then returns to the browser at once.
+		ev.Call("preventDefault")
+		env.Lock()
+		if !c.App.AnnKey(key, ev.Get("shiftKey").Bool(), ctrl) {
+			env.UnlockOnly()
+			return nil
+		}
+		env.UnlockRender()
+		return nil
+	})
+	js.Global().Get("document").Call("addEventListener", "keydown", c.keys)
+}
+
+// Rendered focuses the label field when it was just opened.
+func (c *AnnotateTab) Rendered(vugu.RenderedCtx) {
+	if c.App.Annotate.LabelSeq == c.focused || c.App.Annotate.LabelMode == "" {
+		return
+	}
+	c.focused = c.App.Annotate.LabelSeq
+	if el := js.Global().Get("document").Call("getElementById", "ann-label"); el.Truthy() {
+		el.Call("focus")
+		el.Call("select")
+	}
+}
+
+// Destroy stops listening.
+func (c *AnnotateTab) Destroy() {
+	js.Global().Get("document").Call("removeEventListener", "keydown", c.keys)
+	c.keys.Release()
+}

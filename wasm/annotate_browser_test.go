@@ -1,0 +1,319 @@
+//go:build !js
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/discspan/discspan/server"
+	"github.com/discspan/discspan/ui/app/apptest"
+)
+
+// TestBrowserAnnotate drives the annotation tab in headless Chromium:
+//
+//   - a 40-word sentence is parsed and annotated with the keyboard alone:
+//     a selection made with the arrows, a constituent created with a label
+//     typed into the label field, undone (Ctrl+Z) and redone
+//     (Ctrl+Shift+Z); the re-parse time is logged;
+//   - with the server closed and the network cut, a reload (served by the
+//     service worker) finds the work restored from IndexedDB;
+//   - a small real treebank (the first 20 sentences of the Alpino dev set
+//     in export format) is imported and exported as export, byte for byte
+//     the same.
+func TestBrowserAnnotate(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	sentence := annSentence40()
+	wdir := t.TempDir()
+	data := apptest.Model(t, 1, sentence)
+	if path := os.Getenv("DISCSPAN_WEIGHTS"); path != "" {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("weights: %s (%d bytes)", path, len(data))
+	}
+	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	ctx := newBrowser(t, chrome)
+	downloads := t.TempDir()
+	if err := chromedp.Run(ctx, browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads)); err != nil {
+		t.Fatal(err)
+	}
+	load(t, ctx, srv.URL+"/?backend=cpu")
+
+	// (a) A sentence parsed, then annotated with the keyboard only.
+	annEval(t, ctx, fmt.Sprintf(`(() => {
+		const ta = document.querySelector('#text');
+		ta.value = %q;
+		ta.dispatchEvent(new Event('input', {bubbles: true}));
+		return true; })()`, strings.Join(sentence, " ")), nil)
+	if err := chromedp.Run(ctx, chromedp.Click(`#tab-annotate`, chromedp.ByQuery), chromedp.Click(`#ann-new`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	parsed := annWait(t, ctx, "the parsed sentence", `(() => { const a = document.querySelector('#anntab');
+		return a && a.dataset.cons && a.dataset.busy === 'false' ? a.dataset.cons : false; })()`)
+	t.Logf("parsed (%d words): %s", len(sentence), parsed)
+	annKeys(t, ctx, kb.ArrowRight, kb.ArrowRight)
+	annKeys(t, ctx, kb.ArrowRight, kb.ArrowRight, kb.ArrowRight) // cursor on word 5
+	annKeysMod(t, ctx, input.ModifierShift, kb.ArrowRight)       // words 5-6
+	annWait(t, ctx, "the selection of words 5-6 (→ ×5, Shift+→)", `document.querySelector('#anntab').dataset.sel === '5,6'`)
+	annCommandKey(t, ctx, "c")
+	annWait(t, ctx, "the label field", `document.activeElement && document.activeElement.id === 'ann-label'`)
+	annKeys(t, ctx, "np", kb.Enter)
+	created := annWait(t, ctx, "the new constituent", `(() => { const a = document.querySelector('#anntab');
+		return a.dataset.busy === 'false' && a.dataset.undo === '1' ? a.dataset.cons : false; })()`)
+	if !strings.Contains(" "+created+" ", " np[5,7) ") {
+		t.Fatalf("no np[5,7) after creating it: %s (%s)", created, annText(t, ctx, "#ann-err"))
+	}
+	undoList := annText(t, ctx, "#ann-undolist")
+	if !strings.Contains(undoList, "Create np over") {
+		t.Errorf("undo list %q", undoList)
+	}
+	reparse := annAttr(t, ctx, "reparse")
+	var decodeMS, wallMS float64
+	fmt.Sscan(reparse, &decodeMS, &wallMS)
+	t.Logf("re-parse of %d words around a new constituent (n3, CPU in the worker): %.2f ms decoding, %.1f ms the whole edit as the page saw it", len(sentence), decodeMS, wallMS)
+	if wallMS <= 0 || wallMS > 1000 {
+		t.Errorf("re-parse took %.1f ms, want well under a second", wallMS)
+	}
+	annKeysMod(t, ctx, input.ModifierCtrl, "z")
+	undone := annWait(t, ctx, "the undo", `(() => { const a = document.querySelector('#anntab'); return a.dataset.undo === '0' && a.dataset.redo === '1' ? a.dataset.cons : false; })()`)
+	if undone != parsed {
+		t.Errorf("after undo: %s, want %s", undone, parsed)
+	}
+	annKeysMod(t, ctx, input.ModifierCtrl|input.ModifierShift, "Z")
+	redone := annWait(t, ctx, "the redo", `(() => { const a = document.querySelector('#anntab'); return a.dataset.undo === '1' && a.dataset.redo === '0' ? a.dataset.cons : false; })()`)
+	if redone != created {
+		t.Errorf("after redo: %s, want %s", redone, created)
+	}
+	annCommandKey(t, ctx, "x") // checked
+	// ↑ selects the new np (the lowest node over the selection); d
+	// deletes it: a second re-parse, now warm.
+	annKeys(t, ctx, kb.ArrowUp)
+	annWait(t, ctx, "the np selected", `document.querySelector('#anntab').dataset.node !== '-1'`)
+	annCommandKey(t, ctx, "d")
+	final := annWait(t, ctx, "the deletion", `(() => { const a = document.querySelector('#anntab');
+		return a.dataset.busy === 'false' && a.dataset.undo === '3' ? a.dataset.cons : false; })()`)
+	if strings.Contains(" "+final+" ", " np[5,7) ") {
+		t.Errorf("np[5,7) still there after deleting it: %s", final)
+	}
+	fmt.Sscan(annAttr(t, ctx, "reparse"), &decodeMS, &wallMS)
+	t.Logf("second re-parse (deleting it): %.2f ms decoding, %.1f ms the whole edit", decodeMS, wallMS)
+	annWait(t, ctx, "the save", `(() => { const a = document.querySelector('#anntab');
+		return a.dataset.saved === a.dataset.seq; })()`)
+	// The mouse: a click, a shift-click and a ctrl-click on words; "?"
+	// opens the shortcut sheet.
+	annEval(t, ctx, `(() => {
+		const click = (i, opt) => document.querySelector('#tree-ann text.word[data-word="' + i + '"]').dispatchEvent(new MouseEvent('click', Object.assign({bubbles: true}, opt)));
+		click(1, {});
+		click(3, {shiftKey: true});
+		click(6, {ctrlKey: true});
+		return true; })()`, nil)
+	annWait(t, ctx, "the mouse selection 1-3 + 6", `document.querySelector('#anntab').dataset.sel === '1,2,3,6'`)
+	annKeys(t, ctx, "?")
+	annWait(t, ctx, "the shortcut sheet", `!!document.querySelector('#ann-help')`)
+	screenshot(t, ctx, "discspan-annotate")
+	annKeys(t, ctx, kb.Escape)
+
+	// (b) Offline reload: the work comes back from IndexedDB.
+	var controlled bool
+	if err := chromedp.Run(ctx, chromedp.Poll(`navigator.serviceWorker.controller !== null`, &controlled, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		t.Fatalf("no service worker: %v", err)
+	}
+	srv.Close()
+	if err := chromedp.Run(ctx, network.Enable(), network.EmulateNetworkConditions(true, 0, -1, -1)); err != nil {
+		t.Logf("network emulation: %v (the server is closed anyway)", err)
+	}
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	if err := chromedp.Run(ctx, chromedp.Click(`#tab-annotate`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	restored := annWait(t, ctx, "the restored work", `(() => { const a = document.querySelector('#anntab'); return a && a.dataset.cons ? a.dataset.cons : false; })()`)
+	if restored != final {
+		t.Errorf("restored %s, want %s", restored, final)
+	}
+	if st := annText(t, ctx, "#ann-list tr.on .status"); st != "checked" {
+		t.Errorf("restored status %q", st)
+	}
+
+	// (c) Import a real treebank file and export it again (still offline).
+	src, err := os.ReadFile(filepath.Join(annDataDir(), "alpino-cdb", "dev.export"))
+	if err != nil {
+		t.Skipf("no Alpino dev set: %v", err)
+	}
+	head := annFirstSentences(src, 20)
+	in := filepath.Join(t.TempDir(), "dev20.export")
+	if err := os.WriteFile(in, head, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := chromedp.Run(ctx, chromedp.SetUploadFiles(`#ann-file`, []string{in}, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	imported := annWait(t, ctx, "the import", `(() => { const p = document.querySelector('#ann-import'); return p && p.dataset.done === '1' ? p.textContent : false; })()`)
+	t.Logf("import: %s in %v", imported, time.Since(start).Round(time.Millisecond))
+	if !strings.Contains(imported, "20 sentences imported") {
+		t.Fatalf("import: %s", imported)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#ann-export-export`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	out := waitFile(t, filepath.Join(downloads, "dev20.export"), 30*time.Second)
+	if !bytes.Equal(out, head) {
+		t.Errorf("the exported file (%d bytes) differs from the imported one (%d bytes)", len(out), len(head))
+	}
+	screenshot(t, ctx, "discspan-annotate-corpus")
+}
+
+// annSentence40 is a 40-word sentence (without sentence-final
+// punctuation: the sentence tab would split it).
+func annSentence40() []string {
+	var words []string
+	for len(words) < 40 {
+		for _, s := range apptest.Sentences {
+			for _, w := range s {
+				if w != "." && w != "?" { // one sentence for the tokenizer
+					words = append(words, w)
+				}
+			}
+		}
+	}
+	return words[:40]
+}
+
+// annDataDir is the shared data directory ($DATA or ../../shared/data).
+func annDataDir() string {
+	if d := os.Getenv("DATA"); d != "" {
+		return d
+	}
+	return filepath.Join("..", "..", "shared", "data")
+}
+
+// annFirstSentences returns the header and the first n sentences of an
+// export file.
+func annFirstSentences(data []byte, n int) []byte {
+	end, count := 0, 0
+	for end < len(data) && count < n {
+		nl := bytes.IndexByte(data[end:], '\n')
+		if nl < 0 {
+			end = len(data)
+			break
+		}
+		if bytes.HasPrefix(data[end:], []byte("#EOS")) {
+			count++
+		}
+		end += nl + 1
+	}
+	return data[:end]
+}
+
+// annEval evaluates a JS expression (awaiting a promise) into out.
+func annEval(t *testing.T, ctx context.Context, js string, out any) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(js, out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+		t.Fatalf("evaluating %s: %v", js, err)
+	}
+}
+
+// annWait polls a JS expression until it is truthy and returns it as text.
+func annWait(t *testing.T, ctx context.Context, what, js string) string {
+	t.Helper()
+	var v any
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &v, chromedp.WithPollingTimeout(time.Minute))); err != nil {
+		var msg, state string
+		_ = chromedp.Run(ctx, chromedp.Evaluate(`(() => { const e = document.querySelector('#ann-err'); return e ? e.textContent : ''; })()`, &msg),
+			chromedp.Evaluate(`(() => { const a = document.querySelector('#anntab'); return a ? JSON.stringify(a.dataset) : 'no tab'; })()`, &state))
+		t.Fatalf("waiting for %s: %v (error shown: %q; state %s)", what, err, msg, state)
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// annAttr returns a data attribute of the annotation tab.
+func annAttr(t *testing.T, ctx context.Context, name string) string {
+	t.Helper()
+	var s string
+	annEval(t, ctx, fmt.Sprintf(`document.querySelector('#anntab').dataset[%q] || ''`, name), &s)
+	return s
+}
+
+// annText returns the text of the first element matching sel ("" if none).
+func annText(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	var s string
+	annEval(t, ctx, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.innerText.trim() : ''; })()`, sel), &s)
+	return s
+}
+
+// annKeys types keys (key names or text) into the focused element, and
+// waits a moment for the page to render.
+func annKeys(t *testing.T, ctx context.Context, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatalf("key %q: %v", k, err)
+		}
+	}
+	annSettle(t, ctx)
+}
+
+// annCommandKey presses a letter key as a keyboard does: one keyDown
+// event with its text, whose character a cancelled keydown suppresses
+// (chromedp's KeyEvent sends the character as a separate event, which
+// would land in the label field the key opens).
+func annCommandKey(t *testing.T, ctx context.Context, key string) {
+	t.Helper()
+	up := strings.ToUpper(key)
+	code := int64(up[0])
+	err := chromedp.Run(ctx,
+		input.DispatchKeyEvent(input.KeyDown).WithKey(key).WithCode("Key"+up).WithText(key).WithUnmodifiedText(key).WithWindowsVirtualKeyCode(code).WithNativeVirtualKeyCode(code),
+		input.DispatchKeyEvent(input.KeyUp).WithKey(key).WithCode("Key"+up).WithWindowsVirtualKeyCode(code).WithNativeVirtualKeyCode(code))
+	if err != nil {
+		t.Fatalf("key %q: %v", key, err)
+	}
+	annSettle(t, ctx)
+}
+
+// annKeysMod types keys with modifiers held.
+func annKeysMod(t *testing.T, ctx context.Context, mod input.Modifier, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if err := chromedp.Run(ctx, chromedp.KeyEvent(k, chromedp.KeyModifiers(mod))); err != nil {
+			t.Fatalf("key %q: %v", k, err)
+		}
+	}
+	annSettle(t, ctx)
+}
+
+// annSettle waits for two animation frames: the render of the last event.
+func annSettle(t *testing.T, ctx context.Context) {
+	t.Helper()
+	annEval(t, ctx, `new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, nil)
+}
