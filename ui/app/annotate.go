@@ -119,6 +119,36 @@ func (a *App) AnnLabels() []string {
 	return out
 }
 
+// AnnTags returns the part-of-speech tags used in the corpus, sorted, for
+// the tag field.
+func (a *App) AnnTags() []string {
+	c := a.Annotate.Corpus
+	if c == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range c.Sentences {
+		for _, tok := range s.Tree().Tokens {
+			if tok.Tag != "" && !seen[tok.Tag] {
+				seen[tok.Tag] = true
+				out = append(out, tok.Tag)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// AnnChoices returns what the label field offers: the tags when it edits
+// a tag, else the labels.
+func (a *App) AnnChoices() []string {
+	if a.Annotate.LabelMode == LabelTag {
+		return a.AnnTags()
+	}
+	return a.AnnLabels()
+}
+
 // knownLabels is the set of AnnLabels, nil without a model (no check).
 func (a *App) knownLabels() map[string]bool {
 	ls := a.AnnLabels()

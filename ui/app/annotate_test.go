@@ -490,6 +490,14 @@ func TestAnnotateCorpus(t *testing.T) {
 		if n := a.AnnCounts(); n != [3]int{3, 0, 0} {
 			t.Errorf("counts %v", n)
 		}
+		a.AnnOpenLabel(app.LabelTag)
+		if got := a.AnnChoices(); !slices.Equal(got, []string{"N"}) {
+			t.Errorf("tag choices %v", got)
+		}
+		a.AnnCancel()
+		if got := a.AnnChoices(); !slices.Contains(got, "np") || !slices.Contains(got, "sv1") || slices.Contains(got, "smain/sv1") {
+			t.Errorf("label choices %v", got)
+		}
 		for _, f := range []string{"export", "discbracket", "tigerxml"} {
 			a.AnnExport(f)
 		}

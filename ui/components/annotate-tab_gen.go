@@ -258,7 +258,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					{
 						vgparent := vgn
 						_ = vgparent
-						for vgiterkeyt, l := range c.App.AnnLabels() {
+						for vgiterkeyt, l := range c.App.AnnChoices() {
 							var vgiterkey interface{} = vgiterkeyt
 							_ = vgiterkey
 							l := l
