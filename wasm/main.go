@@ -38,7 +38,8 @@ func main() {
 	root := &components.Root{App: a}
 	env.Lock()
 	// A shared tree link (#tree=...) opens the teaching tab with the
-	// tree; so does changing the fragment of the open page.
+	// tree, an exercise link (#exercise=...) with the student's attempt
+	// checked; so does changing the fragment of the open page.
 	a.OpenFragment(js.Global().Get("location").Get("hash").String())
 	a.Start()
 	env.UnlockRender()

@@ -51,6 +51,9 @@ type TeachState struct {
 	// Opened counts the links opened, so that the page can bring each
 	// shared tree into view once.
 	Opened int
+	// Exercise is the exercises section: the student builds a gallery
+	// sentence's tree and checks it (teach_exercise.go).
+	Exercise ExerciseState
 
 	ready     bool
 	rules     []teach.RuleInfo
@@ -140,6 +143,7 @@ func (a *App) teachInit() {
 	if len(t.Gallery) > 0 {
 		a.TeachLoadExample(0)
 	}
+	a.exerciseInit()
 }
 
 // TeachRuleCard is one rule of the rule list.

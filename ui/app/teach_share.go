@@ -11,7 +11,8 @@ import (
 )
 
 // Keys of the page URL's fragment that the teaching tab reads: "#tree=LINK"
-// shows a shared tree, "#teach" only opens the tab.
+// shows a shared tree, "#teach" only opens the tab ("#exercise=..." opens
+// an exercise: fragmentExercise).
 const (
 	fragmentTree  = "tree"
 	fragmentTeach = "teach"
@@ -28,12 +29,17 @@ type Fragment struct {
 	Teach bool
 	// Tree is the shared tree's link (teach.EncodeTree), "" for none.
 	Tree string
+	// Exercise is a shared exercise attempt (teach.EncodeAttempt) or an
+	// exercise's id, "" for none.
+	Exercise string
 }
 
 // ParseFragment reads a URL fragment (with or without its "#"): keys
-// separated by "&", "tree=LINK" for a shared tree and "teach" for the tab.
-// Unknown keys are ignored; ok is false when the fragment asks for nothing.
-// A tree key without a value is an error wrapping ErrNoTreeInLink.
+// separated by "&", "tree=LINK" for a shared tree, "exercise=ATTEMPT" for
+// an exercise and "teach" for the tab. Unknown keys are ignored; ok is
+// false when the fragment asks for nothing. A tree key without a value is
+// an error wrapping ErrNoTreeInLink, an exercise key without one an error
+// wrapping ErrNoAttemptInLink.
 func ParseFragment(frag string) (f Fragment, ok bool, err error) {
 	frag = strings.TrimPrefix(frag, "#")
 	for _, part := range strings.Split(frag, "&") {
@@ -52,6 +58,15 @@ func ParseFragment(frag string) (f Fragment, ok bool, err error) {
 				return f, true, fmt.Errorf("tree link: %w", ErrNoTreeInLink)
 			}
 			f.Tree = value
+		case fragmentExercise:
+			f.Teach = true
+			if v, uerr := url.PathUnescape(value); uerr == nil {
+				value = v
+			}
+			if !hasValue || value == "" {
+				return f, true, fmt.Errorf("exercise link: %w", ErrNoAttemptInLink)
+			}
+			f.Exercise = value
 		}
 	}
 	return f, f.Teach, nil
@@ -68,7 +83,8 @@ func ShareFragment(t *tree.Tree) (string, error) {
 
 // OpenFragment acts on the page URL's fragment (at start-up, or when it
 // changes): a tree link opens the teaching tab with the tree shown in the
-// comparison (and, when short enough, in the stepper); a damaged link
+// comparison (and, when short enough, in the stepper); an exercise link
+// opens the exercise with the student's tree, checked; a damaged link
 // opens the tab with a notice saying what is wrong. It reports whether the
 // fragment asked for anything.
 func (a *App) OpenFragment(frag string) bool {
@@ -78,7 +94,16 @@ func (a *App) OpenFragment(frag string) bool {
 	}
 	a.SetTab(TabTeach)
 	t := &a.Teach
-	t.LinkErr = ""
+	t.LinkErr, t.Exercise.LinkErr = "", ""
+	if errors.Is(err, ErrNoAttemptInLink) {
+		t.Exercise.Opened++
+		t.Exercise.LinkErr = "This exercise link cannot be opened: " + err.Error() +
+			". The link may have been cut short when it was copied; ask for it again, or pick an exercise below."
+		return true
+	}
+	if err == nil && f.Exercise != "" {
+		a.openExercise(f.Exercise)
+	}
 	if err == nil && f.Tree == "" {
 		return true
 	}

@@ -6,14 +6,16 @@ import (
 )
 
 // TeachTab is the teaching tab: the rules, the chart stepper, the
-// comparison of the variants and the gallery. While it is shown, keys
-// pressed anywhere on the page (outside text fields) drive the stepper
+// comparison of the variants, the gallery and the exercises. While it is
+// shown, keys pressed anywhere on the page (outside text fields) drive the
+// stepper, or the exercise when they are pressed inside its section
 // (teach-tab_js.go).
 type TeachTab struct {
 	App *app.App
 	// keys is the document's keydown listener.
 	keys js.Func
 	// shown is the count of links opened (app.TeachState.Opened) whose
-	// tree was brought into view.
-	shown int
+	// tree was brought into view; exShown the same for exercise links
+	// (app.ExerciseState.Opened).
+	shown, exShown int
 }

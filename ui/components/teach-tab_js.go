@@ -9,7 +9,10 @@ import (
 	"github.com/vugu/vugu/js"
 )
 
-// Init listens for the stepper's keys on the whole document.
+// Init listens for the tab's keys on the whole document: inside the
+// exercises section they drive the exercise, elsewhere the stepper;
+// Ctrl+Z and Ctrl+Y (outside text fields) undo and redo the exercise's
+// edits anywhere on the tab.
 func (c *TeachTab) Init(ctx vugu.InitCtx) {
 	env := ctx.EventEnv()
 	c.keys = js.FuncOf(func(this js.Value, args []js.Value) any {
@@ -17,9 +20,11 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 			return nil
 		}
 		ev := args[0]
-		if ev.Get("ctrlKey").Bool() || ev.Get("altKey").Bool() || ev.Get("metaKey").Bool() {
+		ctrl := ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()
+		if ev.Get("altKey").Bool() {
 			return nil
 		}
+		inExercise := false
 		if target := ev.Get("target"); target.Truthy() {
 			switch strings.ToLower(target.Get("tagName").String()) {
 			case "input", "textarea", "select":
@@ -28,9 +33,21 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 			if target.Get("isContentEditable").Bool() {
 				return nil
 			}
+			if !target.Get("closest").IsUndefined() {
+				inExercise = target.Call("closest", "#teach-exercise").Truthy()
+			}
 		}
+		key := ev.Get("key").String()
 		env.Lock()
-		used := c.App.TeachKey(ev.Get("key").String())
+		var used bool
+		switch {
+		case ctrl:
+			used = c.App.TeachExerciseKey(key, true)
+		case inExercise:
+			used = c.App.TeachExerciseKey(key, false)
+		default:
+			used = c.App.TeachKey(key)
+		}
 		if !used {
 			env.UnlockOnly()
 			return nil
@@ -42,8 +59,15 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 	js.Global().Get("document").Call("addEventListener", "keydown", c.keys)
 }
 
-// Rendered brings the tree of a link just opened into view.
+// Rendered brings the tree of a link just opened into view, or the
+// exercises section when an exercise link was opened.
 func (c *TeachTab) Rendered(vugu.RenderedCtx) {
+	if n := c.App.Teach.Exercise.Opened; n != c.exShown {
+		c.exShown = n
+		if el := js.Global().Get("document").Call("getElementById", "teach-exercise"); el.Truthy() {
+			el.Call("scrollIntoView")
+		}
+	}
 	if c.App.Teach.Opened == c.shown {
 		return
 	}
