@@ -64,3 +64,20 @@ func BenchmarkConstrained(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeFresh measures the full-chart variants at n=20 with a
+// fresh Decoder per sentence, as Bench and the reference figures do: at
+// this length chart allocation is a visible part of the time.
+func BenchmarkDecodeFresh(b *testing.B) {
+	for _, v := range []Variant{N5WN, N5, N6WN, N6} {
+		s := randomScores(20, 20, 30, 1)
+		b.Run(fmt.Sprintf("%s_20", v), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := NewDecoder(nil).Decode(v, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -49,7 +49,7 @@ func ChartBytes(v Variant, n, l int) int64 {
 	case N4:
 		return 5 * span
 	default:
-		return 5*span + blockCells(n)*4 + n1*n1*8 + n1*4 + 2*int64(n)*int64(n)*4
+		return 5*span + blockCells(n)*4 + n1*n1*8 + n1*8 + (triPad+n1)*4 + int64(n)*int64(n)*4
 	}
 }
 

@@ -9,23 +9,27 @@ type fullChart struct {
 	w   *weights
 	off []int // block offset of [i,j], -1 when j-i < 3
 	D   []float32
-	tmp []float32 // scratch, one slot per position
+	// tmp is scratch, one slot per position, after triPad slots of slack
+	// (tmpPad) for maxAddTriEnd.
+	tmp, tmpPad []float32
+	// base is scratch for the ill-nested rules, one slot per position.
+	base []int
 	// Per-block scratch, (j-i) x (j-i) like a block: the items' label
-	// weights, and the finished scores transposed (column l as a row) so
-	// that shrink-from-the-left reads them contiguously.
-	weight, transposed              []float32
+	// weights.
+	weight                          []float32
 	illNoGap, wrapped, illNestedGap bool
 }
 
 func newFullChart(a *arena, v Variant, s *Scores, w *weights) *fullChart {
 	n := s.N
-	f := &fullChart{spanChart: newSpanChart(a, n), w: w, tmp: a.float32s(n + 1)}
+	f := &fullChart{spanChart: newSpanChart(a, n), w: w, tmpPad: a.float32s(triPad + n + 1)}
+	f.tmp = f.tmpPad[triPad:]
 	f.weight = a.float32s(n * n)
-	f.transposed = a.float32s(n * n)
 	f.illNoGap = v == N5 || v == N6
 	f.wrapped = v == N6WN || v == N6
 	f.illNestedGap = v == N6
 	f.off = a.intSlice(f.n1 * f.n1)
+	f.base = a.intSlice(f.n1)
 	total := 0
 	for i := 0; i <= n; i++ {
 		for j := i; j <= n; j++ {
@@ -36,6 +40,8 @@ func newFullChart(a *arena, v Variant, s *Scores, w *weights) *fullChart {
 			}
 		}
 	}
+	// Every block [i,j] lies in D at off[i*n1+j]: the block kernels
+	// (blockOuter, blockRows) rely on it for the antecedent blocks they read.
 	f.D = a.float32s(total)
 	return f
 }
@@ -55,11 +61,10 @@ func (f *fullChart) d(i, k, l, j int) float32 {
 // decodeFull runs the O(n^5)/O(n^6) systems. Cells are visited by outer
 // extent length, then left end; within an extent [i,j], the rules whose
 // antecedents have smaller extents are applied first (scattered into the
-// block), then items are finalised by decreasing gap size, gathering the
-// shrink rules and scattering the wrapped rule, and the continuous item
-// [i,j] comes last. con (nil for none) overrides the weights of the items
-// that meet a constraint: the continuous table once, each block's
-// discontinuous weights after they are computed.
+// block), then items are finalised row by row (see buildBlock), and the
+// continuous item [i,j] comes last. con (nil for none) overrides the
+// weights of the items that meet a constraint: the continuous table once,
+// each block's discontinuous weights after they are computed.
 func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller) (*Derivation, error) {
 	n := s.N
 	w, err := newWeights(a, s, checkDisc|checkGap)
@@ -81,10 +86,14 @@ func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller)
 				f.set(i, j, w.cont[i*n1+j])
 				continue
 			}
+			best := f.combine(i, j)
 			if span >= 3 {
-				f.buildBlock(i, j)
+				best = max(best, f.buildBlock(i, j))
+				if f.illNoGap {
+					best = max(best, f.illNestedNoGap(i, j))
+				}
 			}
-			f.set(i, j, f.bestContinuous(i, j)+w.cont[i*n1+j])
+			f.set(i, j, best+w.cont[i*n1+j])
 		}
 	}
 	if err := goalReached(f.at(0, n)); err != nil {
@@ -97,146 +106,121 @@ func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller)
 	return &Derivation{N: n, Score: f.at(0, n), Items: r.b.items}, nil
 }
 
-// buildBlock computes every discontinuous item of outer extent [i,j].
-func (f *fullChart) buildBlock(i, j int) {
+// buildBlock computes every discontinuous item of outer extent [i,j] and
+// returns the best fill-gap sum of the continuous item [i,j]:
+// [i,m,n,j] + [m,n].
+//
+// Row k of the block (items [i,k,l,j], l = k+1..j-1) depends only on rows
+// above it (shrink gap from the left, wrapped) and on cells to its right
+// (shrink gap from the right). So the rules whose antecedents lie outside
+// the block are scattered into it first (blockOuter, illNested), then rows
+// are finalised top down (blockRows): each row gathers shrink right from
+// its own right part, already final, and adds its label weights; once
+// final it scatters shrink left and wrapped into the rows below, together
+// with kept right, whose antecedents come from block [k,j]. The kernels
+// work on whole vectors aligned to row ends and may write the unused cells
+// before a row (see triPad).
+func (f *fullChart) buildBlock(i, j int) float32 {
 	n1, s := f.n1, j-i
-	T := f.block(i, j)
-	for x := range T {
-		T[x] = negInf
-	}
-	// Scatter rules write triangles of T: row k (from column l = k+1)
-	// starts at (k-i)*s + (k+1-i), one row s+1 cells after the previous.
-	//
-	// create gap: [i,k] + [l,j] for k = i+1.., l = k+1..j-1.
-	maxAddTri(T[s+2:], s+1, f.C[i*n1+i+1:], 1, f.CT[j*n1+i+2:], 1, s-2, s-2)
-	// kept right: [i,m] + [m,k,l,j], i<m<k: rows k = m+1..j-2.
-	for m := i + 1; m <= j-3; m++ {
-		B, sb := f.block(m, j), j-m
-		maxAddTri(T[(m+1-i)*s+(m+2-i):], s+1, f.C[i*n1+m:], 0, B[sb+2:], sb+1, j-m-2, j-m-2)
-	}
-	// kept left: [i,k,l,m] + [m,j], l<m<j: rows k = i+1..m-2.
-	for m := i + 3; m <= j-1; m++ {
-		A, sa := f.block(i, m), m-i
-		maxAddTri(T[s+2:], s+1, f.C[m*n1+j:], 0, A[sa+2:], sa+1, m-i-2, m-i-2)
-	}
+	o := f.off[i*n1+j]
+	D, C := f.D, f.C
+	rows := s - 2 // k = i+1..j-2
+	// create gap [i,k] + [l,j] writes every item; kept left
+	// [i,k,l,m] + [m,j], l<m<j, gathers rows k = i+1..m-2 of block [i,m].
+	blockOuter(D, o, s, C, f.CT, n1, i, f.off[i*n1+i+3:i*n1+j])
 	if f.illNestedGap {
-		f.illNested(i, j, T)
+		f.illNested(i, j)
 	}
 	// Label weights of the whole block: for each k, the gap rows
 	// gap[k, l-1, .] of l = k+1..j-1 are consecutive.
-	L := f.w.s.L
-	W, TT := f.weight[:s*s], f.transposed[:s*s]
-	db := f.w.s.Index(i, j-1, 0)
-	for k := i + 1; k <= j-2; k++ {
-		maxSumRows(W[(k-i)*s+(k+1-i):(k-i)*s+s], f.w.s.Disc[db:db+L], f.w.s.Gap[f.w.s.Index(k, k, 0):])
-	}
+	ws, L := f.w.s, f.w.s.L
+	W := f.weight[:s*s]
+	db := ws.Index(i, j-1, 0)
+	maxSumRowsTri(W, s+2, s+1, ws.Disc[db:db+L], ws.Gap, ws.Index(i+1, i+1, 0), (ws.N+1)*L, rows, rows)
 	if f.w.con != nil {
 		f.w.con.applyBlock(i, j, W)
 	}
-	// Finalise by decreasing gap: shrink rules gather from larger gaps of
-	// the same block, which are final; wrapped scatters into smaller ones.
-	for g := s - 2; g >= 1; g-- {
-		for k := i + 1; k+g <= j-1; k++ {
-			l := k + g
-			idx := (k-i)*s + (l - i)
-			v := T[idx]
-			// shrink gap from the left: [i,m,l,j] + [m,k], i<m<k; and
-			// from the right: [i,k,m,j] + [l,m], l<m<j. These rows are
-			// short (a few cells on average), where plain loops beat a
-			// kernel call.
-			tt := TT[(l-i)*s+1 : (l-i)*s+(k-i)]
-			ct := f.CT[k*n1+i+1 : k*n1+k]
-			ct = ct[:len(tt)]
-			for x, a := range tt {
-				v = max(v, a+ct[x])
-			}
-			tr := T[(k-i)*s+(l+1-i) : (k-i)*s+s]
-			cr := f.C[l*n1+l+1 : l*n1+j]
-			cr = cr[:len(tr)]
-			for x, a := range tr {
-				v = max(v, a+cr[x])
-			}
-			v += W[idx]
-			T[idx] = v
-			TT[(l-i)*s+(k-i)] = v
-			// wrapped: [i,k,l,j] + [k,k2,l2,l] -> [i,k2,l2,j], rows
-			// k2 = k+1..l-2, columns l2 = k2+1..l-1.
-			if f.wrapped && g >= 3 {
-				B, sb := f.block(k, l), l-k
-				maxAddTri(T[(k+1-i)*s+(k+2-i):], s+1, T[idx:], 0, B[sb+2:], sb+1, l-k-2, l-k-2)
-			}
-		}
-	}
+	// Rows top down: shrink gap from the right and the label weights
+	// finish row k; then it scatters wrapped, kept right and shrink left
+	// into the rows below.
+	return blockRows(D, o, s, W, C, n1, i, f.off, f.wrapped)
 }
 
 // illNested scatters the three ill-nested rules with two discontinuous
-// antecedents and a discontinuous consequent into the block T of [i,j].
-func (f *fullChart) illNested(i, j int, T []float32) {
-	s := j - i
+// antecedents and a discontinuous consequent into the block of [i,j]. Their
+// consequents fill prefixes of the block's rows (from the row start), so
+// they run as end-aligned triangles (maxAddTriEnd, see triPad). Antecedents
+// spread over one block per position are gathered into tmp first, through
+// base: for a fixed m, base[x] locates the needed row of block x, less the
+// column offset, so that each gathered item is D[base[x]+n].
+func (f *fullChart) illNested(i, j int) {
+	n1, s, D, base, tmp := f.n1, j-i, f.D, f.base, f.tmp
+	o := f.off[i*n1+j]
 	// gap centre: [i,m,l,n] + [m,k,n,j], i<m<k<l<n<j: rows k = m+1..n-2,
 	// columns l = k+1..n-1; the addend D[m,k,n,j] walks down column n of
-	// block [m,j], the second antecedent D[i,m,l,n] along row m of [i,n].
+	// block [m,j], the second antecedent D[i,m,l,n] along the end of row m
+	// of [i,n].
 	for m := i + 1; m <= j-4; m++ {
-		B, sb := f.block(m, j), j-m
+		ob, sb := f.off[m*n1+j], j-m
 		for n := m + 3; n <= j-1; n++ {
-			A, sa := f.block(i, n), n-i
-			maxAddTri(T[(m+1-i)*s+(m+2-i):], s+1, B[sb+(n-m):], sb, A[(m-i)*sa+(m+2-i):], 1, n-m-2, n-m-2)
+			oa, sa := f.off[i*n1+n], n-i
+			maxAddTriEnd(D, o+(m+1-i)*s+(n-i), s, D, ob+sb+(n-m), sb, D, oa+(m-i+1)*sa, 0, n-m-2, n-m-2)
 		}
 	}
 	// gap right: [i,m,n,k] + [m,n,l,j], i<m<n<k<l<j: rows k = n+1..j-2,
 	// columns l = k+1..j-1; the addends D[i,m,n,k] (one block per k) are
-	// gathered first.
+	// gathered first, the second antecedents end row n of block [m,j].
 	for m := i + 1; m <= j-4; m++ {
-		B, sb := f.block(m, j), j-m
+		for k := m + 2; k <= j-2; k++ {
+			base[k] = f.off[i*n1+k] + (m-i)*(k-i) - i
+		}
+		ob, sb := f.off[m*n1+j], j-m
 		for n := m + 1; n <= j-3; n++ {
 			for k := n + 1; k <= j-2; k++ {
-				f.tmp[k] = f.d(i, m, n, k)
+				tmp[k] = D[base[k]+n]
 			}
-			maxAddTri(T[(n+1-i)*s+(n+2-i):], s+1, f.tmp[n+1:], 1, B[(n-m)*sb+(n+2-m):], 1, j-n-2, j-n-2)
+			maxAddTriEnd(D, o+(n+2-i)*s, s, tmp, n+1, 1, D, ob+(n-m+1)*sb, 0, j-n-2, j-n-2)
 		}
 	}
 	// gap left: [i,k,m,n] + [l,m,n,j], i<k<l<m<n<j: rows k = i+1..m-2,
-	// columns l = k+1..m-1; the antecedents D[l,m,n,j] (one block per l)
-	// are gathered first.
+	// columns l = k+1..m-1; the addend D[i,k,m,n] walks down column m of
+	// block [i,n], the antecedents D[l,m,n,j] (one block per l) are
+	// gathered first into the padded tmp.
 	for m := i + 3; m <= j-2; m++ {
+		for l := i + 2; l <= m-1; l++ {
+			base[l] = f.off[l*n1+j] + (m-l)*(j-l) - l
+		}
 		for n := m + 1; n <= j-1; n++ {
 			for l := i + 2; l <= m-1; l++ {
-				f.tmp[l] = f.d(l, m, n, j)
+				tmp[l] = D[base[l]+n]
 			}
-			A, sa := f.block(i, n), n-i
-			maxAddTri(T[s+2:], s+1, A[sa+(m-i):], sa, f.tmp[i+2:], 1, m-i-2, m-i-2)
+			oa, sa := f.off[i*n1+n], n-i
+			maxAddTriEnd(D, o+s+(m-i), s, D, oa+sa+(m-i), sa, f.tmpPad, m+triPad, 0, m-i-2, m-i-2)
 		}
 	}
 }
 
-// bestContinuous returns the best antecedent sum of the continuous item
-// [i,j]: combine, fill gap and, in n5/n6, ill-nested with no gap.
-func (f *fullChart) bestContinuous(i, j int) float32 {
-	n1, s := f.n1, j-i
-	best := f.combine(i, j)
-	if s < 3 {
-		return best
-	}
-	T := f.block(i, j)
-	// fill gap: [i,m,n,j] + [m,n].
-	for m := i + 1; m <= j-2; m++ {
-		if v := maxSum(T[(m-i)*s+(m+1-i):(m-i)*s+s], f.C[m*n1+m+1:m*n1+j]); v > best {
-			best = v
-		}
-	}
-	if !f.illNoGap {
-		return best
-	}
-	// ill-nested, no gap: [i,m,n,o] + [m,n,o,j], i<m<n<o<j.
+// illNestedNoGap returns the best antecedent sum of the continuous item
+// [i,j] by ill-nested, no gap (n5 and n6): [i,m,n,o] + [m,n,o,j],
+// i<m<n<o<j. For each m, base[o] locates row m of block [i,o], less i, so
+// that D[i,m,n,o] is D[base[o]+n]; the second antecedents D[m,n,o,j],
+// o = n+1..j-1, are row n-m of block [m,j].
+func (f *fullChart) illNestedNoGap(i, j int) float32 {
+	n1, D, best := f.n1, f.D, negInf
+	base := f.base
 	for m := i + 1; m <= j-3; m++ {
+		for o := m + 2; o < j; o++ {
+			base[o] = f.off[i*n1+o] + (m-i)*(o-i) - i
+		}
 		B, sb := f.block(m, j), j-m
 		for n := m + 1; n <= j-2; n++ {
-			// D[i,m,n,o] for o = n+1..j-1 lie in one block each: gather.
-			for o := n + 1; o <= j-1; o++ {
-				f.tmp[o] = f.D[f.off[i*n1+o]+(m-i)*(o-i)+(n-i)]
-			}
-			if v := maxSum(f.tmp[n+1:j], B[(n-m)*sb+(n+1-m):(n-m)*sb+sb]); v > best {
-				best = v
+			row := B[(n-m)*sb+(n+1-m) : (n-m)*sb+sb]
+			bs := base[n+1 : j]
+			bs = bs[:len(row)]
+			for x, b := range row {
+				if v := D[bs[x]+n] + b; v > best {
+					best = v
+				}
 			}
 		}
 	}

@@ -76,21 +76,21 @@ func maxSumRowsKernel(out, d, rows *float32, nrows, n int) {
 	}
 }
 
-func maxAddTriKernel(dst *float32, dstStep int, a *float32, aStep int, src *float32, srcStep int, rows, len0 int) {
-	rows = min(rows, len0)
-	if rows <= 0 {
-		return
-	}
-	d := unsafe.Slice(dst, triExtent(dstStep, rows, len0))
-	as := unsafe.Slice(a, (rows-1)*aStep+1)
-	s := unsafe.Slice(src, triExtent(srcStep, rows, len0))
-	for r := 0; r < rows; r++ {
-		b := as[r*aStep]
-		row := d[r*dstStep : r*dstStep+len0-r]
-		for x, v := range s[r*srcStep : r*srcStep+len0-r] {
-			if t := b + v; t > row[x] {
-				row[x] = t
-			}
-		}
-	}
+func maxSumRowsTriKernel(out []float32, oOff, oStep int, d, rows []float32, rOff, rStep, nrows, len0 int) {
+	maxSumRowsTriRef(out, oOff, oStep, d, rows, rOff, rStep, nrows, len0)
+}
+
+func blockOuterKernel(D []float32, o, s int, C, CT []float32, n1, i int, offA []int) {
+	blockOuterRef(D, o, s, C, CT, n1, i, offA)
+}
+
+func blockRowsKernel(D []float32, o, s int, W, C []float32, n1, i int, off []int, wrapped bool) float32 {
+	return blockRowsRef(D, o, s, W, C, n1, i, off, wrapped)
+}
+
+// useAVX2 is false: the portable build has no AVX2 kernels.
+var useAVX2 = false
+
+func maxAddTriEndKernel(dst []float32, dEnd, dStep int, a []float32, aOff, aStep int, src []float32, sEnd, sStep, rows, len0 int) {
+	addTriEndRef(false, dst, dEnd, dStep, a, aOff, aStep, src, sEnd, sStep, rows, len0)
 }

@@ -117,31 +117,168 @@ func TestMaxSumRows(t *testing.T) {
 	}
 }
 
-func TestMaxAddTri(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 13))
-	cases := []struct{ dstStep, aStep, srcStep, rows, len0 int }{
-		{7, 1, 1, 5, 5}, {11, 0, 9, 3, 9}, {21, 20, 1, 4, 17}, {1, 1, 1, 1, 1}, {5, 2, 5, 8, 4}, {0, 0, 0, 3, 3},
+// kernelValue draws a chart value for the kernel tests: uniform, or from a
+// small set with -Inf so that sums tie and -Inf propagates.
+func kernelValue(rng *rand.Rand, ties bool) float32 {
+	if !ties {
+		return rng.Float32()*4 - 2
 	}
-	for _, c := range cases {
-		ext := triExtent(c.dstStep, min(c.rows, c.len0), c.len0)
-		dst := make([]float32, ext)
-		src := make([]float32, triExtent(c.srcStep, min(c.rows, c.len0), c.len0))
-		a := make([]float32, c.rows*max(c.aStep, 1)+1)
+	switch rng.IntN(8) {
+	case 0:
+		return negInf
+	case 1, 2:
+		return 0
+	case 3, 4:
+		return 1
+	default:
+		return -1
+	}
+}
+
+// validCell reports whether cell x of a block of size s holds an item:
+// row k-i in 1..s-2, column l-i in row+1..s-1 (see fullChart).
+func validCell(x, s int) bool {
+	r, c := x/s, x%s
+	return r >= 1 && r <= s-2 && c > r && c < s
+}
+
+// TestBlockKernels checks blockOuter and blockRows, with and without the
+// wrapped rule (the assembly kernels in the amd64 build), against their
+// pure-Go references on every block of random charts: the block's items bit
+// for bit, and every cell outside the block untouched (the kernels may only
+// scribble on the block's unused cells).
+func TestBlockKernels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	for trial := 0; trial < 40; trial++ {
+		n := 3 + trial%14
+		ties := trial%2 == 1
+		f := newFullChart(&arena{}, N5WN, NewScores(n, 1), nil)
+		n1 := f.n1
+		for _, v := range [][]float32{f.C, f.CT, f.D, f.weight} {
+			for x := range v {
+				v[x] = kernelValue(rng, ties)
+			}
+		}
+		for i := 0; i <= n; i++ {
+			for j := i + 3; j <= n; j++ {
+				s, o := j-i, f.off[i*n1+j]
+				W := f.weight[:s*s]
+				offA := f.off[i*n1+i+3 : i*n1+j]
+				want := append([]float32(nil), f.D...)
+				blockOuterRef(want, o, s, f.C, f.CT, n1, i, offA)
+				got := append([]float32(nil), f.D...)
+				blockOuter(got, o, s, f.C, f.CT, n1, i, offA)
+				compareBlock(t, "blockOuter", n, i, j, o, got, want)
+				wrapped := rng.IntN(2) == 0
+				wantFill := blockRowsRef(want, o, s, W, f.C, n1, i, f.off, wrapped)
+				gotFill := blockRows(got, o, s, W, f.C, n1, i, f.off, wrapped)
+				if gotFill != wantFill {
+					t.Fatalf("n=%d [%d,%d] wrapped=%v blockRows fill: got %v want %v", n, i, j, wrapped, gotFill, wantFill)
+				}
+				compareBlock(t, "blockRows", n, i, j, o, got, want)
+				copy(f.D, want) // later blocks read this one
+			}
+		}
+	}
+}
+
+// compareBlock compares the items of the block at o (size s) bit for bit
+// and the cells outside it exactly.
+func compareBlock(t *testing.T, what string, n, i, j, o int, got, want []float32) {
+	t.Helper()
+	s := j - i
+	for x := range got {
+		inside := x >= o && x < o+s*s
+		if inside && !validCell(x-o, s) {
+			continue
+		}
+		if math.Float32bits(got[x]) != math.Float32bits(want[x]) {
+			if inside {
+				t.Fatalf("%s n=%d [%d,%d] cell (%d,%d): got %v want %v", what, n, i, j, (x-o)/s, (x-o)%s, got[x], want[x])
+			}
+			t.Fatalf("%s n=%d [%d,%d] wrote cell %d outside its block", what, n, i, j, x)
+		}
+	}
+}
+
+// TestMaxSumRowsTri checks the label-weight triangle against plain loops
+// for label counts around the AVX2 kernel's range (8..32), on the AVX2 path
+// where the CPU has it and on the SSE path.
+func TestMaxSumRowsTri(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	saved := useAVX2
+	defer func() { useAVX2 = saved }()
+	for _, avx2 := range []bool{saved, false} {
+		useAVX2 = avx2
+		for L := 1; L <= 40; L++ {
+			for kind := 0; kind < 3; kind++ {
+				ties := kind == 1
+				nrows, len0 := 1+rng.IntN(6), 6
+				oStep, rStep := 9, (len0+3)*L
+				d := make([]float32, L)
+				rows := make([]float32, (nrows-1)*rStep+len0*L)
+				out := make([]float32, (nrows-1)*oStep+len0+1)
+				for _, v := range [][]float32{d, rows, out} {
+					for x := range v {
+						v[x] = kernelValue(rng, ties)
+						if kind == 2 { // every sum negative: the null label wins
+							v[x] = -1 - rng.Float32()
+						}
+					}
+				}
+				want := append([]float32(nil), out...)
+				for r := 0; r < nrows; r++ {
+					for x := 0; x < len0-r; x++ {
+						best := float32(0)
+						for a := range d {
+							best = max(best, d[a]+rows[r*rStep+x*L+a])
+						}
+						want[1+r*oStep+x] = best
+					}
+				}
+				maxSumRowsTri(out, 1, oStep, d, rows, 0, rStep, nrows, len0)
+				for x := range out {
+					if math.Float32bits(out[x]) != math.Float32bits(want[x]) {
+						t.Fatalf("avx2=%v L=%d kind=%d cell %d: got %v want %v", avx2, L, kind, x, out[x], want[x])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMaxAddTriEnd checks maxAddTriEnd (the assembly kernel in the amd64
+// build) against its pure-Go reference: the rows bit for bit, and nothing
+// written outside the rows but their triPad cells of slack.
+func TestMaxAddTriEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 23))
+	for trial := 0; trial < 400; trial++ {
+		ties := trial%2 == 1
+		len0 := 1 + rng.IntN(13)
+		rows := 1 + rng.IntN(len0)
+		dStep, aStep, sStep := len0+triPad+rng.IntN(5), rng.IntN(3), rng.IntN(2)*(len0+triPad)
+		dEnd, aOff, sEnd := len0+triPad+rng.IntN(4), rng.IntN(3), len0+triPad+rng.IntN(4)
+		dst := make([]float32, dEnd+(rows-1)*dStep+rng.IntN(3))
+		src := make([]float32, sEnd+(rows-1)*sStep+rng.IntN(3))
+		a := make([]float32, aOff+(rows-1)*aStep+1)
 		for _, v := range [][]float32{dst, src, a} {
-			for i := range v {
-				v[i] = rng.Float32()*4 - 2
+			for x := range v {
+				v[x] = kernelValue(rng, ties)
 			}
 		}
 		want := append([]float32(nil), dst...)
-		for r := 0; r < c.rows && c.len0-r > 0; r++ {
-			for x := 0; x < c.len0-r; x++ {
-				want[r*c.dstStep+x] = max(want[r*c.dstStep+x], a[r*c.aStep]+src[r*c.srcStep+x])
+		addTriEndRef(false, want, dEnd, dStep, a, aOff, aStep, src, sEnd, sStep, rows, len0)
+		slack := make([]bool, len(dst))
+		for r := 0; r < rows; r++ {
+			start := dEnd + r*dStep - (len0 - r)
+			for x := start - triPad; x < start; x++ {
+				slack[x] = true
 			}
 		}
-		maxAddTri(dst, c.dstStep, a, c.aStep, src, c.srcStep, c.rows, c.len0)
-		for i := range dst {
-			if dst[i] != want[i] {
-				t.Fatalf("%+v cell %d: got %v want %v", c, i, dst[i], want[i])
+		maxAddTriEnd(dst, dEnd, dStep, a, aOff, aStep, src, sEnd, sStep, rows, len0)
+		for x := range dst {
+			if !slack[x] && math.Float32bits(dst[x]) != math.Float32bits(want[x]) {
+				t.Fatalf("trial %d cell %d: got %v want %v", trial, x, dst[x], want[x])
 			}
 		}
 	}
