@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/discspan/discspan/network"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,5 +310,38 @@ func TestTrainCommandConfig(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"lstm1_hidden": "x"}`), 0o644)
 	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--config", bad); status != 2 || !strings.Contains(stderr, "bad.json") {
 		t.Errorf("bad config: status %d, %q", status, stderr)
+	}
+	// --adam replaces the optimiser settings: the log's learning rate
+	// follows the given schedule.
+	adam := filepath.Join(dir, "adam.json")
+	os.WriteFile(adam, []byte(`{"lr": 0.02, "decay": 0.5, "decay_every": 1}`), 0o644)
+	out2 := filepath.Join(dir, "a.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", out2, "--epochs", "1", "--config", cfg, "--adam", adam, "--workers", "1"); status != 0 {
+		t.Fatalf("train --adam: %s", stderr)
+	}
+	logData, err := os.ReadFile(out2 + ".log.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entry struct {
+		Updates int     `json:"updates"`
+		LR      float64 `json:"lr"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(string(logData), "\n", 2)[0]), &entry); err != nil {
+		t.Fatal(err)
+	}
+	want := network.AdamConfig{LR: 0.02, Decay: 0.5, DecayEvery: 1}.LearningRate(entry.Updates)
+	if entry.Updates < 1 || math.Abs(entry.LR-want) > 1e-12 {
+		t.Errorf("--adam: log says lr %g after %d updates, want %g", entry.LR, entry.Updates, want)
+	}
+	for name, body := range map[string]string{
+		"unknown.json": `{"learning_rate": 0.1}`,
+		"range.json":   `{"lr": -1}`,
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--adam", p); status != 2 || !strings.Contains(stderr, name) {
+			t.Errorf("bad --adam %s: status %d, %q", name, status, stderr)
+		}
 	}
 }

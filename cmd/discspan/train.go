@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,6 +24,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
+	adamPath := fs.String("adam", "", "JSON file of optimiser settings (network.AdamConfig fields: lr, beta1, beta2, eps, clip_norm, decay, decay_every) replacing the defaults")
 	epochs := fs.Int("epochs", 200, "epochs in total (a resumed run may extend its count)")
 	resume := fs.Bool("resume", false, "continue from the checkpoint")
 	batchWords := fs.Int("batch-words", 0, fmt.Sprintf("at most N words per batch (default %d)", train.DefaultMaxBatchWords))
@@ -65,6 +67,23 @@ func runTrain(args []string, stdout io.Writer) error {
 		}
 		cfg = &c
 	}
+	var adam *network.AdamConfig
+	if *adamPath != "" {
+		data, err := os.ReadFile(*adamPath)
+		if err != nil {
+			return err
+		}
+		a := network.DefaultAdam()
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil {
+			return fmt.Errorf("%s: %w", *adamPath, err)
+		}
+		if a.LR <= 0 || a.Beta1 < 0 || a.Beta1 >= 1 || a.Beta2 < 0 || a.Beta2 >= 1 || a.Decay <= 0 || a.DecayEvery < 0 || a.ClipNorm < 0 {
+			return fmt.Errorf("%s: out-of-range optimiser settings %+v", *adamPath, a)
+		}
+		adam = &a
+	}
 	dt, err := weights.ParseDType(*dtype)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
@@ -98,7 +117,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		}
 	}()
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, Epochs: *epochs, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
