@@ -75,6 +75,15 @@ func Gallery() []Example {
 			Smallest: decode.N5WN,
 		},
 		{
+			ID: "german-cluster", Title: "Verb cluster with a fronted auxiliary", Language: "German",
+			Bracketed: "(ROOT (S (KOUS 0=weil) (PPER 1=er) (VP (VP (NP (ART 2=das) (NN 3=Buch)) (VVINF 5=lesen)) (VMINF 6=wollen)) (VAFIN 4=hat)) ($. 7=.))",
+			Explanation: "\"because he has wanted to read the book\": with two infinitives, German puts the finite " +
+				"auxiliary \"hat\" before the verb cluster instead of at the end. Both VPs (\"das Buch … lesen\" and " +
+				"\"das Buch … lesen wollen\") now have \"hat\" in their gap, one VP inside the other: as in the Dutch " +
+				"cluster, only systems that extend a gapped item (O(n^5) well-nested and up) build both.",
+			Smallest: decode.N5WN,
+		},
+		{
 			ID: "dutch-relative", Title: "Relative clause after the participle", Language: "Dutch",
 			Bracketed: "(ROOT (SMAIN (vnw 0=Ik) (ww 1=heb) (PPART (NP (lid 2=het) (n 3=boek) (REL (vnw 5=dat) (SSUB (vnw 6=je) (vnw 7=me) (ww 8=gaf)))) (ww 4=gelezen))) (let 9=.))",
 			Explanation: "\"I have read the book that you gave me\": the relative clause is extraposed past the " +
