@@ -19,6 +19,9 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+	"github.com/discspan/discspan/chart/eval"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
@@ -33,7 +36,9 @@ import (
 //     service worker) finds the work restored from IndexedDB;
 //   - a small real treebank (the first 20 sentences of the Alpino dev set
 //     in export format) is imported and exported as export, byte for byte
-//     the same.
+//     the same; the same sentences with punctuation moved, in
+//     discbracket, are then imported as a second file to compare with:
+//     the page shows the corpus F1 that chart/eval gives and a diff.
 func TestBrowserAnnotate(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
@@ -184,7 +189,53 @@ func TestBrowserAnnotate(t *testing.T) {
 	if !bytes.Equal(out, head) {
 		t.Errorf("the exported file (%d bytes) differs from the imported one (%d bytes)", len(out), len(head))
 	}
+
+	// (d) Compare with a second file of the same sentences.
+	moved, err := os.ReadFile(filepath.Join(annDataDir(), "alpino-cdb", "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Skipf("no Alpino dev set: %v", err)
+	}
+	second := bytes.Join(bytes.SplitAfter(moved, []byte("\n"))[:20], nil)
+	wantF1 := annCorpusF1(t, head, second)
+	in2 := filepath.Join(t.TempDir(), "dev20.punctmoved.discbracket")
+	if err := os.WriteFile(in2, second, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.SetUploadFiles(`#ann-other-file`, []string{in2}, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	f1 := annWait(t, ctx, "the second file's score", `(() => { const e = document.querySelector('#ann-other-score'); return e && e.dataset.f1 ? e.dataset.f1 : false; })()`)
+	t.Logf("second file: %s", annText(t, ctx, "#ann-other-score"))
+	if f1 != wantF1 {
+		t.Errorf("corpus F1 shown %s, chart/eval gives %s", f1, wantF1)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#ann-diff-other`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	diff := annWait(t, ctx, "the diff", `(() => { const e = document.querySelector('#ann-diff-f1'); return e ? e.textContent : false; })()`)
+	if !strings.Contains(diff, "F1 ") || !strings.Contains(diff, "second file") {
+		t.Errorf("diff: %s", diff)
+	}
 	screenshot(t, ctx, "discspan-annotate-corpus")
+}
+
+// annCorpusF1 is the labelled F1 of the second treebank against the first
+// (export, then discbracket) as chart/eval gives it with the bracket
+// semantics of annotate.Diff, formatted as the page shows it.
+func annCorpusF1(t *testing.T, export, disc []byte) string {
+	t.Helper()
+	read := func(data []byte, f treebank.Format) []*tree.Tree {
+		trees, err := treebank.ReadAll(bytes.NewReader(data), "test", f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return trees
+	}
+	res, err := eval.Evaluate(read(export, treebank.Export), read(disc, treebank.Discbracket), eval.Params{Labeled: true, KeepFunctionTags: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%.2f", res.All.F1)
 }
 
 // annSentence40 is a 40-word sentence (without sentence-final

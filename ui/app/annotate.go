@@ -74,6 +74,12 @@ type AnnotateState struct {
 	// Diff compares two analyses of the current sentence, nil when not
 	// shown.
 	Diff *AnnDiff
+	// Other is a second treebank of the same sentences (another
+	// annotator's file, say), matched to the corpus by position, nil
+	// before one is imported; OtherScore is its corpus-level score against
+	// the first file (see AnnImportOther).
+	Other      *annotate.Corpus
+	OtherScore *OtherScore
 
 	gridTree *tree.Tree      // the tree of grid
 	grid     *treedraw.Grid  // the current tree laid out
@@ -163,11 +169,13 @@ func (a *App) knownLabels() map[string]bool {
 }
 
 // AnnSetCorpus makes c the corpus being annotated (gold, if not nil, its
-// reference analyses) and shows sentence index.
+// reference analyses) and shows sentence index; a second file imported for
+// comparison is dropped.
 func (a *App) AnnSetCorpus(c, gold *annotate.Corpus, index int) {
 	s := &a.Annotate
 	s.Corpus, s.Gold = c, gold
 	s.Hits, s.Diff = nil, nil
+	s.Other, s.OtherScore = nil, nil // it compared with another corpus
 	a.AnnGo(index)
 	a.annChanged()
 }

@@ -22,6 +22,8 @@ type ImportProgress struct {
 	Total     int64 // size of the file
 	Done      bool
 	Err       string
+	// Second is set for the second file of a comparison (AnnImportOther).
+	Second bool
 }
 
 // Percent is the share of the file read, in percent.
@@ -79,6 +81,21 @@ func (a *App) AnnImport(name string, data []byte) { go a.annImport(name, data) }
 // annImport is AnnImport in the calling goroutine (which must not hold
 // the lock).
 func (a *App) annImport(name string, data []byte) {
+	a.annRead(name, data, false, func(c *annotate.Corpus) string {
+		gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
+		a.AnnSetCorpus(c, gold, 0)
+		a.Annotate.Msg = fmt.Sprintf("imported %d sentences from %s", len(c.Sentences), name)
+		return ""
+	})
+}
+
+// annRead reads a treebank file (export, discbracket, TIGER-XML, PTB) in
+// the calling goroutine (which must not hold the lock), showing its
+// progress in Annotate.Import (second marks the second file of a
+// comparison), and hands the corpus read to use, with the lock held; use
+// returns why it could not take the corpus ("" when it did). A file with
+// some malformed sentences still gives the others, with the errors shown.
+func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.Corpus) string) {
 	f, err := treebank.FormatOf(name)
 	if err != nil {
 		f = sniffFormat(data)
@@ -86,7 +103,7 @@ func (a *App) annImport(name string, data []byte) {
 			f = treebank.TigerXML
 		}
 	}
-	p := &ImportProgress{Name: name, Total: int64(len(data))}
+	p := &ImportProgress{Name: name, Total: int64(len(data)), Second: second}
 	a.update(func() { a.Annotate.Import, a.Annotate.Msg, a.Annotate.Err = p, "importing "+name+"…", "" })
 	if f == treebank.Unknown {
 		a.update(func() {
@@ -120,9 +137,9 @@ func (a *App) annImport(name string, data []byte) {
 			return
 		}
 		p.Sentences, p.Bytes = len(c.Sentences), p.Total
-		gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
-		a.AnnSetCorpus(c, gold, 0)
-		a.Annotate.Msg = fmt.Sprintf("imported %d sentences from %s", len(c.Sentences), name)
+		if msg := use(c); msg != "" {
+			p.Err = msg
+		}
 	})
 }
 
@@ -310,10 +327,15 @@ type AnnDiff struct {
 const (
 	DiffGold   = "gold"   // the reference (imported) tree against the current one
 	DiffParser = "parser" // the annotator's tree against the model's parse
+	// DiffOther is the first file's tree (as imported) against the second
+	// file's (AnnImportOther).
+	DiffOther = "other"
+	// DiffOtherCurrent is the current tree against the second file's.
+	DiffOtherCurrent = "other-current"
 )
 
-// AnnShowDiff shows a diff of the current sentence (DiffGold or
-// DiffParser; "" hides it).
+// AnnShowDiff shows a diff of the current sentence (DiffGold, DiffParser,
+// DiffOther or DiffOtherCurrent; "" hides it).
 func (a *App) AnnShowDiff(kind string) {
 	s := &a.Annotate
 	sent := a.annSentence()
@@ -332,6 +354,8 @@ func (a *App) AnnShowDiff(kind string) {
 		if s.Diff == nil {
 			s.Err = "the trees cannot be compared"
 		}
+	case DiffOther, DiffOtherCurrent:
+		a.annDiffOther(kind)
 	case DiffParser:
 		if !a.Model.Ready() || s.Busy {
 			s.Err = "the model is not ready"

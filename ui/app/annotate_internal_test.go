@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"testing"
@@ -130,24 +131,52 @@ func TestProjectEncoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	gold := annotate.NewCorpus("test", []*tree.Tree{tr, tr}, annotate.Untouched)
-	for _, g := range []*annotate.Corpus{gold, nil} {
-		data, err := encodeProject(c, g, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		back, bg, index, err := decodeProject(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if index != 1 || len(back.Sentences) != 2 || back.Sentences[1].Note() != "check np" || len(back.Sentences[1].Fixed()) != 1 {
-			t.Errorf("decoded index %d, %d sentences, note %q, fixed %v", index, len(back.Sentences), back.Sentences[1].Note(), back.Sentences[1].Fixed())
-		}
-		if (bg == nil) != (g == nil) {
-			t.Errorf("reference trees: got %v, want %v", bg != nil, g != nil)
-		}
+	other := annotate.NewCorpus("other.export", []*tree.Tree{tr}, annotate.Untouched)
+	tests := []struct {
+		name        string
+		gold, other *annotate.Corpus
+	}{
+		{"corpus only", nil, nil},
+		{"with reference trees", gold, nil},
+		{"with a second file", gold, other},
+		{"second file without reference trees", nil, other},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data, err := encodeProject(savedProject{Corpus: c, Gold: tc.gold, Other: tc.other, Index: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := decodeProject(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := sp.Corpus
+			if sp.Index != 1 || len(back.Sentences) != 2 || back.Sentences[1].Note() != "check np" || len(back.Sentences[1].Fixed()) != 1 {
+				t.Errorf("decoded index %d, %d sentences, note %q, fixed %v", sp.Index, len(back.Sentences), back.Sentences[1].Note(), back.Sentences[1].Fixed())
+			}
+			if (sp.Gold == nil) != (tc.gold == nil) {
+				t.Errorf("reference trees: got %v, want %v", sp.Gold != nil, tc.gold != nil)
+			}
+			if (sp.Other == nil) != (tc.other == nil) {
+				t.Fatalf("second file: got %v, want %v", sp.Other != nil, tc.other != nil)
+			}
+			if sp.Other != nil && (sp.Other.Name != "other.export" || len(sp.Other.Sentences) != 1) {
+				t.Errorf("second file %q with %d sentences", sp.Other.Name, len(sp.Other.Sentences))
+			}
+		})
+	}
+	// A project saved before the second file existed still loads.
+	var buf bytes.Buffer
+	if err := c.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"version":1,"index":1,"corpus":` + buf.String() + `}`
+	if sp, err := decodeProject([]byte(old)); err != nil || sp.Corpus == nil || sp.Gold != nil || sp.Other != nil || sp.Index != 1 {
+		t.Errorf("old project: %+v, %v", sp, err)
 	}
 	for _, bad := range []string{``, `{}`, `{"version":9,"corpus":{}}`, `{"version":1}`, `{"version":1,"corpus":"x"}`} {
-		if _, _, _, err := decodeProject([]byte(bad)); err == nil {
+		if _, err := decodeProject([]byte(bad)); err == nil {
 			t.Errorf("decodeProject(%q): no error", bad)
 		}
 	}

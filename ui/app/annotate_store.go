@@ -31,56 +31,84 @@ const saveDelay = 300 * time.Millisecond
 const projectVersion = 1
 
 // project is the saved form of the annotation tab: the corpus (annotate's
-// JSON), its reference analyses, and the sentence shown.
+// JSON), its reference analyses, the second file of a comparison, and the
+// sentence shown. Projects saved before Other existed have no "other" and
+// load as they were.
 type project struct {
 	Version int             `json:"version"`
 	Index   int             `json:"index"`
 	Corpus  json.RawMessage `json:"corpus"`
 	Gold    json.RawMessage `json:"gold,omitempty"`
+	Other   json.RawMessage `json:"other,omitempty"`
 }
 
-// encodeProject writes the corpus, its reference analyses (may be nil) and
-// the sentence shown.
-func encodeProject(c, gold *annotate.Corpus, index int) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := c.Save(&buf); err != nil {
-		return nil, err
-	}
-	p := project{Version: projectVersion, Index: index, Corpus: buf.Bytes()}
-	if gold != nil {
-		var g bytes.Buffer
-		if err := gold.Save(&g); err != nil {
+// savedProject is what a project holds: the corpus, its reference analyses
+// and the second file of a comparison (both may be nil), and the sentence
+// shown.
+type savedProject struct {
+	Corpus, Gold, Other *annotate.Corpus
+	Index               int
+}
+
+// encodeProject writes a project; its Corpus must not be nil.
+func encodeProject(sp savedProject) ([]byte, error) {
+	raw := func(c *annotate.Corpus) (json.RawMessage, error) {
+		if c == nil {
+			return nil, nil
+		}
+		var buf bytes.Buffer
+		if err := c.Save(&buf); err != nil {
 			return nil, err
 		}
-		p.Gold = g.Bytes()
+		return buf.Bytes(), nil
+	}
+	p := project{Version: projectVersion, Index: sp.Index}
+	var err error
+	if p.Corpus, err = raw(sp.Corpus); err != nil {
+		return nil, err
+	}
+	if p.Gold, err = raw(sp.Gold); err != nil {
+		return nil, err
+	}
+	if p.Other, err = raw(sp.Other); err != nil {
+		return nil, fmt.Errorf("second file: %w", err)
 	}
 	return json.Marshal(p)
 }
 
-// decodeProject reads what encodeProject wrote.
-func decodeProject(data []byte) (c, gold *annotate.Corpus, index int, err error) {
+// decodeProject reads what encodeProject wrote. Reference trees that do not
+// fit the corpus are dropped; the second file is kept whatever its size
+// (the comparison says what does not match).
+func decodeProject(data []byte) (savedProject, error) {
 	var p project
 	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, nil, 0, fmt.Errorf("saved project: %w", err)
+		return savedProject{}, fmt.Errorf("saved project: %w", err)
 	}
 	if p.Version != projectVersion {
-		return nil, nil, 0, fmt.Errorf("saved project: version %d, want %d", p.Version, projectVersion)
+		return savedProject{}, fmt.Errorf("saved project: version %d, want %d", p.Version, projectVersion)
 	}
 	if len(p.Corpus) == 0 {
-		return nil, nil, 0, errors.New("saved project: no corpus")
+		return savedProject{}, errors.New("saved project: no corpus")
 	}
-	if c, err = annotate.Load(bytes.NewReader(p.Corpus)); err != nil {
-		return nil, nil, 0, fmt.Errorf("saved project: %w", err)
+	sp := savedProject{Index: p.Index}
+	var err error
+	if sp.Corpus, err = annotate.Load(bytes.NewReader(p.Corpus)); err != nil {
+		return savedProject{}, fmt.Errorf("saved project: %w", err)
 	}
 	if len(p.Gold) > 0 {
-		if gold, err = annotate.Load(bytes.NewReader(p.Gold)); err != nil {
-			return nil, nil, 0, fmt.Errorf("saved project: reference trees: %w", err)
+		if sp.Gold, err = annotate.Load(bytes.NewReader(p.Gold)); err != nil {
+			return savedProject{}, fmt.Errorf("saved project: reference trees: %w", err)
 		}
-		if len(gold.Sentences) != len(c.Sentences) {
-			gold = nil
+		if len(sp.Gold.Sentences) != len(sp.Corpus.Sentences) {
+			sp.Gold = nil
 		}
 	}
-	return c, gold, p.Index, nil
+	if len(p.Other) > 0 {
+		if sp.Other, err = annotate.Load(bytes.NewReader(p.Other)); err != nil {
+			return savedProject{}, fmt.Errorf("saved project: second file: %w", err)
+		}
+	}
+	return sp, nil
 }
 
 // store returns the platform's Store, nil when it has none.
@@ -99,10 +127,9 @@ func (a *App) annRestore() {
 	}
 	go func() {
 		data, ok, err := st.StoreLoad(StoreKey)
-		var c, gold *annotate.Corpus
-		index := 0
+		var sp savedProject
 		if err == nil && ok {
-			c, gold, index, err = decodeProject(data)
+			sp, err = decodeProject(data)
 		}
 		a.update(func() {
 			s := &a.Annotate
@@ -110,10 +137,16 @@ func (a *App) annRestore() {
 			switch {
 			case err != nil:
 				s.SaveErr = "could not restore the saved annotation: " + err.Error()
-			case c != nil && s.Corpus == nil:
-				a.AnnSetCorpus(c, gold, index)
+			case sp.Corpus != nil && s.Corpus == nil:
+				a.AnnSetCorpus(sp.Corpus, sp.Gold, sp.Index)
+				if sp.Other != nil {
+					a.annSetOther(sp.Other)
+				}
 				s.Saved = s.Seq // nothing new to save
-				s.Msg = fmt.Sprintf("restored %s (%d sentences)", c.Name, len(c.Sentences))
+				s.Msg = fmt.Sprintf("restored %s (%d sentences)", sp.Corpus.Name, len(sp.Corpus.Sentences))
+				if sp.Other != nil {
+					s.Msg += ", compared with " + sp.Other.Name
+				}
 			}
 		})
 	}()
@@ -145,7 +178,7 @@ func (a *App) annEncode() (data []byte, seq int, err error) {
 	if s.Corpus == nil {
 		return nil, s.Seq, nil
 	}
-	data, err = encodeProject(s.Corpus, s.Gold, s.Index)
+	data, err = encodeProject(savedProject{Corpus: s.Corpus, Gold: s.Gold, Other: s.Other, Index: s.Index})
 	return data, s.Seq, err
 }
 

@@ -11,7 +11,8 @@ import (
 
 // AnnotateCorpus is the corpus view of the annotation tab: import a
 // treebank with progress, the sentences with their status, pre-annotation
-// with the model, export, search, consistency search, and the diff of two
+// with the model, export, search, consistency search, a second file of the
+// same sentences to compare with (its corpus score), and the diff of two
 // analyses of the current sentence.
 type AnnotateCorpus struct {
 	App *app.App
@@ -30,10 +31,35 @@ func (c *AnnotateCorpus) importState() string {
 	switch {
 	case p.Err != "":
 		return p.Name + ": " + p.Err
+	case p.Done && p.Second:
+		return fmt.Sprintf("%s: %d sentences imported as the second file", p.Name, p.Sentences)
 	case p.Done:
 		return fmt.Sprintf("%s: %d sentences imported", p.Name, p.Sentences)
 	}
 	return fmt.Sprintf("%s: %d sentences read (%d%%)", p.Name, p.Sentences, p.Percent())
+}
+
+// otherScore describes the corpus-level score of the second file.
+func (c *AnnotateCorpus) otherScore() string {
+	sc := c.App.Annotate.OtherScore
+	if sc.Err != "" {
+		return "cannot compare: " + sc.Err
+	}
+	out := fmt.Sprintf("%s against %s: F1 %.2f (P %.2f, R %.2f; %d matching, %d in the first, %d in the second) over %d sentences",
+		sc.Name, sc.Against, sc.F1, sc.Precision, sc.Recall, sc.Matched, sc.Gold, sc.Test, sc.Sentences)
+	if sc.Mismatched > 0 {
+		out += fmt.Sprintf("; %d sentences left out because their words differ, first %s", sc.Mismatched, sc.Mismatch)
+	}
+	return out
+}
+
+// otherF1 is the second file's corpus F1 for the data-f1 attribute ("" when
+// it could not be compared).
+func (c *AnnotateCorpus) otherF1() string {
+	if sc := c.App.Annotate.OtherScore; sc.Err == "" {
+		return fmt.Sprintf("%.2f", sc.F1)
+	}
+	return ""
 }
 
 // counts is the number of sentences per status.
