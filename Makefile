@@ -99,4 +99,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadPTB -fuzztime 30s ./chart/treebank
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) server/worker/build server/worker/.wrangler

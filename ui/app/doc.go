@@ -4,7 +4,12 @@
 // an Engine (tokenize, score, decode), laying trees out and drawing them
 // with ui/treedraw, node details from the decoder's derivation, side-by-side
 // comparison of two variants, and treebanks (open, browse, parse, evaluate
-// with chart/eval, export).
+// with chart/eval, export), annotation (an annotate.Corpus edited with
+// undoable commands and re-parsed exactly around fixed constituents through
+// the Engine, validation, search, diffs against the parser or imported
+// files, a project saved through the Platform's store) and teaching (rule
+// diagrams, the chart stepper, variant comparison, gallery and exercises
+// from package teach, and shareable links in the URL fragment).
 //
 // Nothing here touches the browser: the components (ui/components) read an
 // App and call its methods, and the browser's facilities (fetch, Cache

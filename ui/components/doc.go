@@ -2,7 +2,8 @@
 // .vugu templates, each with a .go file of its struct and helpers, that read
 // an *app.App and call its methods from event handlers (vugu holds the
 // render lock around them). The generated *_gen.go files come from
-// vugugen (go generate); Root is the page.
+// vugugen (go generate); Root is the page, with the Sentence and Treebank
+// tabs, the Annotation tab (annotate-*) and the Teaching tab (teach-*).
 //
 // Elements carry data attributes for tests and tools: the root has
 // data-phase (the model load's app.Phase), data-backend, data-gpu and
