@@ -24,7 +24,8 @@ type settings struct {
 	Adam          network.AdamConfig
 	MaxBatchWords int
 	Seed          uint64
-	Workers       int // resolved (never 0)
+	EMA           float64 // decay of the parameter average; 0: none
+	Workers       int     // resolved (never 0)
 	Train, Dev    string
 	TrainHash     string
 }
@@ -62,6 +63,7 @@ type checkpoint struct {
 	AdamM    []rawTensor
 	AdamV    []rawTensor
 	Best     []rawTensor // nil until an epoch was evaluated
+	EMA      []rawTensor // the parameter average; nil without EMA
 	State    state
 }
 

@@ -54,6 +54,11 @@ type Options struct {
 	Config *network.Config
 	// Adam, when not nil, replaces network.DefaultAdam().
 	Adam *network.AdamConfig
+	// EMA, when in (0,1), keeps an exponential moving average of the
+	// parameters (Polyak averaging) with this decay per update (warmed up
+	// as min(EMA, (1+u)/(10+u)) at update u); dev evaluation, model
+	// selection and the output then use the average. 0 turns it off.
+	EMA float64
 	// Epochs is the number of epochs to train in total (resumed runs
 	// included).
 	Epochs int
@@ -150,6 +155,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.MaxBatchWords < 0 {
 		return o, fmt.Errorf("train: batch of %d words", o.MaxBatchWords)
+	}
+	if o.EMA < 0 || o.EMA >= 1 || o.EMA != o.EMA {
+		return o, fmt.Errorf("train: EMA decay %g: want 0 (off) or a value in (0, 1)", o.EMA)
 	}
 	if o.Preset == "" {
 		o.Preset = "tiny"

@@ -58,6 +58,7 @@ func equalRuns(t *testing.T, a, b string) {
 	same("adam m", ca.AdamM, cb.AdamM)
 	same("adam v", ca.AdamV, cb.AdamV)
 	same("best", ca.Best, cb.Best)
+	same("ema", ca.EMA, cb.EMA)
 	if ca.AdamStep != cb.AdamStep {
 		t.Errorf("updates %d vs %d", ca.AdamStep, cb.AdamStep)
 	}
@@ -202,4 +203,70 @@ func TestResumeMidEpoch(t *testing.T) {
 		t.Fatalf("resumed run: %+v", sum)
 	}
 	equalRuns(t, filepath.Join(dirs["a"], "model.safetensors.ckpt"), ckpt)
+}
+
+// With EMA the run keeps a parameter average that differs from the
+// parameters, evaluates and writes it, and resumes it bit for bit.
+func TestEMAResume(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []string{dirA, dirB} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	optsA := resumeOptions(t, data, dirA)
+	optsA.EMA = 0.9
+	if _, err := Run(context.Background(), optsA); err != nil {
+		t.Fatal(err)
+	}
+	ck, err := readCheckpoint(optsA.Out + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ck.Settings.EMA != 0.9 || len(ck.EMA) != len(ck.Params) {
+		t.Fatalf("checkpoint: EMA %g with %d tensors", ck.Settings.EMA, len(ck.EMA))
+	}
+	differ := false
+	for i := range ck.EMA {
+		differ = differ || !bytes.Equal(ck.EMA[i].Data, ck.Params[i].Data)
+	}
+	if !differ {
+		t.Error("the average equals the parameters")
+	}
+	if ck.State.Best == ck.State.Epoch {
+		for i := range ck.EMA {
+			if !bytes.Equal(ck.EMA[i].Data, ck.Best[i].Data) {
+				t.Fatalf("best epoch is the last, but the best parameters are not the average (%s)", ck.EMA[i].Name)
+			}
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	optsB := resumeOptions(t, data, dirB)
+	optsB.EMA = 0.9
+	optsB.Progress = func(p Progress) {
+		if p.Phase == PhaseEpoch && p.Epoch == 1 {
+			cancel()
+		}
+	}
+	if _, err := Run(ctx, optsB); err != nil {
+		t.Fatal(err)
+	}
+	optsB.Progress, optsB.Resume = nil, true
+	if _, err := Run(context.Background(), optsB); err != nil {
+		t.Fatal(err)
+	}
+	equalRuns(t, optsA.Out+".ckpt", optsB.Out+".ckpt")
+	// Resuming with another decay is refused; a bad decay too.
+	optsB.EMA = 0.5
+	if _, err := Run(context.Background(), optsB); err == nil {
+		t.Error("resume with another EMA decay: no error")
+	}
+	optsB.Resume, optsB.EMA = false, 1
+	if _, err := Run(context.Background(), optsB); err == nil {
+		t.Error("EMA decay 1: no error")
+	}
 }

@@ -105,6 +105,9 @@ func (t *trainer) step(idx []int) error {
 	if _, err := t.adam.Update(t.model.Params, t.grads); err != nil {
 		return fmt.Errorf("train: update %d: %w", u, err)
 	}
+	if t.ema != nil {
+		updateAverage(t.ema, t.model.Params, min(t.set.EMA, float64(1+u)/float64(10+u)))
+	}
 	t.st.LossSum += loss.Total * float64(loss.Sentences)
 	t.st.Sents += loss.Sentences
 	t.st.Words += loss.Words
@@ -122,15 +125,19 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 		Epoch: epoch, Updates: t.adam.Step, TrainLoss: t.meanLoss(), TrainWords: t.st.Words,
 		Seconds: t.st.Seconds, TokensPerS: t.tokensPerS(), LR: t.st.LastLR,
 	}
+	selected := t.model // the parameters evaluated, selected and written
+	if t.ema != nil {
+		selected = &network.Model{Params: t.ema, Workers: t.model.Workers}
+	}
 	if t.data.devGold != nil {
-		res, err := evaluateWords(ctx, t.model, t.data.vocab, t.data.devWords, t.data.devGold, DevVariant, t.set.Workers)
+		res, err := evaluateWords(ctx, selected, t.data.vocab, t.data.devWords, t.data.devGold, DevVariant, t.set.Workers)
 		if err != nil {
 			return err
 		}
 		e.DevF1, e.DevDiscF1, e.DevExact, e.DevPOS = res.All.F1, res.All.DiscF1, res.All.Exact, res.All.POSAccuracy
 	}
 	if t.best == nil || t.data.devGold == nil || e.DevF1 > t.st.BestF1 {
-		t.best = t.model.Params.Clone()
+		t.best = selected.Params.Clone()
 		t.st.BestF1, t.st.BestDisc, t.st.Best = e.DevF1, e.DevDiscF1, epoch
 		if err := t.writeOutput(t.best, epoch, e.DevF1, e.DevDiscF1); err != nil {
 			return fmt.Errorf("train: output: %w", err)
@@ -228,5 +235,17 @@ func (t *trainer) logStart() {
 		t.set.Preset, t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
 	if t.st.Epoch > 0 || t.st.Batch > 0 {
 		t.logf("resuming from %s: epoch %d, %d batches done, %d updates", t.opts.Checkpoint, t.st.Epoch+1, t.st.Batch, t.adam.Step)
+	}
+}
+
+// updateAverage moves the average avg towards p: avg = d*avg + (1-d)*p.
+func updateAverage(avg, p *network.Params, d float64) {
+	a, b := avg.Tensors(), p.Tensors()
+	df, ef := float32(d), float32(1-d)
+	for i := range a {
+		x, y := a[i].Data, b[i].Data[:len(a[i].Data)]
+		for j := range x {
+			x[j] = df*x[j] + ef*y[j]
+		}
 	}
 }

@@ -21,7 +21,10 @@ type trainer struct {
 	adam  *network.Adam
 	grads *network.Params
 	best  *network.Params // nil until an epoch was evaluated
-	st    state
+	// ema is the moving average of the parameters (Options.EMA), nil
+	// without it.
+	ema *network.Params
+	st  state
 	// lastCkpt is when the last checkpoint was written (or the run began).
 	lastCkpt time.Time
 }
@@ -54,7 +57,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
-		Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		EMA: o.EMA, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
 	}
 	if set.MaxBatchWords == 0 {
 		set.MaxBatchWords = DefaultMaxBatchWords
@@ -68,6 +71,9 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	m.Workers = set.Workers
 	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone()}
+	if set.EMA > 0 {
+		t.ema = m.Params.Clone()
+	}
 	if err := rewriteLog(t.logPath(), nil); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
@@ -122,6 +128,14 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 			return nil, fmt.Errorf("train: checkpoint %s: best parameters: %w", o.Checkpoint, err)
 		}
 	}
+	if set.EMA > 0 {
+		if ck.EMA == nil {
+			return nil, fmt.Errorf("train: checkpoint %s: the parameter average is missing", o.Checkpoint)
+		}
+		if t.ema, err = paramsFromRaw(set.Config, ck.EMA); err != nil {
+			return nil, fmt.Errorf("train: checkpoint %s: parameter average: %w", o.Checkpoint, err)
+		}
+	}
 	// Lines written after the checkpoint are dropped: they will be written again.
 	if err := rewriteLog(t.logPath(), t.st.History); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -144,6 +158,9 @@ func checkResumeOptions(raw Options, set settings) error {
 	}
 	if raw.Config != nil && withSizesOf(*raw.Config, set.Config) != set.Config {
 		bad = append(bad, "a different network configuration")
+	}
+	if raw.EMA != 0 && raw.EMA != set.EMA {
+		bad = append(bad, fmt.Sprintf("EMA %g (checkpoint: %g)", raw.EMA, set.EMA))
 	}
 	if raw.Adam != nil && *raw.Adam != set.Adam {
 		bad = append(bad, "different optimiser settings")
@@ -172,6 +189,9 @@ func (t *trainer) checkpoint() (*checkpoint, error) {
 	}
 	if t.best != nil {
 		c.Best = toRaw(t.best.Tensors())
+	}
+	if t.ema != nil {
+		c.EMA = toRaw(t.ema.Tensors())
 	}
 	return c, nil
 }
