@@ -47,7 +47,7 @@ func TestConfigJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &d); err != nil || d != c {
 		t.Errorf("round trip: %+v, %v", d, err)
 	}
-	if !strings.Contains(string(b), `"lstm1_hidden":128`) {
+	if !strings.Contains(string(b), `"lstm1_hidden":192`) {
 		t.Errorf("unexpected JSON %s", b)
 	}
 }
