@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/network"
 )
 
 // Streams of the PCG generators drawn from the seed, so that no two uses of
@@ -16,6 +17,7 @@ const (
 	streamBatches = 1 << 32 // + epoch: batch composition and order
 	streamDropout = 2 << 32 // + update: dropout seed of an update
 	streamInit    = 3 << 32 // parameter initialisation seed
+	streamWords   = 4 << 32 // + update: word dropout of an update
 )
 
 // makeBatches returns the batches of one epoch as lists of example indices:
@@ -69,4 +71,34 @@ func treesHash(trees []*tree.Tree) string {
 		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// wordCounts returns, for every word id, how often it occurs in the
+// training examples.
+func wordCounts(examples []example, vocabSize int) []int {
+	counts := make([]int, vocabSize)
+	for i := range examples {
+		for _, w := range examples[i].input.WordIDs {
+			if w >= 0 && w < vocabSize {
+				counts[w]++
+			}
+		}
+	}
+	return counts
+}
+
+// dropWords returns ids with each ordinary word (id >= firstWord) replaced
+// by network.UnkWord with probability alpha/(alpha+count), so that rare
+// words teach the unknown-word embedding; ids itself is not changed.
+func dropWords(ids, counts []int, alpha float64, firstWord int, rng *rand.Rand) []int {
+	out := slices.Clone(ids)
+	for j, w := range out {
+		if w < firstWord || w >= len(counts) {
+			continue
+		}
+		if rng.Float64() < alpha/(alpha+float64(counts[w])) {
+			out[j] = network.UnkWord
+		}
+	}
+	return out
 }

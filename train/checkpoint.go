@@ -25,6 +25,7 @@ type settings struct {
 	MaxBatchWords int
 	Seed          uint64
 	EMA           float64 // decay of the parameter average; 0: none
+	WordDropout   float64 // alpha of word dropout; 0: none
 	Workers       int     // resolved (never 0)
 	Train, Dev    string
 	TrainHash     string

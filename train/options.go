@@ -59,6 +59,11 @@ type Options struct {
 	// as min(EMA, (1+u)/(10+u)) at update u); dev evaluation, model
 	// selection and the output then use the average. 0 turns it off.
 	EMA float64
+	// WordDropout, when positive, is alpha of word dropout: in training,
+	// each occurrence of a word seen c times is replaced by the unknown word
+	// with probability alpha/(alpha+c) (the character BiLSTM still reads
+	// it). 0 turns it off.
+	WordDropout float64
 	// Epochs is the number of epochs to train in total (resumed runs
 	// included).
 	Epochs int
@@ -155,6 +160,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.MaxBatchWords < 0 {
 		return o, fmt.Errorf("train: batch of %d words", o.MaxBatchWords)
+	}
+	if o.WordDropout < 0 || o.WordDropout != o.WordDropout {
+		return o, fmt.Errorf("train: word dropout %g: want 0 (off) or a positive alpha", o.WordDropout)
 	}
 	if o.EMA < 0 || o.EMA >= 1 || o.EMA != o.EMA {
 		return o, fmt.Errorf("train: EMA decay %g: want 0 (off) or a value in (0, 1)", o.EMA)

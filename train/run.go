@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/discspan/discspan/internal/cli"
@@ -91,10 +92,20 @@ func (t *trainer) run(ctx context.Context) (*Summary, error) {
 func (t *trainer) step(idx []int) error {
 	start := t.opts.Now()
 	batch := make([]network.Example, len(idx))
+	u := t.adam.Step + 1
+	var words *rand.Rand
+	if t.set.WordDropout > 0 {
+		if t.counts == nil {
+			t.counts = wordCounts(t.data.train, len(t.data.vocab.Words))
+		}
+		words = rand.New(rand.NewPCG(t.set.Seed, streamWords+uint64(u)))
+	}
 	for i, j := range idx {
 		batch[i] = t.data.train[j].dense()
+		if words != nil {
+			batch[i].Input.WordIDs = dropWords(batch[i].Input.WordIDs, t.counts, t.set.WordDropout, network.EOSWord+1, words)
+		}
 	}
-	u := t.adam.Step + 1
 	loss, err := t.model.LossGrad(batch, dropoutSeed(t.set.Seed, u), t.grads)
 	if err != nil {
 		return fmt.Errorf("train: update %d: %w", u, err)

@@ -24,7 +24,9 @@ type trainer struct {
 	// ema is the moving average of the parameters (Options.EMA), nil
 	// without it.
 	ema *network.Params
-	st  state
+	// counts are the training occurrences of each word id (word dropout).
+	counts []int
+	st     state
 	// lastCkpt is when the last checkpoint was written (or the run began).
 	lastCkpt time.Time
 }
@@ -57,7 +59,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
-		EMA: o.EMA, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		EMA: o.EMA, WordDropout: o.WordDropout, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
 	}
 	if set.MaxBatchWords == 0 {
 		set.MaxBatchWords = DefaultMaxBatchWords
@@ -158,6 +160,9 @@ func checkResumeOptions(raw Options, set settings) error {
 	}
 	if raw.Config != nil && withSizesOf(*raw.Config, set.Config) != set.Config {
 		bad = append(bad, "a different network configuration")
+	}
+	if raw.WordDropout != 0 && raw.WordDropout != set.WordDropout {
+		bad = append(bad, fmt.Sprintf("word dropout %g (checkpoint: %g)", raw.WordDropout, set.WordDropout))
 	}
 	if raw.EMA != 0 && raw.EMA != set.EMA {
 		bad = append(bad, fmt.Sprintf("EMA %g (checkpoint: %g)", raw.EMA, set.EMA))

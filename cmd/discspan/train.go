@@ -24,6 +24,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
+	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
 	ema := fs.Float64("ema", 0, "keep a moving average of the parameters with this decay per update (e.g. 0.999) and evaluate, select and write it; 0: off")
 	adamPath := fs.String("adam", "", "JSON file of optimiser settings (network.AdamConfig fields: lr, beta1, beta2, eps, clip_norm, decay, decay_every) replacing the defaults")
 	epochs := fs.Int("epochs", 200, "epochs in total (a resumed run may extend its count)")
@@ -118,7 +119,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		}
 	}()
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Epochs: *epochs, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})

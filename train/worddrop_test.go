@@ -1,0 +1,106 @@
+package train
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/discspan/discspan/network"
+)
+
+func TestDropWords(t *testing.T) {
+	// Ids 0..2 are reserved; id 3 is seen once, id 4 a thousand times.
+	counts := []int{0, 0, 0, 1, 1000}
+	ids := make([]int, 0, 4000)
+	for range 1000 {
+		ids = append(ids, network.BOSWord, 3, 4, network.EOSWord)
+	}
+	tests := []struct {
+		alpha        float64
+		rare, common float64 // expected share of replacements
+	}{
+		{0.25, 0.25 / 1.25, 0.25 / 1000.25},
+		{1000, 1000.0 / 1001, 0.5},
+	}
+	for _, tc := range tests {
+		rng := rand.New(rand.NewPCG(1, 2))
+		out := dropWords(ids, counts, tc.alpha, network.EOSWord+1, rng)
+		if len(out) != len(ids) || ids[1] != 3 {
+			t.Fatal("dropWords changed its input or the length")
+		}
+		var rare, common int
+		for j, w := range out {
+			switch ids[j] {
+			case network.BOSWord, network.EOSWord:
+				if w != ids[j] {
+					t.Fatalf("reserved id %d replaced", ids[j])
+				}
+			case 3:
+				if w == network.UnkWord {
+					rare++
+				}
+			case 4:
+				if w == network.UnkWord {
+					common++
+				}
+			}
+		}
+		if got := float64(rare) / 1000; got < tc.rare-0.05 || got > tc.rare+0.05 {
+			t.Errorf("alpha %g: rare word replaced %.3f of the time, want about %.3f", tc.alpha, got, tc.rare)
+		}
+		if got := float64(common) / 1000; got < tc.common-0.05 || got > tc.common+0.05 {
+			t.Errorf("alpha %g: common word replaced %.3f of the time, want about %.3f", tc.alpha, got, tc.common)
+		}
+	}
+}
+
+// Word dropout changes training, and a run with it resumes bit for bit.
+func TestWordDropoutResume(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	run := func(name string, alpha float64, stopAfter int) Options {
+		o := resumeOptions(t, data, filepath.Join(base, name))
+		o.Out = filepath.Join(base, name+".safetensors")
+		o.WordDropout = alpha
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		if stopAfter > 0 {
+			o.Progress = func(p Progress) {
+				if p.Phase == PhaseEpoch && p.Epoch == stopAfter {
+					cancel()
+				}
+			}
+		}
+		if _, err := Run(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if stopAfter > 0 {
+			o.Progress, o.Resume = nil, true
+			if _, err := Run(context.Background(), o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return o
+	}
+	plain := run("plain", 0, 0)
+	a := run("a", 5, 0)
+	b := run("b", 5, 1)
+	equalRuns(t, a.Out+".ckpt", b.Out+".ckpt")
+	ca, err := readCheckpoint(a.Out + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := readCheckpoint(plain.Out + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ca.Settings.WordDropout != 5 || slices.EqualFunc(ca.Params, cp.Params, func(x, y rawTensor) bool { return string(x.Data) == string(y.Data) }) {
+		t.Error("word dropout did not change training")
+	}
+	b.Resume, b.WordDropout = true, 1
+	if _, err := Run(context.Background(), b); err == nil {
+		t.Error("resume with another word dropout: no error")
+	}
+}
