@@ -138,7 +138,7 @@ func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, 
 	if out.Scores == nil || out.Scores.N != n {
 		return nil, fmt.Errorf("parser: scores for %d words, sentence has %d", scoresN(out.Scores), n)
 	}
-	tags, err := predictTags(out.Tags, n, p.Vocab.Tags)
+	tags, err := PredictTags(out.Tags, n, p.Vocab.Tags)
 	if err != nil {
 		return nil, err
 	}
@@ -160,9 +160,9 @@ func scoresN(s *decode.Scores) int {
 	return s.N
 }
 
-// predictTags returns the highest-scoring tag of every word (the lowest
+// PredictTags returns the highest-scoring tag of every word (the lowest
 // index among ties); logits holds n rows of len(names) values.
-func predictTags(logits []float32, n int, names []string) ([]string, error) {
+func PredictTags(logits []float32, n int, names []string) ([]string, error) {
 	k := len(names)
 	if k == 0 {
 		return nil, nil // a model without a tagger: no tags

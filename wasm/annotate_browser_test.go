@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +21,6 @@ import (
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
-	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -43,24 +41,8 @@ func TestBrowserAnnotate(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
 	sentence := annSentence40()
-	wdir := t.TempDir()
-	data := apptest.Model(t, 1, sentence)
-	if path := os.Getenv("DISCSPAN_WEIGHTS"); path != "" {
-		var err error
-		if data, err = os.ReadFile(path); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("weights: %s (%d bytes)", path, len(data))
-	}
-	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	data := weightsOrEnv(t, apptest.Model(t, 1, sentence))
+	srv := serveApp(t, web, data)
 	ctx := newBrowser(t, chrome)
 	downloads := t.TempDir()
 	if err := chromedp.Run(ctx, browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads)); err != nil {

@@ -435,23 +435,8 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the gzipped wasm is %d bytes, over the 4 MB budget", gz)
 	}
 
-	data := apptest.Model(t, 1, words, other)
-	if path := os.Getenv("DISCSPAN_WEIGHTS"); path != "" {
-		if data, err = os.ReadFile(path); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("weights: %s (%d bytes)", path, len(data))
-	}
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	data := weightsOrEnv(t, apptest.Model(t, 1, words, other))
+	srv := serveApp(t, web, data)
 	want := nativeConstituents(t, data, words, decode.N3)
 	t.Logf("sentence (%d words): %s", len(words), strings.Join(words, " "))
 	t.Logf("native n3 tree: %v", want)
@@ -638,3 +623,36 @@ func TestBrowser(t *testing.T) {
 }
 
 var _ = io.Discard
+
+// weightsOrEnv returns the weights file named by DISCSPAN_WEIGHTS when it is
+// set (a trained model), else data.
+func weightsOrEnv(t *testing.T, data []byte) []byte {
+	t.Helper()
+	path := os.Getenv("DISCSPAN_WEIGHTS")
+	if path == "" {
+		return data
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("weights: %s (%d bytes)", path, len(data))
+	return data
+}
+
+// serveApp serves the built app in web and the weights as the model
+// "default" on a loopback test server, closed when the test ends.
+func serveApp(t *testing.T, web string, weights []byte) *httptest.Server {
+	t.Helper()
+	wdir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), weights, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +18,6 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
-	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/teach"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
@@ -141,16 +139,7 @@ func TestBrowserTeach(t *testing.T) {
 	web := appDir(t)
 	words := apptest.Sentences[0] // 10 words, in the model's vocabulary
 	data := apptest.Model(t, 1)
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveApp(t, web, data)
 
 	// What Go computes: the default example's replay, the parse's
 	// derivation, the model's scores of the sentence.

@@ -5,9 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +13,6 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/teach"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
@@ -118,16 +114,7 @@ func sortedCons(s string) []string {
 func TestBrowserTeachExercise(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
-	wdir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), apptest.Model(t, 1), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h, err := server.New(server.Options{App: os.DirFS(web), Weights: []string{wdir}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
+	srv := serveApp(t, web, apptest.Model(t, 1))
 	ex, err := teach.ExerciseByID("wh-question")
 	if err != nil {
 		t.Fatal(err)

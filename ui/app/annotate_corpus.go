@@ -61,7 +61,11 @@ func (r *progressReader) Read(p []byte) (int, error) {
 }
 
 // AnnImportFiles imports the first file of a FileList (the file picker).
-func (a *App) AnnImportFiles(files js.Value) {
+func (a *App) AnnImportFiles(files js.Value) { a.annReadFiles(files, a.annImport) }
+
+// annReadFiles reads the first file of a FileList in the background and
+// hands its name and bytes to use (in that goroutine, without the lock).
+func (a *App) annReadFiles(files js.Value, use func(name string, data []byte)) {
 	a.Annotate.Msg = "reading the file…"
 	go func() {
 		name, data, err := a.plat.ReadFile(files)
@@ -69,7 +73,7 @@ func (a *App) AnnImportFiles(files js.Value) {
 			a.update(func() { a.Annotate.Err = "could not read the file: " + err.Error() })
 			return
 		}
-		a.annImport(name, data)
+		use(name, data)
 	}()
 }
 

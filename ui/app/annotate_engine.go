@@ -46,7 +46,10 @@ func parseConstrained(ctx context.Context, pc *parser.Parser, mm *memo, v decode
 	scored := time.Since(start)
 	start = time.Now()
 	out := outs[0]
-	tags := argmaxTags(out.Tags, len(req.Words), pc.Vocab.Tags)
+	tags, err := parser.PredictTags(out.Tags, len(req.Words), pc.Vocab.Tags)
+	if err != nil {
+		return nil, err
+	}
 	labels := pc.Vocab.Labels
 	c, extra, err := buildConstraints(labels, req.Require, req.Forbid)
 	if err != nil {
@@ -183,27 +186,6 @@ func nextPermutation(p []string) bool {
 	p[i], p[j] = p[j], p[i]
 	slices.Reverse(p[i+1:])
 	return true
-}
-
-// argmaxTags returns the best tag of every word (nil for a model without a
-// tagger).
-func argmaxTags(logits []float32, n int, names []string) []string {
-	k := len(names)
-	if k == 0 || len(logits) != n*k {
-		return nil
-	}
-	tags := make([]string, n)
-	for i := range tags {
-		row := logits[i*k : (i+1)*k]
-		best := 0
-		for j, v := range row {
-			if v > row[best] {
-				best = j
-			}
-		}
-		tags[i] = names[best]
-	}
-	return tags
 }
 
 // Reparser implements annotate.Reparser with an Engine: an exact

@@ -37,17 +37,7 @@ type OtherScore struct {
 
 // AnnImportOtherFiles imports the first file of a FileList (the "compare
 // with another file" picker) as the second file of a comparison.
-func (a *App) AnnImportOtherFiles(files js.Value) {
-	a.Annotate.Msg = "reading the file…"
-	go func() {
-		name, data, err := a.plat.ReadFile(files)
-		if err != nil {
-			a.update(func() { a.Annotate.Err = "could not read the file: " + err.Error() })
-			return
-		}
-		a.annImportOther(name, data)
-	}()
-}
+func (a *App) AnnImportOtherFiles(files js.Value) { a.annReadFiles(files, a.annImportOther) }
 
 // AnnImportOther imports a second treebank file of the corpus's sentences
 // (export, discbracket, TIGER-XML, PTB), in the background with progress,
