@@ -1,9 +1,6 @@
 package decode
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 )
@@ -37,21 +34,9 @@ func ReadConstraintFile(r io.Reader, name string, labels []string) (*Constraints
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var f constraintFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			line, col := position(data, syn.Offset)
-			return nil, fmt.Errorf("%s:%d:%d: %v", name, line, col, syn)
-		case errors.As(err, &typ):
-			line, col := position(data, typ.Offset)
-			return nil, fmt.Errorf("%s:%d:%d: field %s: %v", name, line, col, typ.Field, typ)
-		default:
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
+	dec, err := decodeJSON(data, name, &f)
+	if err != nil {
+		return nil, err
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("%s: data after the constraint object", name)

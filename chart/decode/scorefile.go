@@ -28,21 +28,8 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var f ScoreFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var syn *json.SyntaxError
-		var typ *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &syn):
-			line, col := position(data, syn.Offset)
-			return nil, nil, fmt.Errorf("%s:%d:%d: %v", name, line, col, syn)
-		case errors.As(err, &typ):
-			line, col := position(data, typ.Offset)
-			return nil, nil, fmt.Errorf("%s:%d:%d: field %s: %v", name, line, col, typ.Field, typ)
-		default:
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
+	if _, err := decodeJSON(data, name, &f); err != nil {
+		return nil, nil, err
 	}
 	s, err := f.Scores()
 	if err != nil {
@@ -108,4 +95,27 @@ func position(data []byte, offset int64) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// decodeJSON decodes the first JSON value of data (file name) into v,
+// refusing unknown fields; syntax and type errors give the line and column.
+// It returns the decoder for checks of what follows.
+func decodeJSON(data []byte, name string, v any) (*json.Decoder, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			line, col := position(data, syn.Offset)
+			return nil, fmt.Errorf("%s:%d:%d: %v", name, line, col, syn)
+		case errors.As(err, &typ):
+			line, col := position(data, typ.Offset)
+			return nil, fmt.Errorf("%s:%d:%d: field %s: %v", name, line, col, typ.Field, typ)
+		default:
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return dec, nil
 }
