@@ -3,6 +3,7 @@ package network
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -57,6 +58,26 @@ type Vocab struct {
 	charID  map[rune]int
 	labelID map[string]int
 	tagID   map[string]int
+}
+
+// SameAs reports an error naming the first list that differs between v and
+// o (words, characters, labels or tags), or nil when the two encode every
+// sentence alike, as the members of an ensemble must.
+func (v *Vocab) SameAs(o *Vocab) error {
+	for _, d := range []struct {
+		what string
+		a, b []string
+	}{
+		{"words", v.Words, o.Words},
+		{"characters", v.Chars, o.Chars},
+		{"labels", v.Labels, o.Labels},
+		{"tags", v.Tags, o.Tags},
+	} {
+		if !slices.Equal(d.a, d.b) {
+			return fmt.Errorf("the %s differ (%d and %d entries)", d.what, len(d.a), len(d.b))
+		}
+	}
+	return nil
 }
 
 // NewVocab builds the word and character vocabularies from training

@@ -3,17 +3,35 @@ package parser
 import (
 	"fmt"
 
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/weights"
 )
 
 // FromFile returns a parser for a loaded weights file (its parameters, shared
-// not copied, and its vocabulary).
+// not copied, and its vocabulary). An ensemble file gives a parser whose
+// Scorer averages its models on the CPU (Model is then the first of them).
 func FromFile(f *weights.File) (*Parser, error) {
-	m, err := f.Model()
+	models, err := f.Models()
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
-	return New(m, f.Meta.Vocab)
+	p, err := New(models[0], f.Meta.Vocab)
+	if err != nil || len(models) == 1 {
+		return p, err
+	}
+	p.Scorer = CPUEnsemble(models)
+	return p, nil
+}
+
+// CPUEnsemble returns a Scorer averaging the models' outputs (see
+// scorer.Mean), each computed by the CPU reference.
+func CPUEnsemble(models []*network.Model) Scorer {
+	members := make([]scorer.Scorer, len(models))
+	for k, m := range models {
+		members[k] = scorer.NewCPU(m)
+	}
+	return scorer.Forwarder{S: scorer.Mean(members...)}
 }
 
 // Load reads a weights file (see weights.ReadFile) and returns its parser.

@@ -25,13 +25,27 @@ func Evaluate(ctx context.Context, m *network.Model, v *network.Vocab, gold []*t
 	return evaluateWords(ctx, m, v, words, gold, variant, workers)
 }
 
+// EvaluateParser is Evaluate for any parser (an ensemble's, for one).
+func EvaluateParser(ctx context.Context, p *parser.Parser, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
+	words := make([][]string, len(gold))
+	for i, t := range gold {
+		words[i] = t.Words()
+	}
+	return parseAndScore(ctx, p, words, gold, variant, workers)
+}
+
 func evaluateWords(ctx context.Context, m *network.Model, v *network.Vocab, words [][]string, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
 	p, err := parser.New(m, v)
 	if err != nil {
 		return nil, err
 	}
-	p.Decode.Context = ctx
-	results, err := p.ParseBatch(words, variant, workers)
+	return parseAndScore(ctx, p, words, gold, variant, workers)
+}
+
+func parseAndScore(ctx context.Context, p *parser.Parser, words [][]string, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
+	pc := *p
+	pc.Decode.Context = ctx
+	results, err := pc.ParseBatch(words, variant, workers)
 	if err != nil {
 		return nil, fmt.Errorf("train: parsing dev data: %w", err)
 	}

@@ -126,7 +126,7 @@ func TestCorrupt(t *testing.T) {
 
 		// Metadata.
 		{"version 99", raw(Float32, true, func(_ *testing.T, r *rawFile) { r.Meta["format_version"] = "99" }), ErrNewer,
-			"format_version 99: written by a newer discspan (this one reads version 1)"},
+			"format_version 99: written by a newer discspan (this one reads version 2)"},
 		{"version 0", raw(Float32, true, func(_ *testing.T, r *rawFile) { r.Meta["format_version"] = "0" }), ErrMeta, "want a positive integer"},
 		{"other format", raw(Float32, true, func(_ *testing.T, r *rawFile) { r.Meta["format"] = "pt" }), ErrMeta, `format is "pt", want "discspan"`},
 		{"missing config", raw(Float32, true, func(_ *testing.T, r *rawFile) { delete(r.Meta, "config") }), ErrMeta, `metadata has no "config" entry`},

@@ -67,13 +67,26 @@
 // a file offset that is a multiple of its element size: a JavaScript loader
 // can view it without copying, e.g. new Uint16Array(buf, 8+N+BEGIN, count).
 //
+// # Ensembles
+//
+// A file may hold an ensemble: 2 to 16 models of one configuration and
+// vocabulary, trained separately, whose outputs a parser averages (cont,
+// disc and gap scores and tag logits, entry by entry). Its metadata has
+// format_version "2" and "members" (the number of models, decimal); the
+// tensors of model k (from 0) are those above named "member<k>." + name
+// (e.g. "member1.word.emb"), member after member in data order (for I8, the
+// scale tensors of every member first). A single model is written as
+// format_version "1" without "members" and its tensor names unprefixed, so
+// that readers of version 1 read it.
+//
 // # Metadata
 //
 // All values are strings; structured values are JSON encoded into the
 // string. Required entries:
 //
 //	format            "discspan"
-//	format_version    "1" (a reader refuses a larger version: written by a newer discspan)
+//	format_version    "1", or "2" for an ensemble (a reader refuses a larger version:
+//	                  written by a newer discspan)
 //	config            network.Config as a JSON object with exactly its fields:
 //	                  word_dim, char_dim, char_hidden, max_chars, lstm1_hidden,
 //	                  lstm2_hidden, label_mlp, span_mlp, labels, tags, word_vocab,
@@ -100,6 +113,7 @@
 //	epochs            training epochs (decimal integer)
 //	created           creation time, RFC 3339 in UTC ("2025-01-31T12:00:00Z")
 //	created_by        the command line that wrote the file ("discspan train ...")
+//	members           ensembles only (required there): the number of models, "2" to "16"
 //
 // Other keys are kept as Meta.Extra. The two checksums seal the file: any
 // change to the tensor bytes or to the metadata is detected, and the tensor

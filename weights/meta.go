@@ -14,10 +14,16 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// Format name and version written to, and required in, the metadata.
+// Format name and versions. A single model is written as version 1 (which
+// every discspan reads) and an ensemble as version 2; a reader refuses
+// versions above FormatVersion.
 const (
-	FormatName    = "discspan"
-	FormatVersion = 1
+	FormatName      = "discspan"
+	FormatVersion   = 2
+	singleVersion   = 1
+	ensembleVersion = 2
+	// MaxMembers is the largest ensemble a file may hold.
+	MaxMembers = 16
 )
 
 // Metadata keys.
@@ -36,6 +42,7 @@ const (
 	keyDType          = "dtype"
 	keyTensorsSHA256  = "tensors_sha256"
 	keyMetadataSHA256 = "metadata_sha256"
+	keyMembers        = "members"
 )
 
 // reservedKey reports whether key is one of the metadata keys above (which
@@ -43,7 +50,7 @@ const (
 func reservedKey(key string) bool {
 	switch key {
 	case keyFormat, keyFormatVersion, keyConfig, keyVocab, keyTrainingData, keyDevF1, keyDevDiscF1,
-		keyTestF1, keyEpochs, keyCreated, keyCreatedBy, keyDType, keyTensorsSHA256, keyMetadataSHA256:
+		keyTestF1, keyEpochs, keyCreated, keyCreatedBy, keyDType, keyTensorsSHA256, keyMetadataSHA256, keyMembers:
 		return true
 	}
 	return false
@@ -73,9 +80,9 @@ type Meta struct {
 	Extra map[string]string
 }
 
-// encode returns the metadata entries of m (without metadata_sha256) for
-// parameters of configuration cfg stored as dt.
-func (m Meta) encode(cfg network.Config, dt DType, tensorsSHA string, now func() time.Time) (map[string]string, error) {
+// encode returns the metadata entries of m for members models of
+// configuration cfg stored as dt.
+func (m Meta) encode(cfg network.Config, members int, dt DType, tensorsSHA string, now func() time.Time) (map[string]string, error) {
 	if m.Config == (network.Config{}) {
 		m.Config = cfg
 	}
@@ -116,7 +123,7 @@ func (m Meta) encode(cfg network.Config, dt DType, tensorsSHA string, now func()
 	}
 	kv := map[string]string{
 		keyFormat:        FormatName,
-		keyFormatVersion: strconv.Itoa(FormatVersion),
+		keyFormatVersion: strconv.Itoa(singleVersion),
 		keyConfig:        string(config),
 		keyVocab:         string(vocab),
 		keyTrainingData:  m.TrainingData,
@@ -130,6 +137,10 @@ func (m Meta) encode(cfg network.Config, dt DType, tensorsSHA string, now func()
 	}
 	if m.TestF1 != nil {
 		kv[keyTestF1] = formatFloat(*m.TestF1)
+	}
+	if members > 1 {
+		kv[keyFormatVersion] = strconv.Itoa(ensembleVersion)
+		kv[keyMembers] = strconv.Itoa(members)
 	}
 	for k, v := range m.Extra {
 		if reservedKey(k) {

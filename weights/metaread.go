@@ -106,6 +106,23 @@ func decodeMeta(kv map[string]string) (Meta, DType, string, *Error) {
 	return m, dt, tensorsSHA, nil
 }
 
+// decodeMembers returns the number of models the file holds: the "members"
+// entry of an ensemble (format_version 2), 1 when it is absent.
+func decodeMembers(kv map[string]string) (int, *Error) {
+	s, ok := kv[keyMembers]
+	if !ok {
+		return 1, nil
+	}
+	if v, _ := strconv.Atoi(kv[keyFormatVersion]); v < ensembleVersion {
+		return 0, metaProblem(ErrMeta, nil, "metadata has a members entry but format_version %q (ensembles are version %d)", kv[keyFormatVersion], ensembleVersion)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 2 || n > MaxMembers {
+		return 0, metaProblem(ErrMeta, err, "metadata members is %q, want an integer from 2 to %d", s, MaxMembers)
+	}
+	return n, nil
+}
+
 func isHexSHA256(s string) bool {
 	if len(s) != 64 {
 		return false

@@ -31,7 +31,8 @@ type header struct {
 	dtype      DType
 	tensorsSHA string
 	tensors    map[string]info
-	params     *network.Params // zero parameters of the configuration
+	members    int               // 1, or the size of an ensemble
+	params     []*network.Params // zero parameters of the configuration, one per member
 }
 
 func problem(kind error, err error, format string, args ...any) *Error {
@@ -114,6 +115,9 @@ func parseHeader(hdr []byte, dataLen int64) (*header, *Error) {
 	}
 	h := &header{tensors: make(map[string]info, len(entries))}
 	if h.meta, h.dtype, h.tensorsSHA, e = decodeMeta(kv); e != nil {
+		return nil, e
+	}
+	if h.members, e = decodeMembers(kv); e != nil {
 		return nil, e
 	}
 	list := make([]info, 0, len(entries))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/discspan/discspan/network"
 )
@@ -20,32 +21,55 @@ type stored struct {
 	encode func(dst []byte) []byte
 }
 
-// plan lists the stored tensors of p in data-section order: the parameter
-// tensors in network.Params order; for Int8, preceded by all their float32
-// scale tensors (in the same order), so that every tensor starts at an
-// offset that is a multiple of its element size.
-func plan(p *network.Params, dt DType) ([]stored, error) {
+// plan lists the stored tensors of the members in data-section order: member
+// by member, the parameter tensors in network.Params order (named with
+// memberPrefix); for Int8, preceded by all their float32 scale tensors (in
+// the same order), so that every tensor starts at an offset that is a
+// multiple of its element size.
+func plan(members []*network.Params, dt DType) ([]stored, error) {
 	var scales, values []stored
+	for k, p := range members {
+		s, v, err := planMember(p, memberPrefix(k, len(members)), dt)
+		if err != nil {
+			return nil, err
+		}
+		scales, values = append(scales, s...), append(values, v...)
+	}
+	return append(scales, values...), nil
+}
+
+// memberPrefix is the prefix of the tensor names of member k of an ensemble
+// of n: none for a single model, "member<k>." otherwise.
+func memberPrefix(k, n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "member" + strconv.Itoa(k) + "."
+}
+
+// planMember returns the scale and value tensors of one member.
+func planMember(p *network.Params, prefix string, dt DType) (scales, values []stored, err error) {
 	for _, t := range p.Tensors() {
+		name := prefix + t.Name
 		for i, v := range t.Data {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("tensor %q element %d is %v", t.Name, i, v)
+				return nil, nil, fmt.Errorf("tensor %q element %d is %v", name, i, v)
 			}
 			if dt == Float16 && math.IsInf(float64(fromHalf(toHalf(v))), 0) {
-				return nil, fmt.Errorf("tensor %q element %d = %v overflows float16 (largest %d)", t.Name, i, v, maxHalf)
+				return nil, nil, fmt.Errorf("tensor %q element %d = %v overflows float16 (largest %d)", name, i, v, maxHalf)
 			}
 		}
 		n := int64(len(t.Data))
 		switch dt {
 		case Float32:
-			values = append(values, stored{t.Name, "F32", t.Shape, 4 * n, func(dst []byte) []byte {
+			values = append(values, stored{name, "F32", t.Shape, 4 * n, func(dst []byte) []byte {
 				for _, v := range t.Data {
 					dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(v))
 				}
 				return dst
 			}})
 		case Float16:
-			values = append(values, stored{t.Name, "F16", t.Shape, 2 * n, func(dst []byte) []byte {
+			values = append(values, stored{name, "F16", t.Shape, 2 * n, func(dst []byte) []byte {
 				for _, v := range t.Data {
 					dst = binary.LittleEndian.AppendUint16(dst, toHalf(v))
 				}
@@ -53,13 +77,13 @@ func plan(p *network.Params, dt DType) ([]stored, error) {
 			}})
 		case Int8:
 			r, c := rows(t.Shape)
-			scales = append(scales, stored{t.Name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
+			scales = append(scales, stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
 				for _, s := range rowScales(t.Data, r, c) {
 					dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
 				}
 				return dst
 			}})
-			values = append(values, stored{t.Name, "I8", t.Shape, n, func(dst []byte) []byte {
+			values = append(values, stored{name, "I8", t.Shape, n, func(dst []byte) []byte {
 				s := rowScales(t.Data, r, c)
 				for i, v := range t.Data {
 					dst = append(dst, byte(quantize(v, s[i/max(c, 1)])))
@@ -67,8 +91,8 @@ func plan(p *network.Params, dt DType) ([]stored, error) {
 				return dst
 			}})
 		default:
-			return nil, fmt.Errorf("invalid dtype %v", dt)
+			return nil, nil, fmt.Errorf("invalid dtype %v", dt)
 		}
 	}
-	return append(scales, values...), nil
+	return scales, values, nil
 }

@@ -13,26 +13,50 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// File is a loaded weights file.
+// File is a loaded weights file: one model, or an ensemble of models of one
+// configuration and vocabulary whose scores are averaged.
 type File struct {
-	Meta   Meta
-	Params *network.Params // every tensor converted to float32; nil from ReadMeta
-	DType  DType           // how the tensors are stored
-	Bytes  int             // file size in bytes
+	Meta Meta
+	// Members holds the parameters of every model, every tensor converted
+	// to float32 (one entry for a single model; nil from ReadMeta).
+	Members []*network.Params
+	// Params is the first member (the model itself in a single-model file).
+	Params   *network.Params
+	Ensemble int   // number of models: 1, or the members of an ensemble
+	DType    DType // how the tensors are stored
+	Bytes    int   // file size in bytes
 	// TensorsSHA256 is the hex SHA-256 of the data section (the
 	// tensors_sha256 entry), an identifier of the weights.
 	TensorsSHA256 string
 }
 
-// Model returns a network.Model using f.Params (shared, not copied).
+// Model returns a network.Model using f.Params (shared, not copied). It
+// refuses an ensemble, whose models must be used together (see Models).
 func (f *File) Model() (*network.Model, error) {
-	if f.Params == nil {
+	if len(f.Members) > 1 {
+		return nil, fmt.Errorf("weights: an ensemble of %d models: use all of them (Models), not one", len(f.Members))
+	}
+	models, err := f.Models()
+	if err != nil {
+		return nil, err
+	}
+	return models[0], nil
+}
+
+// Models returns one network.Model per member (parameters shared, not
+// copied).
+func (f *File) Models() ([]*network.Model, error) {
+	if len(f.Members) == 0 {
 		return nil, errors.New("weights: no parameters loaded (File from ReadMeta)")
 	}
-	if f.Params.Config() != f.Meta.Config {
-		return nil, fmt.Errorf("weights: parameters shaped for %+v, metadata config is %+v", f.Params.Config(), f.Meta.Config)
+	out := make([]*network.Model, len(f.Members))
+	for k, p := range f.Members {
+		if p.Config() != f.Meta.Config {
+			return nil, fmt.Errorf("weights: parameters shaped for %+v, metadata config is %+v", p.Config(), f.Meta.Config)
+		}
+		out[k] = &network.Model{Params: p}
 	}
-	return &network.Model{Params: f.Params}, nil
+	return out, nil
 }
 
 // ReadFile reads and checks the weights file at path (see Read). An I/O
@@ -76,17 +100,20 @@ func read(data []byte) (*File, *Error) {
 	if got := hex.EncodeToString(sum[:]); got != h.tensorsSHA {
 		return nil, problem(ErrChecksum, nil, "corrupt: tensors checksum mismatch (tensors_sha256 is %s, the data section hashes to %s)", h.tensorsSHA, got)
 	}
-	for _, t := range h.params.Tensors() {
-		if e := decodeTensor(t, h, body); e != nil {
-			return nil, e
+	for k, p := range h.params {
+		for _, t := range p.Tensors() {
+			if e := decodeTensor(t, memberPrefix(k, h.members)+t.Name, h, body); e != nil {
+				return nil, e
+			}
 		}
 	}
-	return &File{Meta: h.meta, Params: h.params, DType: h.dtype, Bytes: len(data), TensorsSHA256: h.tensorsSHA}, nil
+	return &File{Meta: h.meta, Members: h.params, Params: h.params[0], Ensemble: h.members, DType: h.dtype,
+		Bytes: len(data), TensorsSHA256: h.tensorsSHA}, nil
 }
 
-// decodeTensor converts the stored values of t to float32.
-func decodeTensor(t *network.Tensor, h *header, body []byte) *Error {
-	in := h.tensors[t.Name]
+// decodeTensor converts the stored values of t, stored as name, to float32.
+func decodeTensor(t *network.Tensor, name string, h *header, body []byte) *Error {
+	in := h.tensors[name]
 	raw := body[in.begin:in.end]
 	switch h.dtype {
 	case Float32:
@@ -98,7 +125,7 @@ func decodeTensor(t *network.Tensor, h *header, body []byte) *Error {
 			t.Data[i] = fromHalf(binary.LittleEndian.Uint16(raw[2*i:]))
 		}
 	case Int8:
-		sc := h.tensors[t.Name+scaleSuffix]
+		sc := h.tensors[name+scaleSuffix]
 		scales := make([]float32, (sc.end-sc.begin)/4)
 		for r := range scales {
 			s := math.Float32frombits(binary.LittleEndian.Uint32(body[sc.begin+4*int64(r):]))
@@ -114,7 +141,7 @@ func decodeTensor(t *network.Tensor, h *header, body []byte) *Error {
 	}
 	for i, v := range t.Data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return problem(ErrValue, nil, "tensor %q has %v at %v", t.Name, v, unflatten(i, t.Shape))
+			return problem(ErrValue, nil, "tensor %q has %v at %v", name, v, unflatten(i, t.Shape))
 		}
 	}
 	return nil
@@ -173,5 +200,5 @@ func readMeta(r io.Reader, size int64) (*File, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	return &File{Meta: h.meta, DType: h.dtype, Bytes: int(size), TensorsSHA256: h.tensorsSHA}, nil
+	return &File{Meta: h.meta, Ensemble: h.members, DType: h.dtype, Bytes: int(size), TensorsSHA256: h.tensorsSHA}, nil
 }

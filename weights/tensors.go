@@ -18,36 +18,46 @@ type want struct {
 	shape []int
 }
 
-// wanted lists the stored tensors the configuration requires for dt, in
-// network.Params order (for Int8 each parameter is followed by its scale).
-func wanted(p *network.Params, dt DType) []want {
+// wanted lists the stored tensors of one member (names prefixed with
+// prefix) the configuration requires for dt, in network.Params order (for
+// Int8 each parameter is followed by its scale).
+func wanted(p *network.Params, prefix string, dt DType) []want {
 	var out []want
 	for _, t := range p.Tensors() {
-		out = append(out, want{t.Name, dt.String(), t.Shape})
+		out = append(out, want{prefix + t.Name, dt.String(), t.Shape})
 		if dt == Int8 {
 			r, _ := rows(t.Shape)
-			out = append(out, want{t.Name + scaleSuffix, "F32", []int{r}})
+			out = append(out, want{prefix + t.Name + scaleSuffix, "F32", []int{r}})
 		}
 	}
 	return out
 }
 
 // checkTensors compares the tensors of the header with those the
-// configuration requires: every one present with its shape and dtype, and
-// no other. It returns zero parameters of the configuration.
-func checkTensors(h *header, dataLen int64) (*network.Params, *Error) {
+// configuration requires for each of the h.members members: every one
+// present with its shape and dtype, and no other. It returns zero
+// parameters of the configuration, one set per member.
+func checkTensors(h *header, dataLen int64) ([]*network.Params, *Error) {
 	c := h.meta.Config
-	if n := int64(c.NumParams()); n > dataLen+1<<24 {
+	if n := int64(c.NumParams()) * int64(h.members); n > dataLen+1<<24 {
 		// Do not allocate parameters for a configuration that cannot fit.
 		return nil, problem(ErrTensors, nil, "config wants %d parameters, the data section holds only %d bytes", n, dataLen)
 	}
-	p, err := network.NewParams(c)
-	if err != nil {
-		return nil, problem(ErrMeta, err, "metadata config: %v", err)
+	var (
+		members []*network.Params
+		want    []want
+	)
+	for k := range h.members {
+		p, err := network.NewParams(c)
+		if err != nil {
+			return nil, problem(ErrMeta, err, "metadata config: %v", err)
+		}
+		members = append(members, p)
+		want = append(want, wanted(p, memberPrefix(k, h.members), h.dtype)...)
 	}
 	var problems []string
 	known := map[string]bool{}
-	for _, w := range wanted(p, h.dtype) {
+	for _, w := range want {
 		known[w.name] = true
 		t, ok := h.tensors[w.name]
 		switch {
@@ -70,7 +80,7 @@ func checkTensors(h *header, dataLen int64) (*network.Params, *Error) {
 		problems = append(problems, fmt.Sprintf("unexpected tensor %q (not in the config)", name))
 	}
 	if len(problems) == 0 {
-		return p, nil
+		return members, nil
 	}
 	detail := strings.Join(problems[:min(len(problems), maxProblems)], "; ")
 	if len(problems) > maxProblems {

@@ -22,17 +22,32 @@ import (
 // configuration differs from p's, and a vocabulary whose sizes differ from
 // the configuration.
 func Write(w io.Writer, p *network.Params, m Meta, dt DType) error {
-	if err := write(w, p, m, dt, time.Now); err != nil {
+	return WriteEnsemble(w, []*network.Params{p}, m, dt)
+}
+
+// WriteEnsemble is Write for several models of one configuration, trained
+// with the vocabulary of m, whose scores a parser averages (an ensemble;
+// one model makes an ordinary file).
+func WriteEnsemble(w io.Writer, members []*network.Params, m Meta, dt DType) error {
+	if err := write(w, members, m, dt, time.Now); err != nil {
 		return fmt.Errorf("weights: writing: %w", err)
 	}
 	return nil
 }
 
-func write(w io.Writer, p *network.Params, m Meta, dt DType, now func() time.Time) error {
+func write(w io.Writer, members []*network.Params, m Meta, dt DType, now func() time.Time) error {
 	if !dt.valid() {
 		return fmt.Errorf("invalid dtype %v", dt)
 	}
-	tensors, err := plan(p, dt)
+	if len(members) < 1 || len(members) > MaxMembers {
+		return fmt.Errorf("%d models, want 1 to %d", len(members), MaxMembers)
+	}
+	for k, p := range members[1:] {
+		if p.Config() != members[0].Config() {
+			return fmt.Errorf("ensemble member %d has config %+v, member 0 %+v", k+1, p.Config(), members[0].Config())
+		}
+	}
+	tensors, err := plan(members, dt)
 	if err != nil {
 		return err
 	}
@@ -46,7 +61,7 @@ func write(w io.Writer, p *network.Params, m Meta, dt DType, now func() time.Tim
 		}
 		h.Write(buf)
 	}
-	kv, err := m.encode(p.Config(), dt, hex.EncodeToString(h.Sum(nil)), now)
+	kv, err := m.encode(members[0].Config(), len(members), dt, hex.EncodeToString(h.Sum(nil)), now)
 	if err != nil {
 		return err
 	}
@@ -107,7 +122,13 @@ func buildHeader(kv map[string]string, tensors []stored) []byte {
 // WriteFile writes the file atomically: to a temporary file in the same
 // directory, synced to disk, then renamed over path (mode 0644).
 func WriteFile(path string, p *network.Params, m Meta, dt DType) error {
-	err := atomicfile.Write(path, func(w io.Writer) error { return write(w, p, m, dt, time.Now) })
+	return WriteEnsembleFile(path, []*network.Params{p}, m, dt)
+}
+
+// WriteEnsembleFile writes an ensemble (see WriteEnsemble) atomically, as
+// WriteFile does.
+func WriteEnsembleFile(path string, members []*network.Params, m Meta, dt DType) error {
+	err := atomicfile.Write(path, func(w io.Writer) error { return write(w, members, m, dt, time.Now) })
 	if err != nil {
 		return fmt.Errorf("weights: %w", err)
 	}

@@ -31,6 +31,7 @@ func commands() map[string]command {
 		"parse":    {"parse text or a treebank's words with a trained model", runParse},
 		"train":    {"train the scoring network on a treebank (best model by dev F1)", runTrain},
 		"serve":    {"serve the browser app, the model list and the weights", runServe},
+		"ensemble": {"combine trained models into one weights file whose scores are averaged", runEnsemble},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/cli"
+	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
 	"github.com/discspan/discspan/weights"
@@ -22,7 +23,7 @@ const parseChunk = 128
 
 func runParse(args []string, stdout io.Writer) error {
 	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export]", stdout)
-	weightsPath := fs.String("weights", "", "weights file (default: the shipped default model, embedded)")
+	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
@@ -91,8 +92,13 @@ func runParse(args []string, stdout io.Writer) error {
 	return bw.Flush()
 }
 
-// loadParser reads a weights file, or the embedded default model.
+// loadParser reads a weights file, the embedded default model (path
+// empty), or several files separated by commas, whose models then score as
+// one ensemble (see parser.Ensemble).
 func loadParser(path string) (*parser.Parser, error) {
+	if strings.Contains(path, ",") {
+		return loadEnsemble(strings.Split(path, ","))
+	}
 	var (
 		f   *weights.File
 		err error
@@ -106,6 +112,37 @@ func loadParser(path string) (*parser.Parser, error) {
 		return nil, err
 	}
 	return parser.FromFile(f)
+}
+
+// loadEnsemble reads several weights files trained with one vocabulary and
+// returns a parser that averages their scores.
+func loadEnsemble(paths []string) (*parser.Parser, error) {
+	var (
+		models []*network.Model
+		first  *weights.File
+	)
+	for _, path := range paths {
+		f, err := weights.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first = f
+		} else if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
+			return nil, fmt.Errorf("%w: %s cannot join an ensemble with %s: %v", errUsage, path, paths[0], err)
+		}
+		m, err := f.Models()
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, m...)
+	}
+	p, err := parser.New(models[0], first.Meta.Vocab)
+	if err != nil {
+		return nil, err
+	}
+	p.Scorer = parser.CPUEnsemble(models)
+	return p, nil
 }
 
 // readSentences returns the sentences to parse: the words of a treebank's

@@ -27,9 +27,14 @@ const warmupWords = 20
 //
 // The WebGPU scorer is wrapped by scorer.Select, so that it falls back to
 // the CPU for good when the device is lost, and per batch for sentences
-// longer than it accepts.
-func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, m *network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
-	cpu := scorer.NewCPU(m)
+// longer than it accepts. An ensemble's models are scored each on the
+// chosen backend and averaged (scorer.Mean).
+func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
+	cpus := make([]scorer.Scorer, len(models))
+	for k, m := range models {
+		cpus[k] = scorer.NewCPU(m)
+	}
+	cpu := scorer.Mean(cpus...)
 	info.Backend = cpu.Backend()
 	switch backend {
 	case BackendCPU:
@@ -43,19 +48,30 @@ func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, m *network.
 		info.Choice = "no WebGPU here"
 		return cpu, nil
 	}
-	g, software, err := l.GPU(m.Params, f16, backend == BackendWebGPU)
-	switch {
-	case errors.Is(err, ErrSoftwareAdapter):
-		info.Choice = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway"
-		return cpu, nil
-	case err != nil:
-		info.Choice = "WebGPU unavailable: " + firstLine(err.Error())
-		return cpu, nil
+	var (
+		notes    []string
+		sels     []scorer.Scorer
+		software bool
+	)
+	for _, m := range models {
+		g, soft, err := l.GPU(m.Params, f16, backend == BackendWebGPU)
+		if err != nil {
+			_ = scorer.Mean(sels...).Close()
+		}
+		switch {
+		case errors.Is(err, ErrSoftwareAdapter):
+			info.Choice = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway"
+			return cpu, nil
+		case err != nil:
+			info.Choice = "WebGPU unavailable: " + firstLine(err.Error())
+			return cpu, nil
+		}
+		software = software || soft
+		sels = append(sels, scorer.Select(true, m, func() (scorer.Scorer, error) { return g, nil }, func(f string, a ...any) {
+			notes = append(notes, fmt.Sprintf(f, a...))
+		}))
 	}
-	var notes []string
-	sel := scorer.Select(true, m, func() (scorer.Scorer, error) { return g, nil }, func(f string, a ...any) {
-		notes = append(notes, fmt.Sprintf(f, a...))
-	})
+	sel := scorer.Mean(sels...)
 	use := func(s scorer.Scorer, why string) scorer.Scorer {
 		info.Backend, info.Choice = s.Backend(), why
 		info.GPU = s != cpu

@@ -54,8 +54,11 @@ type Info struct {
 	Software bool `json:"software"`
 
 	Labels []string `json:"labels"`
-	// Params is the number of parameters, DType how they were stored.
+	// Params is the number of parameters (of every model of an ensemble),
+	// Models the number of models whose scores are averaged (1 for a single
+	// model), DType how they were stored.
 	Params int    `json:"params"`
+	Models int    `json:"models"`
 	DType  string `json:"dtype"`
 	// From the file's metadata.
 	DevF1        float64 `json:"dev_f1"`

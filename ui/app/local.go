@@ -45,11 +45,11 @@ func (l *Local) Load(ctx context.Context, data []byte, name string, opt LoadOpti
 	if err != nil {
 		return nil, err
 	}
-	m, err := f.Model()
+	models, err := f.Models()
 	if err != nil {
 		return nil, err
 	}
-	p, err := parser.New(m, f.Meta.Vocab)
+	p, err := parser.New(models[0], f.Meta.Vocab)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,8 @@ func (l *Local) Load(ctx context.Context, data []byte, name string, opt LoadOpti
 	}
 	info := &Info{
 		Labels:       f.Meta.Vocab.Labels,
-		Params:       m.Config().NumParams(),
+		Params:       models[0].Config().NumParams() * len(models),
+		Models:       len(models),
 		DType:        f.DType.String(),
 		DevF1:        f.Meta.DevF1,
 		DevDiscF1:    f.Meta.DevDiscF1,
@@ -68,7 +69,7 @@ func (l *Local) Load(ctx context.Context, data []byte, name string, opt LoadOpti
 	if !f.Meta.Created.IsZero() {
 		info.Created = f.Meta.Created.UTC().Format("2006-01-02")
 	}
-	sc, err := l.chooseBackend(ctx, p, m, f.DType == weights.Float16, opt.Backend, info)
+	sc, err := l.chooseBackend(ctx, p, models, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,11 @@ func (c *Work) rows() []row {
 	}
 	m := &a.Model
 	if m.Info != nil {
-		add("model", fmt.Sprintf("%s: %d parameters (%s), %s, trained on %s", m.Current.Name, m.Info.Params, m.Info.DType, app.Bytes(m.Current.Bytes), or(m.Info.TrainingData, "?")))
+		models := ""
+		if m.Info.Models > 1 {
+			models = fmt.Sprintf(" in an ensemble of %d models (scores averaged)", m.Info.Models)
+		}
+		add("model", fmt.Sprintf("%s: %d parameters%s (%s), %s, trained on %s", m.Current.Name, m.Info.Params, models, m.Info.DType, app.Bytes(m.Current.Bytes), or(m.Info.TrainingData, "?")))
 		if m.Info.DevDiscF1 > 0 {
 			add("dev discontinuous F1", fmt.Sprintf("%.2f", m.Info.DevDiscF1))
 		}

@@ -221,6 +221,13 @@ var (
 // extra and Sentences, as the bytes of a float16 weights file.
 func Model(t testing.TB, seed uint64, extra ...[]string) []byte {
 	t.Helper()
+	return Ensemble(t, []uint64{seed}, extra...)
+}
+
+// Ensemble is Model for several models (one per seed) written as one
+// ensemble file (a single model for one seed).
+func Ensemble(t testing.TB, seeds []uint64, extra ...[]string) []byte {
+	t.Helper()
 	v := network.NewVocab(append(append([][]string(nil), Sentences...), extra...), 1)
 	for _, l := range Labels {
 		v.AddLabel(l)
@@ -230,13 +237,17 @@ func Model(t testing.TB, seed uint64, extra ...[]string) []byte {
 	}
 	c := network.Tiny().WithVocab(v)
 	c.WordDim, c.CharDim, c.CharHidden, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 16, 8, 8, 16, 16, 16, 16
-	m, err := network.New(c, seed)
-	if err != nil {
-		t.Fatal(err)
+	var members []*network.Params
+	for _, seed := range seeds {
+		m, err := network.New(c, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		liven(m.Params, seed)
+		members = append(members, m.Params)
 	}
-	liven(m.Params, seed)
 	path := filepath.Join(t.TempDir(), "model.safetensors")
-	if err := weights.WriteFile(path, m.Params, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, weights.Float16); err != nil {
+	if err := weights.WriteEnsembleFile(path, members, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, weights.Float16); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/train"
+	"github.com/discspan/discspan/weights"
+)
+
+func runEnsemble(args []string, stdout io.Writer) error {
+	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors MODEL.safetensors...", stdout)
+	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores)")
+	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16 or I8 (I8 halves F16's size and, for the tiny preset, loses no dev F1)")
+	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
+	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *out == "":
+		return fmt.Errorf("%w: --out FILE is required", errUsage)
+	case len(rest) < 2:
+		return fmt.Errorf("%w: want at least two weights files, got %d", errUsage, len(rest))
+	}
+	dt, err := weights.ParseDType(*dtype)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	var (
+		first   *weights.File
+		members []*network.Params
+		names   []string
+	)
+	for _, path := range rest {
+		f, err := weights.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if first == nil {
+			first = f
+		} else {
+			if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
+				return fmt.Errorf("%w: %s and %s were trained with different vocabularies: %v", errUsage, path, rest[0], err)
+			}
+			if f.Meta.Config != first.Meta.Config {
+				return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
+					errUsage, path, f.Meta.Config, rest[0], first.Meta.Config)
+			}
+		}
+		members = append(members, f.Members...)
+		for range f.Members {
+			names = append(names, fmt.Sprintf("%s (tensors %s)", filepath.Base(path), f.TensorsSHA256[:12]))
+		}
+	}
+	if len(members) > weights.MaxMembers {
+		return fmt.Errorf("%w: %d models, at most %d", errUsage, len(members), weights.MaxMembers)
+	}
+	meta := first.Meta
+	meta.Created, meta.TestF1 = time.Time{}, nil
+	meta.CreatedBy = "discspan ensemble " + strings.Join(args, " ")
+	meta.Extra = map[string]string{"ensemble_of": strings.Join(names, "; ")}
+	if *devPath != "" {
+		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, first.Meta.Vocab, *workers)
+		if err != nil {
+			return err
+		}
+		meta.DevF1, meta.DevDiscF1 = f1, disc
+	} else {
+		meta.DevF1, meta.DevDiscF1 = 0, 0 // unmeasured: the models' own figures are not the ensemble's
+	}
+	if err := weights.WriteEnsembleFile(*out, members, meta, dt); err != nil {
+		return err
+	}
+	st, err := os.Stat(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d models, %s, %d bytes\n", *out, len(members), dt, st.Size())
+	return nil
+}
+
+// ensembleDev parses the dev treebank with every model alone and with the
+// ensemble, prints their F1, and returns the ensemble's F1 and disc. F1.
+func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths []string, v *network.Vocab, workers int) (f1, disc float64, err error) {
+	gold, err := treebank.ReadFile(devPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	models := make([]*network.Model, len(members))
+	for k, p := range members {
+		models[k] = &network.Model{Params: p}
+	}
+	ctx := context.Background()
+	row := func(name string, p *parser.Parser) (float64, float64, error) {
+		res, err := train.EvaluateParser(ctx, p, gold, train.DevVariant, workers)
+		if err != nil {
+			return 0, 0, err
+		}
+		fmt.Fprintf(w, "  %-40s dev F1 %6.2f  disc. F1 %6.2f\n", name, res.All.F1, res.All.DiscF1)
+		return res.All.F1, res.All.DiscF1, nil
+	}
+	fmt.Fprintf(w, "%s, %s decoder:\n", devPath, train.DevVariant)
+	for k, m := range models {
+		p, err := parser.New(m, v)
+		if err != nil {
+			return 0, 0, err
+		}
+		name := fmt.Sprintf("model %d", k+1)
+		if len(models) == len(paths) {
+			name = paths[k]
+		}
+		if _, _, err := row(name, p); err != nil {
+			return 0, 0, err
+		}
+	}
+	p, err := parser.New(models[0], v)
+	if err != nil {
+		return 0, 0, err
+	}
+	p.Scorer = parser.CPUEnsemble(models)
+	return row(fmt.Sprintf("ensemble of %d", len(models)), p)
+}

@@ -1,0 +1,105 @@
+package scorer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/discspan/discspan/network"
+)
+
+// mean is an ensemble: the average of its members' outputs. It is used as a
+// pointer so that Scorer values stay comparable.
+type mean struct{ members []Scorer }
+
+// Mean returns a Scorer whose results are the averages, entry by entry, of
+// the members' results (cont, disc and gap scores and tag logits): an
+// ensemble of models trained separately with one vocabulary. With one
+// member it returns that member.
+func Mean(members ...Scorer) Scorer {
+	if len(members) == 1 {
+		return members[0]
+	}
+	return &mean{members}
+}
+
+// Score scores the batch with every member in turn and averages.
+func (m *mean) Score(batch []network.Input) ([]Result, error) {
+	e := m.members
+	if len(e) == 0 {
+		return nil, errors.New("scorer: an ensemble without members")
+	}
+	sum, err := e[0].Score(batch)
+	if err != nil {
+		return nil, err
+	}
+	for k, s := range e[1:] {
+		outs, err := s.Score(batch)
+		if err != nil {
+			return nil, err
+		}
+		if len(outs) != len(sum) {
+			return nil, fmt.Errorf("scorer: ensemble member %d returned %d results for %d sentences", k+1, len(outs), len(sum))
+		}
+		for i := range sum {
+			if err := accumulate(&sum[i], outs[i]); err != nil {
+				return nil, fmt.Errorf("scorer: ensemble member %d, sentence %d: %w", k+1, i, err)
+			}
+		}
+	}
+	scale := 1 / float32(len(e))
+	for i := range sum {
+		for _, t := range [][]float32{sum[i].Scores.Cont, sum[i].Scores.Disc, sum[i].Scores.Gap, sum[i].Tags} {
+			for j := range t {
+				t[j] *= scale
+			}
+		}
+	}
+	return sum, nil
+}
+
+// accumulate adds b's scores and tag logits to a's (which the ensemble owns:
+// each member returns fresh results).
+func accumulate(a *Result, b Result) error {
+	if a.Scores == nil || b.Scores == nil {
+		return errors.New("a result without scores")
+	}
+	if a.Scores.N != b.Scores.N || a.Scores.L != b.Scores.L || len(a.Tags) != len(b.Tags) {
+		return fmt.Errorf("result shaped n=%d labels=%d tags=%d, member 0's n=%d labels=%d tags=%d",
+			b.Scores.N, b.Scores.L, len(b.Tags), a.Scores.N, a.Scores.L, len(a.Tags))
+	}
+	for _, p := range [][2][]float32{{a.Scores.Cont, b.Scores.Cont}, {a.Scores.Disc, b.Scores.Disc}, {a.Scores.Gap, b.Scores.Gap}, {a.Tags, b.Tags}} {
+		dst, src := p[0], p[1]
+		for j := range dst {
+			dst[j] += src[j]
+		}
+	}
+	return nil
+}
+
+// Backend names the members' backends: "ensemble of 2: cpu", or every
+// member's when they differ.
+func (m *mean) Backend() string {
+	e := m.members
+	names := make([]string, len(e))
+	same := true
+	for k, s := range e {
+		names[k] = s.Backend()
+		same = same && names[k] == names[0]
+	}
+	if same && len(e) > 0 {
+		return fmt.Sprintf("ensemble of %d: %s", len(e), names[0])
+	}
+	return fmt.Sprintf("ensemble of %d: %s", len(e), strings.Join(names, " + "))
+}
+
+// Close closes every member and returns the first error.
+func (m *mean) Close() error {
+	var first error
+	for _, s := range m.members {
+		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
