@@ -83,6 +83,16 @@ func (p *Parser) scorer() Scorer {
 	return p.Model
 }
 
+// Forward returns the network's outputs that the parser decodes for a batch
+// of encoded sentences: its Scorer's (an ensemble's mean, say), else its
+// Model's.
+func (p *Parser) Forward(ins []network.Input) ([]network.Output, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return p.scorer().ForwardBatch(ins)
+}
+
 // Timing is where the time of one sentence went.
 type Timing struct {
 	// Score is the network's forward pass. In ParseBatch it is the

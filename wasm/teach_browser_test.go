@@ -164,11 +164,7 @@ func TestBrowserTeach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := f.Model()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outs, err := m.ForwardBatch([]network.Input{f.Meta.Vocab.Encode(words)})
+	outs, err := p.Forward([]network.Input{f.Meta.Vocab.Encode(words)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,14 @@
 package webgpu
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/weights"
 )
 
@@ -37,7 +39,7 @@ func devWords(t *testing.T, n int) [][]string {
 
 // checkFile compares the WebGPU scorer with the CPU reference over a
 // weights file on dev sentences: scores within the tolerance of the file's
-// storage, identical n3 trees.
+// storage, identical n3 trees; for an ensemble, every model and their mean.
 func checkFile(t *testing.T, path string, sentences [][]string) {
 	t.Helper()
 	f, err := weights.ReadFile(path)
@@ -48,28 +50,45 @@ func checkFile(t *testing.T, path string, sentences [][]string) {
 	if f.DType == weights.Float16 {
 		opt, tol = Options{Weights: WeightsF16}, tolF16
 	}
-	m, err := f.Model()
+	models, err := f.Models()
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := openScorer(t, f.Params, opt)
 	batch := make([]network.Input, len(sentences))
 	for i, w := range sentences {
 		batch[i] = f.Meta.Vocab.Encode(w)
 	}
-	got, err := s.Score(batch)
+	var gpus, cpus []scorer.Scorer
+	for k, m := range models {
+		gpus = append(gpus, openScorer(t, m.Params, opt))
+		cpus = append(cpus, scorer.NewCPU(m))
+		what := filepath.Base(path)
+		if len(models) > 1 {
+			what = fmt.Sprintf("%s model %d of %d", what, k+1, len(models))
+		}
+		checkScorers(t, what, f.DType, gpus[k], cpus[k], batch, tol)
+	}
+	if len(models) > 1 {
+		checkScorers(t, filepath.Base(path)+" ensemble", f.DType, scorer.Mean(gpus...), scorer.Mean(cpus...), batch, tol)
+	}
+}
+
+// checkScorers compares a GPU scorer with the CPU's on a batch.
+func checkScorers(t *testing.T, what string, dt weights.DType, gpu, cpu scorer.Scorer, batch []network.Input, tol float64) {
+	t.Helper()
+	got, err := gpu.Score(batch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := m.ForwardBatch(batch)
+	want, err := cpu.Score(batch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := compare(t, got, want)
 	t.Logf("%s (%s, %d sentences): max abs diff scores %.3g, tags %.3g; trees differing %d",
-		filepath.Base(path), f.DType, len(batch), d.scores, d.tags, d.trees)
+		what, dt, len(batch), d.scores, d.tags, d.trees)
 	if d.scores > tol || d.tags > tol || d.trees > 0 {
-		t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tol, d.trees)
+		t.Errorf("%s: max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", what, d.scores, d.tags, tol, d.trees)
 	}
 }
 

@@ -70,7 +70,8 @@
 // # Ensembles
 //
 // A file may hold an ensemble: 2 to 16 models of one configuration and
-// vocabulary, trained separately, whose outputs a parser averages (cont,
+// vocabulary (config holds the first model's dropout rates; the others may
+// have been trained with other rates), trained separately, whose outputs a parser averages (cont,
 // disc and gap scores and tag logits, entry by entry). Its metadata has
 // format_version "2" and "members" (the number of models, decimal); the
 // tensors of model k (from 0) are those above named "member<k>." + name

@@ -141,3 +141,25 @@ func TestWriteEnsembleRefuses(t *testing.T) {
 		t.Fatalf("no models: %v", err)
 	}
 }
+
+// TestEnsembleDropoutMayDiffer: models trained with other dropout rates
+// have the same tensors and may join one ensemble; the file records the
+// first model's rates.
+func TestEnsembleDropoutMayDiffer(t *testing.T) {
+	v := fakeVocab(t, 40, 20, 5, 4)
+	a, _ := network.NewParams(smallConfig(v))
+	c := smallConfig(v)
+	c.DropFeat, c.DropMLP = 0.5, 0.45
+	b, _ := network.NewParams(c)
+	var buf bytes.Buffer
+	if err := WriteEnsemble(&buf, []*network.Params{a, b}, testMeta(a.Config(), v), Float16); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(buf.Bytes(), "ens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Meta.Config != a.Config() || f.Ensemble != 2 {
+		t.Fatalf("config %+v (want the first model's %+v), %d models", f.Meta.Config, a.Config(), f.Ensemble)
+	}
+}

@@ -25,7 +25,8 @@ func Write(w io.Writer, p *network.Params, m Meta, dt DType) error {
 	return WriteEnsemble(w, []*network.Params{p}, m, dt)
 }
 
-// WriteEnsemble is Write for several models of one configuration, trained
+// WriteEnsemble is Write for several models of one configuration (their
+// dropout rates may differ; the file records the first model's), trained
 // with the vocabulary of m, whose scores a parser averages (an ensemble;
 // one model makes an ordinary file).
 func WriteEnsemble(w io.Writer, members []*network.Params, m Meta, dt DType) error {
@@ -43,7 +44,8 @@ func write(w io.Writer, members []*network.Params, m Meta, dt DType, now func() 
 		return fmt.Errorf("%d models, want 1 to %d", len(members), MaxMembers)
 	}
 	for k, p := range members[1:] {
-		if p.Config() != members[0].Config() {
+		// Dropout rates only matter in training: members may differ there.
+		if p.Config().NoDropout() != members[0].Config().NoDropout() {
 			return fmt.Errorf("ensemble member %d has config %+v, member 0 %+v", k+1, p.Config(), members[0].Config())
 		}
 	}

@@ -52,7 +52,7 @@ func runEnsemble(args []string, stdout io.Writer) error {
 			if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
 				return fmt.Errorf("%w: %s and %s were trained with different vocabularies: %v", errUsage, path, rest[0], err)
 			}
-			if f.Meta.Config != first.Meta.Config {
+			if f.Meta.Config.NoDropout() != first.Meta.Config.NoDropout() {
 				return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
 					errUsage, path, f.Meta.Config, rest[0], first.Meta.Config)
 			}
