@@ -27,11 +27,7 @@ func FromFile(f *weights.File) (*Parser, error) {
 // CPUEnsemble returns a Scorer averaging the models' outputs (see
 // scorer.Mean), each computed by the CPU reference.
 func CPUEnsemble(models []*network.Model) Scorer {
-	members := make([]scorer.Scorer, len(models))
-	for k, m := range models {
-		members[k] = scorer.NewCPU(m)
-	}
-	return scorer.Forwarder{S: scorer.Mean(members...)}
+	return scorer.Forwarder{S: scorer.MeanCPU(models)}
 }
 
 // Load reads a weights file (see weights.ReadFile) and returns its parser.

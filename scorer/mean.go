@@ -23,6 +23,15 @@ func Mean(members ...Scorer) Scorer {
 	return &mean{members}
 }
 
+// MeanCPU returns the mean (see Mean) of the CPU reference over each model.
+func MeanCPU(models []*network.Model) Scorer {
+	members := make([]Scorer, len(models))
+	for k, m := range models {
+		members[k] = NewCPU(m)
+	}
+	return Mean(members...)
+}
+
 // Score scores the batch with every member in turn and averages.
 func (m *mean) Score(batch []network.Input) ([]Result, error) {
 	e := m.members

@@ -18,11 +18,11 @@ const DevVariant = decode.N3
 // variant v, workers goroutines) and scores the parses against the gold
 // trees with disco-dop's proper.prm. Cancelling ctx stops the decoders.
 func Evaluate(ctx context.Context, m *network.Model, v *network.Vocab, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
-	words := make([][]string, len(gold))
-	for i, t := range gold {
-		words[i] = t.Words()
+	p, err := parser.New(m, v)
+	if err != nil {
+		return nil, err
 	}
-	return evaluateWords(ctx, m, v, words, gold, variant, workers)
+	return EvaluateParser(ctx, p, gold, variant, workers)
 }
 
 // EvaluateParser is Evaluate for any parser (an ensemble's, for one).

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -36,30 +35,14 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var (
-		first   *weights.File
-		members []*network.Params
-		names   []string
-	)
-	for _, path := range rest {
-		f, err := weights.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if first == nil {
-			first = f
-		} else {
-			if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
-				return fmt.Errorf("%w: %s and %s were trained with different vocabularies: %v", errUsage, path, rest[0], err)
-			}
-			if f.Meta.Config.NoDropout() != first.Meta.Config.NoDropout() {
-				return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
-					errUsage, path, f.Meta.Config, rest[0], first.Meta.Config)
-			}
-		}
-		members = append(members, f.Members...)
-		for range f.Members {
-			names = append(names, fmt.Sprintf("%s (tensors %s)", filepath.Base(path), f.TensorsSHA256[:12]))
+	first, members, names, err := readModelFiles(rest)
+	if err != nil {
+		return err
+	}
+	for k, p := range members[1:] {
+		if p.Config().NoDropout() != members[0].Config().NoDropout() {
+			return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
+				errUsage, names[k+1], p.Config(), names[0], members[0].Config())
 		}
 	}
 	if len(members) > weights.MaxMembers {

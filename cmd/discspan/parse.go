@@ -117,25 +117,13 @@ func loadParser(path string) (*parser.Parser, error) {
 // loadEnsemble reads several weights files trained with one vocabulary and
 // returns a parser that averages their scores.
 func loadEnsemble(paths []string) (*parser.Parser, error) {
-	var (
-		models []*network.Model
-		first  *weights.File
-	)
-	for _, path := range paths {
-		f, err := weights.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if first == nil {
-			first = f
-		} else if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
-			return nil, fmt.Errorf("%w: %s cannot join an ensemble with %s: %v", errUsage, path, paths[0], err)
-		}
-		m, err := f.Models()
-		if err != nil {
-			return nil, err
-		}
-		models = append(models, m...)
+	first, members, _, err := readModelFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	models := make([]*network.Model, len(members))
+	for k, m := range members {
+		models[k] = &network.Model{Params: m}
 	}
 	p, err := parser.New(models[0], first.Meta.Vocab)
 	if err != nil {
@@ -143,6 +131,29 @@ func loadEnsemble(paths []string) (*parser.Parser, error) {
 	}
 	p.Scorer = parser.CPUEnsemble(models)
 	return p, nil
+}
+
+// readModelFiles reads weights files trained with one vocabulary and
+// returns the first file, the models of all of them (an ensemble file's
+// every member) and a name for each model (its file and tensor checksum).
+// A file with another vocabulary is a usage error.
+func readModelFiles(paths []string) (first *weights.File, members []*network.Params, names []string, err error) {
+	for _, path := range paths {
+		f, err := weights.ReadFile(path)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if first == nil {
+			first = f
+		} else if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
+			return nil, nil, nil, fmt.Errorf("%w: %s and %s were trained with different vocabularies: %v", errUsage, path, paths[0], err)
+		}
+		members = append(members, f.Members...)
+		for range f.Members {
+			names = append(names, fmt.Sprintf("%s (tensors %s)", filepath.Base(path), f.TensorsSHA256[:12]))
+		}
+	}
+	return first, members, names, nil
 }
 
 // readSentences returns the sentences to parse: the words of a treebank's

@@ -30,11 +30,7 @@ const warmupWords = 20
 // longer than it accepts. An ensemble's models are scored each on the
 // chosen backend and averaged (scorer.Mean).
 func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
-	cpus := make([]scorer.Scorer, len(models))
-	for k, m := range models {
-		cpus[k] = scorer.NewCPU(m)
-	}
-	cpu := scorer.Mean(cpus...)
+	cpu := scorer.MeanCPU(models)
 	info.Backend = cpu.Backend()
 	switch backend {
 	case BackendCPU:
