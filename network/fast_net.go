@@ -491,7 +491,8 @@ func (g *group) loss(exs []*Example, scale float64, grads bool, parts [][4]float
 			if grads {
 				s.dScores[k] = g.ar.take(n * n * L) // x > y: never read
 			}
-			parts[i][k], e = spanCE32(s.scores[k], target, n, L, scale, s.dScores[k], e)
+			soft, weight := t.softOf(k)
+			parts[i][k], e = spanCE32(s.scores[k], target, &soft, weight, n, L, scale, s.dScores[k], e)
 		}
 		if t.Tags != nil {
 			if grads {
@@ -505,12 +506,13 @@ func (g *group) loss(exs []*Example, scale float64, grads bool, parts [][4]float
 // spanCE32 is spanCE for the optimised path: the same loss, and the same
 // gradient WRITTEN (not added) to d for x <= y, with the exponentials
 // computed once, in float32, and summed in float32 (e is scratch).
-func spanCE32(s []float32, target []int, n, labels int, scale float64, d []float32, e []float32) (float64, []float32) {
+func spanCE32(s []float32, target []int, soft *softCursor, weight float64, n, labels int, scale float64, d []float32, e []float32) (float64, []float32) {
 	if cap(e) < labels {
 		e = make([]float32, labels)
 	}
 	e = e[:labels]
 	var loss float64
+	goldW := 1 - weight
 	for x := 0; x < n; x++ {
 		for y := x; y < n; y++ {
 			off := (x*n + y) * labels
@@ -520,18 +522,27 @@ func spanCE32(s []float32, target []int, n, labels int, scale float64, d []float
 			sum := math.Exp(-float64(m)) + float64(rowSum(e))
 			lse := float64(m) + math.Log(sum)
 			t := target[x*n+y]
-			gold := 0.0
+			q := soft.at(x*n + y)
+			loss += lse
 			if t > 0 {
-				gold = float64(row[t-1])
+				loss -= goldW * float64(row[t-1])
 			}
-			loss += lse - gold
+			for a, p := range q {
+				loss -= weight * float64(p) * float64(row[a])
+			}
 			if d == nil {
 				continue
 			}
 			inv := scale / sum
 			scaleRow(d[off:off+labels], e, float32(inv))
 			if t > 0 {
-				d[off+t-1] = float32(float64(e[t-1])*inv - scale)
+				d[off+t-1] = float32(float64(e[t-1])*inv - scale*goldW)
+			}
+			if q != nil {
+				sw := float32(scale * weight)
+				for a, p := range q {
+					d[off+a] -= sw * p
+				}
 			}
 		}
 	}

@@ -116,16 +116,18 @@ func TestFastForwardMatchesReference(t *testing.T) {
 // without dropout (same masks: same generators, same order of draws).
 func TestFastLossGradMatchesReference(t *testing.T) {
 	for ci, tc := range fastTestCases() {
-		for _, dropout := range []bool{false, true} {
-			name := tc.name + "/no dropout"
-			if dropout {
-				name = tc.name + "/dropout"
-			}
-			t.Run(name, func(t *testing.T) {
-				if !dropout {
+		for _, mode := range []string{"no dropout", "dropout", "dropout and soft targets"} {
+			t.Run(tc.name+"/"+mode, func(t *testing.T) {
+				if mode == "no dropout" {
 					tc.cfg = tc.cfg.NoDropout()
 				}
 				m, batch := tc.model(t, uint64(40+ci))
+				if mode == "dropout and soft targets" {
+					rng := rand.New(rand.NewPCG(uint64(ci), 9))
+					for i := range batch {
+						batch[i].Targets.Soft = randomSoft(rng, batch[i].Input.Len(), tc.cfg.Labels, 0.5)
+					}
+				}
 				m.Workers = 2
 				const seed = 77
 				g := m.Params.ZeroClone()

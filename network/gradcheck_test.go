@@ -218,8 +218,19 @@ var layerCases = []layerCase{
 		s := randVec(rng, n*n*labels, 3)
 		target := spanTargets(rng, n, labels)
 		d := make([]float64, len(s))
-		spanCE(s, target, n, labels, 0.5, d)
-		return func() float64 { return 0.5 * spanCE(s, target, n, labels, 0, nil) }, []gradVar{{"scores", s, d}}
+		spanCE(s, target, &softCursor{}, 0, n, labels, 0.5, d)
+		return func() float64 { return 0.5 * spanCE(s, target, &softCursor{}, 0, n, labels, 0, nil) }, []gradVar{{"scores", s, d}}
+	}},
+	{"span cross-entropy against gold mixed with a teacher", func(rng *rand.Rand) (func() float64, []gradVar) {
+		n, labels := 4, 3
+		s := randVec(rng, n*n*labels, 3)
+		target := spanTargets(rng, n, labels)
+		soft := randomSoft(rng, n, labels, 0.6)
+		d := make([]float64, len(s))
+		spanCE(s, target, &softCursor{cells: soft.Cells[0]}, soft.Weight, n, labels, 0.5, d)
+		return func() float64 {
+			return 0.5 * spanCE(s, target, &softCursor{cells: soft.Cells[0]}, soft.Weight, n, labels, 0, nil)
+		}, []gradVar{{"scores", s, d}}
 	}},
 	{"pos head (tagger + ce)", func(rng *rand.Rand) (func() float64, []gradVar) {
 		l, g := linearCase(rng)
@@ -322,6 +333,29 @@ func randomExample(rng *rand.Rand, c Config, n int) Example {
 	return Example{Input: in, Targets: t}
 }
 
+// randomSoft returns teacher distributions over about half the cells x <= y
+// of a sentence of n words, for each kind.
+func randomSoft(rng *rand.Rand, n, labels int, weight float64) *Soft {
+	s := &Soft{Weight: weight}
+	for k := range s.Cells {
+		for x := 0; x < n; x++ {
+			for y := x; y < n; y++ {
+				if rng.IntN(2) == 0 {
+					continue
+				}
+				probs := make([]float32, labels)
+				rest := 1.0
+				for a := range probs {
+					p := rng.Float64() * rest
+					probs[a], rest = float32(p), rest-p
+				}
+				s.Cells[k] = append(s.Cells[k], SoftCell{Cell: int32(x*n + y), Probs: probs})
+			}
+		}
+	}
+	return s
+}
+
 // TestModelGradient checks the gradient of the whole batch loss with
 // respect to every parameter of a tiny random network.
 func TestModelGradient(t *testing.T) {
@@ -333,6 +367,7 @@ func TestModelGradient(t *testing.T) {
 		{"no dropout", false, []int{4, 2}},
 		{"dropout", true, []int{3, 4}},
 		{"one-word sentence", true, []int{1}},
+		{"soft targets", true, []int{3, 4}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -344,7 +379,11 @@ func TestModelGradient(t *testing.T) {
 			w, g, vars := randomNet(rng, c)
 			var batch []Example
 			for _, n := range tc.lengths {
-				batch = append(batch, randomExample(rng, c, n))
+				ex := randomExample(rng, c, n)
+				if tc.name == "soft targets" {
+					ex.Targets.Soft = randomSoft(rng, n, c.Labels, 0.7)
+				}
+				batch = append(batch, ex)
 			}
 			seed := rng.Uint64()
 			scale := 1 / float64(len(batch))

@@ -3,30 +3,41 @@ package network
 import "math"
 
 // spanCE returns the summed softmax cross-entropy, over the word pairs
-// x <= y, of the scores s (n, n, L) against the gold classes target (n*n,
-// index x*n+y; 0 = null, a+1 = label a), where the null class has the fixed
-// logit 0. It adds scale * (softmax - onehot) to d (n, n, L) for x <= y; d
-// may be nil. Cost O(n*n*L).
-func spanCE[T float](s []T, target []int, n, labels int, scale float64, d []T) float64 {
+// x <= y, of the scores s (n, n, L) against the target distributions, where
+// the null class has the fixed logit 0. A cell's target is its gold class
+// (target, n*n, index x*n+y; 0 = null, a+1 = label a) mixed with the
+// teacher's distribution at the cell (soft; null when not listed) as
+// (1-weight)·gold + weight·teacher; weight 0 is the plain gold loss. The
+// loss of a cell is lse - Σ_a t_a s_a (the null class scores 0). It adds
+// scale * (softmax - target) to d (n, n, L) for x <= y; d may be nil. Cost
+// O(n*n*L).
+func spanCE[T float](s []T, target []int, soft *softCursor, weight float64, n, labels int, scale float64, d []T) float64 {
 	var loss float64
+	goldW := 1 - weight
 	for x := 0; x < n; x++ {
 		for y := x; y < n; y++ {
 			off := (x*n + y) * labels
 			row := s[off : off+labels]
 			lse := logSumExpWithZero(row)
-			gold := 0.0
-			if t := target[x*n+y]; t > 0 {
-				gold = float64(row[t-1])
+			t := target[x*n+y]
+			q := soft.at(x*n + y)
+			loss += lse
+			if t > 0 {
+				loss -= goldW * float64(row[t-1])
 			}
-			loss += lse - gold
+			for a, p := range q {
+				loss -= weight * float64(p) * float64(row[a])
+			}
 			if d == nil {
 				continue
 			}
-			t := target[x*n+y]
 			for a, v := range row {
 				p := math.Exp(float64(v) - lse)
 				if a+1 == t {
-					p--
+					p -= goldW
+				}
+				if q != nil {
+					p -= weight * float64(q[a])
 				}
 				d[off+a] += T(scale * p)
 			}

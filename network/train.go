@@ -12,6 +12,58 @@ import (
 type Targets struct {
 	Cont, Disc, Gap []int
 	Tags            []int
+	// Soft, when not nil, mixes a teacher's distributions into the span
+	// targets (knowledge distillation); see Soft.
+	Soft *Soft
+}
+
+// Soft holds a teacher's class distributions over some span cells of one
+// sentence, for knowledge distillation: the target of every cell x <= y is
+// then the distribution (1-Weight)·gold + Weight·teacher instead of the gold
+// class alone, and its loss the cross-entropy against that distribution.
+type Soft struct {
+	// Weight is the teacher's share of the target, in [0, 1].
+	Weight float64
+	// Cells lists, for cont, disc and gap, the cells where the teacher gives
+	// the labels some probability, in increasing cell order; a cell not
+	// listed has the teacher distribution "null with probability 1".
+	Cells [numKinds][]SoftCell
+}
+
+// SoftCell is the teacher's distribution at one cell.
+type SoftCell struct {
+	Cell int32 // x*n+y, x <= y
+	// Probs holds the teacher's probability of each label (Labels
+	// entries); the null class has the rest, 1 - sum(Probs).
+	Probs []float32
+}
+
+// softCursor walks the soft cells of one kind in cell order, as the losses
+// visit the cells.
+type softCursor struct {
+	cells []SoftCell
+	next  int
+}
+
+// at returns the teacher probabilities of cell, or nil when it is not
+// listed. Calls must come in increasing cell order.
+func (c *softCursor) at(cell int) []float32 {
+	for c.next < len(c.cells) && int(c.cells[c.next].Cell) < cell {
+		c.next++
+	}
+	if c.next < len(c.cells) && int(c.cells[c.next].Cell) == cell {
+		return c.cells[c.next].Probs
+	}
+	return nil
+}
+
+// softOf returns the cursor over kind k's soft cells and the teacher's
+// weight (0 without soft targets).
+func (t *Targets) softOf(k int) (softCursor, float64) {
+	if t.Soft == nil {
+		return softCursor{}, 0
+	}
+	return softCursor{cells: t.Soft.Cells[k]}, t.Soft.Weight
 }
 
 // NewTargets returns all-null span targets for n words and no tags.
@@ -53,6 +105,9 @@ func (c Config) checkExample(ex *Example) error {
 			}
 		}
 	}
+	if err := c.checkSoft(t.Soft, n); err != nil {
+		return err
+	}
 	if t.Tags != nil {
 		if len(t.Tags) != n {
 			return fmt.Errorf("%d tags for %d words", len(t.Tags), n)
@@ -60,6 +115,41 @@ func (c Config) checkExample(ex *Example) error {
 		for i, v := range t.Tags {
 			if v < 0 || v >= c.Tags {
 				return fmt.Errorf("tag %d = %d outside [0,%d)", i, v, c.Tags)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSoft reports an error when soft targets do not fit a sentence of n
+// words.
+func (c Config) checkSoft(s *Soft, n int) error {
+	if s == nil {
+		return nil
+	}
+	if !(s.Weight >= 0 && s.Weight <= 1) {
+		return fmt.Errorf("soft targets: weight %g outside [0,1]", s.Weight)
+	}
+	for k, cells := range s.Cells {
+		last := -1
+		for _, sc := range cells {
+			cell := int(sc.Cell)
+			if cell <= last || cell >= n*n || cell/n > cell%n {
+				return fmt.Errorf("%s soft targets: cell %d out of order or not a pair x <= y (n=%d)", kindNames[k], cell, n)
+			}
+			last = cell
+			if len(sc.Probs) != c.Labels {
+				return fmt.Errorf("%s soft target (%d,%d): %d probabilities, want %d", kindNames[k], cell/n, cell%n, len(sc.Probs), c.Labels)
+			}
+			var sum float64
+			for _, p := range sc.Probs {
+				if !(p >= 0) {
+					return fmt.Errorf("%s soft target (%d,%d): probability %g", kindNames[k], cell/n, cell%n, p)
+				}
+				sum += float64(p)
+			}
+			if sum > 1+1e-4 {
+				return fmt.Errorf("%s soft target (%d,%d): probabilities sum to %g > 1", kindNames[k], cell/n, cell%n, sum)
 			}
 		}
 	}
@@ -82,7 +172,8 @@ func sentenceLoss[T float](m *net[T], ex *Example, rng *rand.Rand, g *net[T], sc
 		if g != nil {
 			dScores[k] = make([]T, len(tp.scores[k]))
 		}
-		parts[k] = spanCE(tp.scores[k], target, n, m.cfg.Labels, scale, dScores[k])
+		soft, weight := t.softOf(k)
+		parts[k] = spanCE(tp.scores[k], target, &soft, weight, n, m.cfg.Labels, scale, dScores[k])
 	}
 	var dTags []T
 	if t.Tags != nil {

@@ -26,6 +26,12 @@ type settings struct {
 	Seed          uint64
 	EMA           float64 // decay of the parameter average; 0: none
 	WordDropout   float64 // alpha of word dropout; 0: none
+	// Teacher is the distillation teacher's file ("": none), TeacherWeight
+	// its share of the targets and TeacherSHA256 its tensors' hash, to
+	// check that a resumed run reads the same teacher.
+	Teacher       string  `json:",omitempty"`
+	TeacherWeight float64 `json:",omitempty"`
+	TeacherSHA256 string  `json:",omitempty"`
 	Workers       int     // resolved (never 0)
 	Train, Dev    string
 	TrainHash     string

@@ -17,6 +17,9 @@ type example struct {
 	input network.Input
 	cells []goldCell
 	tags  []int
+	// soft holds the teacher's distributions (distillation), by kind then
+	// cell; nil without a teacher.
+	soft []softCell
 }
 
 // compact returns the sparse form of ex.

@@ -169,7 +169,8 @@ type dataset struct {
 	devGold  []*tree.Tree // as read: evaluation wants plain trees
 	devWords [][]string
 	vocab    *network.Vocab
-	hash     string // of the training trees, to check a resumed run's data
+	hash     string       // of the training trees, to check a resumed run's data
+	teacher  teacherStats // what the teacher gave (Options.Teacher)
 	stats    DataStats
 }
 

@@ -16,7 +16,11 @@
 //   - model selection: after every epoch the dev sentences' words are parsed
 //     with the n3 decoder (package parser) and evaluated with disco-dop's
 //     proper.prm (chart/eval); the parameters with the best dev F1 are
-//     written to the output file.
+//     written to the output file;
+//   - distillation (Options.Teacher, optional): a trained model or ensemble
+//     scores the training sentences once, and every span cell's target
+//     becomes (1-w)·gold + w·teacher (network.Soft), so that one model
+//     learns from what an ensemble predicts.
 //
 // # Files
 //

@@ -64,6 +64,14 @@ type Options struct {
 	// with probability alpha/(alpha+c) (the character BiLSTM still reads
 	// it). 0 turns it off.
 	WordDropout float64
+	// Teacher, when not empty, is a weights file (one model or an
+	// ensemble) whose distributions over the span classes of the training
+	// sentences are mixed into the targets (knowledge distillation; see
+	// network.Soft). It must have been trained with the same vocabulary.
+	Teacher string
+	// TeacherWeight is the teacher's share of the targets, in [0, 1]; 0
+	// means DefaultTeacherWeight when Teacher is set.
+	TeacherWeight float64
 	// Epochs is the number of epochs to train in total (resumed runs
 	// included).
 	Epochs int
@@ -166,6 +174,12 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.EMA < 0 || o.EMA >= 1 || o.EMA != o.EMA {
 		return o, fmt.Errorf("train: EMA decay %g: want 0 (off) or a value in (0, 1)", o.EMA)
+	}
+	if err := checkTeacherWeight(o.TeacherWeight); err != nil {
+		return o, err
+	}
+	if o.TeacherWeight > 0 && o.Teacher == "" && !o.Resume {
+		return o, fmt.Errorf("train: a teacher weight without a teacher")
 	}
 	if o.Preset == "" {
 		o.Preset = "tiny"

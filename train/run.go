@@ -102,6 +102,7 @@ func (t *trainer) step(idx []int) error {
 	}
 	for i, j := range idx {
 		batch[i] = t.data.train[j].dense()
+		batch[i].Targets.Soft = t.data.train[j].softTargets(t.set.TeacherWeight)
 		if words != nil {
 			batch[i].Input.WordIDs = dropWords(batch[i].Input.WordIDs, t.counts, t.set.WordDropout, network.EOSWord+1, words)
 		}
@@ -244,6 +245,11 @@ func (t *trainer) logStart() {
 	t.logf("vocabulary: %d words, %d characters, %d labels, %d tags", s.Words, s.Chars, s.Labels, s.Tags)
 	t.logf("network: preset %s, %d parameters; batches of at most %d words; seed %d; %d workers",
 		t.set.Preset, t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
+	if t.set.Teacher != "" {
+		ts := t.data.teacher
+		t.logf("teacher: %s (%d model(s)), weight %g: %d soft cells (%.1f per word)",
+			t.set.Teacher, ts.Models, t.set.TeacherWeight, ts.Cells, float64(ts.Cells)/float64(max(1, s.Train.Words)))
+	}
 	if t.st.Epoch > 0 || t.st.Batch > 0 {
 		t.logf("resuming from %s: epoch %d, %d batches done, %d updates", t.opts.Checkpoint, t.st.Epoch+1, t.st.Batch, t.adam.Step)
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 )
 
@@ -67,6 +68,17 @@ func newTrainer(o Options) (*trainer, error) {
 	if set.Workers <= 0 {
 		set.Workers = runtime.GOMAXPROCS(0)
 	}
+	if o.Teacher != "" {
+		set.Teacher, set.TeacherWeight = o.Teacher, o.TeacherWeight
+		if set.TeacherWeight == 0 {
+			set.TeacherWeight = DefaultTeacherWeight
+		}
+		ts, err := scoreWithTeacher(data, o, set.Teacher, set.Workers)
+		if err != nil {
+			return nil, err
+		}
+		set.TeacherSHA256 = ts.SHA256
+	}
 	m, err := network.New(cfg, initSeed(o.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -110,6 +122,18 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	}
 	if data.hash != set.TrainHash {
 		return nil, fmt.Errorf("train: %s is not the training data of checkpoint %s (different trees)", o.Train, o.Checkpoint)
+	}
+	if set.Teacher != "" {
+		if raw.Teacher != "" {
+			set.Teacher = raw.Teacher
+		}
+		ts, err := scoreWithTeacher(data, o, set.Teacher, set.Workers)
+		if err != nil {
+			return nil, err
+		}
+		if ts.SHA256 != set.TeacherSHA256 {
+			return nil, fmt.Errorf("train: teacher %s is not the teacher of checkpoint %s (different weights)", set.Teacher, o.Checkpoint)
+		}
 	}
 	params, err := paramsFromRaw(set.Config, ck.Params)
 	if err != nil {
@@ -167,6 +191,12 @@ func checkResumeOptions(raw Options, set settings) error {
 	if raw.EMA != 0 && raw.EMA != set.EMA {
 		bad = append(bad, fmt.Sprintf("EMA %g (checkpoint: %g)", raw.EMA, set.EMA))
 	}
+	if raw.Teacher != "" && set.Teacher == "" {
+		bad = append(bad, "a teacher (checkpoint: none)")
+	}
+	if raw.TeacherWeight != 0 && raw.TeacherWeight != set.TeacherWeight {
+		bad = append(bad, fmt.Sprintf("teacher weight %g (checkpoint: %g)", raw.TeacherWeight, set.TeacherWeight))
+	}
 	if raw.Adam != nil && *raw.Adam != set.Adam {
 		bad = append(bad, "different optimiser settings")
 	}
@@ -221,4 +251,20 @@ func (t *trainer) plotPath() string { return t.opts.Out + ".plot.svg" }
 func withSizesOf(c, d network.Config) network.Config {
 	c.Labels, c.Tags, c.WordVocab, c.CharVocab = d.Labels, d.Tags, d.WordVocab, d.CharVocab
 	return c
+}
+
+// scoreWithTeacher gives the training examples the teacher's distributions,
+// with a progress bar when the options ask for one.
+func scoreWithTeacher(data *dataset, o Options, teacher string, workers int) (teacherStats, error) {
+	bar := &cli.Progress{}
+	if o.ProgressBar {
+		bar = cli.NewProgress(len(data.train), "teacher")
+	}
+	ts, err := data.addTeacher(teacher, o.Train, workers, func(done, _ int) { bar.Set(done) })
+	bar.Finish()
+	if err != nil {
+		return ts, err
+	}
+	data.teacher = ts
+	return ts, nil
 }

@@ -345,3 +345,37 @@ func TestTrainCommandConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainCommandTeacher distils a small model into another: the log
+// names the teacher and its soft cells; a missing teacher is an error
+// naming the file.
+func TestTrainCommandTeacher(t *testing.T) {
+	dev := dataPath(t, "dev.punctmoved.discbracket")
+	data, err := os.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.discbracket")
+	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
+	cfg := filepath.Join(dir, "cfg.json")
+	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`), 0o644)
+	teacher := filepath.Join(dir, "teacher.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", teacher, "--epochs", "2", "--config", cfg, "--workers", "1"); status != 0 {
+		t.Fatalf("train: %s", stderr)
+	}
+	stdout, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "s.safetensors"), "--epochs", "1",
+		"--config", cfg, "--workers", "1", "--teacher", teacher, "--teacher-weight", "0.7", "--seed", "2")
+	if status != 0 {
+		t.Fatalf("train --teacher: %s", stderr)
+	}
+	if want := "teacher: " + teacher + " (1 model(s)), weight 0.7: "; !strings.Contains(stdout, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, stdout)
+	}
+	missing := filepath.Join(dir, "none.safetensors")
+	_, stderr, status = runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "m.safetensors"), "--epochs", "1",
+		"--config", cfg, "--teacher", missing)
+	if status == 0 || !strings.Contains(stderr, "none.safetensors") {
+		t.Errorf("missing teacher: status %d, stderr %q", status, stderr)
+	}
+}
