@@ -29,6 +29,8 @@ type settings struct {
 	// Teacher is the distillation teacher's file ("": none), TeacherWeight
 	// its share of the targets and TeacherSHA256 its tensors' hash, to
 	// check that a resumed run reads the same teacher.
+	HoldOut       int     `json:",omitempty"` // Options.HoldOut and Folds
+	Folds         int     `json:",omitempty"`
 	Teacher       string  `json:",omitempty"`
 	TeacherWeight float64 `json:",omitempty"`
 	TeacherSHA256 string  `json:",omitempty"`

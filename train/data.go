@@ -171,12 +171,15 @@ type dataset struct {
 	vocab    *network.Vocab
 	hash     string       // of the training trees, to check a resumed run's data
 	teacher  teacherStats // what the teacher gave (Options.Teacher)
-	stats    DataStats
+	// all is every training example when a fold is held out (train then
+	// holds the others), else nil.
+	all   []example
+	stats DataStats
 }
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
 // the vocabulary to use (a resumed run's), else it is built from train.
-func loadData(trainPath, devPath string, v *network.Vocab) (*dataset, error) {
+func loadData(trainPath, devPath string, v *network.Vocab, holdOut, folds int) (*dataset, error) {
 	trees, err := treebank.ReadFile(trainPath)
 	if err != nil {
 		return nil, fmt.Errorf("train: reading training data: %w", err)
@@ -198,6 +201,19 @@ func loadData(trainPath, devPath string, v *network.Vocab) (*dataset, error) {
 	if len(d.train) == 0 {
 		return nil, fmt.Errorf("train: %s: no sentence with words", trainPath)
 	}
+	if folds > 0 {
+		d.all = d.train
+		d.train = nil
+		for i, ex := range d.all {
+			if foldOf(i, folds) != holdOut {
+				d.train = append(d.train, ex)
+			}
+		}
+		d.stats.Train.Words = 0
+		for _, ex := range d.train {
+			d.stats.Train.Words += ex.input.Len()
+		}
+	}
 	d.stats.TrainSents = len(d.train)
 	if devPath != "" {
 		if d.devGold, err = treebank.ReadFile(devPath); err != nil {
@@ -211,4 +227,13 @@ func loadData(trainPath, devPath string, v *network.Vocab) (*dataset, error) {
 	}
 	d.stats.Words, d.stats.Chars, d.stats.Labels, d.stats.Tags = len(v.Words), len(v.Chars), len(v.Labels), len(v.Tags)
 	return d, nil
+}
+
+// foldOf returns the fold (1-based) of training example i of folds.
+func foldOf(i, folds int) int { return i%folds + 1 }
+
+// heldOutNote is what a model trained without a fold adds to its
+// training-data description, and what a cross-fitted teacher must show.
+func heldOutNote(holdOut, folds int) string {
+	return fmt.Sprintf(" without fold %d/%d", holdOut, folds)
 }

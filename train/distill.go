@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/scorer"
@@ -54,52 +55,96 @@ type teacherStats struct {
 	SHA256 string
 }
 
-// addTeacher scores every training sentence with the teacher in path (a
-// single model or an ensemble, averaged) and keeps, for every cell where
-// the teacher gives the labels at least softMinMass, its distribution.
-// The teacher must have the training data's vocabulary. progress, when not
-// nil, is called with the sentences done.
+// addTeacher scores the training sentences with the teacher(s) in path (see
+// Options.Teacher: one file, a single model or an ensemble whose scores are
+// averaged, or K comma-separated cross-fitted teachers) and keeps, for every
+// cell where the teacher gives the labels at least softMinMass, its
+// distribution. Teachers must have the training data's vocabulary.
+// progress, when not nil, is called with the sentences done.
 func (d *dataset) addTeacher(path, trainPath string, workers int, progress func(done, total int)) (teacherStats, error) {
-	f, err := weights.ReadFile(path)
-	if err != nil {
-		return teacherStats{}, fmt.Errorf("train: teacher: %w", err)
-	}
-	if err := d.vocab.SameAs(f.Meta.Vocab); err != nil {
-		return teacherStats{}, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", path, trainPath, err)
-	}
-	models, err := f.Models()
-	if err != nil {
-		return teacherStats{}, fmt.Errorf("train: teacher %s: %w", path, err)
-	}
-	for _, m := range models {
-		m.Workers = workers
-	}
-	sc := scorer.MeanCPU(models)
-	st := teacherStats{Models: len(models), SHA256: f.TensorsSHA256}
-	L := f.Meta.Config.Labels
-	for lo := 0; lo < len(d.train); lo += teacherBatch {
-		hi := min(len(d.train), lo+teacherBatch)
-		ins := make([]network.Input, hi-lo)
-		for i := range ins {
-			ins[i] = d.train[lo+i].input
-		}
-		outs, err := sc.Score(ins)
+	paths := strings.Split(path, ",")
+	folds := len(paths)
+	var st teacherStats
+	var hashes []string
+	done := 0
+	for k, p := range paths {
+		f, err := weights.ReadFile(p)
 		if err != nil {
-			return teacherStats{}, fmt.Errorf("train: teacher %s: sentences %d-%d: %w", path, lo+1, hi, err)
+			return teacherStats{}, fmt.Errorf("train: teacher: %w", err)
 		}
-		for i, out := range outs {
-			ex := &d.train[lo+i]
-			ex.soft = softCells(out.Scores.N, L, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
-			if ex.soft == nil {
-				ex.soft = []softCell{} // scored: no cell kept
+		if err := d.vocab.SameAs(f.Meta.Vocab); err != nil {
+			return teacherStats{}, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", p, trainPath, err)
+		}
+		if note := heldOutNote(k+1, folds); folds > 1 && !strings.HasSuffix(f.Meta.TrainingData, note) {
+			return teacherStats{}, fmt.Errorf("train: teacher %d of %d, %s, was trained on %q: a cross-fitted teacher must be trained%s (--hold-out %d/%d)",
+				k+1, folds, p, f.Meta.TrainingData, note, k+1, folds)
+		}
+		models, err := f.Models()
+		if err != nil {
+			return teacherStats{}, fmt.Errorf("train: teacher %s: %w", p, err)
+		}
+		for _, m := range models {
+			m.Workers = workers
+		}
+		st.Models += len(models)
+		hashes = append(hashes, f.TensorsSHA256)
+		// The sentences this teacher scores, and the words it was trained on.
+		var idx []int
+		seen := make([]bool, len(d.vocab.Words))
+		for i := range d.train {
+			if folds == 1 || foldOf(i, folds) == k+1 {
+				idx = append(idx, i)
+				continue
 			}
-			st.Cells += len(ex.soft)
+			for _, w := range d.train[i].input.WordIDs {
+				seen[w] = true
+			}
 		}
-		if progress != nil {
-			progress(hi, len(d.train))
+		sc := scorer.MeanCPU(models)
+		L := f.Meta.Config.Labels
+		for lo := 0; lo < len(idx); lo += teacherBatch {
+			hi := min(len(idx), lo+teacherBatch)
+			ins := make([]network.Input, hi-lo)
+			for j := range ins {
+				ins[j] = d.train[idx[lo+j]].input
+				if folds > 1 {
+					ins[j] = unseenAsUnknown(ins[j], seen)
+				}
+			}
+			outs, err := sc.Score(ins)
+			if err != nil {
+				return teacherStats{}, fmt.Errorf("train: teacher %s: %w", p, err)
+			}
+			for j, out := range outs {
+				ex := &d.train[idx[lo+j]]
+				ex.soft = softCells(out.Scores.N, L, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
+				if ex.soft == nil {
+					ex.soft = []softCell{} // scored: no cell kept
+				}
+				st.Cells += len(ex.soft)
+			}
+			done += hi - lo
+			if progress != nil {
+				progress(done, len(d.train))
+			}
 		}
 	}
+	st.SHA256 = strings.Join(hashes, ",")
 	return st, nil
+}
+
+// unseenAsUnknown returns in with every word not marked seen replaced by
+// the unknown word (the characters are kept).
+func unseenAsUnknown(in network.Input, seen []bool) network.Input {
+	out := in
+	out.WordIDs = make([]int, len(in.WordIDs))
+	for i, w := range in.WordIDs {
+		if w >= 0 && w < len(seen) && !seen[w] && w >= network.EOSWord+1 {
+			w = network.UnkWord
+		}
+		out.WordIDs[i] = w
+	}
+	return out
 }
 
 // softCells returns the teacher distributions (softmax with the null class

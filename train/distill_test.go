@@ -3,6 +3,8 @@ package train
 import (
 	"context"
 	"errors"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/weights"
 	"io/fs"
 	"math"
 	"os"
@@ -154,5 +156,130 @@ func TestTeacherRefused(t *testing.T) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestCrossFittedTeachers: models trained without one fold each teach the
+// sentences of their held-out fold; teachers in the wrong order, or not
+// trained without a fold, are refused.
+func TestCrossFittedTeachers(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	teacher := func(name string, holdOut, folds int) string {
+		o := resumeOptions(t, data, base)
+		o.Out = filepath.Join(base, name+".safetensors")
+		o.HoldOut, o.Folds, o.Epochs = holdOut, folds, 1
+		var lines strings.Builder
+		o.Log = &lines
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		if want := "15 sentences"; folds == 2 && !strings.Contains(lines.String(), want) {
+			t.Errorf("%s: log lacks %q:\n%s", name, want, lines.String())
+		}
+		return o.Out
+	}
+	t1, t2, whole := teacher("t1", 1, 2), teacher("t2", 2, 2), teacher("whole", 0, 0)
+	f, err := weights.ReadFile(t1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "small.discbracket without fold 1/2"; f.Meta.TrainingData != want {
+		t.Errorf("training data %q, want %q", f.Meta.TrainingData, want)
+	}
+
+	// The student: every sentence gets its teacher's distributions.
+	d, err := loadData(data, "", nil, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.addTeacher(t1+","+t2, data, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
+		t.Errorf("stats %+v", st)
+	}
+	for i, ex := range d.train {
+		if ex.soft == nil {
+			t.Fatalf("sentence %d: not scored by a teacher", i)
+		}
+	}
+	// Sentence 0 is in fold 1: scoring it alone with t1, its words unseen
+	// by t1 as unknown, gives the same cells.
+	tf, err := weights.ReadFile(t1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := tf.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make([]bool, len(d.vocab.Words))
+	for i, ex := range d.train {
+		if foldOf(i, 2) == 2 {
+			for _, w := range ex.input.WordIDs {
+				seen[w] = true
+			}
+		}
+	}
+	in := unseenAsUnknown(d.train[0].input, seen)
+	out, err := models[0].Forward(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := softCells(out.Scores.N, out.Scores.L, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
+	if !slices.EqualFunc(want, d.train[0].soft, func(a, b softCell) bool {
+		return a.kind == b.kind && a.cell == b.cell && slices.Equal(a.probs, b.probs)
+	}) {
+		t.Errorf("sentence 0: soft cells differ from teacher 1's own scores")
+	}
+
+	for _, tc := range []struct{ name, teachers, want string }{
+		{"swapped", t2 + "," + t1, "must be trained without fold 1/2 (--hold-out 1/2)"},
+		{"not held out", t1 + "," + whole, "teacher 2 of 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := loadData(data, "", nil, 0, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := d.addTeacher(tc.teachers, data, 1, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestUnseenAsUnknown(t *testing.T) {
+	seen := []bool{false, false, false, true, false, true}
+	in := network.Input{WordIDs: []int{3, 4, 5, 0}, CharIDs: [][]int{{7}, {8}, {9}, {10}}}
+	got := unseenAsUnknown(in, seen)
+	if want := []int{3, network.UnkWord, 5, 0}; !slices.Equal(got.WordIDs, want) {
+		t.Errorf("word ids %v, want %v", got.WordIDs, want)
+	}
+	if in.WordIDs[1] != 4 {
+		t.Error("the input was changed")
+	}
+}
+
+func TestHoldOutOptions(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	for _, f := range [][2]int{{0, 2}, {3, 2}, {1, 1}, {1, 0}, {-1, 2}} {
+		o := resumeOptions(t, data, base)
+		o.HoldOut, o.Folds = f[0], f[1]
+		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "held-out fold") {
+			t.Errorf("hold-out %d/%d: error %v", f[0], f[1], err)
+		}
+	}
+	o := resumeOptions(t, data, base)
+	o.HoldOut, o.Folds, o.Epochs = 1, 3, 1
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	o.Resume, o.HoldOut, o.Epochs = true, 2, 2
+	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "held-out fold 2/3 (checkpoint: 1/3)") {
+		t.Errorf("resume with another fold: error %v", err)
 	}
 }

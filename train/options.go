@@ -68,10 +68,21 @@ type Options struct {
 	// ensemble) whose distributions over the span classes of the training
 	// sentences are mixed into the targets (knowledge distillation; see
 	// network.Soft). It must have been trained with the same vocabulary.
+	// A teacher scores its own training data almost perfectly (its targets
+	// then add little to the gold ones), so Teacher may instead list K >= 2
+	// comma-separated files, cross-fitted teachers: the k-th was trained
+	// with HoldOut k of Folds K and scores fold k only, reading the words it
+	// never saw in training as unknown.
 	Teacher string
 	// TeacherWeight is the teacher's share of the targets, in [0, 1]; 0
 	// means DefaultTeacherWeight when Teacher is set.
 	TeacherWeight float64
+	// HoldOut and Folds, when Folds > 0, leave fold HoldOut (1-based) of
+	// Folds out of training: training sentence i (0-based, in file order,
+	// sentences without words not counted) is in fold i mod Folds + 1. The
+	// vocabulary still comes from the whole file. Such a model scores its
+	// held-out fold as one of the cross-fitted teachers of Teacher.
+	HoldOut, Folds int
 	// Epochs is the number of epochs to train in total (resumed runs
 	// included).
 	Epochs int
@@ -180,6 +191,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.TeacherWeight > 0 && o.Teacher == "" && !o.Resume {
 		return o, fmt.Errorf("train: a teacher weight without a teacher")
+	}
+	if o.Folds < 0 || o.Folds == 1 || (o.Folds == 0) != (o.HoldOut == 0) || o.HoldOut < 0 || o.HoldOut > o.Folds {
+		return o, fmt.Errorf("train: held-out fold %d of %d: want a fold k of K >= 2 folds, 1 <= k <= K", o.HoldOut, o.Folds)
 	}
 	if o.Preset == "" {
 		o.Preset = "tiny"

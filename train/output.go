@@ -14,7 +14,7 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 	meta := weights.Meta{
 		Config:       p.Config(),
 		Vocab:        t.data.vocab,
-		TrainingData: filepath.Base(t.set.Train),
+		TrainingData: t.trainingData(),
 		DevF1:        f1,
 		DevDiscF1:    disc,
 		Epochs:       epoch,
@@ -29,4 +29,14 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 		},
 	}
 	return weights.WriteFile(t.opts.Out, p, meta, t.opts.DType)
+}
+
+// trainingData describes the training data in the output file: the file
+// name, and the fold left out if any.
+func (t *trainer) trainingData() string {
+	s := filepath.Base(t.set.Train)
+	if t.set.Folds > 0 {
+		s += heldOutNote(t.set.HoldOut, t.set.Folds)
+	}
+	return s
 }

@@ -238,6 +238,9 @@ func (t *trainer) logStart() {
 	if t.set.Dev != "" {
 		t.logf("dev: %s: %d sentences, %d words", t.set.Dev, s.DevSents, s.DevWords)
 	}
+	if t.set.Folds > 0 {
+		t.logf("fold %d of %d held out; the counts below are of the whole file", t.set.HoldOut, t.set.Folds)
+	}
 	t.logf("%s", s.Train.SkippedLine())
 	if s.Train.Conflicts > 0 {
 		t.logf("dropped %d targets that share a score cell with another", s.Train.Conflicts)

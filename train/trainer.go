@@ -50,7 +50,7 @@ func newTrainer(o Options) (*trainer, error) {
 	if o.Adam != nil {
 		adam = *o.Adam
 	}
-	data, err := loadData(o.Train, o.Dev, nil)
+	data, err := loadData(o.Train, o.Dev, nil, o.HoldOut, o.Folds)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
-		EMA: o.EMA, WordDropout: o.WordDropout, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		EMA: o.EMA, WordDropout: o.WordDropout, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
 	}
 	if set.MaxBatchWords == 0 {
 		set.MaxBatchWords = DefaultMaxBatchWords
@@ -116,7 +116,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint %s: vocabulary: %w", o.Checkpoint, err)
 	}
-	data, err := loadData(o.Train, o.Dev, v)
+	data, err := loadData(o.Train, o.Dev, v, set.HoldOut, set.Folds)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +190,9 @@ func checkResumeOptions(raw Options, set settings) error {
 	}
 	if raw.EMA != 0 && raw.EMA != set.EMA {
 		bad = append(bad, fmt.Sprintf("EMA %g (checkpoint: %g)", raw.EMA, set.EMA))
+	}
+	if raw.Folds != 0 && (raw.Folds != set.Folds || raw.HoldOut != set.HoldOut) {
+		bad = append(bad, fmt.Sprintf("held-out fold %d/%d (checkpoint: %d/%d)", raw.HoldOut, raw.Folds, set.HoldOut, set.Folds))
 	}
 	if raw.Teacher != "" && set.Teacher == "" {
 		bad = append(bad, "a teacher (checkpoint: none)")

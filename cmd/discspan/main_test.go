@@ -378,4 +378,22 @@ func TestTrainCommandTeacher(t *testing.T) {
 	if status == 0 || !strings.Contains(stderr, "none.safetensors") {
 		t.Errorf("missing teacher: status %d, stderr %q", status, stderr)
 	}
+	// --hold-out k/K: the weights file says which fold was left out.
+	held := filepath.Join(dir, "h.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", held, "--epochs", "1", "--config", cfg, "--workers", "1", "--hold-out", "2/3"); status != 0 {
+		t.Fatalf("train --hold-out: %s", stderr)
+	}
+	f, err := weights.ReadFile(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "small.discbracket without fold 2/3"; f.Meta.TrainingData != want {
+		t.Errorf("training data %q, want %q", f.Meta.TrainingData, want)
+	}
+	for _, bad := range []string{"3/2", "1/1", "x", "0/2"} {
+		_, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "b.safetensors"), "--hold-out", bad)
+		if status != 2 || !strings.Contains(stderr, "--hold-out") {
+			t.Errorf("--hold-out %s: status %d, stderr %q", bad, status, stderr)
+		}
+	}
 }

@@ -25,7 +25,8 @@ func runTrain(args []string, stdout io.Writer) error {
 	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
 	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
-	teacher := fs.String("teacher", "", "distil: mix this model's (or ensemble's) distributions over the span classes into the targets; it must share the training data's vocabulary")
+	teacher := fs.String("teacher", "", "distil: mix this model's (or ensemble's) distributions over the span classes into the targets; it must share the training data's vocabulary. T1,...,TK: cross-fitted teachers, Tk trained with --hold-out k/K, each scoring its held-out fold")
+	holdOut := fs.String("hold-out", "", "k/K: leave fold k of K out of training (training sentence i is in fold i mod K + 1), to make cross-fitted teachers")
 	teacherWeight := fs.Float64("teacher-weight", 0, fmt.Sprintf("the teacher's share of the targets, in [0,1] (0: %g with --teacher)", train.DefaultTeacherWeight))
 	ema := fs.Float64("ema", 0, "keep a moving average of the parameters with this decay per update (e.g. 0.999) and evaluate, select and write it; 0: off")
 	adamPath := fs.String("adam", "", "JSON file of optimiser settings (network.AdamConfig fields: lr, beta1, beta2, eps, clip_norm, decay, decay_every) replacing the defaults")
@@ -95,6 +96,12 @@ func runTrain(args []string, stdout io.Writer) error {
 	if *seed == 0 && !*resume {
 		*seed = 1
 	}
+	var fold, folds int
+	if *holdOut != "" {
+		if n, err := fmt.Sscanf(*holdOut, "%d/%d", &fold, &folds); n != 2 || err != nil || folds < 2 || fold < 1 || fold > folds {
+			return fmt.Errorf("%w: --hold-out %q: want k/K with K >= 2 and 1 <= k <= K", errUsage, *holdOut)
+		}
+	}
 
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -121,7 +128,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		}
 	}()
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, HoldOut: fold, Folds: folds, Epochs: *epochs, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
