@@ -10,10 +10,12 @@ import (
 	"github.com/discspan/discspan/weights"
 )
 
-// Knowledge distillation (Options.Teacher): a trained model, usually an
-// ensemble, scores every training sentence once before the first update;
-// its class distributions then join the gold classes in the span targets
-// (network.Soft), so that one model learns what several agree on.
+// Knowledge distillation (Options.Teacher): a trained model or ensemble,
+// or K cross-fitted models each trained without one fold of the training
+// set, scores every training sentence once before the first update; the
+// class distributions then join the gold classes in the span targets
+// (network.Soft). A model's distributions on its own training sentences
+// are nearly the gold classes, hence the cross-fitted form.
 
 const (
 	// DefaultTeacherWeight is the teacher's share of the span targets when
