@@ -171,10 +171,7 @@ type dataset struct {
 	vocab    *network.Vocab
 	hash     string       // of the training trees, to check a resumed run's data
 	teacher  teacherStats // what the teacher gave (Options.Teacher)
-	// all is every training example when a fold is held out (train then
-	// holds the others), else nil.
-	all   []example
-	stats DataStats
+	stats    DataStats
 }
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
@@ -202,9 +199,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, holdOut, folds int) (
 		return nil, fmt.Errorf("train: %s: no sentence with words", trainPath)
 	}
 	if folds > 0 {
-		d.all = d.train
+		all := d.train
 		d.train = nil
-		for i, ex := range d.all {
+		for i, ex := range all {
 			if foldOf(i, folds) != holdOut {
 				d.train = append(d.train, ex)
 			}

@@ -266,6 +266,11 @@ func TestUnseenAsUnknown(t *testing.T) {
 func TestHoldOutOptions(t *testing.T) {
 	base := t.TempDir()
 	data := shortSentences(t, base, 30, 12)
+	o := resumeOptions(t, data, base)
+	o.HoldOut, o.Folds, o.Teacher = 1, 2, "t.safetensors"
+	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "a held-out fold and a teacher together") {
+		t.Errorf("hold-out with a teacher: error %v", err)
+	}
 	for _, f := range [][2]int{{0, 2}, {3, 2}, {1, 1}, {1, 0}, {-1, 2}} {
 		o := resumeOptions(t, data, base)
 		o.HoldOut, o.Folds = f[0], f[1]
@@ -273,7 +278,7 @@ func TestHoldOutOptions(t *testing.T) {
 			t.Errorf("hold-out %d/%d: error %v", f[0], f[1], err)
 		}
 	}
-	o := resumeOptions(t, data, base)
+	o = resumeOptions(t, data, base)
 	o.HoldOut, o.Folds, o.Epochs = 1, 3, 1
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)

@@ -92,8 +92,11 @@ type Options struct {
 	// Seed seeds the initialisation, the batch order and dropout.
 	Seed uint64
 	// Resume continues from the checkpoint. Preset, Config, Adam,
-	// MaxBatchWords and Seed then come from the checkpoint (a value given
-	// here that differs is an error); Epochs may extend the run.
+	// MaxBatchWords, Seed, EMA, WordDropout, the held-out fold and the
+	// teacher's weight then come from the checkpoint (a value given here
+	// that differs is an error); the teacher files are read again (Teacher
+	// may name them at a new path, but their weights must be the same);
+	// Epochs may extend the run.
 	Resume bool
 	// Workers is the number of goroutines of the network and of dev
 	// parsing; 0 means GOMAXPROCS. Runs are reproducible for a given
@@ -194,6 +197,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.Folds < 0 || o.Folds == 1 || (o.Folds == 0) != (o.HoldOut == 0) || o.HoldOut < 0 || o.HoldOut > o.Folds {
 		return o, fmt.Errorf("train: held-out fold %d of %d: want a fold k of K >= 2 folds, 1 <= k <= K", o.HoldOut, o.Folds)
+	}
+	if o.Folds > 0 && o.Teacher != "" {
+		return o, fmt.Errorf("train: a held-out fold and a teacher together: the teachers' folds would not be those of the training sentences")
 	}
 	if o.Preset == "" {
 		o.Preset = "tiny"
