@@ -46,6 +46,21 @@ func spanCE[T float](s []T, target []int, soft *softCursor, weight float64, n, l
 	return loss
 }
 
+// LabelProbs writes to probs (len(row) entries) the probability of each
+// label at a cell whose label scores are row, the null class having the
+// fixed logit 0 (the softmax the loss is taken of), and returns their sum:
+// the probability that the cell holds a constituent.
+func LabelProbs(row, probs []float32) float64 {
+	lse := logSumExpWithZero(row)
+	var mass float64
+	for a, v := range row {
+		p := math.Exp(float64(v) - lse)
+		probs[a] = float32(p)
+		mass += p
+	}
+	return mass
+}
+
 // logSumExpWithZero returns log(exp(0) + Σ exp(row[a])), computed stably in
 // float64.
 func logSumExpWithZero[T float](row []T) float64 {

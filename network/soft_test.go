@@ -97,3 +97,18 @@ func TestSoftTargetsChecked(t *testing.T) {
 		})
 	}
 }
+
+func TestLabelProbs(t *testing.T) {
+	row := []float32{1, -2, 0}
+	probs := make([]float32, len(row))
+	mass := LabelProbs(row, probs)
+	z := 1 + math.Exp(1) + math.Exp(-2) + 1 // the null class (logit 0) first
+	for a, v := range row {
+		if want := math.Exp(float64(v)) / z; math.Abs(float64(probs[a])-want) > 1e-7 {
+			t.Errorf("label %d: %g, want %g", a, probs[a], want)
+		}
+	}
+	if want := 1 - 1/z; math.Abs(mass-want) > 1e-12 {
+		t.Errorf("mass %g, want %g", mass, want)
+	}
+}

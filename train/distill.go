@@ -2,7 +2,7 @@ package train
 
 import (
 	"fmt"
-	"math"
+	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/network"
@@ -154,26 +154,14 @@ func unseenAsUnknown(in network.Input, seen []bool) network.Input {
 // is at least softMinMass, by kind then cell.
 func softCells(n, labels int, scores [3][]float32) []softCell {
 	var out []softCell
+	probs := make([]float32, labels)
 	for k, s := range scores {
 		for x := 0; x < n; x++ {
 			for y := x; y < n; y++ {
-				row := s[(x*n+y)*labels : (x*n+y+1)*labels]
-				m := 0.0
-				for _, v := range row {
-					m = math.Max(m, float64(v))
-				}
-				sum := math.Exp(-m)
-				for _, v := range row {
-					sum += math.Exp(float64(v) - m)
-				}
-				if mass := 1 - math.Exp(-m)/sum; mass < softMinMass {
+				if network.LabelProbs(s[(x*n+y)*labels:(x*n+y+1)*labels], probs) < softMinMass {
 					continue
 				}
-				probs := make([]float32, labels)
-				for a, v := range row {
-					probs[a] = float32(math.Exp(float64(v)-m) / sum)
-				}
-				out = append(out, softCell{kind: uint8(k), cell: int32(x*n + y), probs: probs})
+				out = append(out, softCell{kind: uint8(k), cell: int32(x*n + y), probs: slices.Clone(probs)})
 			}
 		}
 	}

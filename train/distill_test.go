@@ -62,25 +62,8 @@ func TestDistillResume(t *testing.T) {
 		o := resumeOptions(t, data, base)
 		o.Out = filepath.Join(base, name+".safetensors")
 		o.Teacher = teacher
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if stopAfter > 0 {
-			o.Progress = func(p Progress) {
-				if p.Phase == PhaseEpoch && p.Epoch == stopAfter {
-					cancel()
-				}
-			}
-		}
-		if _, err := Run(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		if stopAfter > 0 {
-			o.Progress, o.Resume, o.Teacher = nil, true, "" // the checkpoint names the teacher
-			if _, err := Run(context.Background(), o); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return o
+		// Resumed without naming the teacher: the checkpoint does.
+		return runStoppedAndResumed(t, o, stopAfter, func(o *Options) { o.Teacher = "" })
 	}
 	plain := run("plain", "", 0)
 	a := run("a", plain.Out, 0)

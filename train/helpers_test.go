@@ -2,6 +2,7 @@ package train
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -77,4 +78,34 @@ func readFile(t testing.TB, path string) []byte {
 func sameFile(t testing.TB, a, b string) bool {
 	t.Helper()
 	return bytes.Equal(readFile(t, a), readFile(t, b))
+}
+
+// runStoppedAndResumed runs o to the end. With stopAfter > 0 the run is
+// cancelled after that epoch's evaluation and then resumed, with onResume
+// (when not nil) changing the options first. It returns the options of the
+// last call.
+func runStoppedAndResumed(t *testing.T, o Options, stopAfter int, onResume func(*Options)) Options {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if stopAfter > 0 {
+		o.Progress = func(p Progress) {
+			if p.Phase == PhaseEpoch && p.Epoch == stopAfter {
+				cancel()
+			}
+		}
+	}
+	if _, err := Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	if stopAfter > 0 {
+		o.Progress, o.Resume = nil, true
+		if onResume != nil {
+			onResume(&o)
+		}
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return o
 }

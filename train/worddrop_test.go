@@ -64,25 +64,7 @@ func TestWordDropoutResume(t *testing.T) {
 		o := resumeOptions(t, data, filepath.Join(base, name))
 		o.Out = filepath.Join(base, name+".safetensors")
 		o.WordDropout = alpha
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		if stopAfter > 0 {
-			o.Progress = func(p Progress) {
-				if p.Phase == PhaseEpoch && p.Epoch == stopAfter {
-					cancel()
-				}
-			}
-		}
-		if _, err := Run(ctx, o); err != nil {
-			t.Fatal(err)
-		}
-		if stopAfter > 0 {
-			o.Progress, o.Resume = nil, true
-			if _, err := Run(context.Background(), o); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return o
+		return runStoppedAndResumed(t, o, stopAfter, nil)
 	}
 	plain := run("plain", 0, 0)
 	a := run("a", 5, 0)

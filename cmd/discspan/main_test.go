@@ -282,19 +282,33 @@ func TestParseCommand(t *testing.T) {
 	}
 }
 
-// TestTrainCommandConfig trains a very small network given by --config for
-// one epoch and checks the weights file records those sizes.
-func TestTrainCommandConfig(t *testing.T) {
-	dev := dataPath(t, "dev.punctmoved.discbracket")
-	data, err := os.ReadFile(dev)
+// smallTrainingSetup writes the first 15 dev trees and a very small
+// network configuration to a temporary directory and returns the
+// directory and the two files.
+func smallTrainingSetup(t *testing.T) (dir, small, cfg string) {
+	t.Helper()
+	data, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	small := filepath.Join(dir, "small.discbracket")
-	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
-	cfg := filepath.Join(dir, "cfg.json")
-	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`), 0o644)
+	dir = t.TempDir()
+	small = filepath.Join(dir, "small.discbracket")
+	cfg = filepath.Join(dir, "cfg.json")
+	for path, body := range map[string]string{
+		small: strings.Join(strings.SplitAfter(string(data), "\n")[:15], ""),
+		cfg:   `{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`,
+	} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, small, cfg
+}
+
+// TestTrainCommandConfig trains a very small network given by --config for
+// one epoch and checks the weights file records those sizes.
+func TestTrainCommandConfig(t *testing.T) {
+	dir, small, cfg := smallTrainingSetup(t)
 	out := filepath.Join(dir, "m.safetensors")
 	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", out, "--epochs", "1", "--config", cfg, "--workers", "1"); status != 0 {
 		t.Fatalf("train: %s", stderr)
@@ -350,16 +364,7 @@ func TestTrainCommandConfig(t *testing.T) {
 // names the teacher and its soft cells; a missing teacher is an error
 // naming the file.
 func TestTrainCommandTeacher(t *testing.T) {
-	dev := dataPath(t, "dev.punctmoved.discbracket")
-	data, err := os.ReadFile(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	small := filepath.Join(dir, "small.discbracket")
-	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
-	cfg := filepath.Join(dir, "cfg.json")
-	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`), 0o644)
+	dir, small, cfg := smallTrainingSetup(t)
 	teacher := filepath.Join(dir, "teacher.safetensors")
 	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", teacher, "--epochs", "2", "--config", cfg, "--workers", "1"); status != 0 {
 		t.Fatalf("train: %s", stderr)
