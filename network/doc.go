@@ -67,6 +67,9 @@
 // the POS tagger's cross-entropy. A batch's loss is the MEAN over its
 // sentences of these per-sentence SUMS (the authors' release sums over spans
 // and averages over the batch); gradients are those of this batch loss.
+// With Targets.Soft (distillation), a cell's target is the mixture
+// (1-w)·gold + w·teacher instead of the gold class alone, and its term the
+// cross-entropy against that distribution.
 //
 // # Precision
 //
