@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -108,4 +109,21 @@ func runStoppedAndResumed(t *testing.T, o Options, stopAfter int, onResume func(
 		}
 	}
 	return o
+}
+
+// checkpointAgainst reads the checkpoints of the runs writing out and
+// baseline and returns out's, and whether its parameters differ from the
+// baseline's.
+func checkpointAgainst(t *testing.T, out, baseline string) (*checkpoint, bool) {
+	t.Helper()
+	c, err := readCheckpoint(out + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := readCheckpoint(baseline + ".ckpt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := slices.EqualFunc(c.Params, b.Params, func(x, y rawTensor) bool { return x.Name == y.Name && bytes.Equal(x.Data, y.Data) })
+	return c, !same
 }
