@@ -69,7 +69,9 @@
 // and averages over the batch); gradients are those of this batch loss.
 // With Targets.Soft (distillation), a cell's target is the mixture
 // (1-w)·gold + w·teacher instead of the gold class alone, and its term the
-// cross-entropy against that distribution.
+// cross-entropy against that distribution. With Targets.Hinge, a sentence's
+// loss also has a structured margin term over whole trees, found by the
+// chart decoder on cost-augmented scores (see Hinge).
 //
 // # Precision
 //

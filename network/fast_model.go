@@ -147,7 +147,7 @@ func putGradBuf(q *Params) {
 // and, when grads is not nil, adds the gradient of the batch loss to grads.
 // With train, sentence i's dropout masks are drawn from sentenceRNG(seed,
 // i); without, there is no dropout.
-func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Params, parts [][4]float64) {
+func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Params, parts [][numParts]float64) {
 	var idx []int
 	for i := range batch {
 		if batch[i].Input.Len() > 0 {
@@ -197,7 +197,7 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 			}
 			g := newGroup(p, ar, gin, rs)
 			g.forward(false)
-			gp := make([][4]float64, len(gi))
+			gp := make([][numParts]float64, len(gi))
 			g.loss(exs, scale, grads != nil, gp)
 			for j, i := range gi {
 				parts[i] = gp[j]

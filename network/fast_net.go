@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+
+	"github.com/discspan/discspan/chart/decode"
 )
 
 // The optimised float32 path (see "Implementation" in doc.go). It computes
@@ -153,6 +155,7 @@ type group struct {
 	h2Mask   []float32
 	words    []float32 // (W, 2*LSTM2Hidden)
 	mods     [numKinds][2]modRun
+	dec      *decode.Decoder // the hinge loss's decoder (Targets.Hinge)
 }
 
 // npad rounds n up to a multiple of 16 (the width of a GEMM tile).
@@ -479,7 +482,7 @@ func (g *group) biaffineScores(mr *modRun, s *groupSentence, O, Dd int) []float3
 
 // loss computes every sentence's loss terms and, when grads, the gradients
 // of the scores and tag logits, scaled by scale.
-func (g *group) loss(exs []*Example, scale float64, grads bool, parts [][4]float64) {
+func (g *group) loss(exs []*Example, scale float64, grads bool, parts [][numParts]float64) {
 	c := g.p.cfg
 	L, K := c.Labels, c.Tags
 	var e []float32
@@ -499,6 +502,12 @@ func (g *group) loss(exs []*Example, scale float64, grads bool, parts [][4]float
 				s.dTags = g.ar.zeros(n * K)
 			}
 			parts[i][3] = tagCE(s.tags, t.Tags, K, scale, s.dTags)
+		}
+		if t.Hinge != nil {
+			if g.dec == nil {
+				g.dec = decode.NewDecoder(nil)
+			}
+			parts[i][4], _ = hingeLoss(t.Hinge, s.scores, t, n, L, scale, s.dScores, g.dec)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/discspan/discspan/chart/decode"
 )
 
 // The optimised float32 path (fast_*.go) against the float64 reference (the
@@ -116,7 +118,7 @@ func TestFastForwardMatchesReference(t *testing.T) {
 // without dropout (same masks: same generators, same order of draws).
 func TestFastLossGradMatchesReference(t *testing.T) {
 	for ci, tc := range fastTestCases() {
-		for _, mode := range []string{"no dropout", "dropout", "dropout and soft targets"} {
+		for _, mode := range []string{"no dropout", "dropout", "dropout and soft targets", "dropout and hinge"} {
 			t.Run(tc.name+"/"+mode, func(t *testing.T) {
 				if mode == "no dropout" {
 					tc.cfg = tc.cfg.NoDropout()
@@ -126,6 +128,11 @@ func TestFastLossGradMatchesReference(t *testing.T) {
 					rng := rand.New(rand.NewPCG(uint64(ci), 9))
 					for i := range batch {
 						batch[i].Targets.Soft = randomSoft(rng, batch[i].Input.Len(), tc.cfg.Labels, 0.5)
+					}
+				}
+				if mode == "dropout and hinge" {
+					for i := range batch {
+						batch[i].Targets.Hinge = &Hinge{Weight: 0.7, Variant: decode.N3}
 					}
 				}
 				m.Workers = 2
@@ -144,13 +151,16 @@ func TestFastLossGradMatchesReference(t *testing.T) {
 					return v
 				})
 				scale := 1 / float64(len(batch))
-				var parts [][4]float64
+				var parts [][numParts]float64
 				for i := range batch {
 					parts = append(parts, sentenceLoss(&n64, &batch[i], sentenceRNG(seed, i), &gnet, scale))
 				}
 				want := sumLoss(parts, batch)
+				if mode == "dropout and hinge" && !(loss.Hinge > 0) {
+					t.Fatalf("hinge term %g, want > 0", loss.Hinge)
+				}
 				for _, f := range [][3]any{{"total", loss.Total, want.Total}, {"cont", loss.Cont, want.Cont},
-					{"disc", loss.Disc, want.Disc}, {"gap", loss.Gap, want.Gap}, {"tag", loss.Tag, want.Tag}} {
+					{"disc", loss.Disc, want.Disc}, {"gap", loss.Gap, want.Gap}, {"tag", loss.Tag, want.Tag}, {"hinge", loss.Hinge, want.Hinge}} {
 					if !relClose(f[1].(float64), f[2].(float64), 1e-4) {
 						t.Errorf("%s loss: fast %g, reference %g", f[0], f[1], f[2])
 					}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/discspan/discspan/chart/decode"
 )
 
 // Finite-difference gradient checks, in float64, of every layer and of the
@@ -368,6 +370,8 @@ func TestModelGradient(t *testing.T) {
 		{"dropout", true, []int{3, 4}},
 		{"one-word sentence", true, []int{1}},
 		{"soft targets", true, []int{3, 4}},
+		{"hinge n3", true, []int{3, 4}},
+		{"hinge n6", false, []int{5}},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -380,8 +384,13 @@ func TestModelGradient(t *testing.T) {
 			var batch []Example
 			for _, n := range tc.lengths {
 				ex := randomExample(rng, c, n)
-				if tc.name == "soft targets" {
+				switch tc.name {
+				case "soft targets":
 					ex.Targets.Soft = randomSoft(rng, n, c.Labels, 0.7)
+				case "hinge n3":
+					ex.Targets.Hinge = &Hinge{Weight: 0.8, Variant: decode.N3}
+				case "hinge n6":
+					ex.Targets.Hinge = &Hinge{Weight: 1.3, Variant: decode.N6}
 				}
 				batch = append(batch, ex)
 			}
@@ -397,6 +406,14 @@ func TestModelGradient(t *testing.T) {
 				return total * scale
 			}
 			loss(&g)
+			if batch[0].Targets.Hinge != nil {
+				// The hinge must be active, or its gradient goes unchecked.
+				for j := range batch {
+					if p := sentenceLoss(&w, &batch[j], sentenceRNG(seed, j), nil, scale); !(p[4] > 0) {
+						t.Fatalf("sentence %d: hinge term %g, want > 0", j, p[4])
+					}
+				}
+			}
 			checkGrads(t, func() float64 { return loss(nil) }, vars)
 		})
 	}

@@ -119,7 +119,7 @@ func (m *Model) LossGrad(batch []Example, seed uint64, grads *Params) (Loss, err
 		ch := chunks[ci]
 		clear(grads.tensors[ch.t].Data[ch.lo:ch.hi])
 	})
-	parts := make([][4]float64, len(batch))
+	parts := make([][numParts]float64, len(batch))
 	m.fastLossGrad(batch, true, seed, grads, parts)
 	return sumLoss(parts, batch), nil
 }
@@ -130,7 +130,7 @@ func (m *Model) Loss(batch []Example) (Loss, error) {
 	if err := m.checkBatch(batch); err != nil {
 		return Loss{}, err
 	}
-	parts := make([][4]float64, len(batch))
+	parts := make([][numParts]float64, len(batch))
 	m.fastLossGrad(batch, false, 0, nil, parts)
 	return sumLoss(parts, batch), nil
 }

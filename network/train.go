@@ -15,6 +15,8 @@ type Targets struct {
 	// Soft, when not nil, mixes a teacher's distributions into the span
 	// targets (knowledge distillation); see Soft.
 	Soft *Soft
+	// Hinge, when not nil, adds the structured margin loss (see Hinge).
+	Hinge *Hinge
 }
 
 // Soft holds a teacher's class distributions over some span cells of one
@@ -79,11 +81,11 @@ type Example struct {
 
 // Loss reports a batch loss. Every field but Sentences and Words is a mean
 // over the batch's sentences of per-sentence sums (over word pairs or
-// words), and Total = Cont + Disc + Gap + Tag is the loss the gradients are
-// of.
+// words), and Total = Cont + Disc + Gap + Tag + Hinge is the loss the
+// gradients are of (Hinge: the structured margin term of Targets.Hinge).
 type Loss struct {
-	Total, Cont, Disc, Gap, Tag float64
-	Sentences, Words            int
+	Total, Cont, Disc, Gap, Tag, Hinge float64
+	Sentences, Words                   int
 }
 
 // checkExample reports an error when ex does not fit c.
@@ -106,6 +108,9 @@ func (c Config) checkExample(ex *Example) error {
 		}
 	}
 	if err := c.checkSoft(t.Soft, n); err != nil {
+		return err
+	}
+	if err := t.Hinge.check(); err != nil {
 		return err
 	}
 	if t.Tags != nil {
@@ -156,11 +161,12 @@ func (c Config) checkSoft(s *Soft, n int) error {
 	return nil
 }
 
-// sentenceLoss returns the loss terms (cont, disc, gap, tag) of one sentence,
-// each a sum over word pairs or words, and, when g is not nil, adds scale
-// times their gradient to g. rng draws dropout masks (nil: no dropout).
-func sentenceLoss[T float](m *net[T], ex *Example, rng *rand.Rand, g *net[T], scale float64) [4]float64 {
-	var parts [4]float64
+// sentenceLoss returns the loss terms (cont, disc, gap, tag, hinge) of one
+// sentence, each a sum over word pairs or words (hinge: over the tree), and,
+// when g is not nil, adds scale times their gradient to g. rng draws dropout
+// masks (nil: no dropout).
+func sentenceLoss[T float](m *net[T], ex *Example, rng *rand.Rand, g *net[T], scale float64) [numParts]float64 {
+	var parts [numParts]float64
 	n := ex.Input.Len()
 	if n == 0 {
 		return parts
@@ -182,30 +188,35 @@ func sentenceLoss[T float](m *net[T], ex *Example, rng *rand.Rand, g *net[T], sc
 		}
 		parts[3] = tagCE(tp.tagLogits, t.Tags, m.cfg.Tags, scale, dTags)
 	}
+	parts[4], _ = hingeLoss(t.Hinge, tp.scores, t, n, m.cfg.Labels, scale, dScores, nil)
 	if g != nil {
 		m.backward(tp, dScores, dTags, g)
 	}
 	return parts
 }
 
+// numParts counts the loss terms of a sentence: cont, disc, gap, tag, hinge.
+const numParts = 5
+
 // sentenceRNG returns the dropout generator of sentence i of a batch.
 func sentenceRNG(seed uint64, i int) *rand.Rand { return rand.New(rand.NewPCG(seed, uint64(i))) }
 
 // sumLoss combines per-sentence loss terms, in sentence order, into the batch
 // mean.
-func sumLoss(parts [][4]float64, batch []Example) Loss {
+func sumLoss(parts [][numParts]float64, batch []Example) Loss {
 	var l Loss
 	for i, p := range parts {
 		l.Cont += p[0]
 		l.Disc += p[1]
 		l.Gap += p[2]
 		l.Tag += p[3]
+		l.Hinge += p[4]
 		l.Words += batch[i].Input.Len()
 	}
 	l.Sentences = len(batch)
 	if b := float64(len(batch)); b > 0 {
-		l.Cont, l.Disc, l.Gap, l.Tag = l.Cont/b, l.Disc/b, l.Gap/b, l.Tag/b
+		l.Cont, l.Disc, l.Gap, l.Tag, l.Hinge = l.Cont/b, l.Disc/b, l.Gap/b, l.Tag/b, l.Hinge/b
 	}
-	l.Total = l.Cont + l.Disc + l.Gap + l.Tag
+	l.Total = l.Cont + l.Disc + l.Gap + l.Tag + l.Hinge
 	return l
 }

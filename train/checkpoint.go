@@ -34,9 +34,14 @@ type settings struct {
 	Teacher       string  `json:",omitempty"`
 	TeacherWeight float64 `json:",omitempty"`
 	TeacherSHA256 string  `json:",omitempty"`
-	Workers       int     // resolved (never 0)
-	Train, Dev    string
-	TrainHash     string
+	// Init is the file the parameters started from ("": random) and
+	// InitSHA256 its tensors' hash; Hinge the structured loss's weight.
+	Init       string  `json:",omitempty"`
+	InitSHA256 string  `json:",omitempty"`
+	Hinge      float64 `json:",omitempty"`
+	Workers    int     // resolved (never 0)
+	Train, Dev string
+	TrainHash  string
 }
 
 // state is the position of a run and what it has learnt about itself.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/discspan/discspan/network"
@@ -77,6 +78,15 @@ type Options struct {
 	// TeacherWeight is the teacher's share of the targets, in [0, 1]; 0
 	// means DefaultTeacherWeight when Teacher is set.
 	TeacherWeight float64
+	// Init, when not empty, is a weights file (one model) whose parameters
+	// start the run instead of a random initialisation: fine-tuning. It
+	// must have the run's network sizes and the training data's
+	// vocabulary; the optimiser starts afresh.
+	Init string
+	// Hinge, when positive, adds the structured margin loss with this
+	// weight to every sentence's loss (see network.Hinge), decoding with
+	// the n3 variant that dev evaluation uses. 0 turns it off.
+	Hinge float64
 	// HoldOut and Folds, when Folds > 0, leave fold HoldOut (1-based) of
 	// Folds out of training: training sentence i (0-based, in file order,
 	// sentences without words not counted) is in fold i mod Folds + 1. The
@@ -92,8 +102,9 @@ type Options struct {
 	// Seed seeds the initialisation, the batch order and dropout.
 	Seed uint64
 	// Resume continues from the checkpoint. Preset, Config, Adam,
-	// MaxBatchWords, Seed, EMA, WordDropout, the held-out fold and the
-	// teacher's weight then come from the checkpoint (a value given here
+	// MaxBatchWords, Seed, EMA, WordDropout, Hinge, the held-out fold and
+	// the teacher's weight then come from the checkpoint (and the
+	// parameters, not Init's file) (a value given here
 	// that differs is an error); the teacher files are read again (Teacher
 	// may name them at a new path, but their weights must be the same);
 	// Epochs may extend the run.
@@ -182,6 +193,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.MaxBatchWords < 0 {
 		return o, fmt.Errorf("train: batch of %d words", o.MaxBatchWords)
+	}
+	if o.Hinge < 0 || math.IsNaN(o.Hinge) || math.IsInf(o.Hinge, 1) {
+		return o, fmt.Errorf("train: hinge weight %g: want 0 (off) or a positive number", o.Hinge)
 	}
 	if o.WordDropout < 0 || o.WordDropout != o.WordDropout {
 		return o, fmt.Errorf("train: word dropout %g: want 0 (off) or a positive alpha", o.WordDropout)

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 )
@@ -100,8 +101,13 @@ func (t *trainer) step(idx []int) error {
 		}
 		words = rand.New(rand.NewPCG(t.set.Seed, streamWords+uint64(u)))
 	}
+	var hinge *network.Hinge
+	if t.set.Hinge > 0 {
+		hinge = &network.Hinge{Weight: t.set.Hinge, Variant: decode.N3}
+	}
 	for i, j := range idx {
 		batch[i] = t.data.train[j].dense()
+		batch[i].Targets.Hinge = hinge
 		batch[i].Targets.Soft = t.data.train[j].softTargets(t.set.TeacherWeight)
 		if words != nil {
 			batch[i].Input.WordIDs = dropWords(batch[i].Input.WordIDs, t.counts, t.set.WordDropout, network.EOSWord+1, words)

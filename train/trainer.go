@@ -60,7 +60,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
-		EMA: o.EMA, WordDropout: o.WordDropout, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		EMA: o.EMA, WordDropout: o.WordDropout, Hinge: o.Hinge, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
 	}
 	if set.MaxBatchWords == 0 {
 		set.MaxBatchWords = DefaultMaxBatchWords
@@ -84,6 +84,12 @@ func newTrainer(o Options) (*trainer, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	m.Workers = set.Workers
+	if o.Init != "" {
+		if set.InitSHA256, err = initFrom(m, o.Init, data.vocab); err != nil {
+			return nil, err
+		}
+		set.Init = o.Init
+	}
 	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone()}
 	if set.EMA > 0 {
 		t.ema = m.Params.Clone()
@@ -196,6 +202,12 @@ func checkResumeOptions(raw Options, set settings) error {
 	}
 	if raw.Teacher != "" && set.Teacher == "" {
 		bad = append(bad, "a teacher (checkpoint: none)")
+	}
+	if raw.Hinge != 0 && raw.Hinge != set.Hinge {
+		bad = append(bad, fmt.Sprintf("hinge weight %g (checkpoint: %g)", raw.Hinge, set.Hinge))
+	}
+	if raw.Init != "" && set.Init == "" {
+		bad = append(bad, "an initial model (checkpoint: random initialisation)")
 	}
 	if raw.TeacherWeight != 0 && raw.TeacherWeight != set.TeacherWeight {
 		bad = append(bad, fmt.Sprintf("teacher weight %g (checkpoint: %g)", raw.TeacherWeight, set.TeacherWeight))
