@@ -117,3 +117,19 @@ func BenchmarkForward_TinyMixed1500(b *testing.B) {
 	}
 	reportRates(b, words, cpu0)
 }
+
+// BenchmarkLoss_TinyMixed1500 is the forward pass and the loss without the
+// backward pass (Loss: no dropout, no gradient), so that forward and
+// backward rates of training can be told apart: backward time per token is
+// LossGrad's minus this one's.
+func BenchmarkLoss_TinyMixed1500(b *testing.B) {
+	m, batch, words := mixedBatch(b, 1500)
+	cpu0 := processCPU()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := m.Loss(batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, words, cpu0)
+}
