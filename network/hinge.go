@@ -61,8 +61,11 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 	targets := [numKinds][]int{t.Cont, t.Disc, t.Gap}
 	aug := decode.NewScores(n, L)
 	augmented := [numKinds][]float32{aug.Cont, aug.Disc, aug.Gap}
-	var gold float64 // S(G)
-	goldItems := 0   // |G| in items: gold cont cells and gold disc cells
+	// A score entry: kind k, offset off in its tensor.
+	type entry struct{ k, off int }
+	var goldEntries []entry // G
+	var gold float64        // S(G)
+	goldItems := 0          // |G| in items: gold cont cells and gold disc cells
 	for k := range numKinds {
 		for x := 0; x < n; x++ {
 			for y := x; y < n; y++ {
@@ -80,6 +83,7 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 					augmented[k][off+a] = float32(v)
 				}
 				if class > 0 {
+					goldEntries = append(goldEntries, entry{k, off + class - 1})
 					gold += float64(scores[k][off+class-1])
 					if k != kindGap {
 						goldItems++
@@ -97,8 +101,7 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 	}
 	// S(ŷ) + Δ(ŷ), from the scores in T rather than the float32 copy.
 	best := float64(goldItems)
-	type cellRef struct{ k, off int }
-	var picked []cellRef
+	var picked []entry
 	for _, it := range der.Items {
 		if it.Label < 0 {
 			continue
@@ -109,7 +112,7 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 			first = kindDisc
 			g := (it.K*n+it.L-1)*L + a
 			best += float64(scores[kindGap][g])
-			picked = append(picked, cellRef{kindGap, g})
+			picked = append(picked, entry{kindGap, g})
 		}
 		cell := it.I*n + it.J - 1
 		off := cell*L + a
@@ -117,7 +120,7 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 		if targets[first][cell] == a+1 {
 			best -= 2
 		}
-		picked = append(picked, cellRef{first, off})
+		picked = append(picked, entry{first, off})
 	}
 	loss := best - gold
 	if loss <= 0 {
@@ -125,17 +128,11 @@ func hingeLoss[T float](h *Hinge, scores [numKinds][]T, t *Targets, n, L int, sc
 	}
 	if d[0] != nil {
 		step := scale * h.Weight
-		for _, p := range picked {
-			d[p.k][p.off] += T(step)
+		for _, e := range picked {
+			d[e.k][e.off] += T(step)
 		}
-		for k := range numKinds {
-			for x := 0; x < n; x++ {
-				for y := x; y < n; y++ {
-					if class := targets[k][x*n+y]; class > 0 {
-						d[k][(x*n+y)*L+class-1] -= T(step)
-					}
-				}
-			}
+		for _, e := range goldEntries {
+			d[e.k][e.off] -= T(step)
 		}
 	}
 	return h.Weight * loss, nil
