@@ -34,21 +34,10 @@ func readModel(t *testing.T, path string) *network.Model {
 func TestHingeResume(t *testing.T) {
 	base := t.TempDir()
 	data := shortSentences(t, base, 30, 12)
-	run := func(name string, hinge float64, stopAfter int) Options {
-		o := resumeOptions(t, data, base)
-		o.Out = filepath.Join(base, name+".safetensors")
-		o.Hinge = hinge
-		return runStoppedAndResumed(t, o, stopAfter, nil)
-	}
-	plain := run("plain", 0, 0)
-	a := run("a", 0.5, 0)
-	b := run("b", 0.5, 1)
-	equalRuns(t, a.Out+".ckpt", b.Out+".ckpt")
-	ca, changed := checkpointAgainst(t, a.Out, plain.Out)
+	b, ca, cp, changed := optionRuns(t, data, func(o *Options) { o.Hinge = 0.5 })
 	if ca.Settings.Hinge != 0.5 || !changed {
 		t.Error("the hinge loss did not change training")
 	}
-	cp, _ := checkpointAgainst(t, plain.Out, plain.Out)
 	// The first epoch's loss adds the hinge term to the same cross-entropy
 	// (same initialisation, same first batch order).
 	if la, lp := ca.State.History[0].TrainLoss, cp.State.History[0].TrainLoss; !(la > lp) {

@@ -127,3 +127,28 @@ func checkpointAgainst(t *testing.T, out, baseline string) (*checkpoint, bool) {
 	same := slices.EqualFunc(c.Params, b.Params, func(x, y rawTensor) bool { return x.Name == y.Name && bytes.Equal(x.Data, y.Data) })
 	return c, !same
 }
+
+// optionRuns trains on data three times with resumeOptions: a baseline, a
+// run with set applied, and the same run stopped after its first epoch and
+// resumed, which must end identical to the uninterrupted one. It returns
+// the options of the resumed run, the checkpoints of the run with set and
+// of the baseline, and whether their parameters differ.
+func optionRuns(t *testing.T, data string, set func(*Options)) (resumed Options, ck, plain *checkpoint, changed bool) {
+	t.Helper()
+	base := t.TempDir()
+	run := func(name string, stopAfter int, set func(*Options)) Options {
+		o := resumeOptions(t, data, filepath.Join(base, name))
+		o.Out = filepath.Join(base, name+".safetensors")
+		if set != nil {
+			set(&o)
+		}
+		return runStoppedAndResumed(t, o, stopAfter, nil)
+	}
+	p := run("plain", 0, nil)
+	a := run("a", 0, set)
+	b := run("b", 1, set)
+	equalRuns(t, a.Out+".ckpt", b.Out+".ckpt")
+	ck, changed = checkpointAgainst(t, a.Out, p.Out)
+	plain, _ = checkpointAgainst(t, p.Out, p.Out)
+	return b, ck, plain, changed
+}

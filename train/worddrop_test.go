@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"math/rand/v2"
-	"path/filepath"
 	"testing"
 
 	"github.com/discspan/discspan/network"
@@ -57,19 +56,8 @@ func TestDropWords(t *testing.T) {
 
 // Word dropout changes training, and a run with it resumes bit for bit.
 func TestWordDropoutResume(t *testing.T) {
-	base := t.TempDir()
-	data := shortSentences(t, base, 30, 12)
-	run := func(name string, alpha float64, stopAfter int) Options {
-		o := resumeOptions(t, data, filepath.Join(base, name))
-		o.Out = filepath.Join(base, name+".safetensors")
-		o.WordDropout = alpha
-		return runStoppedAndResumed(t, o, stopAfter, nil)
-	}
-	plain := run("plain", 0, 0)
-	a := run("a", 5, 0)
-	b := run("b", 5, 1)
-	equalRuns(t, a.Out+".ckpt", b.Out+".ckpt")
-	ca, changed := checkpointAgainst(t, a.Out, plain.Out)
+	data := shortSentences(t, t.TempDir(), 30, 12)
+	b, ca, _, changed := optionRuns(t, data, func(o *Options) { o.WordDropout = 5 })
 	if ca.Settings.WordDropout != 5 || !changed {
 		t.Error("word dropout did not change training")
 	}
