@@ -6,6 +6,8 @@ require gonum.org/v1/gonum v0.17.0
 
 require github.com/x448/float16 v0.8.4
 
+require github.com/ebitengine/purego v0.11.3 // indirect
+
 require (
 	github.com/chromedp/cdproto v0.0.0-20250724212937-08a3db8b4327
 	github.com/chromedp/chromedp v0.14.2

@@ -266,10 +266,6 @@ func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg) *group {
 	}
 	g.charPk = newPacking(lens)
 	Rc, Dc := len(g.charIDs), c.CharDim
-	g.charX = ar.take(Rc * Dc)
-	for r, id := range g.charIDs {
-		copy(g.charX[r*Dc:(r+1)*Dc], p.w.charEmb.w[id*Dc:(id+1)*Dc])
-	}
 
 	// Dropout masks, per sentence in the order of net.forward.
 	if g.train {
@@ -315,9 +311,19 @@ func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg) *group {
 				}
 			}
 		}
-		applyMask(g.charX, g.charMask)
 	}
 	return g
+}
+
+// embedChars looks up the character embeddings of the group (after
+// dropout), the first step of forward.
+func (g *group) embedChars() {
+	Dc := g.p.cfg.CharDim
+	g.charX = g.ar.take(len(g.charIDs) * Dc)
+	for r, id := range g.charIDs {
+		copy(g.charX[r*Dc:(r+1)*Dc], g.p.w.charEmb.w[id*Dc:(id+1)*Dc])
+	}
+	applyMask(g.charX, g.charMask)
 }
 
 // forward runs the network over the group and writes every sentence's
@@ -332,6 +338,8 @@ func (g *group) forward(out bool) {
 		}
 		return ar.take(n) // x > y: never read
 	}
+
+	g.embedChars()
 
 	// Character BiLSTM: [fwd state after EOW; bwd state after BOW].
 	Hc := c.CharHidden

@@ -90,8 +90,8 @@ func New(o Options) (*Handler, error) {
 		if dev == "" {
 			dev = "cpu"
 		}
-		if dev != "cpu" {
-			return nil, fmt.Errorf("server: device %q is not supported yet (only cpu)", dev)
+		if dev != "cpu" && dev != "cuda" && dev != "auto" {
+			return nil, fmt.Errorf("server: device %q: want cpu, cuda or auto", dev)
 		}
 		modelsDir = o.ModelsDir
 		for _, p := range o.Weights {

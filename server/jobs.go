@@ -372,7 +372,7 @@ func (m *jobs) train(ctx context.Context, id, preset string, epochs int) (*train
 	d := m.jobDir(id)
 	o := train.Options{
 		Train: filepath.Join(d, jobTrain), Dev: filepath.Join(d, jobDev), Out: filepath.Join(d, jobOut),
-		Preset: preset, Epochs: epochs, Seed: 1, CreatedBy: "discspan serve, job " + id,
+		Preset: preset, Epochs: epochs, Seed: 1, CreatedBy: "discspan serve, job " + id, Device: m.device,
 	}
 	if m.defaults != nil {
 		m.defaults(&o)

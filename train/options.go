@@ -109,6 +109,11 @@ type Options struct {
 	// may name them at a new path, but their weights must be the same);
 	// Epochs may extend the run.
 	Resume bool
+	// Device trains on "cpu", "cuda" (an NVIDIA GPU; an error where there
+	// is none) or "auto" (the default: CUDA when a usable GPU is there,
+	// else the CPU; the log says which). A run may be resumed on another
+	// device.
+	Device string
 	// Workers is the number of goroutines of the network and of dev
 	// parsing; 0 means GOMAXPROCS. Runs are reproducible for a given
 	// worker count.
@@ -193,6 +198,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.MaxBatchWords < 0 {
 		return o, fmt.Errorf("train: batch of %d words", o.MaxBatchWords)
+	}
+	if err := checkDevice(o.Device); err != nil {
+		return o, err
 	}
 	if o.Hinge < 0 || math.IsNaN(o.Hinge) || math.IsInf(o.Hinge, 1) {
 		return o, fmt.Errorf("train: hinge weight %g: want 0 (off) or a positive number", o.Hinge)

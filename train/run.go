@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"fmt"
+	"github.com/discspan/discspan/netcuda"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -35,6 +36,10 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	}
 	t.lastCkpt = o.Now()
 	t.logStart()
+	if err := t.openDevice(); err != nil {
+		return nil, err
+	}
+	defer t.closeDevice()
 	return t.run(ctx)
 }
 
@@ -113,6 +118,22 @@ func (t *trainer) step(idx []int) error {
 			batch[i].Input.WordIDs = dropWords(batch[i].Input.WordIDs, t.counts, t.set.WordDropout, network.EOSWord+1, words)
 		}
 	}
+	if t.gpu != nil {
+		decay := 0.0
+		if t.ema != nil {
+			decay = min(t.set.EMA, float64(1+u)/float64(10+u))
+		}
+		loss, err := t.gpu.Step(batch, dropoutSeed(t.set.Seed, u), netcuda.Update{Adam: t.adam.Config, Step: u, Decay: decay})
+		if err != nil {
+			return fmt.Errorf("train: update %d: %w", u, err)
+		}
+		if math.IsNaN(loss.Total) || math.IsInf(loss.Total, 0) {
+			return fmt.Errorf("train: update %d (epoch %d): loss is %v; the last checkpoint is kept", u, t.st.Epoch+1, loss.Total)
+		}
+		t.adam.Step = u
+		t.account(loss, start, u)
+		return nil
+	}
 	loss, err := t.model.LossGrad(batch, dropoutSeed(t.set.Seed, u), t.grads)
 	if err != nil {
 		return fmt.Errorf("train: update %d: %w", u, err)
@@ -126,12 +147,17 @@ func (t *trainer) step(idx []int) error {
 	if t.ema != nil {
 		updateAverage(t.ema, t.model.Params, min(t.set.EMA, float64(1+u)/float64(10+u)))
 	}
+	t.account(loss, start, u)
+	return nil
+}
+
+// account adds a batch's loss and time to the epoch's statistics.
+func (t *trainer) account(loss network.Loss, start time.Time, u int) {
 	t.st.LossSum += loss.Total * float64(loss.Sentences)
 	t.st.Sents += loss.Sentences
 	t.st.Words += loss.Words
 	t.st.Seconds += t.opts.Now().Sub(start).Seconds()
 	t.st.LastLR = t.set.Adam.LearningRate(u)
-	return nil
 }
 
 // endEpoch evaluates on the dev set, keeps the best parameters, writes the
@@ -142,6 +168,9 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 	e := EpochLog{
 		Epoch: epoch, Updates: t.adam.Step, TrainLoss: t.meanLoss(), TrainWords: t.st.Words,
 		Seconds: t.st.Seconds, TokensPerS: t.tokensPerS(), LR: t.st.LastLR,
+	}
+	if err := t.syncDevice(); err != nil {
+		return err
 	}
 	selected := t.model // the parameters evaluated, selected and written
 	if t.ema != nil {

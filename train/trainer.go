@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/discspan/discspan/cuda"
+	"github.com/discspan/discspan/netcuda"
 	"io/fs"
 	"os"
 	"runtime"
@@ -30,6 +32,10 @@ type trainer struct {
 	st     state
 	// lastCkpt is when the last checkpoint was written (or the run began).
 	lastCkpt time.Time
+	// gpu holds the parameters, moments and average during the epochs
+	// when training on a GPU (Options.Device); nil on the CPU.
+	gpu    *netcuda.Trainer
+	gpuDev *cuda.Device
 }
 
 // newTrainer starts a run from scratch.
@@ -248,6 +254,9 @@ func (t *trainer) checkpoint() (*checkpoint, error) {
 
 // saveCheckpoint writes the checkpoint file.
 func (t *trainer) saveCheckpoint() error {
+	if err := t.syncDevice(); err != nil {
+		return err
+	}
 	c, err := t.checkpoint()
 	if err != nil {
 		return err

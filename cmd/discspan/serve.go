@@ -24,7 +24,7 @@ func runServe(args []string, stdout io.Writer) error {
 	jobsDir := fs.String("jobs", "", "directory of training jobs; finished models go to its models/ unless --weights is a directory (default: jobs next to the weights directory)")
 	token := fs.String("token", "", "bearer token of the training API (default $DISCSPAN_TOKEN; required unless --addr is loopback)")
 	maxUpload := fs.Int64("max-upload", server.DefaultMaxUpload, "largest treebank upload in bytes")
-	device := fs.String("device", "cpu", "device of training jobs (cpu)")
+	device := fs.String("device", "cpu", "device of training jobs: cpu, cuda (an NVIDIA GPU) or auto (cuda when one is usable)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	resume := fs.Bool("resume", false, "continue from the checkpoint")
 	batchWords := fs.Int("batch-words", 0, fmt.Sprintf("at most N words per batch (default %d)", train.DefaultMaxBatchWords))
 	seed := fs.Uint64("seed", 0, "random seed (default 1; a resumed run keeps its own)")
+	device := fs.String("device", "auto", "train on cpu, cuda (an NVIDIA GPU) or auto (cuda when a usable GPU is there, else cpu; the log says which)")
 	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
 	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
 	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch")
@@ -131,7 +132,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	}()
 	sum, err := train.Run(ctx, train.Options{
 		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: *epochs, MaxBatchWords: *batchWords,
-		Seed: *seed, Resume: *resume, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
+		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
 	if err != nil {
