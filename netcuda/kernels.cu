@@ -89,8 +89,16 @@ extern "C" __global__ void lstm_bwd(const float *gt, const float *cp, const floa
 	}
 }
 
-// out[r] = [LeakyReLU(z[r]) * mask[r]; 1] (rows, d+1); mask may be null.
-extern "C" __global__ void leaky_one(const float *z, const float *mask, float *out, int rows, int d, float slope) {
+// The dropout factor of padded row r, column j: mask (words, d) is indexed
+// by word row mrow[r] (< 0: a padding row, factor 0); a null mask is 1.
+__device__ __forceinline__ float mask_at(const float *mask, const int *mrow, int r, int d, int j) {
+	if (!mask) return 1.0f;
+	int w = mrow[r];
+	return w < 0 ? 0.0f : mask[(long)w * d + j];
+}
+
+// out[r] = [LeakyReLU(z[r]) * mask; 1] (rows, d+1).
+extern "C" __global__ void leaky_one(const float *z, const float *mask, const int *mrow, float *out, int rows, int d, float slope) {
 	int D = d + 1;
 	LOOP(i, (long)rows * D) {
 		int r = (int)(i / D), j = (int)(i % D);
@@ -100,17 +108,15 @@ extern "C" __global__ void leaky_one(const float *z, const float *mask, float *o
 		}
 		float v = z[(long)r * d + j];
 		v = v > 0.0f ? v : slope * v;
-		if (mask) v *= mask[(long)r * d + j];
-		out[i] = v;
+		out[i] = v * mask_at(mask, mrow, r, d, j);
 	}
 }
 
-// dz[r, j] = src[r, j] * mask[r, j] * LeakyReLU'(z[r, j]) for j < d.
-extern "C" __global__ void leaky_back(float *dz, const float *src, int lds, const float *z, const float *mask, int rows, int d, float slope) {
+// dz[r, j] = src[r, j] * mask * LeakyReLU'(z[r, j]) for j < d.
+extern "C" __global__ void leaky_back(float *dz, const float *src, int lds, const float *z, const float *mask, const int *mrow, int rows, int d, float slope) {
 	LOOP(i, (long)rows * d) {
 		int r = (int)(i / d), j = (int)(i % d);
-		float v = src[(long)r * lds + j];
-		if (mask) v *= mask[i];
+		float v = src[(long)r * lds + j] * mask_at(mask, mrow, r, d, j);
 		if (z[i] <= 0.0f) v *= slope;
 		dz[i] = v;
 	}

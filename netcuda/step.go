@@ -135,7 +135,7 @@ func (t *Trainer) lstmBackward(rec *lstmRec, dh cuda.Ptr, dx cuda.Ptr, ones cuda
 // modRec records one module (kind k, span or label) over the padded words.
 type modRec struct {
 	d, O, Dd int
-	z, mask  [2]cuda.Ptr // per side: pre-activations (P, d), dropout mask (or 0)
+	z, mask  [2]cuda.Ptr // per side: pre-activations (P, d), dropout mask (words, d; or 0)
 	lr       [2]cuda.Ptr // [l;1], [r;1] (P, Dd)
 	tq       cuda.Ptr    // (P, O*Dd): t[x][o*Dd+j] = Σ_i l1[x][i] w[o][i][j]
 	s        cuda.Ptr    // (B, nm*O, nm) scores
@@ -176,6 +176,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 	}
 	charIDs, tokens, tokSeq := upload(g, i32(plan.CharIDs)), upload(g, i32(plan.Tokens)), upload(g, i32(plan.TokenSeq))
 	padIdx := make([]int32, P)
+	wordRow := make([]int32, P) // padded row -> word row, -1 for padding
 	wordTok := make([]int32, T)
 	tags := make([]int32, T)
 	tokSent := make([]int32, T)
@@ -194,8 +195,9 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			tokSent[s.Token0+t] = int32(b)
 		}
 		for x := 0; x < nm; x++ {
-			padIdx[b*nm+x] = -1
+			padIdx[b*nm+x], wordRow[b*nm+x] = -1, -1
 			if x < s.Words {
+				wordRow[b*nm+x] = int32(s.Word0 + x)
 				padIdx[b*nm+x] = int32(s.Token0 + 1 + x)
 				wordTok[s.Token0+1+x] = int32(b*nm + x)
 				if ex.Targets.Tags != nil {
@@ -212,7 +214,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			}
 		}
 	}
-	dPad, dWordTok, dTags, dTokSent, dN := upload(g, padIdx), upload(g, wordTok), upload(g, tags), upload(g, tokSent), upload(g, nwords)
+	dPad, dWordRow, dWordTok, dTags, dTokSent, dN := upload(g, padIdx), upload(g, wordRow), upload(g, wordTok), upload(g, tags), upload(g, tokSent), upload(g, nwords)
 	var dTgt [3]cuda.Ptr
 	for k := range tgt {
 		dTgt[k] = upload(g, tgt[k])
@@ -273,19 +275,13 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			Dd := d + 1
 			mr.Dd = Dd
 			for side := range 2 {
-				if m := plan.MLPMask[k][mod][side]; m != nil {
-					padded := make([]float32, P*d)
-					for b, s := range plan.Sentences {
-						copy(padded[b*nm*d:(b*nm+s.Words)*d], m[s.Word0*d:(s.Word0+s.Words)*d])
-					}
-					mr.mask[side] = upload(g, padded)
-				}
+				mr.mask[side] = upload(g, plan.MLPMask[k][mod][side]) // (words, d), read through dWordRow
 				wn := name + "." + sideNames[side]
 				mr.z[side] = g.take(P * d)
 				g.gemm(false, true, P, d, I, 1, words, I, t.w(t.p, wn+".w"), I, 0, mr.z[side], d)
 				g.addBias(mr.z[side], d, t.w(t.p, wn+".b"), P, d)
 				mr.lr[side] = g.take(P * Dd)
-				g.launch("leaky_one", P*Dd, cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.P(mr.lr[side]), cuda.I(P), cuda.I(d), cuda.F(slope))
+				g.launch("leaky_one", P*Dd, cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.P(dWordRow), cuda.P(mr.lr[side]), cuda.I(P), cuda.I(d), cuda.F(slope))
 			}
 			bw := t.w(t.p, name+".biaffine")
 			mr.tq = g.take(P * O * Dd)
@@ -332,7 +328,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			for side, src := range [2]cuda.Ptr{dL, dR} {
 				wn := name + "." + sideNames[side]
 				dz := g.take(P * d)
-				g.launch("leaky_back", P*d, cuda.P(dz), cuda.P(src), cuda.I(Dd), cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.I(P), cuda.I(d), cuda.F(slope))
+				g.launch("leaky_back", P*d, cuda.P(dz), cuda.P(src), cuda.I(Dd), cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.P(dWordRow), cuda.I(P), cuda.I(d), cuda.F(slope))
 				g.gemm(true, false, d, I, P, 1, dz, d, words, I, 1, t.w(t.gr, wn+".w"), I)
 				g.gemm(false, false, 1, d, P, 1, ones, P, dz, d, 1, t.w(t.gr, wn+".b"), d)
 				g.gemm(false, false, P, I, d, 1, dz, d, t.w(t.p, wn+".w"), I, 1, dWords, I)

@@ -99,7 +99,7 @@ func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
 			for j, i := range gi {
 				gin[j] = ins[i]
 			}
-			g := newGroup(p, ar, gin, nil)
+			g := newGroup(p, ar, gin, nil, 1)
 			g.forward(true)
 			for j, i := range gi {
 				s := &g.sents[j]
@@ -195,7 +195,7 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 					rs[j] = pcg{seed, uint64(i)} // the source of sentenceRNG(seed, i)
 				}
 			}
-			g := newGroup(p, ar, gin, rs)
+			g := newGroup(p, ar, gin, rs, 1)
 			g.forward(false)
 			gp := make([][numParts]float64, len(gi))
 			g.loss(exs, scale, grads != nil, gp)

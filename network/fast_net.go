@@ -218,8 +218,9 @@ func fillMask(src *pcg, m []float32, p float64) {
 
 // newGroup lays out the sentences ins (none empty) in one group and draws
 // their dropout masks from rngs (nil: inference), rngs[i] being the source
-// of sentenceRNG for sentence i.
-func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg) *group {
+// of sentenceRNG for sentence i, on maskWorkers goroutines (the sentences'
+// masks are independent; 0: all cores).
+func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg, maskWorkers int) *group {
 	c := p.cfg
 	g := &group{p: p, ar: ar, train: rngs != nil, sents: make([]groupSentence, len(ins))}
 	for i, in := range ins {
@@ -287,7 +288,8 @@ func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg) *group {
 				}
 			}
 		}
-		for i, s := range g.sents {
+		parallelFor(len(g.sents), maskWorkers, func(i int) {
+			s := g.sents[i]
 			rng := &rngs[i]
 			if g.charMask != nil {
 				r0 := g.charPk.starts[g.tokSeq[s.tok0]]
@@ -310,7 +312,7 @@ func newGroup(p *prepared, ar *arena, ins []Input, rngs []pcg) *group {
 					}
 				}
 			}
-		}
+		})
 	}
 	return g
 }

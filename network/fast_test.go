@@ -390,7 +390,7 @@ func TestFastTrainInferScores(t *testing.T) {
 	ar := getArena()
 	defer putArena(ar)
 	p := prepare(ar, bind32(m.Params), true, 1)
-	g := newGroup(p, ar, ins, rngs)
+	g := newGroup(p, ar, ins, rngs, 1)
 	g.forward(false)
 	outs, err := m.ForwardBatch(ins)
 	if err != nil {

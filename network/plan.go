@@ -96,7 +96,7 @@ func PlanBatch(c Config, batch []Example, seed uint64, train bool) (*BatchPlan, 
 		return bp, nil
 	}
 	ar := &arena{} // not pooled: the masks are handed out
-	g := newGroup(&prepared{cfg: c}, ar, ins, rngs)
+	g := newGroup(&prepared{cfg: c}, ar, ins, rngs, 0)
 	for i, s := range g.sents {
 		bp.Sentences[i].Words, bp.Sentences[i].Token0, bp.Sentences[i].Word0 = s.n, s.tok0, s.word0
 	}
