@@ -1,21 +1,8 @@
-// Package cuda calls NVIDIA's CUDA driver API, the NVRTC run-time compiler
-// and cuBLAS from Go without cgo: the libraries are opened with dlopen at run
-// time (github.com/ebitengine/purego), so a static binary built on a machine
-// without CUDA runs on one with a GPU, and reports a clear error where there
-// is none.
-//
-// The package knows nothing of networks: it allocates device memory, copies
-// to and from it, compiles CUDA C source to PTX and launches its kernels,
-// and multiplies matrices with cuBLAS, everything on the default stream (so
-// that every call is ordered after the previous one). Every failing call
-// returns an *Error naming the library call and its result code.
-//
-// A CUDA context is current per OS thread: a Device is used by one goroutine
-// at a time, between Bind and the function Bind returns.
+//go:build linux
+
 package cuda
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,34 +13,6 @@ import (
 
 	"github.com/ebitengine/purego"
 )
-
-// Error is a failed call of the driver, NVRTC or cuBLAS.
-type Error struct {
-	Call    string // the library function, e.g. "cuMemAlloc_v2"
-	Code    int    // its result code
-	Name    string // the code's name, e.g. "CUDA_ERROR_OUT_OF_MEMORY"
-	Message string // the library's description, when it has one
-}
-
-func (e *Error) Error() string {
-	s := fmt.Sprintf("cuda: %s: %s (%d)", e.Call, e.Name, e.Code)
-	if e.Message != "" && e.Message != e.Name {
-		s += ": " + e.Message
-	}
-	return s
-}
-
-// OutOfMemory reports whether err is a failed allocation of device memory.
-func OutOfMemory(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && (e.Name == "CUDA_ERROR_OUT_OF_MEMORY" || e.Name == "CUBLAS_STATUS_ALLOC_FAILED")
-}
-
-// Unavailable is returned by Open when there is no usable GPU: no driver
-// library, no device, or a library that fails to load.
-type Unavailable struct{ Reason string }
-
-func (u *Unavailable) Error() string { return "cuda: no usable GPU: " + u.Reason }
 
 // libs holds the opened libraries' entry points.
 type libs struct {

@@ -1,20 +1,15 @@
+//go:build linux
+
 package cuda
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
-
-// Ptr is a device address.
-type Ptr uint64
-
-// Add returns p advanced by n float32 (or int32) values.
-func (p Ptr) Add(n int) Ptr { return p + Ptr(4*n) }
 
 // Device is one GPU with its primary context and a cuBLAS handle.
 type Device struct {
@@ -371,21 +366,6 @@ func (m *Module) Function(name string) (*Function, error) {
 	}
 	return &Function{name: name, f: uintptr(m.d.s.u64[0])}, nil
 }
-
-// Arg is one kernel argument: a pointer or a 32-bit value in the low bits.
-type Arg uint64
-
-// P passes a device pointer.
-func P(p Ptr) Arg { return Arg(p) }
-
-// I passes an int.
-func I(v int) Arg { return Arg(uint32(int32(v))) }
-
-// F passes a float32.
-func F(v float32) Arg { return Arg(math.Float32bits(v)) }
-
-// D passes a float64.
-func D(v float64) Arg { return Arg(math.Float64bits(v)) }
 
 // Launch queues kernel f on grid x block threads with shared bytes of
 // dynamic shared memory. Errors in the kernel itself surface at the next
