@@ -90,6 +90,11 @@
 // TestEquivalenceBrowser, skipped with -short). They skip, saying why, only
 // where there is no adapter and no Vulkan driver; with a driver installed,
 // a missing adapter or a kernel that fails to compile fails them.
+// TestRobustness reruns them with the buffers and workgroup memory
+// poisoned, invocation and workgroup order reversed and every index
+// bounds-checked (where a hardware GPU may behave unlike lavapipe);
+// TestDispatchByDispatch checks every dispatch of a chunk on its own against
+// a float64 emulation, naming the first kernel that deviates on a device.
 // BenchmarkScore_Tiny20 compares sentences/s with the CPU reference.
 //
 // # Precision

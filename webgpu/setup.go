@@ -22,8 +22,11 @@ func (s *Scorer) createBuffers(slots int) error {
 		size  int
 		usage wgpu.BufferUsage
 	}{
+		// The arena is CopyDst only so that tests can fill it with NaN
+		// before a run (TestRobustness: no kernel reads what no kernel
+		// wrote).
 		{&s.weights, "weights", (wbytes + 3) &^ 3, wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst},
-		{&s.arena, "arena", 4 * l.arena, wgpu.BufferUsageStorage | wgpu.BufferUsageCopySrc},
+		{&s.arena, "arena", 4 * l.arena, wgpu.BufferUsageStorage | wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
 		{&s.ints, "ints", 4 * l.ints, wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst},
 		{&s.uniforms, "uniforms", uniformSlot * slots, wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst},
 		{&s.staging, "staging", 4 * l.outCap, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},

@@ -1,0 +1,370 @@
+package webgpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"testing"
+	"unsafe"
+
+	"github.com/cogentcore/webgpu/wgpu"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/weights"
+)
+
+// TestDispatchByDispatch runs a chunk's plan one dispatch per submission,
+// reads the whole arena back after each, and compares it with a float64
+// emulation of that one dispatch (kernel semantics as documented in the
+// .wgsl files) applied to the arena the GPU left before it. Each dispatch is
+// thus checked on its own inputs: the first dispatch that deviates names the
+// faulty kernel (and its grid) instead of an end-to-end difference, and a
+// write outside the region a kernel should touch shows up as well. It runs
+// for the random micro model (per-step LSTM path and LSTM loop path) and for
+// the shipped default model when present; on a real GPU this localises a
+// driver-specific discrepancy.
+func TestDispatchByDispatch(t *testing.T) {
+	type model struct {
+		name string
+		p    *network.Params
+	}
+	models := []model{{"random micro", randomModel(t, microConfig(), 3).Params}}
+	if f, err := weights.ReadFile(defaultModel); err == nil && !testing.Short() {
+		if ms, err := f.Models(); err == nil && len(ms) > 0 {
+			models = append(models, model{"default model 1", ms[0].Params})
+		}
+	}
+	cases := []struct {
+		name    string
+		w       Weights
+		lengths []int
+	}{
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}},
+		{"loop f32", WeightsF32, []int{17}},
+		{"loop f16", WeightsF16, []int{6, 19, 1}},
+	}
+	for _, m := range models {
+		for _, tc := range cases {
+			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
+				// Small chunks keep the arena (read back after every
+				// dispatch) small.
+				s := openScorer(t, m.p, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
+				batch := randomBatch(m.p.Config(), 5, tc.lengths...)
+				chunks := planChunks(batch, s.lay)
+				if len(chunks) != 1 {
+					t.Fatalf("%d chunks, want 1", len(chunks))
+				}
+				// The load-time char table first, then the chunk.
+				ids := make([]uint32, m.p.Config().CharVocab)
+				for i := range ids {
+					ids[i] = uint32(i)
+				}
+				checkDispatches(t, s, m.p, initPlan(s.lay, &s.wm), ids)
+				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], 0), chunks[0].ints)
+			})
+		}
+	}
+}
+
+// checkDispatches runs and checks the dispatches ds (with the ints table
+// ints) one by one.
+func checkDispatches(t *testing.T, s *Scorer, p *network.Params, ds []dispatch, ints []uint32) {
+	t.Helper()
+	if err := s.upload(ds, ints); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Label: "arena read-back", Size: uint64(4 * s.lay.arena), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rb.Release()
+	readArena := func() []float32 {
+		enc, err := s.d.dev.CreateCommandEncoder(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer enc.Release()
+		if err := enc.CopyBufferToBuffer(s.arena, 0, rb, 0, uint64(4*s.lay.arena)); err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := enc.Finish(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.d.queue.Submit(cmd)
+		raw, err := s.d.readBuffer(rb, uint64(4*s.lay.arena))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]float32, s.lay.arena)
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+		return out
+	}
+	em := &emulator{w: packedValues(p, s.wm, s.opts.Weights == WeightsF16), ints: ints}
+	before := readArena()
+	failed := 0
+	for i, d := range ds {
+		if err := s.submit(ds, i, i+1, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.waitIdle(); err != nil {
+			t.Fatal(err)
+		}
+		after := readArena()
+		want := append([]float32(nil), before...)
+		em.run(d, before, want)
+		worst, at, scale := 0.0, -1, 0.0
+		for j := range want {
+			e := math.Abs(float64(after[j]) - float64(want[j]))
+			if math.IsNaN(e) {
+				e = math.Inf(1)
+			}
+			if r := e / (1 + math.Abs(float64(want[j]))); r > worst {
+				worst, at = r, j
+			}
+			scale = math.Max(scale, math.Abs(float64(want[j])))
+		}
+		msg := fmt.Sprintf("dispatch %d %-32s grid %v: max rel diff %.3g", i, d.what, d.grid, worst)
+		if at >= 0 {
+			msg += fmt.Sprintf(" at arena[%d] (%s): got %g want %g", at, s.lay.region(at), after[at], want[at])
+		}
+		if worst > 1e-4 {
+			failed++
+			if failed <= 10 {
+				t.Errorf("%s", msg)
+			}
+		} else if testing.Verbose() {
+			t.Logf("%s", msg)
+		}
+		before = after
+	}
+}
+
+// region names the arena region holding element i.
+func (l *layout) region(i int) string {
+	names := []string{"charTable", "u", "gm", "h1", "h2", "cells", "hA", "hB", "tm", "spans", "out"}
+	offs := []int{l.charTable, l.u, l.gm, l.h1, l.h2, l.cells, l.hA, l.hB, l.tm, l.spans, l.out, l.arena}
+	for k := len(names) - 1; k >= 0; k-- {
+		if i >= offs[k] {
+			return fmt.Sprintf("%s+%d", names[k], i-offs[k])
+		}
+	}
+	return "?"
+}
+
+// packedValues returns the weights buffer's elements as the kernels read
+// them (float16 widened exactly).
+func packedValues(p *network.Params, wm weightMap, f16 bool) []float64 {
+	raw := packWeights(p, wm, f16)
+	out := make([]float64, wm.total)
+	for i := range out {
+		if f16 {
+			out[i] = float64(fromHalf(binary.LittleEndian.Uint16(raw[2*i:])))
+		} else {
+			out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])))
+		}
+	}
+	return out
+}
+
+// paramsOf decodes a dispatch's uniform bytes.
+func paramsOf[T any](b []byte) T {
+	var v T
+	if len(b) != int(unsafe.Sizeof(v)) {
+		panic("parameter size mismatch")
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&v)), len(b)), b)
+	return v
+}
+
+// emulator computes one dispatch in float64 from the arena before it (in)
+// into out (a copy of in).
+type emulator struct {
+	w    []float64
+	ints []uint32
+}
+
+func sigm64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+func (e *emulator) run(d dispatch, in, out []float32) {
+	switch d.kernel {
+	case kGather:
+		p := paramsOf[gatherParams](d.params)
+		for r := range p.Rows {
+			id := e.ints[p.Ids+r*p.IDStride]
+			for c := range p.Dim {
+				out[p.Dst+r*p.Ldd+c] = float32(e.w[p.Src+id*p.Dim+c])
+			}
+		}
+	case kMatmul:
+		p := paramsOf[matmulParams](d.params)
+		for z := range d.grid[2] {
+			base := p.W + z*p.Wz
+			for r := range p.Rows {
+				for c := range p.Cols {
+					sum := 0.0
+					for k := range p.Inner {
+						a := 1.0
+						if k < p.ACols {
+							a = float64(in[p.A+r*p.Lda+k])
+						}
+						var b float64
+						switch p.TransW {
+						case 1:
+							b = e.w[base+c*p.Ldw+k]
+						case 2:
+							D := p.Ldw
+							b = e.w[base+(c/D)*D*D+k*D+c%D]
+						default:
+							b = e.w[base+k*p.Ldw+c]
+						}
+						sum += a * b
+					}
+					if p.HasBias == 1 {
+						sum += e.w[p.Bias+z*p.BiasZ+c]
+					}
+					if p.Leaky == 1 && sum <= 0 {
+						sum *= float64(p.Slope)
+					}
+					out[p.C+z*p.Cz+r*p.Ldc+c] = float32(sum)
+				}
+			}
+		}
+	case kCharLSTM, kLSTM:
+		p := paramsOf[lstmParams](d.params)
+		chars := d.kernel == kCharLSTM
+		H := p.Hid
+		for dir := range uint32(2) {
+			for r := range p.Rows {
+				var t, x, prev uint32
+				last := false
+				if chars {
+					tok := e.ints[p.Seqs+r]
+					first := e.ints[p.TokTable+3*tok+1]
+					count := e.ints[p.TokTable+3*tok+2]
+					s := p.Step
+					if dir == 1 {
+						s = count - 1 - p.Step
+					}
+					ch := e.ints[first+s]
+					t, x, prev, last = tok, p.X+(ch*2+dir)*4*H, p.HIn+(r*2+dir)*H, p.Step+1 == count
+				} else {
+					first := e.ints[p.Seqs+4*r]
+					n := e.ints[p.Seqs+4*r+1] + 2
+					t = first + p.Step
+					tp := t - 1
+					if dir == 1 {
+						t = first + n - 1 - p.Step
+						tp = t + 1
+					}
+					x, prev = p.X+t*p.Ldx+dir*4*H, p.Out+tp*p.Ldo+dir*H
+				}
+				for j := range H {
+					var a [4]float64
+					for q := range uint32(4) {
+						a[q] = float64(in[x+4*j+q])
+						if p.Step > 0 {
+							for k := range H {
+								a[q] += float64(in[prev+k]) * e.w[p.Whh+dir*p.WhhZ+k*4*H+4*j+q]
+							}
+						}
+					}
+					ci := p.C + (r*2+dir)*H + j
+					cprev := 0.0
+					if p.Step > 0 {
+						cprev = float64(in[ci])
+					}
+					c := sigm64(a[1])*cprev + sigm64(a[0])*math.Tanh(a[2])
+					h := float32(sigm64(a[3]) * math.Tanh(c))
+					out[ci] = float32(c)
+					if chars {
+						out[p.HOut+(r*2+dir)*H+j] = h
+						if last {
+							out[p.Out+t*p.Ldo+p.Col+dir*H+j] = h
+						}
+					} else {
+						out[p.Out+t*p.Ldo+p.Col+dir*H+j] = h
+					}
+				}
+			}
+		}
+	case kLSTMLoop:
+		p := paramsOf[lstmParams](d.params)
+		H := p.Hid
+		for sent := range d.grid[0] {
+			first := e.ints[p.Seqs+4*sent]
+			count := e.ints[p.Seqs+4*sent+1] + 2
+			for dir := range uint32(2) {
+				h := make([]float64, H)
+				c := make([]float64, H)
+				for s := range count {
+					t := first + s
+					if dir == 1 {
+						t = first + count - 1 - s
+					}
+					g := p.X + t*p.Ldx + dir*4*H
+					hn := make([]float64, H)
+					for j := range H {
+						var a [4]float64
+						for q := range uint32(4) {
+							a[q] = float64(in[g+4*j+q])
+							for k := range H {
+								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+4*j+q]
+							}
+						}
+						c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
+						hn[j] = sigm64(a[3]) * math.Tanh(c[j])
+						out[p.Out+t*p.Ldo+dir*H+j] = float32(hn[j])
+					}
+					h = hn
+				}
+			}
+		}
+	case kPair:
+		p := paramsOf[pairParams](d.params)
+		for z := range d.grid[2] {
+			first := e.ints[p.SentTable+4*z]
+			n := e.ints[p.SentTable+4*z+1]
+			base := p.Out + e.ints[p.SentTable+4*z+3]
+			if p.Label == 1 {
+				base = p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*n*p.Outs
+			}
+			D := p.Dim
+			tbase := p.T + (first+1)*p.Outs*D
+			rbase := p.R + (first+1)*p.Ldr
+			for rr := p.Tile0 * 32; rr < min((p.Tile0+d.grid[0])*32, n*p.Outs); rr++ {
+				x, o := rr/p.Outs, rr%p.Outs
+				for y := x; y < n; y++ {
+					sum := 0.0
+					for k := range D {
+						r := 1.0
+						if k < D-1 {
+							r = float64(in[rbase+y*p.Ldr+k])
+						}
+						sum += float64(in[tbase+rr*D+k]) * r
+					}
+					out[base+(x*n+y)*p.Outs+o] = float32(sum)
+				}
+			}
+		}
+	case kAssemble:
+		p := paramsOf[assembleParams](d.params)
+		for z := range d.grid[2] {
+			n := e.ints[p.SentTable+4*z+1]
+			L := p.Labels
+			block := p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*n*L
+			span := p.Spans + e.ints[p.SentTable+4*z+3]
+			for i := range n * n * L {
+				x, y := i/(n*L), (i/L)%n
+				v := float32(0)
+				if x <= y {
+					v = in[block+i] + in[span+x*n+y]
+				}
+				out[block+i] = v
+			}
+		}
+	default:
+		panic(fmt.Sprintf("no emulation of kernel %d", d.kernel))
+	}
+}
