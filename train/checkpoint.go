@@ -29,6 +29,9 @@ type settings struct {
 	// Teacher is the distillation teacher's file ("": none), TeacherWeight
 	// its share of the targets and TeacherSHA256 its tensors' hash, to
 	// check that a resumed run reads the same teacher.
+	// Epochs is the run's epoch count (Options.Epochs), kept by a resumed
+	// run that names none; 0 in checkpoints older than the field.
+	Epochs        int     `json:",omitempty"`
 	HoldOut       int     `json:",omitempty"` // Options.HoldOut and Folds
 	Folds         int     `json:",omitempty"`
 	Teacher       string  `json:",omitempty"`

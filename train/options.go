@@ -94,7 +94,8 @@ type Options struct {
 	// held-out fold as one of the cross-fitted teachers of Teacher.
 	HoldOut, Folds int
 	// Epochs is the number of epochs to train in total (resumed runs
-	// included).
+	// included). A resumed run given 0 keeps the count its checkpoint
+	// records; a larger count extends it.
 	Epochs int
 	// MaxBatchWords bounds the words of a batch (a longer sentence makes a
 	// batch alone); 0 means DefaultMaxBatchWords.

@@ -270,3 +270,30 @@ func TestEMAResume(t *testing.T) {
 		t.Error("EMA decay 1: no error")
 	}
 }
+
+// TestResumeKeepsEpochCount resumes a run of 3 epochs, stopped after the
+// first, without naming a count: it finishes its own 3 epochs; naming 4
+// extends it.
+func TestResumeKeepsEpochCount(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 20, 10)
+	for _, tc := range []struct {
+		name          string
+		resumeEpochs  int
+		wantEpochsRun int
+	}{{"own count", 0, 3}, {"extended", 4, 4}} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := resumeOptions(t, data, filepath.Join(base, tc.name))
+			o.Out = filepath.Join(base, tc.name+".safetensors")
+			o.Epochs = 3
+			o = runStoppedAndResumed(t, o, 1, func(r *Options) { r.Epochs = tc.resumeEpochs })
+			ck, err := readCheckpoint(o.Out + ".ckpt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ck.State.Epoch != tc.wantEpochsRun || len(ck.State.History) != tc.wantEpochsRun {
+				t.Errorf("resumed with --epochs %d: %d epochs done (%d logged), want %d", tc.resumeEpochs, ck.State.Epoch, len(ck.State.History), tc.wantEpochsRun)
+			}
+		})
+	}
+}

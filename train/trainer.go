@@ -67,6 +67,7 @@ func newTrainer(o Options) (*trainer, error) {
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
 		EMA: o.EMA, WordDropout: o.WordDropout, Hinge: o.Hinge, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		Epochs: o.Epochs,
 	}
 	if set.MaxBatchWords == 0 {
 		set.MaxBatchWords = DefaultMaxBatchWords
@@ -120,6 +121,10 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if raw.Dev == "" {
 		o.Dev = set.Dev
 	}
+	if raw.Epochs == 0 && set.Epochs > 0 {
+		o.Epochs = set.Epochs // the run's own count, unless extended
+	}
+	set.Epochs = o.Epochs
 	set.Train, set.Dev = o.Train, o.Dev
 	if raw.Workers > 0 {
 		set.Workers = raw.Workers // results then differ in the last bits from a run with the old count

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,9 @@ import (
 	"github.com/discspan/discspan/train"
 	"github.com/discspan/discspan/weights"
 )
+
+// defaultEpochs is the epoch count of a new run that names none.
+const defaultEpochs = 200
 
 func runTrain(args []string, stdout io.Writer) error {
 	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
@@ -32,7 +36,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	teacherWeight := fs.Float64("teacher-weight", 0, fmt.Sprintf("the teacher's share of the targets, in [0,1] (0: %g with --teacher)", train.DefaultTeacherWeight))
 	ema := fs.Float64("ema", 0, "keep a moving average of the parameters with this decay per update (e.g. 0.999) and evaluate, select and write it; 0: off")
 	adamPath := fs.String("adam", "", "JSON file of optimiser settings (network.AdamConfig fields: lr, beta1, beta2, eps, clip_norm, decay, decay_every) replacing the defaults")
-	epochs := fs.Int("epochs", 200, "epochs in total (a resumed run may extend its count)")
+	epochs := fs.Int("epochs", 0, fmt.Sprintf("epochs in total (default %d; a resumed run keeps its own count unless this extends it)", defaultEpochs))
 	resume := fs.Bool("resume", false, "continue from the checkpoint")
 	batchWords := fs.Int("batch-words", 0, fmt.Sprintf("at most N words per batch (default %d)", train.DefaultMaxBatchWords))
 	seed := fs.Uint64("seed", 0, "random seed (default 1; a resumed run keeps its own)")
@@ -56,7 +60,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: --dev FILE is required", errUsage)
 	case *out == "":
 		return fmt.Errorf("%w: --out FILE is required", errUsage)
-	case *epochs < 1:
+	case *epochs < 0 || (*epochs == 0 && isFlagSet(fs, "epochs")):
 		return fmt.Errorf("%w: --epochs must be at least 1", errUsage)
 	case *batchWords < 0:
 		return fmt.Errorf("%w: --batch-words must be positive", errUsage)
@@ -130,8 +134,12 @@ func runTrain(args []string, stdout io.Writer) error {
 		case <-done:
 		}
 	}()
+	epochCount := *epochs
+	if epochCount == 0 && !*resume {
+		epochCount = defaultEpochs
+	}
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: *epochs, MaxBatchWords: *batchWords,
+		Train: *trainPath, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
@@ -145,4 +153,11 @@ func runTrain(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "done: %d epochs, %d updates; best dev F1 %.2f (disc %.2f) at epoch %d, written to %s\n",
 		sum.Epochs, sum.Updates, sum.BestDevF1, sum.BestDevDisc, sum.BestEpoch, sum.Out)
 	return nil
+}
+
+// isFlagSet reports whether the command line set the named flag.
+func isFlagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
