@@ -13,20 +13,19 @@ import (
 
 // Device is one GPU with its primary context and a cuBLAS handle.
 type Device struct {
-	l        *libs
-	ordinal  int32
-	ctx      uintptr
-	blas     uintptr
-	name     string
-	ccMajor  int
-	ccMinor  int
-	total    uint64
-	driver   int
-	mu       sync.Mutex // one goroutine at a time (Bind)
-	s        *scratch
-	modules  []uintptr
-	closed   bool
-	launches int
+	l       *libs
+	ordinal int32
+	ctx     uintptr
+	blas    uintptr
+	name    string
+	ccMajor int
+	ccMinor int
+	total   uint64
+	driver  int
+	mu      sync.Mutex // one goroutine at a time (Bind)
+	s       *scratch
+	modules []uintptr
+	closed  bool
 }
 
 // scratch holds the values whose addresses are passed to the libraries: on
@@ -151,9 +150,6 @@ func (d *Device) Describe() string {
 	return fmt.Sprintf("%s (compute %d.%d, %.1f GiB, driver API %d.%d; %s, %s)", d.name, d.ccMajor, d.ccMinor,
 		float64(d.total)/(1<<30), d.driver/1000, d.driver%1000/10, d.l.nvrtcPath, d.l.cublasPath)
 }
-
-// Launches returns the number of kernel launches and cuBLAS calls so far.
-func (d *Device) Launches() int { return d.launches }
 
 // Bind makes the device's context current on the calling goroutine's OS
 // thread and locks the goroutine to it; call the returned function when
@@ -377,7 +373,6 @@ func (d *Device) Launch(f *Function, grid, block [3]int, shared int, args ...Arg
 	for i, a := range args {
 		d.s.args[i] = uint64(a)
 	}
-	d.launches++
 	r, _, _ := purego.SyscallN(d.l.cuLaunchKernel, f.f,
 		uintptr(grid[0]), uintptr(grid[1]), uintptr(grid[2]),
 		uintptr(block[0]), uintptr(block[1]), uintptr(block[2]),
@@ -399,7 +394,6 @@ func op(t bool) uintptr {
 // convention (op(A) m x k, op(B) k x n, C m x n).
 func (d *Device) Sgemm(transA, transB bool, m, n, k int, alpha float32, a Ptr, lda int, b Ptr, ldb int, beta float32, c Ptr, ldc int) error {
 	d.s.alpha, d.s.beta = alpha, beta
-	d.launches++
 	r, _, _ := purego.SyscallN(d.l.cublasSgemm, d.blas, op(transA), op(transB), uintptr(m), uintptr(n), uintptr(k),
 		uintptr(unsafe.Pointer(&d.s.alpha)), uintptr(a), uintptr(lda), uintptr(b), uintptr(ldb),
 		uintptr(unsafe.Pointer(&d.s.beta)), uintptr(c), uintptr(ldc))
@@ -411,7 +405,6 @@ func (d *Device) Sgemm(transA, transB bool, m, n, k int, alpha float32, a Ptr, l
 // Sgemm).
 func (d *Device) SgemmStridedBatched(transA, transB bool, m, n, k int, alpha float32, a Ptr, lda, strideA int, b Ptr, ldb, strideB int, beta float32, c Ptr, ldc, strideC, batch int) error {
 	d.s.alpha, d.s.beta = alpha, beta
-	d.launches++
 	r, _, _ := purego.SyscallN(d.l.cublasSgemmStridedBatched, d.blas, op(transA), op(transB), uintptr(m), uintptr(n), uintptr(k),
 		uintptr(unsafe.Pointer(&d.s.alpha)), uintptr(a), uintptr(lda), uintptr(strideA), uintptr(b), uintptr(ldb), uintptr(strideB),
 		uintptr(unsafe.Pointer(&d.s.beta)), uintptr(c), uintptr(ldc), uintptr(strideC), uintptr(batch))

@@ -57,7 +57,7 @@ func (p Ptr) Add(n int) Ptr { return p + Ptr(4*n) }
 // Arg is one kernel argument: a pointer or a 32-bit value in the low bits.
 type Arg uint64
 
-// P passes a device pointer.
+// P passes a device pointer (0: a null pointer, for optional buffers).
 func P(p Ptr) Arg { return Arg(p) }
 
 // I passes an int.

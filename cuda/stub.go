@@ -24,7 +24,6 @@ func (d *Device) Name() string                                { return "" }
 func (d *Device) ComputeCapability() (major, minor int)       { return 0, 0 }
 func (d *Device) TotalMemory() uint64                         { return 0 }
 func (d *Device) Describe() string                            { return "" }
-func (d *Device) Launches() int                               { return 0 }
 func (d *Device) Bind() (func(), error)                       { return nil, errNoCUDA }
 func (d *Device) Close() error                                { return errNoCUDA }
 func (d *Device) MemoryInfo() (free, total uint64, err error) { return 0, 0, errNoCUDA }

@@ -125,9 +125,6 @@ func (g *gpu) zero(p cuda.Ptr, n int) {
 	}
 }
 
-// ptr passes a possibly absent buffer (0: null).
-func ptr(p cuda.Ptr) cuda.Arg { return cuda.P(p) }
-
 func (g *gpu) gather(dst cuda.Ptr, ldd int, src cuda.Ptr, lds int, idx cuda.Ptr, rows, cols int, acc bool) {
 	a := 0
 	if acc {

@@ -88,19 +88,23 @@ func (t *Trainer) lstmForward(dir *lstmDir, prefix string, in, H int, x cuda.Ptr
 			g.gemm(false, true, a, G, H, 1, rec.h.Add(p*H), H, rec.whh, H, 1, rec.gates.Add(o*G), G)
 			cp = rec.c.Add(p * H)
 		}
-		g.launch("lstm_fwd", a*H, cuda.P(rec.gates.Add(o*G)), cuda.P(rec.b), ptr(cp), cuda.P(rec.c.Add(o*H)),
+		g.launch("lstm_fwd", a*H, cuda.P(rec.gates.Add(o*G)), cuda.P(rec.b), cuda.P(cp), cuda.P(rec.c.Add(o*H)),
 			cuda.P(rec.tc.Add(o*H)), cuda.P(rec.h.Add(o*H)), cuda.I(H), cuda.I(a))
 	}
 	return rec
 }
 
-// lstmBackward backpropagates through one direction given dh (R, H), the
-// gradient of every step-major row's output, adds the weight gradients and
-// adds the input gradient to dx (sequence-major, row stride ldx = in).
-func (t *Trainer) lstmBackward(rec *lstmRec, dh cuda.Ptr, dx cuda.Ptr, ones cuda.Ptr) {
+// lstmBackward backpropagates through one direction, adds the weight
+// gradients and adds the input gradient to dx (sequence-major, row stride
+// in). The gradient of step-major row r's output is row idx[r] of dout (row
+// stride ldo; idx[r] < 0: none): the sequence rows' gradients (rowIdx) or
+// the last states' (lastOf).
+func (t *Trainer) lstmBackward(rec *lstmRec, dout cuda.Ptr, ldo int, idx cuda.Ptr, dx cuda.Ptr, ones cuda.Ptr) {
 	g := t.g
 	pk, H, in := rec.dir.pk, rec.H, rec.in
 	R, G := rec.dir.rows, 4*H
+	dh := g.take(R * H)
+	g.gather(dh, H, dout, ldo, idx, R, H, false)
 	a0 := pk.Active[0]
 	dA := g.take(R * G)
 	dhn := g.take(a0 * H)
@@ -114,7 +118,7 @@ func (t *Trainer) lstmBackward(rec *lstmRec, dh cuda.Ptr, dx cuda.Ptr, ones cuda
 		if s > 0 {
 			cp = rec.c.Add(pk.Offset[s-1] * H)
 		}
-		g.launch("lstm_bwd", a*H, cuda.P(rec.gates.Add(o*G)), ptr(cp), cuda.P(rec.tc.Add(o*H)), cuda.P(dh.Add(o*H)),
+		g.launch("lstm_bwd", a*H, cuda.P(rec.gates.Add(o*G)), cuda.P(cp), cuda.P(rec.tc.Add(o*H)), cuda.P(dh.Add(o*H)),
 			cuda.P(dhn), cuda.P(dcn), cuda.P(dA.Add(o*G)), cuda.I(H), cuda.I(a), cuda.I(an))
 		if s > 0 {
 			g.gemm(false, false, a, H, G, 1, dA.Add(o*G), G, rec.whh, H, 0, dhn, H)
@@ -281,7 +285,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 				g.gemm(false, true, P, d, I, 1, words, I, t.w(t.p, wn+".w"), I, 0, mr.z[side], d)
 				g.addBias(mr.z[side], d, t.w(t.p, wn+".b"), P, d)
 				mr.lr[side] = g.take(P * Dd)
-				g.launch("leaky_one", P*Dd, cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.P(dWordRow), cuda.P(mr.lr[side]), cuda.I(P), cuda.I(d), cuda.F(slope))
+				g.launch("leaky_one", P*Dd, cuda.P(mr.z[side]), cuda.P(mr.mask[side]), cuda.P(dWordRow), cuda.P(mr.lr[side]), cuda.I(P), cuda.I(d), cuda.F(slope))
 			}
 			bw := t.w(t.p, name+".biaffine")
 			mr.tq = g.take(P * O * Dd)
@@ -328,7 +332,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			for side, src := range [2]cuda.Ptr{dL, dR} {
 				wn := name + "." + sideNames[side]
 				dz := g.take(P * d)
-				g.launch("leaky_back", P*d, cuda.P(dz), cuda.P(src), cuda.I(Dd), cuda.P(mr.z[side]), ptr(mr.mask[side]), cuda.P(dWordRow), cuda.I(P), cuda.I(d), cuda.F(slope))
+				g.launch("leaky_back", P*d, cuda.P(dz), cuda.P(src), cuda.I(Dd), cuda.P(mr.z[side]), cuda.P(mr.mask[side]), cuda.P(dWordRow), cuda.I(P), cuda.I(d), cuda.F(slope))
 				g.gemm(true, false, d, I, P, 1, dz, d, words, I, 1, t.w(t.gr, wn+".w"), I)
 				g.gemm(false, false, 1, d, P, 1, ones, P, dz, d, 1, t.w(t.gr, wn+".b"), d)
 				g.gemm(false, false, P, I, d, 1, dz, d, t.w(t.p, wn+".w"), I, 1, dWords, I)
@@ -342,20 +346,14 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 	g.mulMask(dh2, h2Mask, T*I)
 	dh1 := g.zeros(T * 2 * H1)
 	for d := range 2 {
-		R := sentDirs[d].rows
-		dh := g.take(R * H2)
-		g.gather(dh, H2, dh2.Add(d*H2), I, sentDirs[d].rowIdx, R, H2, false)
-		t.lstmBackward(l2Rec[d], dh, dh1, ones)
+		t.lstmBackward(l2Rec[d], dh2.Add(d*H2), I, sentDirs[d].rowIdx, dh1, ones)
 	}
 	g.gemm(true, false, K, 2*H1, T, 1, dTag, K, h1, 2*H1, 1, t.w(t.gr, "tagger.w"), 2*H1)
 	g.gemm(false, false, 1, K, T, 1, ones, T, dTag, K, 1, t.w(t.gr, "tagger.b"), K)
 	g.gemm(false, false, T, 2*H1, K, 1, dTag, K, t.w(t.p, "tagger.w"), 2*H1, 1, dh1, 2*H1)
 	dfeat := g.zeros(T * D)
 	for d := range 2 {
-		R := sentDirs[d].rows
-		dh := g.take(R * H1)
-		g.gather(dh, H1, dh1.Add(d*H1), 2*H1, sentDirs[d].rowIdx, R, H1, false)
-		t.lstmBackward(l1Rec[d], dh, dfeat, ones)
+		t.lstmBackward(l1Rec[d], dh1.Add(d*H1), 2*H1, sentDirs[d].rowIdx, dfeat, ones)
 	}
 	g.mulMask(dfeat, featMask, T*D)
 
@@ -365,10 +363,7 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 	g.scatterAdd(dcf, 2*Hc, dfeat.Add(Dw), D, tokSeq, T, 2*Hc)
 	dcx := g.zeros(Rc * Dc)
 	for d := range 2 {
-		R := charDirs[d].rows
-		dh := g.take(R * Hc)
-		g.gather(dh, Hc, dcf.Add(d*Hc), 2*Hc, charDirs[d].lastOf, R, Hc, false)
-		t.lstmBackward(chRec[d], dh, dcx, ones)
+		t.lstmBackward(chRec[d], dcf.Add(d*Hc), 2*Hc, charDirs[d].lastOf, dcx, ones)
 	}
 	g.mulMask(dcx, charMask, Rc*Dc)
 	g.scatterAdd(t.w(t.gr, "char.emb"), Dc, dcx, Dc, charIDs, Rc, Dc)

@@ -219,8 +219,8 @@ func (t *Trainer) run(batch []network.Example, seed uint64, u *Update) (network.
 	g.err = nil
 	g.arena.reset()
 	parts := make([][5]float64, len(batch))
+	g.zero(t.gr, t.n)
 	if len(plan.Sentences) > 0 {
-		g.zero(t.gr, t.n)
 		sp := t.lossGrad(plan, batch)
 		if g.err == nil {
 			g.fail(g.dev.Sync())
@@ -232,8 +232,6 @@ func (t *Trainer) run(batch []network.Example, seed uint64, u *Update) (network.
 				copy(parts[s.Index][:], flat[5*i:5*i+5])
 			}
 		}
-	} else {
-		g.zero(t.gr, t.n)
 	}
 	if g.err != nil {
 		err := g.err

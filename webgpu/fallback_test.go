@@ -63,7 +63,7 @@ func TestSelect(t *testing.T) {
 	s := scorer.Select(true, m, gpu, logf)
 	defer s.Close()
 	if !strings.HasPrefix(s.Backend(), "webgpu") {
-		if !vulkanDriver() {
+		if !VulkanDriverInstalled() {
 			t.Skipf("no adapter: %v", logged)
 		}
 		t.Fatalf("Select chose %q (log %q)", s.Backend(), logged)

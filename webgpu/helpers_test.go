@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,27 +12,13 @@ import (
 	"github.com/discspan/discspan/scorer"
 )
 
-// vulkanDriver reports whether a Vulkan driver (ICD) is installed, in which
-// case a missing adapter is a failure, not a reason to skip.
-func vulkanDriver() bool {
-	if os.Getenv("VK_ICD_FILENAMES") != "" || os.Getenv("VK_DRIVER_FILES") != "" {
-		return true
-	}
-	for _, dir := range []string{"/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(m) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // openScorer returns a WebGPU scorer over p. It skips the test only when
 // there is no adapter and no Vulkan driver; any other failure fails it.
 func openScorer(tb testing.TB, p *network.Params, o Options) *Scorer {
 	tb.Helper()
 	s, err := New(p, o)
 	if err != nil {
-		if errors.Is(err, ErrNoAdapter) && !vulkanDriver() {
+		if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
 			tb.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
 		}
 		tb.Fatalf("webgpu.New: %v", err)

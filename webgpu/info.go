@@ -1,5 +1,10 @@
 package webgpu
 
+import (
+	"os"
+	"path/filepath"
+)
+
 // AdapterInfo describes the adapter a Scorer runs on, without WebGPU types.
 // In the browser the fields may be empty (navigator.gpu reveals little).
 type AdapterInfo struct {
@@ -10,4 +15,20 @@ type AdapterInfo struct {
 	// Software is set for CPU (software) adapters such as lavapipe or
 	// SwiftShader: correct but slow, usually slower than the CPU backend.
 	Software bool
+}
+
+// VulkanDriverInstalled reports whether a Vulkan driver (ICD) is installed
+// here, named by VK_ICD_FILENAMES / VK_DRIVER_FILES or in the loader's
+// usual folders. Tests use it to tell "no GPU here" (skip) from "a GPU that
+// fails" (failure).
+func VulkanDriverInstalled() bool {
+	if os.Getenv("VK_ICD_FILENAMES") != "" || os.Getenv("VK_DRIVER_FILES") != "" {
+		return true
+	}
+	for _, dir := range []string{"/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/discspan/discspan/webgpu"
 	"math"
 	"os"
 	"path/filepath"
@@ -140,21 +141,6 @@ func TestBenchScoreCPU(t *testing.T) {
 	}
 }
 
-// vulkanInstalled reports whether a Vulkan driver (ICD) is installed, in
-// which case a missing WebGPU adapter is a failure (as in package webgpu's
-// tests), not a reason to skip.
-func vulkanInstalled() bool {
-	if os.Getenv("VK_ICD_FILENAMES") != "" || os.Getenv("VK_DRIVER_FILES") != "" {
-		return true
-	}
-	for _, dir := range []string{"/usr/share/vulkan/icd.d", "/etc/vulkan/icd.d", "/usr/local/share/vulkan/icd.d"} {
-		if m, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(m) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func TestBenchScoreWebGPU(t *testing.T) {
 	// Two short sentences: lavapipe scores the shipped model at about one
 	// sentence a second.
@@ -170,7 +156,7 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	}
 	g := rows[1]
 	if g.Unavailable {
-		if vulkanInstalled() {
+		if webgpu.VulkanDriverInstalled() {
 			t.Fatalf("a Vulkan driver is installed but WebGPU is unavailable: %s", g.Err)
 		}
 		t.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %s", g.Err)
