@@ -70,7 +70,8 @@ const TK: u32 = 32u;
 var<workgroup> As: array<vec2<f32>, 256>; // [TK][TM/2]: h_prev of rows 2q, 2q+1 at column k
 var<workgroup> Bs: array<vec4<f32>, 512>; // [TK][TN/4]: W_hhᵀ columns 4q..4q+3 of row k
 var<workgroup> prevAt: array<u32, 16>;    // arena offset of h_prev of each row of the tile
-var<workgroup> running: array<bool, 16>;  // whether the row is one of the p.rows
+var<workgroup> running: array<u32, 16>;   // 1u when the row is one of the p.rows (u32, not bool:
+                                          // an NVIDIA driver miscompiled a workgroup bool array)
 
 fn sigm(x: f32) -> f32 {
     return 1.0 / (1.0 + exp(-clamp(x, -60.0, 60.0)));
@@ -154,7 +155,7 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
     if (p.step > 0u) {
         if (li < TM) {
             let r = row0 + li;
-            running[li] = r < p.rows;
+            running[li] = select(0u, 1u, r < p.rows);
             if (r < p.rows) {
                 prevAt[li] = locate(r, dir, chars).prev;
             }
@@ -168,7 +169,7 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
                 let ar = e / 32u;
                 var a = vec2<f32>(0.0);
                 for (var i = 0u; i < 2u; i++) {
-                    if (running[2u * ar + i] && k0 + ak < H) {
+                    if (running[2u * ar + i] == 1u && k0 + ak < H) {
                         a[i] = arena[prevAt[2u * ar + i] + k0 + ak];
                     }
                 }

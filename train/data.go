@@ -1,8 +1,10 @@
 package train
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
@@ -155,6 +157,7 @@ func setTarget(t *network.Targets, n int, blocks []tree.Span, class int) bool {
 type DataStats struct {
 	Train      ExampleStats `json:"train"`
 	TrainSents int          `json:"train_sentences"`
+	Excluded   int          `json:"excluded_sentences,omitempty"` // training sentences dropped as repeats of an excluded file's
 	DevSents   int          `json:"dev_sentences"`
 	DevWords   int          `json:"dev_words"`
 	Words      int          `json:"vocab_words"`
@@ -175,20 +178,19 @@ type dataset struct {
 }
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
-// the vocabulary to use (a resumed run's), else it is built from train.
-func loadData(trainPath, devPath string, v *network.Vocab, holdOut, folds int) (*dataset, error) {
-	trees, err := treebank.ReadFile(trainPath)
+// the vocabulary to use (a resumed run's), else it is built from train with
+// words seen at least minWordCount times (0: DefaultMinWordCount).
+func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut, folds int) (*dataset, error) {
+	trees, excluded, err := readTrainingTrees(trainPath)
 	if err != nil {
-		return nil, fmt.Errorf("train: reading training data: %w", err)
-	}
-	if len(trees) == 0 {
-		return nil, fmt.Errorf("train: %s: no trees", trainPath)
+		return nil, err
 	}
 	merged := Merge(trees)
 	if v == nil {
-		v = BuildVocab(merged, DefaultMinWordCount)
+		v = BuildVocab(merged, cmp.Or(minWordCount, DefaultMinWordCount))
 	}
 	d := &dataset{vocab: v, hash: treesHash(trees)}
+	d.stats.Excluded = excluded
 	exs, st := Examples(merged, v)
 	d.train, d.stats.Train = make([]example, len(exs)), st
 	for i := range exs {
@@ -233,4 +235,52 @@ func foldOf(i, folds int) int { return i%folds + 1 }
 // training-data description, and what a cross-fitted teacher must show.
 func heldOutNote(holdOut, folds int) string {
 	return fmt.Sprintf(" without fold %d/%d", holdOut, folds)
+}
+
+// readTrainingTrees reads the training treebank, or several given as a
+// comma-separated list (read in that order, as one treebank). A file whose
+// name starts with "-" is no training data but a list of sentences to keep
+// out of it: a training sentence with the very words of one of its
+// sentences is dropped (to keep dev and test sentences out of extra
+// training material, e.g. "train.dbr,suites.dbr,-dev.dbr,-test.dbr").
+//
+// It returns the trees and the number of sentences dropped.
+func readTrainingTrees(list string) ([]*tree.Tree, int, error) {
+	var trees []*tree.Tree
+	excluded := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		exclude := strings.HasPrefix(name, "-")
+		name = strings.TrimPrefix(name, "-")
+		if name == "" {
+			return nil, 0, fmt.Errorf("train: training data %q: empty file name in the list", list)
+		}
+		ts, err := treebank.ReadFile(name)
+		if err != nil {
+			return nil, 0, fmt.Errorf("train: reading training data: %w", err)
+		}
+		if len(ts) == 0 {
+			return nil, 0, fmt.Errorf("train: %s: no trees", name)
+		}
+		if !exclude {
+			trees = append(trees, ts...)
+			continue
+		}
+		for _, t := range ts {
+			excluded[strings.Join(t.Words(), " ")] = true
+		}
+	}
+	if len(trees) == 0 {
+		return nil, 0, fmt.Errorf("train: %q names no training file, only files to exclude", list)
+	}
+	if len(excluded) == 0 {
+		return trees, 0, nil
+	}
+	kept := trees[:0]
+	for _, t := range trees {
+		if !excluded[strings.Join(t.Words(), " ")] {
+			kept = append(kept, t)
+		}
+	}
+	return kept, len(trees) - len(kept), nil
 }

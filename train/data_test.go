@@ -1,6 +1,8 @@
 package train
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -132,5 +134,82 @@ func TestCompactRoundTrip(t *testing.T) {
 			!slices.Equal(got.Input.WordIDs, ex.Input.WordIDs) {
 			t.Fatalf("sentence %d: targets differ after compact/dense", i)
 		}
+	}
+}
+
+// TestReadTrainingTreesList checks the list form of --train on the real
+// suites: files read in order as one treebank, excluded files' sentences
+// dropped, and the errors of malformed lists.
+func TestReadTrainingTreesList(t *testing.T) {
+	dev := needData(t, "dev.punctmoved.discbracket")
+	qa := filepath.Join(dataDir, "../alpino-suites/qa.punctmoved.discbracket")
+	if _, err := os.Stat(qa); err != nil {
+		t.Skipf("alpino-suites absent (%v): skipping", err)
+	}
+	devTrees, err := treebank.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qaTrees, err := treebank.ReadFile(qa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file made of dev's first 30 sentences: they must all be dropped
+	// from a list that has dev itself, once excluded.
+	dir := t.TempDir()
+	part := filepath.Join(dir, "part.discbracket")
+	if err := treebank.WriteFile(part, devTrees[:30]); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name        string
+		list        string
+		wantTrees   int
+		wantDropped int
+		wantErr     string
+	}{
+		{"one file", dev, len(devTrees), 0, ""},
+		{"two files in order", dev + "," + qa, len(devTrees) + len(qaTrees), 0, ""},
+		{"excluded part", dev + ",-" + part, len(devTrees) - 30, 30, ""},
+		{"nothing but exclusions", "-" + dev, 0, 0, "names no training file"},
+		{"empty name", dev + ",", 0, 0, "empty file name"},
+		{"missing file", dev + "," + filepath.Join(dir, "absent.dbr"), 0, 0, "absent.dbr"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			trees, dropped, err := readTrainingTrees(tt.list)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(trees) != tt.wantTrees || dropped != tt.wantDropped {
+				t.Errorf("got %d trees, %d dropped; want %d, %d", len(trees), dropped, tt.wantTrees, tt.wantDropped)
+			}
+		})
+	}
+}
+
+// TestMinWordCount checks that a larger threshold gives a smaller word
+// vocabulary, every word of it seen that often.
+func TestMinWordCount(t *testing.T) {
+	dev := needData(t, "dev.punctmoved.discbracket")
+	counts := map[int]int{}
+	for _, min := range []int{0, 2, 3} {
+		d, err := loadData(dev, "", nil, min, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[min] = d.stats.Words
+	}
+	if counts[0] != counts[DefaultMinWordCount] {
+		t.Errorf("threshold 0 gave %d words, the default %d", counts[0], counts[DefaultMinWordCount])
+	}
+	if counts[3] >= counts[2] {
+		t.Errorf("threshold 3 gave %d words, threshold 2 %d: want fewer", counts[3], counts[2])
 	}
 }

@@ -42,7 +42,11 @@ const (
 
 // Options configure a training run. Train and Out are required.
 type Options struct {
-	Train string // training treebank
+	Train string // training treebank, or a comma-separated list (see readTrainingTrees)
+	// MinWordCount is the word-vocabulary threshold: lower-cased words seen
+	// at least this often in the training data get an embedding; 0 means
+	// DefaultMinWordCount. A resumed run keeps its checkpoint's vocabulary.
+	MinWordCount int
 	// Dev is the development treebank for model selection; empty: no
 	// evaluation, the last epoch's parameters are the output.
 	Dev string
@@ -193,6 +197,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.Out == "" {
 		return o, fmt.Errorf("train: no output file")
+	}
+	if o.MinWordCount < 0 {
+		return o, fmt.Errorf("train: minimum word count %d", o.MinWordCount)
 	}
 	if o.Epochs < 0 {
 		return o, fmt.Errorf("train: %d epochs", o.Epochs)

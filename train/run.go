@@ -270,6 +270,9 @@ func (t *trainer) logf(format string, args ...any) {
 func (t *trainer) logStart() {
 	s := t.data.stats
 	t.logf("train: %s: %d sentences, %d words", t.set.Train, s.TrainSents, s.Train.Words)
+	if s.Excluded > 0 {
+		t.logf("dropped %d training sentences that repeat a sentence of an excluded file", s.Excluded)
+	}
 	if t.set.Dev != "" {
 		t.logf("dev: %s: %d sentences, %d words", t.set.Dev, s.DevSents, s.DevWords)
 	}

@@ -15,7 +15,7 @@ import (
 // Files of the equivalence tests on real sentences.
 const (
 	defaultModel = "../weights/default.safetensors"
-	devTreebank  = "/work/shared/data/alpino-cdb/dev.punctmoved.discbracket"
+	devTreebank  = "../../shared/data/alpino-cdb/dev.punctmoved.discbracket"
 	devSentences = 50
 )
 
