@@ -14,8 +14,11 @@ import (
 
 // openScorer returns a WebGPU scorer over p. It skips the test only when
 // there is no adapter and no Vulkan driver; any other failure fails it.
+// New's self-check is skipped: these tests compare with the CPU reference
+// themselves (TestSelfCheck* test the self-check).
 func openScorer(tb testing.TB, p *network.Params, o Options) *Scorer {
 	tb.Helper()
+	o.SkipSelfCheck = true
 	s, err := New(p, o)
 	if err != nil {
 		if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {

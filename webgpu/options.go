@@ -81,6 +81,13 @@ type Options struct {
 	SubmitWork float64
 	// ForceFallbackAdapter asks for the software (fallback) adapter.
 	ForceFallbackAdapter bool
+	// SkipSelfCheck skips New's comparison of a canary batch with the CPU
+	// reference (for tests and benchmarks that compare on their own).
+	SkipSelfCheck bool
+	// TestPerturb, for the self-check's tests only, names a kernel file
+	// ("lstm.wgsl", ...) whose weight reads are scaled by 1.05: a
+	// deliberately wrong kernel that the self-check must refuse.
+	TestPerturb string
 }
 
 // withDefaults returns o with zero fields set to their defaults for a

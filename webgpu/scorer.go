@@ -29,6 +29,7 @@ type Scorer struct {
 	snippet  string // the weights_*.wgsl file the kernels are compiled with
 	failed   error  // set once the device failed: every later call returns it
 	closed   bool
+	check    SelfCheck // the outcome of New's self-check
 
 	pipes                                   [numKernels]*wgpu.ComputePipeline
 	bgl                                     *wgpu.BindGroupLayout
@@ -43,7 +44,11 @@ var _ scorer.Scorer = (*Scorer)(nil)
 // WeightsF16) to a WebGPU device, compiles the kernels and computes the
 // character table. Errors from a missing adapter or a kernel that fails to
 // compile match scorer.ErrUnavailable (and ErrNoAdapter or ErrShader), so
-// that scorer.Select falls back to the CPU. On js, New blocks until the
+// that scorer.Select falls back to the CPU. Unless o.SkipSelfCheck, New
+// then scores a built-in canary batch on the device and on the CPU
+// reference and refuses the device, with an error matching ErrSelfCheck and
+// scorer.ErrUnavailable that names the adapter and the largest difference,
+// when they differ by more than SelfCheckTolerance (see SelfCheck). On js, New blocks until the
 // browser's promises resolve: never call it from a js.FuncOf callback.
 func New(p *network.Params, o Options) (*Scorer, error) {
 	cfg := p.Config()
@@ -75,6 +80,18 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 		"weights_f16native.wgsl": "f16 (shader-f16)",
 	}[s.snippet]
 	if err := s.build(p); err != nil {
+		s.release()
+		return nil, err
+	}
+	if o.SkipSelfCheck {
+		s.check.Skipped = true
+		return s, nil
+	}
+	ref := p
+	if o.Weights == WeightsF16 {
+		ref = RoundFloat16(p)
+	}
+	if err := s.selfCheck(ref); err != nil {
 		s.release()
 		return nil, err
 	}

@@ -58,7 +58,7 @@ func (s *Scorer) compile(snippet string) error {
 func (s *Scorer) createPipelines(snippet string) error {
 	return s.createPipelinesFrom(snippet, func(k kernel) (string, error) {
 		code, _, err := kernelSource(k, snippet)
-		return code, err
+		return perturbed(code, kernelFiles[k], s.opts.TestPerturb), err
 	})
 }
 

@@ -21,6 +21,7 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16 or I8 (I8 halves F16's size and, for the tiny preset, loses no dev F1)")
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
 	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
+	dropLabels := fs.String("drop-labels", "", "labels, separated by commas, that the ensemble leaves out (never predicted; 3*(label_mlp+1)^2 weights fewer per label and model), e.g. labels seen once or twice in training")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -49,11 +50,18 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: %d models, at most %d", errUsage, len(members), weights.MaxMembers)
 	}
 	meta := first.Meta
+	if *dropLabels != "" {
+		if members, meta.Vocab, err = withoutLabels(members, meta.Vocab, strings.Split(*dropLabels, ",")); err != nil {
+			return fmt.Errorf("%w: --drop-labels: %v", errUsage, err)
+		}
+		meta.Config.Labels = members[0].Config().Labels
+		fmt.Fprintf(stdout, "left out %d labels: %s\n", len(strings.Split(*dropLabels, ",")), *dropLabels)
+	}
 	meta.Created, meta.TestF1 = time.Time{}, nil
 	meta.CreatedBy = "discspan ensemble " + strings.Join(args, " ")
 	meta.Extra = map[string]string{"ensemble_of": strings.Join(names, "; ")}
 	if *devPath != "" {
-		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, first.Meta.Vocab, *workers)
+		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, meta.Vocab, *workers)
 		if err != nil {
 			return err
 		}
@@ -112,4 +120,30 @@ func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths [
 	}
 	p.Scorer = parser.CPUEnsemble(models)
 	return row(fmt.Sprintf("ensemble of %d", len(models)), p)
+}
+
+// withoutLabels returns the members and the vocabulary without the named
+// labels (see network.Params.WithoutLabels).
+func withoutLabels(members []*network.Params, v *network.Vocab, names []string) ([]*network.Params, *network.Vocab, error) {
+	var drop []int
+	for _, name := range names {
+		id, ok := v.LabelID(strings.TrimSpace(name))
+		if !ok {
+			return nil, nil, fmt.Errorf("no label %q in the models' vocabulary", name)
+		}
+		drop = append(drop, id)
+	}
+	out := make([]*network.Params, len(members))
+	for i, p := range members {
+		q, err := p.WithoutLabels(drop)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = q
+	}
+	nv, err := v.WithoutLabels(drop)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, nv, nil
 }

@@ -1,0 +1,175 @@
+package webgpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+)
+
+// The self-check. A driver that miscompiles a kernel is a fact of life on
+// the web (an NVIDIA driver computed lstm.wgsl wrongly because of a
+// workgroup bool array that software GPUs ran correctly), so New scores a
+// small built-in canary batch on the device and with the CPU reference
+// before it returns a scorer, and refuses the device when they differ by
+// more than the tolerance. The canary exercises every kernel and both LSTM
+// paths:
+//
+//	batch 1: 6 sentences of 1..34 words (more than loopSentences: the
+//	         per-step LSTM kernel), words of 1 to MaxChars+3 characters
+//	         (truncation included), an empty sentence among them
+//	batch 2: 2 sentences, one at the length limit (the persistent LSTM
+//	         loop kernel, and a chunk at its largest sentence)
+//
+// Its cost (measured in TestSelfCheckCost and reported by SelfCheck) is one
+// CPU forward pass of about 80+MaxWords words and the same on the device.
+
+// SelfCheckTolerance is the largest difference between a score (or tag
+// logit) of the device and the CPU reference's that the self-check accepts,
+// relative to max(1, the largest absolute reference value). The CPU
+// reference for float16 weights is the model with its parameters rounded
+// to float16, so both storages are held to the same bound. Correct kernels
+// stay below 1e-5 (random models) and 5e-6 (the shipped models, whose
+// scores reach about 30); the NVIDIA fault gave 0.1 to 10.
+const SelfCheckTolerance = 1e-3
+
+// ErrSelfCheck marks a device whose scores differ from the CPU reference's
+// in the self-check; it also matches scorer.ErrUnavailable, so that
+// scorer.Select uses the CPU.
+var ErrSelfCheck = errors.New("self-check failed")
+
+// SelfCheck is the outcome of the self-check of a scorer.
+type SelfCheck struct {
+	Skipped   bool          // Options.SkipSelfCheck was set
+	Sentences int           // canary sentences scored
+	Words     int           // and their words
+	MaxDiff   float64       // largest difference, relative as SelfCheckTolerance says
+	Where     string        // where MaxDiff was seen ("batch 1 sentence 3 disc scores")
+	Duration  time.Duration // device and CPU scoring together
+}
+
+// String describes the outcome in one line.
+func (c SelfCheck) String() string {
+	if c.Skipped {
+		return "self-check skipped"
+	}
+	return fmt.Sprintf("self-check: %d sentences, %d words, largest difference %.3g (tolerance %g) at %s, %.0f ms",
+		c.Sentences, c.Words, c.MaxDiff, SelfCheckTolerance, c.Where, float64(c.Duration.Microseconds())/1000)
+}
+
+// SelfCheck returns the outcome of the self-check New ran.
+func (s *Scorer) SelfCheck() SelfCheck { return s.check }
+
+// canaryBatches returns the self-check's two batches for configuration c
+// and the longest sentence maxWords, drawn from a fixed seed.
+func canaryBatches(c network.Config, maxWords int) [2][]network.Input {
+	rng := rand.New(rand.NewPCG(0x5e1f, 0xc4ec))
+	sentence := func(n int) network.Input {
+		in := network.Input{WordIDs: make([]int, n), CharIDs: make([][]int, n)}
+		for w := range n {
+			in.WordIDs[w] = rng.IntN(c.WordVocab)
+			chars := make([]int, 1+(w*7+n)%(c.MaxChars+3))
+			for k := range chars {
+				chars[k] = rng.IntN(c.CharVocab)
+			}
+			in.CharIDs[w] = chars
+		}
+		return in
+	}
+	var out [2][]network.Input
+	for _, n := range []int{13, 1, 34, 0, 5, 21} {
+		out[0] = append(out[0], sentence(n))
+	}
+	out[1] = []network.Input{sentence(min(8, maxWords)), sentence(maxWords)}
+	return out
+}
+
+// selfCheck runs the canary batches on the device and with the CPU
+// reference over ref (p, or p rounded to float16) and returns an error
+// matching ErrSelfCheck and scorer.ErrUnavailable when they differ by more
+// than SelfCheckTolerance.
+func (s *Scorer) selfCheck(ref *network.Params) error {
+	start := time.Now()
+	model := &network.Model{Params: ref}
+	c := SelfCheck{}
+	for b, batch := range canaryBatches(s.cfg, s.opts.MaxWords) {
+		got, err := s.Score(batch)
+		if err != nil {
+			return fmt.Errorf("webgpu: self-check: %w", err)
+		}
+		want, err := model.ForwardBatch(batch)
+		if err != nil {
+			return fmt.Errorf("webgpu: self-check: CPU reference: %w", err)
+		}
+		for i := range batch {
+			c.Sentences++
+			c.Words += batch[i].Len()
+			d, what := resultDiff(got[i], want[i])
+			if d > c.MaxDiff || math.IsNaN(d) || c.Where == "" {
+				c.MaxDiff, c.Where = d, fmt.Sprintf("batch %d sentence %d %s", b+1, i+1, what)
+			}
+			if math.IsNaN(d) {
+				break
+			}
+		}
+	}
+	c.Duration = time.Since(start)
+	s.check = c
+	if !(c.MaxDiff <= SelfCheckTolerance) {
+		return fmt.Errorf("webgpu: %w on %s: largest difference from the CPU reference %.3g at %s (tolerance %g): not using this GPU: %w",
+			ErrSelfCheck, s.d, c.MaxDiff, c.Where, SelfCheckTolerance, scorer.ErrUnavailable)
+	}
+	return nil
+}
+
+// resultDiff returns the largest difference between got and want relative
+// to max(1, the largest |want|), over the three score arrays and the tag
+// logits, and which of them holds it; +Inf when the sizes differ, NaN when
+// got holds a NaN.
+func resultDiff(got, want scorer.Result) (float64, string) {
+	pairs := []struct {
+		what      string
+		got, want []float32
+	}{
+		{"cont scores", got.Scores.Cont, want.Scores.Cont},
+		{"disc scores", got.Scores.Disc, want.Scores.Disc},
+		{"gap scores", got.Scores.Gap, want.Scores.Gap},
+		{"tag logits", got.Tags, want.Tags},
+	}
+	worst, where := 0.0, pairs[0].what
+	for _, p := range pairs {
+		if len(p.got) != len(p.want) {
+			return math.Inf(1), p.what + " (sizes differ)"
+		}
+		scale := 1.0
+		for _, v := range p.want {
+			scale = math.Max(scale, math.Abs(float64(v)))
+		}
+		for j, v := range p.want {
+			d := math.Abs(float64(p.got[j])-float64(v)) / scale
+			if math.IsNaN(d) {
+				return math.NaN(), p.what + " (NaN)"
+			}
+			if d > worst {
+				worst, where = d, p.what
+			}
+		}
+	}
+	return worst, where
+}
+
+// perturbed returns the kernel source code with its weight reads scaled by
+// 1.05 when the kernel's file is the one Options.TestPerturb names: a
+// deliberately wrong kernel for the self-check's tests.
+func perturbed(code, file, perturb string) string {
+	if perturb == "" || perturb != file {
+		return code
+	}
+	return strings.Replace(code, "fn wt(", "fn wt_exact(", 1) +
+		"\nfn wt(i: u32) -> f32 { return wt_exact(i) * 1.05; }\n"
+}

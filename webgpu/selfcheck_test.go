@@ -1,0 +1,110 @@
+package webgpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+)
+
+// newChecked is New with the self-check on, skipping the test only when
+// there is no adapter and no Vulkan driver.
+func newChecked(t *testing.T, p *network.Params, o Options) (*Scorer, error) {
+	t.Helper()
+	s, err := New(p, o)
+	if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
+		t.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
+	}
+	if s != nil {
+		t.Cleanup(func() { s.Close() })
+	}
+	return s, err
+}
+
+// TestSelfCheckAccepts: with the correct kernels the self-check passes for
+// both weight storages, on the canary's 8 sentences, far below the
+// tolerance; its cost is logged (no limit: a busy machine must not fail it).
+func TestSelfCheckAccepts(t *testing.T) {
+	m := randomModel(t, microConfig(), 5)
+	for _, w := range []Weights{WeightsF32, WeightsF16} {
+		t.Run(w.String(), func(t *testing.T) {
+			s, err := newChecked(t, m.Params, Options{Weights: w, MaxWords: 60})
+			if err != nil {
+				t.Fatalf("New refused correct kernels: %v", err)
+			}
+			c := s.SelfCheck()
+			t.Logf("%s: %s", s.Backend(), c)
+			if c.Skipped || c.Sentences != 8 || c.Words != 13+1+34+0+5+21+8+60 {
+				t.Errorf("canary: %+v, want 8 sentences, 142 words", c)
+			}
+			if !(c.MaxDiff <= SelfCheckTolerance/10) {
+				t.Errorf("largest difference %g, want at most a tenth of the tolerance %g", c.MaxDiff, SelfCheckTolerance)
+			}
+		})
+	}
+}
+
+// TestSelfCheckRefusesBrokenKernel: a deliberately wrong kernel (weight
+// reads scaled by 1.05 in one shader) makes New refuse the device with an
+// error naming the adapter and the largest difference, matching
+// ErrSelfCheck and scorer.ErrUnavailable; scorer.Select then scores on the
+// CPU and says why in one line. Each kernel that reads weights is tried,
+// lstm_loop.wgsl only in the canary's second batch.
+func TestSelfCheckRefusesBrokenKernel(t *testing.T) {
+	m := randomModel(t, microConfig(), 6)
+	for _, file := range []string{"lstm.wgsl", "lstm_loop.wgsl", "matmul.wgsl", "gather.wgsl"} {
+		t.Run(file, func(t *testing.T) {
+			s, err := newChecked(t, m.Params, Options{MaxWords: 20, TestPerturb: file})
+			if err == nil {
+				t.Fatalf("New accepted a broken %s: %s", file, s.SelfCheck())
+			}
+			if !errors.Is(err, ErrSelfCheck) || !errors.Is(err, scorer.ErrUnavailable) {
+				t.Fatalf("error %v does not match ErrSelfCheck and scorer.ErrUnavailable", err)
+			}
+			for _, want := range []string{"largest difference", "tolerance", "not using this GPU"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			t.Log(err)
+		})
+	}
+	var lines []string
+	sel := scorer.Select(true, m, func() (scorer.Scorer, error) {
+		return New(m.Params, Options{MaxWords: 20, TestPerturb: "lstm.wgsl"})
+	}, func(f string, a ...any) { lines = append(lines, f) })
+	defer sel.Close()
+	if sel.Backend() != "cpu" || len(lines) != 1 {
+		t.Errorf("Select with a broken kernel: backend %q, messages %q; want the CPU and one message", sel.Backend(), lines)
+	}
+}
+
+// TestSelfCheckCanary checks what the canary exercises: both LSTM paths
+// (more sentences than loopSentences in batch 1, at most loopSentences in
+// batch 2), a sentence at the length limit, an empty sentence, and words
+// longer than MaxChars.
+func TestSelfCheckCanary(t *testing.T) {
+	c := microConfig()
+	b := canaryBatches(c, 77)
+	if len(b[0]) <= loopSentences || len(b[1]) > loopSentences {
+		t.Errorf("batches of %d and %d sentences, want more than %d, then at most %d", len(b[0]), len(b[1]), loopSentences, loopSentences)
+	}
+	longest, empty, longWord := 0, false, false
+	for _, batch := range b {
+		for _, in := range batch {
+			longest = max(longest, in.Len())
+			empty = empty || in.Len() == 0
+			for _, w := range in.CharIDs {
+				longWord = longWord || len(w) > c.MaxChars
+			}
+			if err := (&network.Model{Params: randomModel(t, c, 1).Params}).Config().Validate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if longest != 77 || !empty || !longWord {
+		t.Errorf("longest sentence %d (want 77), empty sentence %v, word over MaxChars %v", longest, empty, longWord)
+	}
+}
