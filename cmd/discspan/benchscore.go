@@ -15,10 +15,8 @@ import (
 
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
-	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/webgpu"
-	"github.com/discspan/discspan/weights"
 )
 
 // scoreBackends are the backends "bench score" knows, in the order of its
@@ -100,10 +98,11 @@ func runBenchScore(args []string, stdout io.Writer) error {
 	if *input == "" {
 		return fmt.Errorf("%w: --input is required (a treebank or a text file)", errUsage)
 	}
-	models, vocab, name, err := loadScoreModels(*weightsPath)
+	ms, err := loadModels(*weightsPath)
 	if err != nil {
 		return fmt.Errorf("loading --weights: %w", err)
 	}
+	models, vocab, name := ms.Models, ms.Vocab, ms.Name
 	sents, err := readSentences(*input, *tokenized)
 	if err != nil {
 		return fmt.Errorf("reading --input: %w", err)
@@ -179,43 +178,6 @@ func parseScoreBackends(list string) ([]string, error) {
 		out = append([]string{"cpu"}, slices.Delete(out, i, i+1)...)
 	}
 	return out, nil
-}
-
-// loadScoreModels returns the models of the weights named as parse's
-// --weights (see loadParser): the embedded default model when path is
-// empty, else one file or several separated by commas, an ensemble file
-// giving all its members. It checks that the models fit the vocabulary, and
-// returns a name for the weights.
-func loadScoreModels(path string) ([]*network.Model, *network.Vocab, string, error) {
-	var (
-		vocab   *network.Vocab
-		members []*network.Params
-		name    = path
-	)
-	if path == "" {
-		f, err := weights.Default()
-		if err != nil {
-			return nil, nil, "", err
-		}
-		vocab, members, name = f.Meta.Vocab, f.Members, weights.DefaultName+" (embedded)"
-	} else {
-		first, ms, _, err := readModelFiles(strings.Split(path, ","))
-		if err != nil {
-			return nil, nil, "", err
-		}
-		vocab, members = first.Meta.Vocab, ms
-	}
-	if len(members) == 0 {
-		return nil, nil, "", fmt.Errorf("%s: no parameters", name)
-	}
-	models := make([]*network.Model, len(members))
-	for k, p := range members {
-		models[k] = &network.Model{Params: p}
-		if _, err := parser.New(models[k], vocab); err != nil { // sizes agree
-			return nil, nil, "", fmt.Errorf("%s, model %d: %w", name, k+1, err)
-		}
-	}
-	return models, vocab, name, nil
 }
 
 // open builds the scorer of a backend (an ensemble's mean over its models)
