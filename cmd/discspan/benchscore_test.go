@@ -167,7 +167,7 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	if g.Sentences != 2 || g.Words != words || g.Device == "" || g.SetupSeconds <= 0 || g.FirstPassSeconds <= 0 || g.BestSeconds <= 0 {
 		t.Errorf("webgpu row %+v", g)
 	}
-	// The shipped models' scores agree to 1.8e-4 (README, TestEquivalence*).
+	// The shipped models' scores agree to 1.8e-4 (docs/gpu.md, TestEquivalence*).
 	if g.MaxAbsDiff == nil || *g.MaxAbsDiff > 1e-3 || g.MaxAbsDiffTags == nil || *g.MaxAbsDiffTags > 1e-3 {
 		t.Errorf("webgpu differs from the CPU by %v (scores), %v (tags)", g.MaxAbsDiff, g.MaxAbsDiffTags)
 	}
