@@ -3,7 +3,6 @@ package train
 import (
 	"context"
 	"fmt"
-	"github.com/discspan/discspan/netcuda"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -123,7 +122,7 @@ func (t *trainer) step(idx []int) error {
 		if t.ema != nil {
 			decay = min(t.set.EMA, float64(1+u)/float64(10+u))
 		}
-		loss, err := t.gpu.Step(batch, dropoutSeed(t.set.Seed, u), netcuda.Update{Adam: t.adam.Config, Step: u, Decay: decay})
+		loss, err := t.gpu.Step(batch, dropoutSeed(t.set.Seed, u), t.adam.Config, u, decay)
 		if err != nil {
 			return fmt.Errorf("train: update %d: %w", u, err)
 		}
