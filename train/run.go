@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 )
@@ -196,7 +197,7 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 	if err := appendLog(t.logPath(), e); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(t.plotPath(), writeBytes(PlotSVG(t.st.History))); err != nil {
+	if err := atomicfile.WriteBytes(t.plotPath(), PlotSVG(t.st.History)); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	last := t.progress(PhaseEpoch, steps)
