@@ -29,7 +29,7 @@ test: vet chromium test-worker
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./chart/decode
 
-# The README's decoder table: every variant side by side with the C++ figures.
+# The decoder table of docs/decoders.md: every variant side by side with the C++ figures.
 bench-table: build
 	GOMAXPROCS=1 $(BIN)/discspan bench decode --table --runs 5
 

@@ -48,7 +48,7 @@ func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]
 					continue // drain
 				default:
 				}
-				r, err := p.build(dec, sents[j.i], j.out, v)
+				r, err := p.build(dec, sents[j.i], j.out, v, nil)
 				if err != nil {
 					errs[j.i] = fmt.Errorf("sentence %d: %w", j.i, err)
 					fail()
@@ -93,7 +93,7 @@ func (p *Parser) scoreChunks(sents [][]string, jobs chan<- job, stop <-chan stru
 			ins[i] = p.Vocab.Encode(sents[lo+i])
 		}
 		start := time.Now()
-		outs, err := sc.ForwardBatch(ins)
+		outs, err := sc.Score(ins)
 		if err != nil {
 			return fmt.Errorf("parser: scoring sentences %d..%d: %w", lo, hi-1, err)
 		}

@@ -1,40 +1,123 @@
 package parser
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/weights"
 )
 
-// FromFile returns a parser for a loaded weights file (its parameters, shared
-// not copied, and its vocabulary). An ensemble file gives a parser whose
-// Scorer averages its models on the CPU (Model is then the first of them).
-func FromFile(f *weights.File) (*Parser, error) {
-	models, err := f.Models()
+// Models are the models of one or more weights files trained with one
+// vocabulary: a single model, an ensemble file's members, or several files
+// whose scores are averaged. This file is the one place where model files
+// are read for parsing (the CLI's parse, bench score and ensemble, the
+// browser's engine).
+type Models struct {
+	// File is the first file read; its metadata describes the weights.
+	File *weights.File
+	// Vocab is the vocabulary every model was trained with.
+	Vocab *network.Vocab
+	// Models are every file's models in order (an ensemble file gives all
+	// its members); each one's sizes agree with Vocab.
+	Models []*network.Model
+	// Names names every model: its file and the file's tensor checksum.
+	Names []string
+	// Name names the weights: the embedded default model, or the paths.
+	Name string
+}
+
+// ErrVocabulary is wrapped by ReadFiles' error when two files were trained
+// with different vocabularies.
+var ErrVocabulary = errors.New("weights trained with different vocabularies")
+
+// ReadFiles reads weights files trained with one vocabulary (see
+// weights.ReadFile); no path means the embedded default model
+// (weights.Default). A file with another vocabulary than the first gives an
+// error wrapping ErrVocabulary.
+func ReadFiles(paths ...string) (*Models, error) {
+	if len(paths) == 0 {
+		f, err := weights.Default()
+		if err != nil {
+			return nil, fmt.Errorf("parser: %w", err)
+		}
+		return fromFiles(weights.DefaultName+" (embedded)", []*weights.File{f}, []string{weights.DefaultName})
+	}
+	files := make([]*weights.File, len(paths))
+	for k, path := range paths {
+		f, err := weights.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("parser: %w", err)
+		}
+		if k > 0 {
+			if err := files[0].Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
+				return nil, fmt.Errorf("parser: %s and %s: %w: %v", path, paths[0], ErrVocabulary, err)
+			}
+		}
+		files[k] = f
+	}
+	return fromFiles(strings.Join(paths, ","), files, paths)
+}
+
+// Read reads one weights file held in data (see weights.Read); name names
+// it in errors.
+func Read(data []byte, name string) (*Models, error) {
+	f, err := weights.Read(data, name)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
-	p, err := New(models[0], f.Meta.Vocab)
-	if err != nil || len(models) == 1 {
+	return fromFiles(name, []*weights.File{f}, []string{name})
+}
+
+// fromFiles gathers the files' models, checking their sizes against the
+// first file's vocabulary.
+func fromFiles(name string, files []*weights.File, paths []string) (*Models, error) {
+	ms := &Models{File: files[0], Vocab: files[0].Meta.Vocab, Name: name}
+	for k, f := range files {
+		models, err := f.Models()
+		if err != nil {
+			return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
+		}
+		for _, m := range models {
+			if _, err := New(m, ms.Vocab); err != nil {
+				return nil, fmt.Errorf("%s, model %d: %w", paths[k], len(ms.Models)+1, err)
+			}
+			ms.Models = append(ms.Models, m)
+			ms.Names = append(ms.Names, fmt.Sprintf("%s (tensors %s)", filepath.Base(paths[k]), f.TensorsSHA256[:12]))
+		}
+	}
+	return ms, nil
+}
+
+// Params returns every model's parameters.
+func (ms *Models) Params() []*network.Params {
+	out := make([]*network.Params, len(ms.Models))
+	for k, m := range ms.Models {
+		out[k] = m.Params
+	}
+	return out
+}
+
+// Parser returns a parser over the models: a single model's CPU forward
+// pass, or an ensemble whose Scorer averages its models on the CPU
+// (scorer.MeanCPU; Model is then the first of them).
+func (ms *Models) Parser() (*Parser, error) {
+	p, err := New(ms.Models[0], ms.Vocab)
+	if err != nil || len(ms.Models) == 1 {
 		return p, err
 	}
-	p.Scorer = CPUEnsemble(models)
+	p.Scorer = scorer.MeanCPU(ms.Models)
 	return p, nil
 }
 
-// CPUEnsemble returns a Scorer averaging the models' outputs (see
-// scorer.Mean), each computed by the CPU reference.
-func CPUEnsemble(models []*network.Model) Scorer {
-	return scorer.Forwarder{S: scorer.MeanCPU(models)}
-}
-
-// Load reads a weights file (see weights.ReadFile) and returns its parser.
-func Load(path string) (*Parser, error) {
-	f, err := weights.ReadFile(path)
+// Load reads weights files (see ReadFiles) and returns their parser.
+func Load(paths ...string) (*Parser, error) {
+	ms, err := ReadFiles(paths...)
 	if err != nil {
-		return nil, fmt.Errorf("parser: %w", err)
+		return nil, err
 	}
-	return FromFile(f)
+	return ms.Parser()
 }

@@ -8,13 +8,8 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 )
-
-// Scorer computes the network's outputs for a batch of encoded sentences.
-// *network.Model is one; a GPU backend or a test's fixed scores are others.
-type Scorer interface {
-	ForwardBatch(ins []network.Input) ([]network.Output, error)
-}
 
 // Parser parses sentences with a trained model. Model and Vocab are
 // required; the other fields are optional. A Parser may be used by several
@@ -22,9 +17,10 @@ type Scorer interface {
 type Parser struct {
 	Model *network.Model
 	Vocab *network.Vocab
-	// Scorer, when set, replaces Model's forward pass (Model may then be
-	// nil); it must produce outputs shaped for Vocab.
-	Scorer Scorer
+	// Scorer, when set, scores instead of Model's CPU forward pass (Model
+	// may then be nil): a GPU backend, an ensemble's mean (scorer.Mean), a
+	// test's fixed scores. Its outputs must be shaped for Vocab.
+	Scorer scorer.Scorer
 	// Decode are the options of every decoder (chart memory budget,
 	// cancellation through a context).
 	Decode decode.Options
@@ -76,11 +72,12 @@ func (p *Parser) check() error {
 	return nil
 }
 
-func (p *Parser) scorer() Scorer {
+// scorer returns the Scorer, else the CPU reference over Model.
+func (p *Parser) scorer() scorer.Scorer {
 	if p.Scorer != nil {
 		return p.Scorer
 	}
-	return p.Model
+	return scorer.NewCPU(p.Model)
 }
 
 // Forward returns the network's outputs that the parser decodes for a batch
@@ -90,7 +87,7 @@ func (p *Parser) Forward(ins []network.Input) ([]network.Output, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return p.scorer().ForwardBatch(ins)
+	return p.scorer().Score(ins)
 }
 
 // Timing is where the time of one sentence went.
@@ -118,31 +115,40 @@ type Result struct {
 	Timing     Timing
 }
 
-// ParseWords parses one sentence with the decoder variant v.
+// ParseWords parses one sentence with the decoder variant v (Parse with
+// a Request is the same pipeline, with constraints and cancellation).
 func (p *Parser) ParseWords(words []string, v decode.Variant) (*Result, error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	outs, err := p.scorer().ForwardBatch([]network.Input{p.Vocab.Encode(words)})
-	if err != nil {
-		return nil, fmt.Errorf("parser: scoring: %w", err)
-	}
-	if len(outs) != 1 {
-		return nil, fmt.Errorf("parser: scorer returned %d outputs for 1 sentence", len(outs))
-	}
-	scored := time.Since(start)
-	r, err := p.build(decode.NewDecoder(&p.Decode), words, outs[0], v)
-	if err != nil {
-		return nil, err
-	}
-	r.Timing.Score = scored
-	return r, nil
+	r, _, err := p.parseOne(words, v, nil)
+	return r, err
 }
 
-// build decodes one scored sentence and builds its tree; it sets
-// Timing.Decode.
-func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, v decode.Variant) (*Result, error) {
+// parseOne scores one sentence and decodes it under the constraints c (nil
+// for none); it also returns the network's output.
+func (p *Parser) parseOne(words []string, v decode.Variant, c *constraints) (*Result, network.Output, error) {
+	if err := p.check(); err != nil {
+		return nil, network.Output{}, err
+	}
+	start := time.Now()
+	outs, err := p.scorer().Score([]network.Input{p.Vocab.Encode(words)})
+	if err != nil {
+		return nil, network.Output{}, fmt.Errorf("parser: scoring: %w", err)
+	}
+	if len(outs) != 1 {
+		return nil, network.Output{}, fmt.Errorf("parser: scorer returned %d outputs for 1 sentence", len(outs))
+	}
+	scored := time.Since(start)
+	r, err := p.build(decode.NewDecoder(&p.Decode), words, outs[0], v, c)
+	if err != nil {
+		return nil, network.Output{}, err
+	}
+	r.Timing.Score = scored
+	return r, outs[0], nil
+}
+
+// build decodes one scored sentence under the constraints c (nil for none)
+// and builds its tree; it sets Timing.Decode. It is the one decoding step of
+// ParseWords, ParseBatch and Parse.
+func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, v decode.Variant, c *constraints) (*Result, error) {
 	start := time.Now()
 	n := len(words)
 	if out.Scores == nil || out.Scores.N != n {
@@ -152,11 +158,19 @@ func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, 
 	if err != nil {
 		return nil, err
 	}
-	d, err := dec.Decode(v, out.Scores)
+	var dc *decode.Constraints
+	if c != nil {
+		dc = c.decode
+	}
+	d, err := dec.DecodeConstrained(v, out.Scores, dc)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}
-	t, err := d.Tree(words, tags, p.Vocab.Labels)
+	labels := p.Vocab.Labels
+	if c != nil && len(c.extra) > 0 {
+		labels = c.relabel(labels, d)
+	}
+	t, err := d.Tree(words, tags, labels)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}

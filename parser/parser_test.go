@@ -19,7 +19,10 @@ type fixedScorer struct {
 	set          func(words int, s *decode.Scores, tags []float32)
 }
 
-func (f fixedScorer) ForwardBatch(ins []network.Input) ([]network.Output, error) {
+func (fixedScorer) Backend() string { return "fixed" }
+func (fixedScorer) Close() error    { return nil }
+
+func (f fixedScorer) Score(ins []network.Input) ([]network.Output, error) {
 	outs := make([]network.Output, len(ins))
 	for i, in := range ins {
 		n := in.Len()

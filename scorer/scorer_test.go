@@ -111,18 +111,3 @@ func TestSelect(t *testing.T) {
 		})
 	}
 }
-
-func TestForwarder(t *testing.T) {
-	m := tinyModel(t)
-	batch := []network.Input{sentence(4)}
-	got, err := Forwarder{NewCPU(m)}.ForwardBatch(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := m.ForwardBatch(batch)
-	for i := range want[0].Scores.Cont {
-		if got[0].Scores.Cont[i] != want[0].Scores.Cont[i] {
-			t.Fatalf("cont[%d] = %g, want %g", i, got[0].Scores.Cont[i], want[0].Scores.Cont[i])
-		}
-	}
-}

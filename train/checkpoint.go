@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/network"
 )
 
@@ -144,7 +145,7 @@ func paramsFromRaw(c network.Config, rs []rawTensor) (*network.Params, error) {
 
 // writeCheckpoint writes c to path atomically.
 func writeCheckpoint(path string, c *checkpoint) error {
-	err := writeFileAtomic(path, func(w io.Writer) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		if _, err := io.WriteString(w, checkpointMagic); err != nil {
 			return err
 		}

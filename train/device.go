@@ -1,11 +1,10 @@
 package train
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/discspan/discspan/cuda"
 	"github.com/discspan/discspan/netcuda"
+	"github.com/discspan/discspan/network"
 )
 
 // Devices of Options.Device.
@@ -14,6 +13,27 @@ const (
 	DeviceCPU  = "cpu"
 	DeviceCUDA = "cuda"
 )
+
+// Device holds a run's state (the parameters, Adam's moments and the
+// average) during the epochs on a device other than the CPU reference, and
+// runs the training steps there: netcuda.Device on an NVIDIA GPU. Its steps
+// must match network's (the same losses and updates, up to rounding).
+type Device interface {
+	// Step runs one training step on batch: the loss and gradient with
+	// dropout masks drawn from seed (as network.Model.LossGrad), clipping,
+	// Adam update number step with adam's settings, and the average moved
+	// with decay (0 without one).
+	Step(batch []network.Example, seed uint64, adam network.AdamConfig, step int, decay float64) (network.Loss, error)
+	// Sync copies the parameters, moments and average (nil: none) back to
+	// the host.
+	Sync(params, m, v, avg *network.Params) error
+	// Describe names the device.
+	Describe() string
+	// Close releases the device.
+	Close() error
+}
+
+var _ Device = (*netcuda.Device)(nil)
 
 // checkDevice reports an error for an unknown device name.
 func checkDevice(d string) error {
@@ -50,25 +70,18 @@ func (t *trainer) openDevice() error {
 		t.logf("device: cpu (%s)", unsupported)
 		return nil
 	}
-	dev, err := cuda.Open(0)
-	if err != nil {
-		var u *cuda.Unavailable
-		if want == DeviceAuto && errors.As(err, &u) {
-			t.logf("device: cpu (%v)", err)
-			return nil
-		}
+	dev, err := netcuda.Open(t.model.Params, t.adam.M, t.adam.V, t.ema)
+	switch {
+	case err == nil:
+	case want == DeviceAuto && (netcuda.Unavailable(err) || netcuda.OutOfMemory(err)):
+		t.logf("device: cpu (%v)", err)
+		return nil
+	case netcuda.Unavailable(err):
 		return fmt.Errorf("train: --device %s: %w", want, err)
-	}
-	gt, err := netcuda.NewTrainer(dev, t.model.Params, t.adam.M, t.adam.V, t.ema)
-	if err != nil {
-		dev.Close()
-		if want == DeviceAuto && cuda.OutOfMemory(err) {
-			t.logf("device: cpu (the model does not fit on %s: %v)", dev.Name(), err)
-			return nil
-		}
+	default:
 		return fmt.Errorf("train: %w", err)
 	}
-	t.gpu, t.gpuDev = gt, dev
+	t.gpu = dev
 	t.logf("device: cuda, %s", dev.Describe())
 	return nil
 }
@@ -89,8 +102,7 @@ func (t *trainer) syncDevice() error {
 // closeDevice frees the GPU.
 func (t *trainer) closeDevice() {
 	if t.gpu != nil {
-		t.gpu.Close()
-		t.gpuDev.Close()
-		t.gpu, t.gpuDev = nil, nil
+		_ = t.gpu.Close()
+		t.gpu = nil
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
-	"github.com/discspan/discspan/weights"
 )
 
 // Knowledge distillation (Options.Teacher): a trained model or ensemble,
@@ -70,20 +70,17 @@ func (d *dataset) addTeacher(path, trainPath string, workers int, progress func(
 	var hashes []string
 	done := 0
 	for k, p := range paths {
-		f, err := weights.ReadFile(p)
+		ms, err := parser.ReadFiles(p)
 		if err != nil {
 			return teacherStats{}, fmt.Errorf("train: teacher: %w", err)
 		}
+		f, models := ms.File, ms.Models
 		if err := d.vocab.SameAs(f.Meta.Vocab); err != nil {
 			return teacherStats{}, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", p, trainPath, err)
 		}
 		if note := heldOutNote(k+1, folds); folds > 1 && !strings.HasSuffix(f.Meta.TrainingData, note) {
 			return teacherStats{}, fmt.Errorf("train: teacher %d of %d, %s, was trained on %q: a cross-fitted teacher must be trained%s (--hold-out %d/%d)",
 				k+1, folds, p, f.Meta.TrainingData, note, k+1, folds)
-		}
-		models, err := f.Models()
-		if err != nil {
-			return teacherStats{}, fmt.Errorf("train: teacher %s: %w", p, err)
 		}
 		for _, m := range models {
 			m.Workers = workers

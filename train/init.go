@@ -5,23 +5,20 @@ import (
 	"slices"
 
 	"github.com/discspan/discspan/network"
-	"github.com/discspan/discspan/weights"
+	"github.com/discspan/discspan/parser"
 )
 
 // initFrom copies the parameters of the one model in the weights file path
 // into m (Options.Init) and returns the file's tensor hash. The file must
 // hold a single model of m's sizes, trained with vocabulary v.
 func initFrom(m *network.Model, path string, v *network.Vocab) (string, error) {
-	f, err := weights.ReadFile(path)
+	ms, err := parser.ReadFiles(path)
 	if err != nil {
 		return "", fmt.Errorf("train: initial model: %w", err)
 	}
+	f, models := ms.File, ms.Models
 	if err := v.SameAs(f.Meta.Vocab); err != nil {
 		return "", fmt.Errorf("train: initial model %s was trained with another vocabulary than the training data gives: %w", path, err)
-	}
-	models, err := f.Models()
-	if err != nil {
-		return "", fmt.Errorf("train: initial model %s: %w", path, err)
 	}
 	if len(models) != 1 {
 		return "", fmt.Errorf("train: initial model %s is an ensemble of %d models; give one model", path, len(models))

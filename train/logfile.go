@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/discspan/discspan/internal/atomicfile"
 )
 
 // EpochLog is one line of the OUT.log.jsonl file: one epoch.
@@ -47,7 +49,7 @@ func rewriteLog(path string, history []EpochLog) error {
 	for _, e := range history {
 		buf.Write(logLine(e))
 	}
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	})

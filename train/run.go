@@ -3,12 +3,12 @@ package train
 import (
 	"context"
 	"fmt"
-	"github.com/discspan/discspan/netcuda"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 )
@@ -123,7 +123,7 @@ func (t *trainer) step(idx []int) error {
 		if t.ema != nil {
 			decay = min(t.set.EMA, float64(1+u)/float64(10+u))
 		}
-		loss, err := t.gpu.Step(batch, dropoutSeed(t.set.Seed, u), netcuda.Update{Adam: t.adam.Config, Step: u, Decay: decay})
+		loss, err := t.gpu.Step(batch, dropoutSeed(t.set.Seed, u), t.adam.Config, u, decay)
 		if err != nil {
 			return fmt.Errorf("train: update %d: %w", u, err)
 		}
@@ -197,7 +197,7 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 	if err := appendLog(t.logPath(), e); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(t.plotPath(), writeBytes(PlotSVG(t.st.History))); err != nil {
+	if err := atomicfile.WriteBytes(t.plotPath(), PlotSVG(t.st.History)); err != nil {
 		return fmt.Errorf("train: plot: %w", err)
 	}
 	last := t.progress(PhaseEpoch, steps)

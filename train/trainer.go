@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/discspan/discspan/cuda"
-	"github.com/discspan/discspan/netcuda"
 	"io/fs"
 	"os"
 	"runtime"
@@ -34,8 +32,7 @@ type trainer struct {
 	lastCkpt time.Time
 	// gpu holds the parameters, moments and average during the epochs
 	// when training on a GPU (Options.Device); nil on the CPU.
-	gpu    *netcuda.Trainer
-	gpuDev *cuda.Device
+	gpu Device
 }
 
 // newTrainer starts a run from scratch.

@@ -28,7 +28,6 @@ import (
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
-	"github.com/discspan/discspan/weights"
 )
 
 // The browser tests run the built app in headless Chromium against the
@@ -188,11 +187,11 @@ func devData(t *testing.T) (words, other []string, bank string) {
 // tree's constituents, sorted.
 func nativeConstituents(t *testing.T, data []byte, words []string, v decode.Variant) []string {
 	t.Helper()
-	f, err := weights.Read(data, "default")
+	ms, err := parser.Read(data, "default")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := parser.FromFile(f)
+	p, err := ms.Parser()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/browser"
 	"github.com/discspan/discspan/ui/components"
@@ -20,7 +21,7 @@ import (
 
 func main() {
 	if browser.InWorker() {
-		browser.ServeWorker(&app.Local{GPU: browser.GPU})
+		browser.ServeWorker(&parser.Engine{GPU: browser.GPU})
 		return
 	}
 	page := browser.Page()

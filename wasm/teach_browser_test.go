@@ -21,7 +21,6 @@ import (
 	"github.com/discspan/discspan/teach"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
-	"github.com/discspan/discspan/weights"
 )
 
 // The teaching tab in headless Chromium, against the real server handler
@@ -152,11 +151,11 @@ func TestBrowserTeach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := weights.Read(data, "default")
+	ms, err := parser.Read(data, "default")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := parser.FromFile(f)
+	p, err := ms.Parser()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +163,7 @@ func TestBrowserTeach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs, err := p.Forward([]network.Input{f.Meta.Vocab.Encode(words)})
+	outs, err := p.Forward([]network.Input{ms.Vocab.Encode(words)})
 	if err != nil {
 		t.Fatal(err)
 	}

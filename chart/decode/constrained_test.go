@@ -74,7 +74,7 @@ func checkConstrained(t *testing.T, dec *decode.Decoder, v decode.Variant, s *de
 	if d.Variant != v {
 		t.Errorf("derivation variant %s, want %s", d.Variant, v)
 	}
-	if !close(float64(d.Score), want) {
+	if !nearlyEqual(float64(d.Score), want) {
 		t.Fatalf("n=%d %+v: chart %g, oracle %g", s.N, c, d.Score, want)
 	}
 	cs := d.Constituents()
@@ -84,7 +84,7 @@ func checkConstrained(t *testing.T, dec *decode.Decoder, v decode.Variant, s *de
 	if err := oracle.InFamily(v, s.N, cs); err != nil {
 		t.Fatalf("n=%d %+v: returned tree not in the %s family: %v", s.N, c, v, err)
 	}
-	if got := oracle.TreeScore(s, cs); !close(got, float64(d.Score)) {
+	if got := oracle.TreeScore(s, cs); !nearlyEqual(got, float64(d.Score)) {
 		t.Fatalf("n=%d %+v: constituents add up to %g, score %g", s.N, c, got, d.Score)
 	}
 }
@@ -199,7 +199,7 @@ func TestConstraintsReachOptimum(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s trial %d: %v", v, trial, err)
 			}
-			if !close(float64(d.Score), float64(free.Score)) {
+			if !nearlyEqual(float64(d.Score), float64(free.Score)) {
 				t.Errorf("%s trial %d: requiring the optimum scores %v, optimum %v", v, trial, d.Score, free.Score)
 			}
 		}
@@ -240,7 +240,7 @@ func TestConstrainedRealSize(t *testing.T) {
 		if err := oracle.Satisfies(d.Constituents(), c); err != nil {
 			t.Errorf("%s: %v", v, err)
 		}
-		if got := oracle.TreeScore(s, d.Constituents()); !close(got, float64(d.Score)) {
+		if got := oracle.TreeScore(s, d.Constituents()); !nearlyEqual(got, float64(d.Score)) {
 			t.Errorf("%s: constituents add up to %g, score %g", v, got, d.Score)
 		}
 		if d.Score > free.Score {

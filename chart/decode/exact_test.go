@@ -27,7 +27,9 @@ func scoreTensor(rng *rand.Rand, n, labels int, kind string) *decode.Scores {
 	return s
 }
 
-func close(a, b float64) bool { return math.Abs(a-b) <= 1e-4*(1+math.Abs(a)) }
+// nearlyEqual reports whether two scores agree to 1e-4 relative (float32
+// sums in another order).
+func nearlyEqual(a, b float64) bool { return math.Abs(a-b) <= 1e-4*(1+math.Abs(a)) }
 
 // TestExactAgainstDeduction proves every variant exact on small sentences:
 // the optimised chart finds the best score of a naive search over every
@@ -48,14 +50,14 @@ func TestExactAgainstDeduction(t *testing.T) {
 						t.Fatal(err)
 					}
 					want := oracle.BestDeduction(v, s)
-					if !close(float64(d.Score), want) {
+					if !nearlyEqual(float64(d.Score), want) {
 						t.Fatalf("trial %d n=%d: chart %g, naive deduction %g", trial, n, d.Score, want)
 					}
 					cs := d.Constituents()
 					if err := oracle.InFamily(v, n, cs); err != nil {
 						t.Fatalf("trial %d n=%d: returned tree not in the %s family: %v", trial, n, v, err)
 					}
-					if got := oracle.TreeScore(s, cs); !close(got, float64(d.Score)) {
+					if got := oracle.TreeScore(s, cs); !nearlyEqual(got, float64(d.Score)) {
 						t.Fatalf("trial %d n=%d: constituents add up to %g, score %g", trial, n, got, d.Score)
 					}
 				}
@@ -81,7 +83,7 @@ func TestExactAgainstTreeEnumeration(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !close(float64(d.Score), want) {
+				if !nearlyEqual(float64(d.Score), want) {
 					t.Fatalf("trial %d n=%d: chart %g, tree enumeration %g", trial, n, d.Score, want)
 				}
 			}

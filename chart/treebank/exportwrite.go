@@ -41,7 +41,7 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 	if strings.Contains(t.BOSExtra, "\n") {
 		return dst, errors.New("#BOS extra text contains a line break")
 	}
-	nums, order := exportNumbers(t, l)
+	nums, order := nodeNumbers(t, l)
 
 	dst = append(dst, "#BOS "...)
 	dst = append(dst, id...)
@@ -97,9 +97,11 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 	return append(dst, '\n'), nil
 }
 
-// exportNumbers returns the export number of every node and the order in
-// which to write the nodes (see appendExport).
-func exportNumbers(t *tree.Tree, l *layout) (nums, order []int) {
+// nodeNumbers returns the number of every node, in export lines and TIGER-XML
+// ids alike, and the order in which to write the nodes: Node.Num and the
+// order of Tree.Nodes when all numbers are distinct and in 500..999, else
+// numbers from 500 in post-order (see appendExport).
+func nodeNumbers(t *tree.Tree, l *layout) (nums, order []int) {
 	nums = make([]int, len(t.Nodes))
 	var seen [maxNodes]bool
 	keep := true

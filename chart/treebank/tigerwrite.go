@@ -83,7 +83,7 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	if err := checkTigerTree(t, id); err != nil {
 		return err
 	}
-	nums := tigerNodeNums(t, l)
+	nums, _ := nodeNumbers(t, l)
 	sep := "_"
 	if len(t.Tokens) >= minNodeNum {
 		sep = "_n" // terminal ids would collide with node ids
@@ -188,29 +188,6 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	b = append(b, "          </nt>\n        </nonterminals>\n      </graph>\n    </s>\n"...)
 	tw.body = b
 	return nil
-}
-
-// tigerNodeNums returns the number in the id of every node: Node.Num when
-// all numbers are distinct and in 500..999 (as the export writer keeps
-// them), else numbers from 500 in post-order.
-func tigerNodeNums(t *tree.Tree, l *layout) []int {
-	nums := make([]int, len(t.Nodes))
-	var seen [maxNodes]bool
-	keep := true
-	for i, nd := range t.Nodes {
-		if nd.Num < minNodeNum || nd.Num > maxNodeNum || seen[nd.Num-minNodeNum] {
-			keep = false
-			break
-		}
-		seen[nd.Num-minNodeNum] = true
-		nums[i] = nd.Num
-	}
-	if !keep {
-		for k, i := range l.postOrder() {
-			nums[i] = minNodeNum + k
-		}
-	}
-	return nums
 }
 
 // checkTigerTree checks that every string of t can be written in XML.

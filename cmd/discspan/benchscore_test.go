@@ -3,15 +3,15 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/discspan/discspan/webgpu"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/discspan/discspan/bench"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/webgpu"
 )
 
 // shippedWeights is the shipped default model's file (an int8 ensemble of
@@ -77,11 +77,11 @@ func tableRows(out, backend string) [][]string {
 }
 
 // jsonRows decodes bench score's --json output.
-func jsonRows(t *testing.T, out string) []scoreBenchRow {
+func jsonRows(t *testing.T, out string) []bench.ScoreRow {
 	t.Helper()
-	var rows []scoreBenchRow
+	var rows []bench.ScoreRow
 	for line := range strings.Lines(out) {
-		var r scoreBenchRow
+		var r bench.ScoreRow
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("line %q is not JSON: %v", line, err)
 		}
@@ -167,7 +167,7 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	if g.Sentences != 2 || g.Words != words || g.Device == "" || g.SetupSeconds <= 0 || g.FirstPassSeconds <= 0 || g.BestSeconds <= 0 {
 		t.Errorf("webgpu row %+v", g)
 	}
-	// The shipped models' scores agree to 1.8e-4 (README, TestEquivalence*).
+	// The shipped models' scores agree to 1.8e-4 (docs/gpu.md, TestEquivalence*).
 	if g.MaxAbsDiff == nil || *g.MaxAbsDiff > 1e-3 || g.MaxAbsDiffTags == nil || *g.MaxAbsDiffTags > 1e-3 {
 		t.Errorf("webgpu differs from the CPU by %v (scores), %v (tags)", g.MaxAbsDiff, g.MaxAbsDiffTags)
 	}
@@ -223,22 +223,5 @@ func TestBenchScoreHelpers(t *testing.T) {
 	got, err := parseScoreBackends(" WebGPU-f16, webgpu ,cpu")
 	if err != nil || strings.Join(got, ",") != "cpu,webgpu-f16,webgpu" {
 		t.Errorf("parseScoreBackends = %q, %v; want cpu first, then the order given", got, err)
-	}
-	if d := maxAbsDiff(0.5, []float32{1, 2}, []float32{1, 4}); d != 2 {
-		t.Errorf("maxAbsDiff = %v, want 2", d)
-	}
-	if d := maxAbsDiff(0, []float32{float32(math.NaN())}, []float32{1}); !math.IsInf(d, 1) {
-		t.Errorf("maxAbsDiff with a NaN = %v, want +Inf", d)
-	}
-	if d := maxAbsDiff(0, []float32{1}, nil); !math.IsInf(d, 1) {
-		t.Errorf("maxAbsDiff of different lengths = %v, want +Inf", d)
-	}
-	row := scoreBenchRow{Backend: "webgpu", Sentences: 3, Words: 20, Err: "webgpu: no adapter | none", Unavailable: true}
-	if got, want := row.markdown(), "| webgpu | unavailable: webgpu: no adapter / none | 3 | 20 | - | - | - | - | - | - | - |"; got != want {
-		t.Errorf("markdown of an unavailable backend:\n%s\nwant\n%s", got, want)
-	}
-	row.Unavailable = false
-	if got := row.markdown(); !strings.Contains(got, "| failed: webgpu") {
-		t.Errorf("markdown of a failed backend: %s", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/train"
 	"github.com/discspan/discspan/weights"
 )
@@ -36,10 +37,11 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	first, members, names, err := readModelFiles(rest)
+	ms, err := readModels(rest...)
 	if err != nil {
 		return err
 	}
+	first, members, names := ms.File, ms.Params(), ms.Names
 	for k, p := range members[1:] {
 		if p.Config().NoDropout() != members[0].Config().NoDropout() {
 			return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
@@ -118,7 +120,7 @@ func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths [
 	if err != nil {
 		return 0, 0, err
 	}
-	p.Scorer = parser.CPUEnsemble(models)
+	p.Scorer = scorer.MeanCPU(models)
 	return row(fmt.Sprintf("ensemble of %d", len(models)), p)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,10 +13,8 @@ import (
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/cli"
-	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
-	"github.com/discspan/discspan/weights"
 )
 
 // parseChunk is the number of sentences parsed between progress updates.
@@ -92,68 +91,35 @@ func runParse(args []string, stdout io.Writer) error {
 	return bw.Flush()
 }
 
-// loadParser reads a weights file, the embedded default model (path
-// empty), or several files separated by commas, whose models then score as
-// one ensemble (see parser.Ensemble).
-func loadParser(path string) (*parser.Parser, error) {
-	if strings.Contains(path, ",") {
-		return loadEnsemble(strings.Split(path, ","))
+// loadModels reads the weights a --weights flag names (see
+// parser.ReadFiles): the embedded default model when it is empty, else one
+// file or several separated by commas, whose models then score as one
+// ensemble. Files trained with different vocabularies are a usage error.
+func loadModels(flag string) (*parser.Models, error) {
+	if flag == "" {
+		return readModels()
 	}
-	var (
-		f   *weights.File
-		err error
-	)
-	if path == "" {
-		f, err = weights.Default()
-	} else {
-		f, err = weights.ReadFile(path)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return parser.FromFile(f)
+	return readModels(strings.Split(flag, ",")...)
 }
 
-// loadEnsemble reads several weights files trained with one vocabulary and
-// returns a parser that averages their scores.
-func loadEnsemble(paths []string) (*parser.Parser, error) {
-	first, members, _, err := readModelFiles(paths)
-	if err != nil {
-		return nil, err
+// readModels is parser.ReadFiles, with files trained with different
+// vocabularies a usage error.
+func readModels(paths ...string) (*parser.Models, error) {
+	ms, err := parser.ReadFiles(paths...)
+	if errors.Is(err, parser.ErrVocabulary) {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
-	models := make([]*network.Model, len(members))
-	for k, m := range members {
-		models[k] = &network.Model{Params: m}
-	}
-	p, err := parser.New(models[0], first.Meta.Vocab)
-	if err != nil {
-		return nil, err
-	}
-	p.Scorer = parser.CPUEnsemble(models)
-	return p, nil
+	return ms, err
 }
 
-// readModelFiles reads weights files trained with one vocabulary and
-// returns the first file, the models of all of them (an ensemble file's
-// every member) and a name for each model (its file and tensor checksum).
-// A file with another vocabulary is a usage error.
-func readModelFiles(paths []string) (first *weights.File, members []*network.Params, names []string, err error) {
-	for _, path := range paths {
-		f, err := weights.ReadFile(path)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		if first == nil {
-			first = f
-		} else if err := first.Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
-			return nil, nil, nil, fmt.Errorf("%w: %s and %s were trained with different vocabularies: %v", errUsage, path, paths[0], err)
-		}
-		members = append(members, f.Members...)
-		for range f.Members {
-			names = append(names, fmt.Sprintf("%s (tensors %s)", filepath.Base(path), f.TensorsSHA256[:12]))
-		}
+// loadParser returns the parser of the weights a --weights flag names (see
+// loadModels): an ensemble averages its models' scores on the CPU.
+func loadParser(flag string) (*parser.Parser, error) {
+	ms, err := loadModels(flag)
+	if err != nil {
+		return nil, err
 	}
-	return first, members, names, nil
+	return ms.Parser()
 }
 
 // readSentences returns the sentences to parse: the words of a treebank's

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,40 @@ func TestWrite(t *testing.T) {
 	}
 	if err := WriteBytes(filepath.Join(dir, "no", "such"), []byte("x")); err == nil {
 		t.Error("writing into a missing directory succeeded")
+	}
+}
+
+// TestWriteFailureKeepsOld: a write that fails after more than the
+// buffer reached the temporary file keeps the old file, names the path,
+// and leaves no temporary file.
+func TestWriteFailureKeepsOld(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.ckpt")
+	if err := os.WriteFile(path, []byte("old checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("disk full")
+	err := Write(path, func(w io.Writer) error {
+		if _, err := w.Write(make([]byte, 3<<20)); err != nil { // more than the buffer: reaches the file
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Errorf("got %v, want the write error naming the file", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "old checkpoint" {
+		t.Errorf("old file now holds %d bytes", len(got))
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	// A directory that does not exist: an error, nothing written.
+	if err := WriteBytes(filepath.Join(dir, "no", "such"), []byte("x")); err == nil {
+		t.Error("no error for a missing directory")
 	}
 }

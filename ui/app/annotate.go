@@ -11,6 +11,7 @@ import (
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/treedraw"
 )
 
@@ -306,7 +307,7 @@ func (a *App) AnnDo(cmd annotate.Command) {
 	s.Busy, s.Msg, s.Err = true, "re-parsing: "+desc, ""
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	var decodeNs int64
-	rp := Reparser{Engine: a.engine, Variant: a.annVariant().String(), Done: func(p *Parse) { decodeNs = p.DecodeNs }}
+	rp := Reparser{Engine: a.engine, Variant: a.annVariant().String(), Done: func(p *parser.Parse) { decodeNs = p.DecodeNs }}
 	go func() {
 		defer cancel()
 		a.update(func() {
@@ -789,7 +790,7 @@ func (a *App) AnnNew() {
 	s.Busy, s.Msg, s.Err = true, "parsing the sentence…", ""
 	v := a.annVariant()
 	go func() {
-		p, err := a.engine.Parse(context.Background(), Request{Words: words, Variant: v.String()})
+		p, err := a.engine.Parse(context.Background(), parser.Request{Words: words, Variant: v.String()})
 		a.update(func() {
 			s.Busy = false
 			if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/parser"
 	"github.com/vugu/vugu/js"
 )
 
@@ -201,10 +202,10 @@ func (a *App) AnnPreAnnotate() {
 		for k, i := range todo {
 			var old *tree.Tree
 			a.update(func() { old = c.Sentences[i].Tree() })
-			var p *Parse
+			var p *parser.Parse
 			err := a.checkBudget(old.Len(), v)
 			if err == nil {
-				p, err = a.engine.Parse(ctx, Request{Words: old.Words(), Variant: v.String()})
+				p, err = a.engine.Parse(ctx, parser.Request{Words: old.Words(), Variant: v.String()})
 			}
 			if ctx.Err() != nil {
 				return
@@ -368,7 +369,7 @@ func (a *App) AnnShowDiff(kind string) {
 		v := a.annVariant()
 		idx := s.Index
 		go func() {
-			p, err := a.engine.Parse(context.Background(), Request{Words: cur.Words(), Variant: v.String()})
+			p, err := a.engine.Parse(context.Background(), parser.Request{Words: cur.Words(), Variant: v.String()})
 			a.update(func() {
 				if err != nil {
 					s.Err = describeParseError(err, cur.Len())

@@ -15,6 +15,7 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
@@ -60,16 +61,16 @@ type storePlatform struct {
 // requests.
 type fakeEngine struct {
 	mu   sync.Mutex
-	reqs []app.Request
+	reqs []parser.Request
 }
 
-func (f *fakeEngine) Load(context.Context, []byte, string, app.LoadOptions) (*app.Info, error) {
-	return &app.Info{Labels: []string{"np", "smain"}}, nil
+func (f *fakeEngine) Load(context.Context, []byte, string, parser.LoadOptions) (*parser.Info, error) {
+	return &parser.Info{Labels: []string{"np", "smain"}}, nil
 }
 
 // Parse builds a tree with the required constituents and, over the whole
 // sentence, smain.
-func (f *fakeEngine) Parse(_ context.Context, req app.Request) (*app.Parse, error) {
+func (f *fakeEngine) Parse(_ context.Context, req parser.Request) (*parser.Parse, error) {
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
 	f.mu.Unlock()
@@ -86,7 +87,7 @@ func (f *fakeEngine) Parse(_ context.Context, req app.Request) (*app.Parse, erro
 	if err != nil {
 		return nil, err
 	}
-	return &app.Parse{Variant: req.Variant, Words: req.Words, Tree: t, DecodeNs: 1000}, nil
+	return &parser.Parse{Variant: req.Variant, Words: req.Words, Tree: t, DecodeNs: 1000}, nil
 }
 
 func (f *fakeEngine) Close() {}
@@ -94,7 +95,7 @@ func (f *fakeEngine) Close() {}
 func TestReparserWiring(t *testing.T) {
 	eng := &fakeEngine{}
 	var done int
-	rp := app.Reparser{Engine: eng, Variant: "n4", Done: func(*app.Parse) { done++ }}
+	rp := app.Reparser{Engine: eng, Variant: "n4", Done: func(*parser.Parse) { done++ }}
 	words := strings.Fields("de man die slaapt")
 	got, err := rp.Reparse(t.Context(), words, nil,
 		[]annotate.Fixed{{Label: "np", Yield: annotate.Yield{{Start: 0, End: 2}}}},
@@ -347,20 +348,20 @@ func reparseSentence() []string {
 }
 
 func TestLocalConstrained(t *testing.T) {
-	eng := &app.Local{}
-	info, err := eng.Load(t.Context(), apptest.Model(t, 1), "default", app.LoadOptions{})
+	eng := &parser.Engine{}
+	info, err := eng.Load(t.Context(), apptest.Model(t, 1), "default", parser.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	words := reparseSentence()
 	for _, v := range []decode.Variant{decode.N3, decode.N4} {
-		p, err := eng.Parse(t.Context(), app.Request{Words: words, Variant: v.String()})
+		p, err := eng.Parse(t.Context(), parser.Request{Words: words, Variant: v.String()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := app.Request{Words: words, Variant: v.String(),
-			Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}, {Label: "NEWLABEL", Blocks: [][2]int{{10, 12}, {13, 15}}}},
-			Forbid:  []app.Constraint{{Blocks: [][2]int{{0, 40}}}}}
+		req := parser.Request{Words: words, Variant: v.String(),
+			Require: []parser.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}, {Label: "NEWLABEL", Blocks: [][2]int{{10, 12}, {13, 15}}}},
+			Forbid:  []parser.Constraint{{Blocks: [][2]int{{0, 40}}}}}
 		if v == decode.N3 {
 			req.Require[1].Blocks = [][2]int{{10, 15}}
 		}
@@ -388,8 +389,8 @@ func TestLocalConstrained(t *testing.T) {
 	}
 	_ = info
 	// Unsatisfiable constraints are errors.
-	_, err = eng.Parse(t.Context(), app.Request{Words: words, Variant: "n3",
-		Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{0, 3}}}, {Label: "np", Blocks: [][2]int{{2, 5}}}}})
+	_, err = eng.Parse(t.Context(), parser.Request{Words: words, Variant: "n3",
+		Require: []parser.Constraint{{Label: "np", Blocks: [][2]int{{0, 3}}}, {Label: "np", Blocks: [][2]int{{2, 5}}}}})
 	if err == nil {
 		t.Error("crossing requirements: no error")
 	}
@@ -421,18 +422,18 @@ func BenchmarkReparse40(b *testing.B) {
 			}
 		}
 	}
-	eng := &app.Local{}
-	if _, err := eng.Load(b.Context(), data, "default", app.LoadOptions{}); err != nil {
+	eng := &parser.Engine{}
+	if _, err := eng.Load(b.Context(), data, "default", parser.LoadOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	for _, v := range []decode.Variant{decode.N3, decode.N4, decode.N6} {
 		b.Run(v.String(), func(b *testing.B) {
-			if _, err := eng.Parse(b.Context(), app.Request{Words: words, Variant: v.String()}); err != nil {
+			if _, err := eng.Parse(b.Context(), parser.Request{Words: words, Variant: v.String()}); err != nil {
 				b.Fatal(err)
 			}
-			req := app.Request{Words: words, Variant: v.String(),
-				Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}},
-				Forbid:  []app.Constraint{{Blocks: [][2]int{{0, 2}}}}}
+			req := parser.Request{Words: words, Variant: v.String(),
+				Require: []parser.Constraint{{Label: "np", Blocks: [][2]int{{3, 6}}}},
+				Forbid:  []parser.Constraint{{Blocks: [][2]int{{0, 2}}}}}
 			var decodeNs int64
 			for b.Loop() {
 				p, err := eng.Parse(b.Context(), req)

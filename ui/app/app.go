@@ -2,11 +2,12 @@ package app
 
 import (
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/parser"
 )
 
 // Options are the app's start-up settings (the page's URL parameters).
 type Options struct {
-	// Backend is BackendAuto (""), BackendCPU or BackendWebGPU.
+	// Backend is parser.BackendAuto (""), parser.BackendCPU or parser.BackendWebGPU.
 	Backend string
 	// Model names the model to load; "" means the server's first.
 	Model string
@@ -74,7 +75,7 @@ func New(env Env, plat Platform, opts Options) *App {
 	a.Parse.retokenize()
 	a.Model.Backend = opts.Backend
 	if a.Model.Backend == "" {
-		a.Model.Backend = BackendAuto
+		a.Model.Backend = parser.BackendAuto
 	}
 	a.Annotate.Node = -1
 	a.annRestore()

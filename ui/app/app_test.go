@@ -15,7 +15,6 @@ import (
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
-	"github.com/discspan/discspan/weights"
 	"github.com/vugu/vugu/js"
 )
 
@@ -78,11 +77,11 @@ func TestLoadAndParse(t *testing.T) {
 	for _, v := range decode.Variants {
 		main = parseWith(t, a, env, func() { a.SetText(text); a.SetVariant(v.String()); a.ParseNow() })
 		// The same as the parser gives natively for the same weights.
-		f, err := weights.Read(data, "model")
+		ms, err := parser.Read(data, "model")
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := parser.FromFile(f)
+		p, err := ms.Parser()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,9 +211,9 @@ func TestTooLong(t *testing.T) {
 }
 
 // blockingEngine parses nothing: Parse waits for its context.
-type blockingEngine struct{ app.Local }
+type blockingEngine struct{ parser.Engine }
 
-func (*blockingEngine) Parse(ctx context.Context, req app.Request) (*app.Parse, error) {
+func (*blockingEngine) Parse(ctx context.Context, req parser.Request) (*parser.Parse, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
 }

@@ -15,7 +15,7 @@
 // App and call its methods, and the browser's facilities (fetch, Cache
 // Storage, Web Workers, WebGPU, downloads, canvas) come in through the
 // Platform interface (ui/browser implements it for js/wasm). Tests run the
-// whole app on the host with a Local engine and a fake Platform.
+// whole app on the host with a parser.Engine and a fake Platform.
 //
 // Concurrency: methods that change the state are called with the Env's
 // lock held (vugu holds it around event handlers); work that takes time

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/server/api"
 )
 
@@ -30,7 +31,7 @@ type ModelState struct {
 	// Models is the server's model list; Current the chosen one.
 	Models  []api.Model
 	Current api.Model
-	// Backend is the backend asked for (BackendAuto, ...).
+	// Backend is the backend asked for (parser.BackendAuto, ...).
 	Backend string
 	// Done and Total count the downloaded bytes (Total -1: unknown).
 	Done, Total int64
@@ -38,7 +39,7 @@ type ModelState struct {
 	// ListFromCache when the model list did (offline).
 	FromCache, ListFromCache bool
 	// Info describes the loaded model and backend.
-	Info *Info
+	Info *parser.Info
 	// Err says why the load failed (Phase Failed).
 	Err string
 	// Note is a remark that does not stop the app (the cache refused the
@@ -159,7 +160,7 @@ func (a *App) load(gen int) {
 	if a.engine == nil {
 		a.engine = a.plat.NewEngine()
 	}
-	info, err := a.engine.Load(ctx, data, m.Name, LoadOptions{Backend: a.Model.Backend, MaxBytes: DefaultMaxBytes})
+	info, err := a.engine.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes})
 	if err != nil {
 		fail("could not load the model %s: %v", m.Name, err)
 		return

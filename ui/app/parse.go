@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
 )
 
@@ -111,11 +112,11 @@ func (a *App) labels() []string {
 // browser's memory budget with variant v, before any work is done.
 func (a *App) checkBudget(n int, v decode.Variant) error {
 	need := decode.ChartBytes(v, n, len(a.labels()))
-	if need <= DefaultMaxBytes {
+	if need <= parser.DefaultMaxBytes {
 		return nil
 	}
 	return fmt.Errorf("%d words are too many for %s in the browser: its chart would need %d MiB, the budget is %d MiB (try n3 or n4, or a shorter sentence): %w",
-		n, v, need>>20, DefaultMaxBytes>>20, decode.ErrTooLong)
+		n, v, need>>20, parser.DefaultMaxBytes>>20, decode.ErrTooLong)
 }
 
 // ParseNow parses the chosen sentence with the variant (and, comparing,
@@ -168,9 +169,9 @@ func (a *App) ParseNow() {
 // parseViews parses words with each variant and draws the trees, marking
 // where the second differs from the first.
 func (a *App) parseViews(ctx context.Context, words []string, variants []decode.Variant, labels []string) ([]*TreeView, error) {
-	parses := make([]*Parse, len(variants))
+	parses := make([]*parser.Parse, len(variants))
 	for i, v := range variants {
-		p, err := a.engine.Parse(ctx, Request{Words: words, Variant: v.String()})
+		p, err := a.engine.Parse(ctx, parser.Request{Words: words, Variant: v.String()})
 		if err != nil {
 			return nil, err
 		}

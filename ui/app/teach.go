@@ -10,6 +10,7 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/teach"
 )
 
@@ -402,7 +403,7 @@ func (a *App) TeachUseSentence() {
 	labels := a.labels()
 	ctx, job := a.startJob(fmt.Sprintf("scoring %d words for the stepper", len(words)), 0)
 	go func() {
-		p, err := a.engine.Parse(ctx, Request{Words: words, Variant: v.String(), Scores: true})
+		p, err := a.engine.Parse(ctx, parser.Request{Words: words, Variant: v.String(), Scores: true})
 		var tr *teach.Trace
 		if err == nil && p.Scores == nil {
 			err = errors.New("the parser returned no scores")

@@ -10,6 +10,7 @@ import (
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/parser"
 	"github.com/vugu/vugu/js"
 )
 
@@ -29,7 +30,7 @@ type Bank struct {
 	// Pred and Sent are, by sentence, the parse and its evaluation
 	// against the gold tree (nil until parsed); PredErr why a sentence
 	// could not be parsed.
-	Pred    []*Parse
+	Pred    []*parser.Parse
 	Sent    []*eval.SentenceResult
 	PredErr []string
 	// Parsed counts the parsed sentences; Summary evaluates all of them
@@ -94,7 +95,7 @@ func sniffFormat(data []byte) treebank.Format {
 func (b *Bank) reset(v decode.Variant) {
 	n := len(b.Gold)
 	b.Variant = v
-	b.Pred, b.Sent, b.PredErr = make([]*Parse, n), make([]*eval.SentenceResult, n), make([]string, n)
+	b.Pred, b.Sent, b.PredErr = make([]*parser.Parse, n), make([]*eval.SentenceResult, n), make([]string, n)
 	b.Parsed, b.Summary, b.PredView = 0, nil, nil
 	b.ev = eval.NewEvaluator(eval.ProperPrm())
 }
@@ -227,17 +228,17 @@ func (a *App) parseBank(todo []int, batch bool) {
 }
 
 // parseGold parses the words of a gold tree with v.
-func (a *App) parseGold(ctx context.Context, gold *tree.Tree, v decode.Variant) (*Parse, error) {
+func (a *App) parseGold(ctx context.Context, gold *tree.Tree, v decode.Variant) (*parser.Parse, error) {
 	words := gold.Words()
 	if err := a.checkBudget(len(words), v); err != nil {
 		return nil, err
 	}
-	return a.engine.Parse(ctx, Request{Words: words, Variant: v.String()})
+	return a.engine.Parse(ctx, parser.Request{Words: words, Variant: v.String()})
 }
 
 // storeParse records the parse (or error) of sentence i, evaluates it, and
 // redraws when it is the sentence shown.
-func (a *App) storeParse(i int, p *Parse, err error) {
+func (a *App) storeParse(i int, p *parser.Parse, err error) {
 	b := a.Bank
 	if err != nil {
 		b.PredErr[i] = describeParseError(err, b.Gold[i].Len())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/treedraw"
 )
 
@@ -22,7 +23,7 @@ type TreeView struct {
 	Title string
 	Tree  *tree.Tree
 	// Parse is the parse the tree comes from; nil for a gold tree.
-	Parse *Parse
+	Parse *parser.Parse
 	// Nodes has the details of every node, by index into Tree.Nodes.
 	Nodes []NodeInfo
 	// SVG is the drawing (treedraw.SVG); Width and Height its size in CSS
@@ -71,7 +72,7 @@ type ItemInfo struct {
 
 // newTreeView lays t out and draws it; p, when set, supplies the
 // derivation (labels names its label indices).
-func newTreeView(id, title string, t *tree.Tree, p *Parse, labels []string, classes map[int]string) *TreeView {
+func newTreeView(id, title string, t *tree.Tree, p *parser.Parse, labels []string, classes map[int]string) *TreeView {
 	start := time.Now()
 	v := &TreeView{ID: id, Title: title, Tree: t, Parse: p, classes: classes, selected: -1}
 	g, err := treedraw.Layout(t, treedraw.DefaultOptions())
@@ -125,7 +126,7 @@ func (v *TreeView) Text() string {
 }
 
 // nodeInfos returns the details of every node of t.
-func nodeInfos(t *tree.Tree, p *Parse, labels []string, classes map[int]string) []NodeInfo {
+func nodeInfos(t *tree.Tree, p *parser.Parse, labels []string, classes map[int]string) []NodeInfo {
 	yields := t.Yields()
 	out := make([]NodeInfo, len(t.Nodes))
 	for i, n := range t.Nodes {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/chart/tree"
-	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -15,21 +15,21 @@ import (
 // worker's protocol: the constraints survive the JSON and the answer has
 // the required constituent and not the forbidden one.
 func TestHandleConstrained(t *testing.T) {
-	eng := &app.Local{}
-	load, _ := json.Marshal(loadRequest{Name: "m", Opt: app.LoadOptions{Backend: app.BackendCPU}})
+	eng := &parser.Engine{}
+	load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: parser.BackendCPU}})
 	if _, err := handle(eng, "load", load, apptest.Model(t, 1)); err != nil {
 		t.Fatal(err)
 	}
 	words := apptest.Sentences[0]
 	tests := []struct {
 		name    string
-		req     app.Request
+		req     parser.Request
 		want    string
 		notWant string
 	}{
-		{"require", app.Request{Words: words, Variant: "n3", Require: []app.Constraint{{Label: "np", Blocks: [][2]int{{2, 4}}}}}, "np[2,4)", ""},
-		{"require with a gap", app.Request{Words: words, Variant: "n4", Require: []app.Constraint{{Label: "pp", Blocks: [][2]int{{1, 2}, {5, 8}}}}}, "pp[1,2)+[5,8)", ""},
-		{"forbid", app.Request{Words: words, Variant: "n3", Forbid: []app.Constraint{{Blocks: [][2]int{{0, len(words)}}}}}, "", "[0," + strconv.Itoa(len(words)) + ")"},
+		{"require", parser.Request{Words: words, Variant: "n3", Require: []parser.Constraint{{Label: "np", Blocks: [][2]int{{2, 4}}}}}, "np[2,4)", ""},
+		{"require with a gap", parser.Request{Words: words, Variant: "n4", Require: []parser.Constraint{{Label: "pp", Blocks: [][2]int{{1, 2}, {5, 8}}}}}, "pp[1,2)+[5,8)", ""},
+		{"forbid", parser.Request{Words: words, Variant: "n3", Forbid: []parser.Constraint{{Blocks: [][2]int{{0, len(words)}}}}}, "", "[0," + strconv.Itoa(len(words)) + ")"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -38,7 +38,7 @@ func TestHandleConstrained(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var p app.Parse
+			var p parser.Parse
 			if err := json.Unmarshal(out, &p); err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,7 @@
 // reloads the model from the bytes the page keeps.
 //
 // Scoring in the worker uses WebGPU (package webgpu) where an adapter is
-// there and chosen (see app.Local), else the CPU.
+// there and chosen (see parser.Engine), else the CPU.
 //
 // The URL options (options.go) and the worker protocol's Go side
 // (protocol.go) build, and are tested, everywhere; the rest is js-only,

@@ -7,14 +7,14 @@ import (
 	"syscall/js"
 
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
-	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/webgpu"
 )
 
-// GPU builds a WebGPU scorer (an app.GPUFunc): float16 weights stay
+// GPU builds a WebGPU scorer (an parser.GPUFunc): float16 weights stay
 // float16 on the device. Unless allowSoftware, it first asks for an adapter
-// and gives up, wrapping app.ErrSoftwareAdapter, when it is a fallback
+// and gives up, wrapping parser.ErrSoftwareAdapter, when it is a fallback
 // (software) one, before compiling the kernels.
 func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 	if !allowSoftware {
@@ -23,7 +23,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 			return nil, false, err
 		}
 		if software {
-			return nil, true, fmt.Errorf("browser: %w", app.ErrSoftwareAdapter)
+			return nil, true, fmt.Errorf("browser: %w", parser.ErrSoftwareAdapter)
 		}
 	}
 	var o webgpu.Options

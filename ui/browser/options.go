@@ -3,6 +3,7 @@ package browser
 import (
 	"net/url"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 )
 
@@ -21,7 +22,7 @@ func ParseQuery(rawQuery string) PageOptions {
 	q, _ := url.ParseQuery(rawQuery)
 	o := PageOptions{Worker: q.Get("worker") != "0"}
 	switch b := q.Get("backend"); b {
-	case app.BackendCPU, app.BackendWebGPU, app.BackendAuto:
+	case parser.BackendCPU, parser.BackendWebGPU, parser.BackendAuto:
 		o.App.Backend = b
 	}
 	o.App.Model = q.Get("model")

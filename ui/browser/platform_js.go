@@ -11,6 +11,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 	vjs "github.com/vugu/vugu/js"
 )
@@ -136,13 +137,13 @@ func (p *Platform) SHA256(data []byte) (string, error) {
 	return hex.EncodeToString(bytesToGo(d)), nil
 }
 
-// NewEngine returns a Web Worker engine, or a Local one when Worker is
+// NewEngine returns a Web Worker engine, or a parser.Engine when Worker is
 // off or the browser has no workers.
 func (p *Platform) NewEngine() app.Engine {
 	if p.Worker && js.Global().Get("Worker").Truthy() {
 		return NewWorkerEngine("worker.js")
 	}
-	return &app.Local{GPU: GPU}
+	return &parser.Engine{GPU: GPU}
 }
 
 // Save offers data as a download through a temporary link.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 )
 
@@ -15,13 +16,13 @@ import (
 //	worker → page: {id, json} or {id, err, kind}; and once {op: "ready"}
 //
 // where json is a JSON string: loadRequest for "load" (the weights file in
-// bytes, a Uint8Array), app.Request for "parse"; the answers are app.Info
-// and app.Parse. kind classifies errors (errKind).
+// bytes, a Uint8Array), parser.Request for "parse"; the answers are parser.Info
+// and parser.Parse. kind classifies errors (errKind).
 
 // loadRequest is the JSON of a "load" message.
 type loadRequest struct {
-	Name string          `json:"name"`
-	Opt  app.LoadOptions `json:"opt"`
+	Name string             `json:"name"`
+	Opt  parser.LoadOptions `json:"opt"`
 }
 
 // Error kinds, so that errors.Is works across the worker boundary.
@@ -35,7 +36,7 @@ func errKind(err error) string {
 	switch {
 	case errors.Is(err, decode.ErrTooLong):
 		return kindTooLong
-	case errors.Is(err, app.ErrNoModel):
+	case errors.Is(err, parser.ErrNoModel):
 		return kindNoModel
 	}
 	return ""
@@ -47,7 +48,7 @@ func workerError(msg, kind string) error {
 	case kindTooLong:
 		return fmt.Errorf("%s: %w", msg, decode.ErrTooLong)
 	case kindNoModel:
-		return app.ErrNoModel
+		return parser.ErrNoModel
 	}
 	return errors.New(msg)
 }
@@ -66,7 +67,7 @@ func handle(eng app.Engine, op string, payload []byte, data []byte) ([]byte, err
 		}
 		return json.Marshal(info)
 	case "parse":
-		var r app.Request
+		var r parser.Request
 		if err := json.Unmarshal(payload, &r); err != nil {
 			return nil, err
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
-	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -15,30 +15,30 @@ import (
 // a parse whose JSON answer decodes to the parse the engine gives, and the
 // errors that must keep their kind across the boundary.
 func TestHandle(t *testing.T) {
-	eng := &app.Local{}
-	if _, err := handle(eng, "parse", []byte(`{"words":["x"],"variant":"n3"}`), nil); !errors.Is(workerError(err.Error(), errKind(err)), app.ErrNoModel) {
+	eng := &parser.Engine{}
+	if _, err := handle(eng, "parse", []byte(`{"words":["x"],"variant":"n3"}`), nil); !errors.Is(workerError(err.Error(), errKind(err)), parser.ErrNoModel) {
 		t.Errorf("parse before load: %v", err)
 	}
-	load, _ := json.Marshal(loadRequest{Name: "m", Opt: app.LoadOptions{Backend: app.BackendCPU, MaxBytes: 1 << 20}})
+	load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: parser.BackendCPU, MaxBytes: 1 << 20}})
 	out, err := handle(eng, "load", load, apptest.Model(t, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var info app.Info
+	var info parser.Info
 	if err := json.Unmarshal(out, &info); err != nil || info.Backend != "cpu" || len(info.Labels) == 0 {
 		t.Fatalf("info %+v, %v", info, err)
 	}
 	words := apptest.Sentences[0]
-	req, _ := json.Marshal(app.Request{Words: words, Variant: "n4"})
+	req, _ := json.Marshal(parser.Request{Words: words, Variant: "n4"})
 	out, err = handle(eng, "parse", req, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got app.Parse
+	var got parser.Parse
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	want, err := eng.Parse(bg, app.Request{Words: words, Variant: "n4"})
+	want, err := eng.Parse(bg, parser.Request{Words: words, Variant: "n4"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestHandle(t *testing.T) {
 
 	// A chart over the 1 MiB budget.
 	long := strings.Fields(strings.Repeat("het boek ", 40))
-	req, _ = json.Marshal(app.Request{Words: long, Variant: "n6"})
+	req, _ = json.Marshal(parser.Request{Words: long, Variant: "n6"})
 	_, err = handle(eng, "parse", req, nil)
 	if err == nil || !errors.Is(workerError(err.Error(), errKind(err)), decode.ErrTooLong) {
 		t.Errorf("too long: %v", err)

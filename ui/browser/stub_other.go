@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/ui/app"
 	vjs "github.com/vugu/vugu/js"
@@ -37,8 +38,8 @@ func (*Platform) CacheStore(string, []byte) error { return errNotBrowser }
 // SHA256 fails: not in a browser.
 func (*Platform) SHA256([]byte) (string, error) { return "", errNotBrowser }
 
-// NewEngine returns a Local engine.
-func (*Platform) NewEngine() app.Engine { return &app.Local{} }
+// NewEngine returns a parser.Engine.
+func (*Platform) NewEngine() app.Engine { return &parser.Engine{} }
 
 // Save fails: not in a browser.
 func (*Platform) Save(string, string, []byte) error { return errNotBrowser }

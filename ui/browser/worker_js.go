@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 )
 
@@ -186,7 +187,7 @@ func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data 
 }
 
 // Load sends the weights to the worker, which keeps the model.
-func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt app.LoadOptions) (*app.Info, error) {
+func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt parser.LoadOptions) (*parser.Info, error) {
 	req, err := json.Marshal(loadRequest{Name: name, Opt: opt})
 	if err != nil {
 		return nil, err
@@ -201,7 +202,7 @@ func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt a
 	if err != nil {
 		return nil, err
 	}
-	var info app.Info
+	var info parser.Info
 	if err := json.Unmarshal(out, &info); err != nil {
 		return nil, err
 	}
@@ -212,7 +213,7 @@ func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt a
 }
 
 // Parse parses in the worker.
-func (e *WorkerEngine) Parse(ctx context.Context, req app.Request) (*app.Parse, error) {
+func (e *WorkerEngine) Parse(ctx context.Context, req parser.Request) (*parser.Parse, error) {
 	b, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
@@ -221,7 +222,7 @@ func (e *WorkerEngine) Parse(ctx context.Context, req app.Request) (*app.Parse, 
 	if err != nil {
 		return nil, err
 	}
-	var p app.Parse
+	var p parser.Parse
 	if err := json.Unmarshal(out, &p); err != nil {
 		return nil, err
 	}

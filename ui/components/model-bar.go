@@ -3,6 +3,7 @@ package components
 import (
 	"fmt"
 
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
 )
 
@@ -26,5 +27,5 @@ func (c *ModelBar) devF1() string {
 
 // backends lists the backends one can ask for.
 func (c *ModelBar) backends() []string {
-	return []string{app.BackendAuto, app.BackendCPU, app.BackendWebGPU}
+	return []string{parser.BackendAuto, parser.BackendCPU, parser.BackendWebGPU}
 }

@@ -1,6 +1,6 @@
 // Package apptest provides what tests of the browser app need on the host:
-// a fake Platform (fetches from a map, an in-memory cache, the Local
-// engine, saved files kept), an Env, a way to wait for the app's state, and
+// a fake Platform (fetches from a map, an in-memory cache, a
+// parser.Engine, saved files kept), an Env, a way to wait for the app's state, and
 // small random models written as weight files.
 package apptest
 
@@ -11,19 +11,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/parser/parsertest"
 	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/ui/app"
-	"github.com/discspan/discspan/weights"
 	"github.com/vugu/vugu/js"
 )
 
@@ -41,7 +37,7 @@ type Platform struct {
 	Cache map[string][]byte
 	// Saved holds the files offered for download by name.
 	Saved map[string][]byte
-	// Engine, when set, replaces the Local engine NewEngine returns.
+	// Engine, when set, replaces the parser.Engine NewEngine returns.
 	Engine app.Engine
 	// Picked is what ReadFile returns.
 	PickedName string
@@ -128,7 +124,7 @@ func (p *Platform) NewEngine() app.Engine {
 	if p.Engine != nil {
 		return p.Engine
 	}
-	return &app.Local{}
+	return &parser.Engine{}
 }
 
 // Save implements app.Platform.
@@ -204,80 +200,25 @@ func (e *Env) Do(f func()) {
 	f()
 }
 
-// Sentences are the sentences the test models' vocabulary is built from.
-var Sentences = [][]string{
-	strings.Fields("Hij heeft het boek gisteren aan zijn zus gegeven ."),
-	strings.Fields("Dat had ik van hem eerlijk gezegd nooit verwacht ."),
-	strings.Fields("Wie denk je dat er morgen naar het feest komt ?"),
-}
+// Sentences are the sentences the test models' vocabulary is built from
+// (parsertest.Sentences).
+var Sentences = parsertest.Sentences
 
 // Labels and Tags are the test models' label and tag sets.
 var (
-	Labels = []string{"smain", "np", "pp", "inf", "ppart", "ssub", "cp", "whq", "sv1", "ti", "smain/sv1"}
-	Tags   = []string{"VNW", "WW", "LID", "N", "BW", "VZ", "LET", "VG"}
+	Labels = parsertest.Labels
+	Tags   = parsertest.Tags
 )
 
-// Model returns a small random model (tiny sizes, seed) over the words of
-// extra and Sentences, as the bytes of a float16 weights file.
+// Model returns a small random model (see parsertest.Model) as the bytes of
+// a float16 weights file.
 func Model(t testing.TB, seed uint64, extra ...[]string) []byte {
 	t.Helper()
-	return Ensemble(t, []uint64{seed}, extra...)
+	return parsertest.Model(t, seed, extra...)
 }
 
-// Ensemble is Model for several models (one per seed) written as one
-// ensemble file (a single model for one seed).
+// Ensemble is Model for several models (see parsertest.Ensemble).
 func Ensemble(t testing.TB, seeds []uint64, extra ...[]string) []byte {
 	t.Helper()
-	v := network.NewVocab(append(append([][]string(nil), Sentences...), extra...), 1)
-	for _, l := range Labels {
-		v.AddLabel(l)
-	}
-	for _, g := range Tags {
-		v.AddTag(g)
-	}
-	c := network.Tiny().WithVocab(v)
-	c.WordDim, c.CharDim, c.CharHidden, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 16, 8, 8, 16, 16, 16, 16
-	var members []*network.Params
-	for _, seed := range seeds {
-		m, err := network.New(c, seed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		liven(m.Params, seed)
-		members = append(members, m.Params)
-	}
-	path := filepath.Join(t.TempDir(), "model.safetensors")
-	if err := weights.WriteEnsembleFile(path, members, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, weights.Float16); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return parsertest.Ensemble(t, seeds, extra...)
 }
-
-// liven fills the biaffine scorers, which a fresh model has at zero, with
-// random values, so that a random model builds trees with constituents,
-// discontinuous ones among them (else every span scores 0, no better than
-// the null class, and trees are flat). Each value is uniform in
-// [-livenScale, livenScale), but the bias terms are livenBias.
-func liven(p *network.Params, seed uint64) {
-	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	for _, k := range []string{"cont", "disc", "gap"} {
-		for _, m := range []string{"span", "label"} {
-			b := p.Get(k + "." + m + ".biaffine")
-			o, d1 := b.Shape[0], b.Shape[1]
-			for i := range b.Data {
-				b.Data[i] = livenScale * (2*r.Float32() - 1)
-			}
-			for a := range o {
-				b.Data[(a*d1+d1-1)*d1+d1-1] = livenBias
-			}
-		}
-	}
-}
-
-// The values of liven: with them a 20-word sentence gets a dozen nodes
-// with n3, most of them discontinuous, and more with n6.
-const livenScale, livenBias = 10, -0.4

@@ -1,4 +1,4 @@
-package app
+package parser
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/network"
-	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
 )
 
@@ -29,7 +28,7 @@ const warmupWords = 20
 // the CPU for good when the device is lost, and per batch for sentences
 // longer than it accepts. An ensemble's models are scored each on the
 // chosen backend and averaged (scorer.Mean).
-func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
+func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
 	cpu := scorer.MeanCPU(models)
 	info.Backend = cpu.Backend()
 	switch backend {
@@ -40,7 +39,7 @@ func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*n
 	default:
 		return nil, fmt.Errorf("unknown backend %q (want auto, cpu or webgpu)", backend)
 	}
-	if l.GPU == nil {
+	if e.GPU == nil {
 		info.Choice = "no WebGPU here"
 		return cpu, nil
 	}
@@ -50,7 +49,7 @@ func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*n
 		software bool
 	)
 	for _, m := range models {
-		g, soft, err := l.GPU(m.Params, f16, backend == BackendWebGPU)
+		g, soft, err := e.GPU(m.Params, f16, backend == BackendWebGPU)
 		if err != nil {
 			_ = scorer.Mean(sels...).Close()
 		}
@@ -97,7 +96,7 @@ func (l *Local) chooseBackend(ctx context.Context, p *parser.Parser, models []*n
 
 // timeScorer scores a sentence of warmupWords words twice with s and
 // returns the time of the second run.
-func timeScorer(ctx context.Context, p *parser.Parser, s scorer.Scorer) (time.Duration, error) {
+func timeScorer(ctx context.Context, p *Parser, s scorer.Scorer) (time.Duration, error) {
 	words := make([]string, warmupWords)
 	for i := range words {
 		words[i] = p.Vocab.Words[min(3+i, len(p.Vocab.Words)-1)]
@@ -123,4 +122,13 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// ms formats a duration in milliseconds, one decimal below 10.
+func ms(d time.Duration) string {
+	f := float64(d) / float64(time.Millisecond)
+	if f < 10 {
+		return fmt.Sprintf("%.1f ms", f)
+	}
+	return fmt.Sprintf("%.0f ms", f)
 }

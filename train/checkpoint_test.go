@@ -1,45 +1,10 @@
 package train
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
-
-func TestWriteFileAtomicFailureKeepsOld(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "model.ckpt")
-	if err := os.WriteFile(path, []byte("old checkpoint"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	boom := errors.New("disk full")
-	err := writeFileAtomic(path, func(w io.Writer) error {
-		if _, err := w.Write(make([]byte, 3<<20)); err != nil { // more than the buffer: reaches the file
-			return err
-		}
-		return boom
-	})
-	if !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
-		t.Errorf("got %v, want the write error naming the file", err)
-	}
-	if got := string(readFile(t, path)); got != "old checkpoint" {
-		t.Errorf("old file now holds %d bytes", len(got))
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
-	}
-	// A directory that does not exist: an error, nothing written.
-	if err := writeFileAtomic(filepath.Join(dir, "no", "such"), writeBytes([]byte("x"))); err == nil {
-		t.Error("no error for a missing directory")
-	}
-}
 
 func TestCheckpointRoundTripAndTruncation(t *testing.T) {
 	dir := t.TempDir()

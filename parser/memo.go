@@ -1,4 +1,4 @@
-package app
+package parser
 
 import (
 	"slices"
@@ -9,9 +9,10 @@ import (
 )
 
 // memo scores with s and remembers the last sentence scored alone, so that
-// parsing it again with another variant (the side-by-side comparison, or a
-// change of variant) reuses its scores. The outputs are shared: the parser
-// and the decoders only read them.
+// parsing it again with another variant (the side-by-side comparison, a
+// change of variant, a constrained re-parse, the stepper's scores) reuses
+// its scores. The outputs are shared: the parser and the decoders only read
+// them.
 type memo struct {
 	s scorer.Scorer
 
@@ -21,8 +22,10 @@ type memo struct {
 	hits int // calls answered from memory
 }
 
-// ForwardBatch implements parser.Scorer.
-func (m *memo) ForwardBatch(ins []network.Input) ([]network.Output, error) {
+var _ scorer.Scorer = (*memo)(nil)
+
+// Score implements scorer.Scorer.
+func (m *memo) Score(ins []network.Input) ([]network.Output, error) {
 	if len(ins) == 1 {
 		m.mu.Lock()
 		hit := m.out != nil && sameInput(m.in, ins[0])
@@ -43,6 +46,12 @@ func (m *memo) ForwardBatch(ins []network.Input) ([]network.Output, error) {
 	}
 	return outs, err
 }
+
+// Backend is the backend of the scorer behind the memo.
+func (m *memo) Backend() string { return m.s.Backend() }
+
+// Close closes the scorer behind the memo.
+func (m *memo) Close() error { return m.s.Close() }
 
 // sameInput reports whether two encoded sentences are the same.
 func sameInput(a, b network.Input) bool {

@@ -1,0 +1,158 @@
+package parser
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
+)
+
+// Backends a user can ask an Engine for.
+const (
+	BackendAuto   = "auto"   // WebGPU when a hardware adapter is faster, else CPU
+	BackendCPU    = "cpu"    // the network's CPU reference
+	BackendWebGPU = "webgpu" // WebGPU whatever the adapter (a software one too)
+)
+
+// LoadOptions tune Engine.Load. They cross a worker boundary as JSON.
+type LoadOptions struct {
+	// Backend is BackendAuto, BackendCPU or BackendWebGPU ("" is auto).
+	Backend string `json:"backend"`
+	// MaxBytes is the decoders' chart memory budget (0: DefaultMaxBytes).
+	MaxBytes int64 `json:"max_bytes"`
+}
+
+// DefaultMaxBytes is an Engine's chart memory budget: 256 MiB, well within
+// a browser tab's memory, beyond what n3 needs for 200 words and n6 for 80.
+const DefaultMaxBytes = 256 << 20
+
+// Info describes a loaded model and the backend that scores with it. It
+// crosses a worker boundary as JSON.
+type Info struct {
+	// Backend says what scores ("cpu" or the WebGPU adapter and weight
+	// storage); Choice why it was chosen (fallbacks and their reasons,
+	// measured times).
+	Backend string `json:"backend"`
+	Choice  string `json:"choice"`
+	// GPU is set when WebGPU scores, Software when its adapter is a
+	// software one.
+	GPU      bool `json:"gpu"`
+	Software bool `json:"software"`
+
+	Labels []string `json:"labels"`
+	// Params is the number of parameters (of every model of an ensemble),
+	// Models the number of models whose scores are averaged (1 for a single
+	// model), DType how they were stored.
+	Params int    `json:"params"`
+	Models int    `json:"models"`
+	DType  string `json:"dtype"`
+	// From the file's metadata.
+	DevF1        float64 `json:"dev_f1"`
+	DevDiscF1    float64 `json:"dev_disc_f1"`
+	TrainingData string  `json:"training_data"`
+	Created      string  `json:"created"`
+	// LoadNs is the time Load took (reading, checking, backend set-up).
+	LoadNs int64 `json:"load_ns"`
+}
+
+// ErrNoModel is returned by Engine.Parse before a model is loaded.
+var ErrNoModel = errors.New("no model loaded")
+
+// GPUFunc builds a GPU scorer for the parameters (stored as float16 when
+// f16 is set) and says whether its adapter is a software one. Without
+// allowSoftware it fails early, with an error wrapping ErrSoftwareAdapter,
+// when the adapter is a software one, before compiling anything. ui/browser
+// gives one over package webgpu.
+type GPUFunc func(p *network.Params, f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
+
+// ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
+// is a software one and software adapters were not allowed.
+var ErrSoftwareAdapter = errors.New("the WebGPU adapter is a software one")
+
+// Engine holds one loaded model at a time, scores with the backend it
+// chose (the CPU, or WebGPU through GPU) and parses in the calling
+// goroutine. In the browser it runs inside the Web Worker; on the host it
+// serves tests. It remembers the last sentence scored, so that parsing it
+// again (another variant, a constrained re-parse, the stepper's scores)
+// costs only the decoding. An Engine may be used by several goroutines.
+type Engine struct {
+	// GPU builds the WebGPU scorer; nil means CPU only.
+	GPU GPUFunc
+
+	mu sync.Mutex
+	p  *Parser // its Scorer is the memo in front of the chosen backend
+}
+
+// Load reads the weights held in data (name names them in errors) and
+// chooses the backend (see chooseBackend). It replaces the model loaded
+// before.
+func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOptions) (*Info, error) {
+	start := time.Now()
+	ms, err := Read(data, name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := New(ms.Models[0], ms.Vocab)
+	if err != nil {
+		return nil, err
+	}
+	p.Decode.MaxBytes = opt.MaxBytes
+	if p.Decode.MaxBytes <= 0 {
+		p.Decode.MaxBytes = DefaultMaxBytes
+	}
+	f := ms.File
+	info := &Info{
+		Labels:       ms.Vocab.Labels,
+		Params:       ms.Models[0].Config().NumParams() * len(ms.Models),
+		Models:       len(ms.Models),
+		DType:        f.DType.String(),
+		DevF1:        f.Meta.DevF1,
+		DevDiscF1:    f.Meta.DevDiscF1,
+		TrainingData: f.Meta.TrainingData,
+	}
+	if !f.Meta.Created.IsZero() {
+		info.Created = f.Meta.Created.UTC().Format("2006-01-02")
+	}
+	sc, err := e.chooseBackend(ctx, p, ms.Models, f.DType == weights.Float16, opt.Backend, info)
+	if err != nil {
+		return nil, err
+	}
+	p.Scorer = &memo{s: sc}
+	info.LoadNs = int64(time.Since(start))
+
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closeLocked()
+	e.p = p
+	return info, nil
+}
+
+// Parse parses one sentence (see Parser.Parse); before Load it returns
+// ErrNoModel.
+func (e *Engine) Parse(ctx context.Context, req Request) (*Parse, error) {
+	e.mu.Lock()
+	p := e.p
+	e.mu.Unlock()
+	if p == nil {
+		return nil, ErrNoModel
+	}
+	return p.Parse(ctx, req)
+}
+
+// Close releases the backend.
+func (e *Engine) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closeLocked()
+}
+
+func (e *Engine) closeLocked() {
+	if e.p != nil {
+		_ = e.p.Scorer.Close()
+	}
+	e.p = nil
+}

@@ -1,0 +1,225 @@
+package parser_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/parser/parsertest"
+	"github.com/discspan/discspan/scorer"
+)
+
+// fakeGPU is a "GPU" scorer: the CPU reference, slowed down by delay.
+type fakeGPU struct {
+	cpu   scorer.Scorer
+	delay time.Duration
+}
+
+func (g fakeGPU) Score(b []network.Input) ([]scorer.Result, error) {
+	time.Sleep(g.delay)
+	return g.cpu.Score(b)
+}
+func (fakeGPU) Backend() string { return "webgpu: fake" }
+func (fakeGPU) Close() error    { return nil }
+
+func TestChooseBackend(t *testing.T) {
+	data := parsertest.Model(t, 1)
+	gpu := func(software bool, delay time.Duration) parser.GPUFunc {
+		return func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+			if software && !allowSoftware {
+				return nil, true, fmt.Errorf("probe: %w", parser.ErrSoftwareAdapter)
+			}
+			m := &network.Model{Params: p}
+			return fakeGPU{scorer.NewCPU(m), delay}, software, nil
+		}
+	}
+	for _, tc := range []struct {
+		name, backend string
+		gpu           parser.GPUFunc
+		wantBackend   string
+		wantChoice    string
+		wantSoftware  bool
+	}{
+		{"no gpu", "auto", nil, "cpu", "no WebGPU here", false},
+		{"cpu asked", "cpu", gpu(false, 0), "cpu", "CPU asked for", false},
+		{"software skipped", "auto", gpu(true, 0), "cpu", "software one", false},
+		{"software forced", "webgpu", gpu(true, 0), "webgpu: fake", "WebGPU asked for", true},
+		{"slow hardware", "auto", gpu(false, 30*time.Millisecond), "cpu", "CPU", false},
+		{"broken", "auto", func(*network.Params, bool, bool) (scorer.Scorer, bool, error) {
+			return nil, false, errors.New("no adapter\ndetails")
+		}, "cpu", "WebGPU unavailable: no adapter", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &parser.Engine{GPU: tc.gpu}
+			info, err := l.Load(context.Background(), data, "m", parser.LoadOptions{Backend: tc.backend})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Backend != tc.wantBackend || !strings.Contains(info.Choice, tc.wantChoice) || info.Software != tc.wantSoftware {
+				t.Errorf("got %q (%q, software %v), want %q (%q)", info.Backend, info.Choice, info.Software, tc.wantBackend, tc.wantChoice)
+			}
+			if _, err := l.Parse(context.Background(), parser.Request{Words: parsertest.Sentences[0], Variant: "n3"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	if _, err := (&parser.Engine{}).Load(context.Background(), data, "m", parser.LoadOptions{Backend: "cuda"}); err == nil {
+		t.Error("unknown backend accepted")
+	}
+}
+
+// TestEnsembleBackends loads an ensemble of two models on each backend:
+// the engine reports both models, names the backend of each, and parses
+// every sentence into the tree the CPU ensemble of Models.Parser gives.
+func TestEnsembleBackends(t *testing.T) {
+	data := parsertest.Ensemble(t, []uint64{1, 2})
+	ms, err := parser.Read(data, "ens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := ms.File
+	ref, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := parser.New(ms.Models[0], ms.Vocab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	gpus := 0
+	gpu := func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		gpus++
+		return fakeGPU{scorer.NewCPU(&network.Model{Params: p}), 0}, false, nil
+	}
+	for _, tc := range []struct{ backend, want string }{
+		{"cpu", "ensemble of 2: cpu"},
+		{"webgpu", "ensemble of 2: webgpu: fake"},
+	} {
+		t.Run(tc.backend, func(t *testing.T) {
+			gpus = 0
+			l := &parser.Engine{GPU: gpu}
+			defer l.Close()
+			info, err := l.Load(context.Background(), data, "ens", parser.LoadOptions{Backend: tc.backend})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Backend != tc.want || info.Models != 2 || info.Params != 2*f.Params.Config().NumParams() {
+				t.Fatalf("backend %q, %d models, %d parameters; want %q, 2, %d", info.Backend, info.Models, info.Params, tc.want, 2*f.Params.Config().NumParams())
+			}
+			if tc.backend == "webgpu" && gpus != 2 {
+				t.Fatalf("%d GPU scorers built, want one per model", gpus)
+			}
+			differ = 0
+			for _, words := range parsertest.Sentences {
+				got, err := l.Parse(context.Background(), parser.Request{Words: words, Variant: "n3"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ref.ParseWords(words, decode.N3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := constituents(got.Tree), constituents(want.Tree); !slices.Equal(g, w) {
+					t.Fatalf("%v:\n got %v\nwant %v", words, g, w)
+				}
+				alone, err := first.ParseWords(words, decode.N3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(constituents(alone.Tree), constituents(want.Tree)) {
+					differ++
+				}
+			}
+			if differ == 0 {
+				t.Fatal("the ensemble parses every sentence as its first model alone: the test cannot tell them apart")
+			}
+		})
+	}
+}
+
+// constituents lists a tree's constituents as sorted strings.
+func constituents(tr *tree.Tree) []string {
+	var out []string
+	for i, y := range tr.Yields() {
+		out = append(out, tree.Labelled{Label: tr.Nodes[i].Label, Blocks: tree.Blocks(y)}.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestEngineParse follows one sentence through an Engine's requests: the
+// scores are reused for another variant, for a constrained re-parse and for
+// the stepper's scores; a required constituent (one of a label the model
+// lacks among them) is in the tree, a forbidden one is not.
+func TestEngineParse(t *testing.T) {
+	ctx := context.Background()
+	e := &parser.Engine{}
+	words := parsertest.Sentences[0]
+	if _, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3"}); !errors.Is(err, parser.ErrNoModel) {
+		t.Fatalf("before Load: %v, want ErrNoModel", err)
+	}
+	if _, err := e.Load(ctx, parsertest.Model(t, 3), "m", parser.LoadOptions{Backend: parser.BackendCPU}); err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	first, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Reused || first.Scores != nil || len(first.Tags) != len(words) {
+		t.Fatalf("first parse: reused %v, scores %v, %d tags", first.Reused, first.Scores != nil, len(first.Tags))
+	}
+	for _, tc := range []struct {
+		name     string
+		req      parser.Request
+		has, not string // a constituent the tree has, one it has not ("" for none)
+		err      error
+	}{
+		{"another variant", parser.Request{Variant: "n4", Scores: true}, "", "", nil},
+		{"required", parser.Request{Variant: "n3", Require: []parser.Constraint{{Label: "pp", Blocks: [][2]int{{5, 8}}}}}, "pp[5,8)", "", nil},
+		{"required, unknown label", parser.Request{Variant: "n3", Require: []parser.Constraint{{Label: "xyz", Blocks: [][2]int{{1, 2}, {3, 4}}}}}, "xyz[1,2)+[3,4)", "", nil},
+		{"forbidden", parser.Request{Variant: "n3", Forbid: []parser.Constraint{{Blocks: [][2]int{{0, len(words)}}}}}, "", "[0," + fmt.Sprint(len(words)) + ")", nil},
+		{"required without label", parser.Request{Variant: "n3", Require: []parser.Constraint{{Blocks: [][2]int{{0, 2}}}}}, "", "", decode.ErrBadConstraint},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Words = words
+			got, err := e.Parse(ctx, tc.req)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("error %v, want %v", err, tc.err)
+			}
+			if err != nil {
+				return
+			}
+			if !got.Reused {
+				t.Error("the sentence was scored again")
+			}
+			if tc.req.Scores != (got.Scores != nil) || got.Scores != nil && got.Scores.N != len(words) {
+				t.Errorf("scores asked %v, got %+v", tc.req.Scores, got.Scores)
+			}
+			cs := constituents(got.Tree)
+			if tc.has != "" && !slices.Contains(cs, tc.has) {
+				t.Errorf("tree %v lacks %s", cs, tc.has)
+			}
+			for _, c := range cs {
+				if tc.not != "" && strings.HasSuffix(c, tc.not) && !strings.HasPrefix(c, "ROOT") {
+					t.Errorf("tree %v has the forbidden %s", cs, c)
+				}
+			}
+		})
+	}
+	if _, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n7"}); err == nil {
+		t.Error("unknown variant accepted")
+	}
+	if _, err := e.Parse(ctx, parser.Request{Variant: "n3"}); err == nil {
+		t.Error("no words accepted")
+	}
+}
