@@ -100,6 +100,7 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if err != nil {
 		return nil, err
 	}
+	p.Calibration = ms.Calibration
 	p.Decode.MaxBytes = opt.MaxBytes
 	if p.Decode.MaxBytes <= 0 {
 		p.Decode.MaxBytes = DefaultMaxBytes
