@@ -21,9 +21,25 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 
-test: vet chromium test-worker
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -tags purego ./chart/decode
+# Every step runs even when an earlier one fails (each is timed); the
+# target fails at the end, naming the steps that failed.
+TEST_STEPS := \
+	"vet|$(MAKE) --no-print-directory vet" \
+	"chromium|$(MAKE) --no-print-directory chromium" \
+	"worker|$(MAKE) --no-print-directory test-worker" \
+	"go test|$(GO) test -count=1 ./..." \
+	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode"
+
+test:
+	@failed=""; summary=""; \
+	for step in $(TEST_STEPS); do \
+		name="$${step%%|*}"; cmd="$${step#*|}"; \
+		echo "== make test: $$name: $$cmd"; start=$$(date +%s); \
+		if sh -c "$$cmd"; then res=ok; else res=FAILED; failed="$$failed, $$name"; fi; \
+		summary="$$summary\n  $$name: $$res in $$(( $$(date +%s) - start )) s"; \
+	done; \
+	printf "== make test:$$summary\n"; \
+	if [ -n "$$failed" ]; then echo "make test: failed: $${failed#, }"; exit 1; fi
 
 # Go benchmarks of the decoders (see also bench-table).
 bench:
