@@ -72,7 +72,11 @@ func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
 }
 
 // appendAtom appends a label or word, writing ( and ) as #LRB# and #RRB#.
+// It refuses white space and what checkText refuses.
 func appendAtom(dst []byte, s string) ([]byte, error) {
+	if err := checkText(s); err != nil {
+		return dst, err
+	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '(':

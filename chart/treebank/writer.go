@@ -78,6 +78,23 @@ func (w *Writer) Write(t *tree.Tree) error {
 	return nil
 }
 
+// Blank stands for a sentence left out, so that a discbracket file keeps
+// one line per input line: it writes an empty line in discbracket (which
+// readers skip) and nothing in the other formats, whose trees carry ids.
+// It does not count as a tree.
+func (w *Writer) Blank() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.format != Discbracket {
+		return nil
+	}
+	if err := w.w.WriteByte('\n'); err != nil {
+		return fmt.Errorf("treebank: write %v: %w", w.format, err)
+	}
+	return nil
+}
+
 // check reports a format or version that cannot be written.
 func (w *Writer) check() error {
 	switch {

@@ -264,7 +264,8 @@ func TestParseCommand(t *testing.T) {
 	if got := strings.Count(out, "#BOS"); got != 2 {
 		t.Errorf("want 2 sentences in export output, got %d:\n%s", got, out)
 	}
-	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 2") {
+	// Ids are input line numbers: the second sentence is on line 3.
+	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 3") {
 		t.Errorf("export output:\n%s", out)
 	}
 	for _, c := range []struct {
