@@ -360,3 +360,20 @@ func TestFocus(t *testing.T) {
 		t.Errorf("selection not cleared")
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{0, "word", "0 words"},
+		{1, "constituent", "1 constituent"},
+		{2, "constituent", "2 constituents"},
+		{21, "sentence", "21 sentences"},
+	} {
+		if got := app.Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
+	}
+}

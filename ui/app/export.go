@@ -88,7 +88,7 @@ func (a *App) ExportAll(format string) {
 	data, err := treesBytes(trees, format)
 	a.save(fmt.Sprintf("%s.%s.%s", stem(b.Name), b.Variant, format), "text/plain", data, err)
 	if err == nil && len(trees) < b.Len() {
-		a.Notice += fmt.Sprintf(" (%d of %d sentences: the others are not parsed yet)", len(trees), b.Len())
+		a.Notice += fmt.Sprintf(" (%d of %s: the others are not parsed yet)", len(trees), Count(b.Len(), "sentence"))
 	}
 }
 

@@ -140,7 +140,7 @@ func (a *App) ParseNow() {
 		}
 	}
 	a.Parse.Err = ""
-	what := fmt.Sprintf("parsing %d words with %s", len(words), variants[0])
+	what := fmt.Sprintf("parsing %s with %s", Count(len(words), "word"), variants[0])
 	if len(variants) > 1 {
 		what += " and " + variants[1].String()
 	}

@@ -204,7 +204,7 @@ func (a *App) parseBank(todo []int, batch bool) {
 	what := fmt.Sprintf("parsing sentence %d with %s", todo[0]+1, v)
 	total := 0
 	if batch {
-		what, total = fmt.Sprintf("parsing %d sentences with %s", len(todo), v), len(todo)
+		what, total = fmt.Sprintf("parsing %s with %s", Count(len(todo), "sentence"), v), len(todo)
 	}
 	ctx, job := a.startJob(what, total)
 	go func() {
