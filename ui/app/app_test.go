@@ -325,8 +325,16 @@ func TestTreebank(t *testing.T) {
 
 	// Pasted text and bad input.
 	env.Do(func() { a.PasteBank("nonsense") })
-	if a.Bank != b || !strings.Contains(a.Notice, "not a treebank") {
-		t.Errorf("notice %q", a.Notice)
+	if a.Bank != b || !strings.Contains(a.Notice, "not a treebank") || !a.NoticeErr {
+		t.Errorf("notice %q (error %v), want an error notice", a.Notice, a.NoticeErr)
+	}
+	env.Do(func() { a.PasteBank(" \n") })
+	if !strings.Contains(a.Notice, "paste export or discbracket trees first") || !a.NoticeErr {
+		t.Errorf("notice %q (error %v), want an error notice", a.Notice, a.NoticeErr)
+	}
+	env.Do(func() { a.ExportAll(app.FormatDiscbracket) })
+	if !strings.HasPrefix(a.Notice, "saved ") || a.NoticeErr {
+		t.Errorf("notice %q (error %v), want a plain notice", a.Notice, a.NoticeErr)
 	}
 }
 

@@ -126,3 +126,20 @@ func TestBankTab(t *testing.T) {
 	contains(t, html, `id="bankfile"`, `<b>dev.discbracket</b>`, "of 2", `id="panel-gold"`, `id="panel-pred"`,
 		"F1 ", "1 of 2 sentences parsed with n3", `data-view="gold"`)
 }
+
+func TestNotice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  bool
+		want string
+	}{
+		{"plain", false, `<p id="notice" class="notice" role="status">saved x</p>`},
+		{"error", true, `<p id="notice" class="notice error" role="alert">saved x</p>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _, _ := loaded(t, false)
+			a.Notice, a.NoticeErr = "saved x", tc.err
+			contains(t, render(t, &Root{App: a}), tc.want)
+		})
+	}
+}
