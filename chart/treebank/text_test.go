@@ -74,3 +74,34 @@ func TestWriterBlank(t *testing.T) {
 		})
 	}
 }
+
+// TestPTBParens checks how a discbracket Writer writes parentheses: as
+// #LRB# and #RRB# by default, as -LRB- and -RRB- after PTBParens.
+func TestPTBParens(t *testing.T) {
+	tr := &tree.Tree{
+		Tokens: []tree.Token{{Word: "(", Tag: "let", Parent: 0}, {Word: "a(b)", Tag: "n", Parent: 0}},
+		Nodes:  []tree.Node{{Label: "NP", Parent: tree.Root}},
+	}
+	for _, tc := range []struct {
+		name string
+		ptb  bool
+		want string
+	}{
+		{"disco-dop", false, "(ROOT (NP (let 0=#LRB#) (n 1=a#LRB#b#RRB#)))\n"},
+		{"Penn Treebank", true, "(ROOT (NP (let 0=-LRB-) (n 1=a-LRB-b-RRB-)))\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			w := NewWriter(&b, Discbracket)
+			if tc.ptb {
+				w.PTBParens()
+			}
+			if err := writeAll(w, []*tree.Tree{tr}); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want {
+				t.Errorf("got %q, want %q", b.String(), tc.want)
+			}
+		})
+	}
+}
