@@ -256,6 +256,7 @@ func (a *App) Views() []*TreeView {
 	}
 	add(a.Parse.Main)
 	add(a.Parse.Side)
+	add(a.Parse.Gold)
 	return vs
 }
 
