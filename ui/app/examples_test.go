@@ -160,3 +160,27 @@ func TestExampleGoldAndStaleResults(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguageWarning checks, with the shipped model, that the app knows
+// the model's language and warns when most words of the sentence are
+// unknown to it (English into the Dutch model), and only then.
+func TestLanguageWarning(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", weights.DefaultBytes(), 0)
+	a, env := start(t, plat, app.Options{Backend: app.BackendCPU})
+	if a.Model.Phase != app.PhaseReady || a.Model.Language != "Dutch" {
+		t.Fatalf("phase %s, language %q; want ready, Dutch", a.Model.Phase, a.Model.Language)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"What should I do ?", "3 of 3 words of this sentence are unknown to the model, which was trained on Dutch"},
+		{"Wat moet ik doen ?", ""},
+		{app.Examples[0].Text, ""},
+		{"", ""},
+	} {
+		var got string
+		env.Do(func() { a.SetText(tc.text); got = a.UnknownWarning() })
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%q: warning %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

@@ -226,3 +226,21 @@ func describeParseError(err error, n int) string {
 	}
 	return err.Error()
 }
+
+// UnknownWarning warns, when most words of the sentence are unknown to the
+// model (see tokenize.MostlyUnknown), that its parse will mean little:
+// text in another language than the model's. It is "" otherwise.
+func (a *App) UnknownWarning() string {
+	if a.Model.known == nil {
+		return ""
+	}
+	words := a.Parse.Words()
+	if !tokenize.MostlyUnknown(words, a.Model.known) {
+		return ""
+	}
+	unknown, counted := tokenize.Unknown(words, a.Model.known)
+	if a.Model.Language == "" {
+		return fmt.Sprintf("%d of %d words of this sentence are unknown to the model: its parse will mean little (is the sentence in the language the model was trained on?).", unknown, counted)
+	}
+	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s: its parse will mean little.", unknown, counted, a.Model.Language)
+}

@@ -143,3 +143,17 @@ func TestNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestLanguage checks the model's language in the model bar and the
+// warning about words the model does not know.
+func TestLanguage(t *testing.T) {
+	a, _, env := loaded(t, false)
+	env.Do(func() { a.SetText("What should I do ?") })
+	contains(t, render(t, &ParseTab{App: a}), `id="unknown-words"`, "3 of 3 words of this sentence are unknown to the model: its parse will mean little")
+	env.Do(func() { a.SetText(strings.Join(apptest.Sentences[0], " ")) })
+	if html := render(t, &ParseTab{App: a}); strings.Contains(html, `id="unknown-words"`) {
+		t.Errorf("a warning for a sentence the model knows:\n%s", html)
+	}
+	a.Model.Language = "Dutch"
+	contains(t, render(t, &ModelBar{App: a}), `<span id="model-language">Dutch, </span>dev F1`)
+}
