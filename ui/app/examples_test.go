@@ -130,6 +130,9 @@ func TestExampleGoldAndStaleResults(t *testing.T) {
 	if got := views(); !slices.Equal(got, []string{"main", "gold"}) {
 		t.Fatalf("views %v after an example, want main and gold", got)
 	}
+	if m := a.Parse.Main; m.RootX <= 0 || m.RootX >= m.Width || m.TreeKey == "" {
+		t.Errorf("main view: root at %v of %v px, tree key %q", m.RootX, m.Width, m.TreeKey)
+	}
 	if g := a.Parse.Gold; g.Tree.Len() != len(strings.Fields(app.Examples[0].Text)) || !strings.Contains(g.Title, app.Examples[0].Source) {
 		t.Errorf("gold view %q over %d words", g.Title, g.Tree.Len())
 	}
@@ -182,5 +185,30 @@ func TestLanguageWarning(t *testing.T) {
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("%q: warning %q, want %q", tc.text, got, tc.want)
 		}
+	}
+}
+
+func TestScrollLeft(t *testing.T) {
+	v := &app.TreeView{Width: 1000, RootX: 700}
+	for _, tc := range []struct {
+		name          string
+		zoom, clientW float64
+		want          float64
+	}{
+		{"fits", 1, 1200, 0},
+		{"root centred", 1, 400, 500},
+		{"zoomed", 0.5, 200, 250},
+		{"clamped at the right", 1, 800, 200},
+		{"clamped at the left", 1, 999, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := v.ScrollLeft(tc.zoom, tc.clientW); got != tc.want {
+				t.Errorf("ScrollLeft(%v, %v) = %v, want %v", tc.zoom, tc.clientW, got, tc.want)
+			}
+		})
+	}
+	left := &app.TreeView{Width: 1000, RootX: 100}
+	if got := left.ScrollLeft(1, 400); got != 0 {
+		t.Errorf("root near the left: ScrollLeft = %v, want 0", got)
 	}
 }
