@@ -42,6 +42,7 @@ func TestBrowserNewcomer(t *testing.T) {
 	if !strings.Contains(warning, "3 of 3 words of this sentence are unknown to the model") {
 		t.Errorf("warning %q", warning)
 	}
+	screenshot(t, ctx, "discspan-unknown-words")
 	typeText(t, ctx, strings.Join(apptest.Sentences[0], " "))
 	waitJS(t, ctx, "the warning to go", `!document.querySelector('#unknown-words')`)
 
@@ -51,6 +52,7 @@ func TestBrowserNewcomer(t *testing.T) {
 	if !strings.Contains(gold, app.Examples[0].Source) {
 		t.Errorf("gold panel titled %q, want it to name %q", gold, app.Examples[0].Source)
 	}
+	screenshot(t, ctx, "discspan-example-with-gold")
 
 	// One sentence: the long example without its full stop, three times.
 	ex := strings.Fields(app.Examples[len(app.Examples)-1].Text)
