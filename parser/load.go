@@ -132,3 +132,15 @@ func Load(paths ...string) (*Parser, error) {
 	}
 	return ms.Parser()
 }
+
+// Describe returns the language of the model held in data (see
+// weights.Language) and a check of whether its vocabulary has a word,
+// reading the header only; "" and a check that knows every word when the
+// header cannot be read (the engine's load then says why).
+func Describe(data []byte, name string) (language string, known func(string) bool) {
+	f, err := weights.ReadMetaBytes(data, name)
+	if err != nil {
+		return "", func(string) bool { return true }
+	}
+	return weights.Language(f.Meta), weights.Knows(f.Meta.Vocab)
+}

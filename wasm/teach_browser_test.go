@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -78,7 +77,7 @@ func waitStepper(t *testing.T, ctx context.Context, what, cond string) stepperSt
 	t.Helper()
 	var ok bool
 	js := fmt.Sprintf(`(() => { const s = %s; return !!s && (%s); })()`, stepperJS, cond)
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s (%s): %v; stepper %+v", what, cond, err, stepper(t, ctx))
 	}
 	return stepper(t, ctx)
@@ -127,7 +126,7 @@ func shot(t *testing.T, ctx context.Context, name, sel string) {
 func pollString(t *testing.T, ctx context.Context, what, js string) string {
 	t.Helper()
 	var s string
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &s, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &s, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s: %v", what, err)
 	}
 	return s
@@ -261,7 +260,7 @@ func TestBrowserTeach(t *testing.T) {
 			chart: document.querySelectorAll('#stepper .triangle .cell.ruleuse, #stepper .disc-items .cell.ruleuse').length,
 			text: document.querySelector('#rule-uses').innerText,
 		};
-	})()`, &uses, chromedp.WithPollingTimeout(30*time.Second)))
+	})()`, &uses, chromedp.WithPollingTimeout(0)))
 	if err != nil {
 		t.Fatalf("choosing %s: %v", rule, err)
 	}
@@ -351,7 +350,7 @@ func TestBrowserTeach(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Evaluate(`location.hash = '#tree=t1.AAAA'`, nil),
 		chromedp.Poll(`(() => { const e = document.querySelector('#teach-link-error'); return e ? e.textContent : false; })()`,
-			&notice, chromedp.WithPollingTimeout(30*time.Second)),
+			&notice, chromedp.WithPollingTimeout(0)),
 	)
 	if err != nil || !strings.Contains(notice, "cannot be shown") {
 		t.Errorf("damaged link: notice %q, %v", notice, err)

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -71,7 +70,7 @@ func waitExercise(t *testing.T, ctx context.Context, what, cond string) exercise
 	t.Helper()
 	var ok bool
 	js := fmt.Sprintf(`(() => { const s = %s; return !!s && (%s); })()`, exerciseJS, cond)
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s (%s): %v; exercise %+v", what, cond, err, exercise(t, ctx))
 	}
 	return exercise(t, ctx)
@@ -254,7 +253,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Evaluate(`location.hash = '#exercise=wh-question~t1.AAAA'`, nil),
 		chromedp.Poll(`(() => { const e = document.querySelector('#exercise-link-error'); return e ? e.textContent : false; })()`,
-			&notice, chromedp.WithPollingTimeout(30*time.Second)),
+			&notice, chromedp.WithPollingTimeout(0)),
 	)
 	if err != nil || !strings.Contains(notice, "cannot be opened") {
 		t.Errorf("damaged link: notice %q, %v", notice, err)

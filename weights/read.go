@@ -1,6 +1,7 @@
 package weights
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -201,4 +202,15 @@ func readMeta(r io.Reader, size int64) (*File, *Error) {
 		return nil, e
 	}
 	return &File{Meta: h.meta, Ensemble: h.members, DType: h.dtype, Bytes: int(size), TensorsSHA256: h.tensorsSHA}, nil
+}
+
+// ReadMetaBytes is ReadMeta for a file in memory (a browser holds the
+// downloaded weights): it reads only the header.
+func ReadMetaBytes(data []byte, name string) (*File, error) {
+	f, e := readMeta(bytes.NewReader(data), int64(len(data)))
+	if e != nil {
+		e.Name = name
+		return nil, e
+	}
+	return f, nil
 }

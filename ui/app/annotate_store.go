@@ -143,7 +143,7 @@ func (a *App) annRestore() {
 					a.annSetOther(sp.Other)
 				}
 				s.Saved = s.Seq // nothing new to save
-				s.Msg = fmt.Sprintf("restored %s (%d sentences)", sp.Corpus.Name, len(sp.Corpus.Sentences))
+				s.Msg = fmt.Sprintf("restored %s (%s)", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 				if sp.Other != nil {
 					s.Msg += ", compared with " + sp.Other.Name
 				}

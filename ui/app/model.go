@@ -40,6 +40,12 @@ type ModelState struct {
 	FromCache, ListFromCache bool
 	// Info describes the loaded model and backend.
 	Info *parser.Info
+	// Language is the language of the model's training data, from its
+	// metadata (see parser.Describe); "" when unknown.
+	Language string
+	// known reports whether the model's vocabulary has a word (nil until
+	// a model is loaded).
+	known func(string) bool
 	// Err says why the load failed (Phase Failed).
 	Err string
 	// Note is a remark that does not stop the app (the cache refused the
@@ -165,8 +171,12 @@ func (a *App) load(gen int) {
 		fail("could not load the model %s: %v", m.Name, err)
 		return
 	}
+	// The vocabulary and language, from the header only (the engine,
+	// perhaps in a worker, has the rest).
+	lang, known := parser.Describe(data, m.Name)
 	step(func() {
 		a.weights = data
+		a.Model.Language, a.Model.known = lang, known
 		a.Model.Phase, a.Model.Info = PhaseReady, info
 		a.Model.ReadyAt = a.plat.Since()
 	})

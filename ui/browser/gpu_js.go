@@ -46,7 +46,7 @@ func probeAdapter() (software bool, err error) {
 	}
 	ad, err := await(gpu.Call("requestAdapter", map[string]any{"powerPreference": "high-performance"}))
 	if err != nil || !ad.Truthy() {
-		return false, fmt.Errorf("no WebGPU adapter (%v)", err)
+		return false, noAdapter(err)
 	}
 	if info := ad.Get("info"); info.Truthy() && info.Get("isFallbackAdapter").Truthy() {
 		return true, nil

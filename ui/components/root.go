@@ -47,3 +47,19 @@ func (c *Root) readyMS() string {
 	}
 	return strconv.FormatInt(c.App.Model.ReadyAt.Milliseconds(), 10)
 }
+
+// noticeClass styles the notice: an error in the error style.
+func (c *Root) noticeClass() string {
+	if c.App.NoticeErr {
+		return "notice error"
+	}
+	return "notice"
+}
+
+// noticeRole makes an error notice an alert for screen readers.
+func (c *Root) noticeRole() string {
+	if c.App.NoticeErr {
+		return "alert"
+	}
+	return "status"
+}
