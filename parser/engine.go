@@ -54,7 +54,9 @@ type Info struct {
 	DevF1        float64 `json:"dev_f1"`
 	DevDiscF1    float64 `json:"dev_disc_f1"`
 	TrainingData string  `json:"training_data"`
-	Created      string  `json:"created"`
+	// TestF1 is the model card's labelled test F1 (n3); 0 when not stored.
+	TestF1  float64 `json:"test_f1,omitempty"`
+	Created string  `json:"created"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
 }
@@ -114,6 +116,9 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 		DevF1:        f.Meta.DevF1,
 		DevDiscF1:    f.Meta.DevDiscF1,
 		TrainingData: f.Meta.TrainingData,
+	}
+	if f.Meta.TestF1 != nil {
+		info.TestF1 = *f.Meta.TestF1
 	}
 	if !f.Meta.Created.IsZero() {
 		info.Created = f.Meta.Created.UTC().Format("2006-01-02")

@@ -24,6 +24,9 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
 	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
 	calibrate := fs.String("calibrate", "", "decoder variants, separated by commas (e.g. n3,n6), whose disc or gap score offset is chosen on --dev so that the number of discontinuous constituents predicted matches gold; stored in the file and applied by every parser of it")
+	trainingData := fs.String("training-data", "", "describe the training data in the file's model card (default: the first model's description)")
+	language := fs.String("language", "", "the language of the training data, for the model card (e.g. Dutch)")
+	testF1 := fs.Float64("test-f1", 0, "the ensemble's labelled test F1 (n3), measured beforehand, for the model card; 0: not stored")
 	dropLabels := fs.String("drop-labels", "", "labels, separated by commas, that the ensemble leaves out (never predicted; 3*(label_mlp+1)^2 weights fewer per label and model), e.g. labels seen once or twice in training")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -66,6 +69,15 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	meta.Created, meta.TestF1 = time.Time{}, nil
 	meta.CreatedBy = "discspan ensemble " + strings.Join(args, " ")
 	meta.Extra = map[string]string{"ensemble_of": strings.Join(names, "; ")}
+	if *trainingData != "" {
+		meta.TrainingData = *trainingData
+	}
+	if *language != "" {
+		meta.Extra[weights.LanguageKey] = *language
+	}
+	if *testF1 != 0 {
+		meta.TestF1 = testF1
+	}
 	if *devPath != "" {
 		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, meta.Vocab, *workers)
 		if err != nil {

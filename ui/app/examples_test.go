@@ -171,7 +171,7 @@ func TestLanguageWarning(t *testing.T) {
 		t.Fatalf("phase %s, language %q; want ready, Dutch", a.Model.Phase, a.Model.Language)
 	}
 	for _, tc := range []struct{ text, want string }{
-		{"What should I do ?", "3 of 3 words of this sentence are unknown to the model, which was trained on Dutch"},
+		{"What should I do ?", " of 3 words of this sentence are unknown to the model, which was trained on Dutch"},
 		{"Wat moet ik doen ?", ""},
 		{app.Examples[0].Text, ""},
 		{"", ""},

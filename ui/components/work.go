@@ -43,6 +43,9 @@ func (c *Work) rows() []row {
 		if m.Info.DevDiscF1 > 0 {
 			add("dev discontinuous F1", fmt.Sprintf("%.2f", m.Info.DevDiscF1))
 		}
+		if m.Info.TestF1 > 0 {
+			add("test F1 (n3)", fmt.Sprintf("%.2f", m.Info.TestF1))
+		}
 		src := "downloaded"
 		if m.FromCache {
 			src = "from the browser's cache"
