@@ -161,51 +161,49 @@ const maxBisect = 9
 // closest trial found.
 func bisectDisc(base CalibrationTrial, kind func(float32) Offsets, try func(Offsets) (CalibrationTrial, error)) (CalibrationTrial, error) {
 	target := base.GoldDisc
-	close := func(t CalibrationTrial) bool { return math.Abs(float64(t.Disc-target)) <= 0.01*float64(target) }
-	if close(base) {
+	miss := func(t CalibrationTrial) float64 { return math.Abs(float64(t.Disc - target)) }
+	if miss(base) <= 0.01*float64(target) {
 		return base, nil
 	}
 	sign := float32(1)
 	if base.Disc > target {
 		sign = -1
 	}
-	lo, hi := float32(0), float32(0)
 	best := base
-	step := float32(1)
-	// Widen until the target is passed.
-	for range maxBisect {
-		t, err := try(kind(sign * step))
+	// probe decodes with offset sign*d and reports whether it is close
+	// enough and whether it passed the target.
+	probe := func(d float32) (near, passed bool, err error) {
+		t, err := try(kind(sign * d))
 		if err != nil {
-			return best, err
+			return false, false, err
 		}
-		if math.Abs(float64(t.Disc-target)) < math.Abs(float64(best.Disc-target)) {
+		if miss(t) < miss(best) {
 			best = t
 		}
-		if close(t) {
-			return t, nil
+		return miss(t) <= 0.01*float64(target), (sign > 0) == (t.Disc > target), nil
+	}
+	// Widen until the target is passed, then halve the bracket.
+	lo, hi := float32(0), float32(1)
+	for n := 0; ; n++ {
+		near, passed, err := probe(hi)
+		if err != nil || near {
+			return best, err
 		}
-		if (sign > 0) == (t.Disc > target) {
-			hi = step
+		if passed {
 			break
 		}
-		lo, step = step, 2*step
-	}
-	if hi == 0 {
-		return best, nil // never passed: the closest there is
+		if n == maxBisect {
+			return best, nil // never passed: the closest there is
+		}
+		lo, hi = hi, 2*hi
 	}
 	for range maxBisect {
 		mid := (lo + hi) / 2
-		t, err := try(kind(sign * mid))
-		if err != nil {
+		near, passed, err := probe(mid)
+		if err != nil || near {
 			return best, err
 		}
-		if math.Abs(float64(t.Disc-target)) < math.Abs(float64(best.Disc-target)) {
-			best = t
-		}
-		if close(t) {
-			return t, nil
-		}
-		if (sign > 0) == (t.Disc > target) {
+		if passed {
 			hi = mid
 		} else {
 			lo = mid
