@@ -67,8 +67,12 @@ const modelsCacheKey = "/discspan/models.json"
 
 // Start loads the model in the background: the model list, the weights
 // (from the cache, or downloaded with progress and checked against the
-// list's SHA-256, then cached), then the engine.
+// list's SHA-256, then cached), then the engine. A job still running (a
+// long parse, a treebank) is cancelled first: its results would belong to
+// the model being replaced, and the engine would finish it before
+// loading.
 func (a *App) Start() {
+	a.Cancel()
 	a.loadGen++
 	gen := a.loadGen
 	a.Model.Phase, a.Model.Err, a.Model.Note = PhaseListing, "", ""

@@ -170,17 +170,21 @@ func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data 
 		return nil, err
 	}
 	if e.reload && op != "load" {
-		e.reload = false
 		e.post("load", e.loadReq, e.model) // answer ignored: requests are handled in order
 	}
-	_, ch := e.post(op, payload, data)
+	e.reload = false // a load gives the worker a model of its own
+	id, ch := e.post(op, payload, data)
 	e.mu.Unlock()
 	select {
 	case r := <-ch:
 		return r.json, r.err
 	case <-ctx.Done():
 		e.mu.Lock()
-		e.restart()
+		// Only while the request is still the worker's: a Load may have
+		// restarted the worker already, and this must not kill it again.
+		if _, busy := e.pending[id]; busy {
+			e.restart()
+		}
 		e.mu.Unlock()
 		return nil, ctx.Err()
 	}
@@ -194,8 +198,12 @@ func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt p
 	}
 	model := bytesToJS(data)
 	e.mu.Lock()
-	if e.failed != nil { // a worker that failed to start: try a fresh one
+	if e.failed != nil || len(e.pending) > 0 {
+		// A worker that failed to start, or one busy with a request
+		// (a long parse) that the load would wait behind: a fresh one.
+		// The request is answered context.Canceled.
 		e.restart()
+		e.reload = false // this load gives the fresh worker its model
 	}
 	e.mu.Unlock()
 	out, err := e.call(ctx, "load", req, model)
