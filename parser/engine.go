@@ -38,6 +38,9 @@ type Info struct {
 	// measured times).
 	Backend string `json:"backend"`
 	Choice  string `json:"choice"`
+	// Reason classifies Choice (one of the Reason constants): why this
+	// backend scores and the other does not.
+	Reason string `json:"reason"`
 	// GPU is set when WebGPU scores, Software when its adapter is a
 	// software one.
 	GPU      bool `json:"gpu"`
@@ -72,6 +75,27 @@ type GPUFunc func(p *network.Params, f16, allowSoftware bool) (s scorer.Scorer, 
 // ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
 // is a software one and software adapters were not allowed.
 var ErrSoftwareAdapter = errors.New("the WebGPU adapter is a software one")
+
+// ErrNoAdapter is matched by a GPUFunc's error when there is no WebGPU or
+// no adapter at all.
+var ErrNoAdapter = errors.New("no WebGPU adapter")
+
+// ErrSelfCheck is matched by a GPUFunc's error when the GPU scored the
+// self-check's canary sentences differently from the CPU reference (the
+// error names the adapter and the largest difference): WebGPU is not
+// trusted on this adapter.
+var ErrSelfCheck = errors.New("the WebGPU self-check failed")
+
+// Why an Engine scores with the backend it chose and not the other one
+// (Info.Reason).
+const (
+	ReasonAsked     = "asked"      // the backend was asked for (?backend=cpu or webgpu)
+	ReasonNoWebGPU  = "no-webgpu"  // no WebGPU here, or no adapter
+	ReasonSoftware  = "software"   // only a software adapter (50-100x slower than the CPU)
+	ReasonSelfCheck = "self-check" // the GPU's scores differed from the CPU reference's
+	ReasonFailed    = "failed"     // WebGPU could not be set up or failed on a test sentence
+	ReasonFaster    = "faster"     // both were timed; the one chosen was faster
+)
 
 // Engine holds one loaded model at a time, scores with the backend it
 // chose (the CPU, or WebGPU through GPU) and parses in the calling

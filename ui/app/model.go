@@ -54,6 +54,34 @@ type ModelState struct {
 // Ready reports whether sentences can be parsed.
 func (m *ModelState) Ready() bool { return m.Phase == PhaseReady }
 
+// NotUsed says why the other backend does not score: why not WebGPU
+// when the CPU scores (no adapter, a software adapter, the self-check
+// refusing the GPU, asked for, slower), why not the CPU when WebGPU does;
+// "" before the model is loaded.
+func (m *ModelState) NotUsed() string {
+	i := m.Info
+	switch {
+	case i == nil:
+		return ""
+	case i.GPU:
+		return "the CPU is not used: " + i.Choice
+	}
+	return "WebGPU is not used: " + i.Choice
+}
+
+// ScoredBy says which backend scored a parse ("cpu", or "webgpu: " and
+// the adapter), and when its scores were those of the sentence's previous
+// parse.
+func ScoredBy(p *parser.Parse) string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Reused:
+		return p.Backend + " (scores of the previous parse reused)"
+	}
+	return p.Backend
+}
+
 // Percent is the download progress in percent (0 when unknown).
 func (m *ModelState) Percent() int {
 	if m.Total <= 0 {

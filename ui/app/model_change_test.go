@@ -41,3 +41,41 @@ func TestModelChangeCancelsJob(t *testing.T) {
 		})
 	}
 }
+
+// The app says which backend scored each parse and why the other one does
+// not score.
+func TestBackendShown(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 6), 0)
+	a, env := start(t, plat, app.Options{})
+	main := parseWith(t, a, env, a.ParseNow)
+	if got := app.ScoredBy(main.Parse); got != "cpu" {
+		t.Errorf("scored by %q, want cpu", got)
+	}
+	again := parseWith(t, a, env, func() { a.SetVariant("n4"); a.ParseNow() })
+	if got := app.ScoredBy(again.Parse); got != "cpu (scores of the previous parse reused)" {
+		t.Errorf("re-parse scored by %q", got)
+	}
+	if got := a.Model.NotUsed(); got != "WebGPU is not used: no WebGPU here" || a.Model.Info.Reason != parser.ReasonNoWebGPU {
+		t.Errorf("not used: %q (%s)", got, a.Model.Info.Reason)
+	}
+
+	tests := []struct {
+		name string
+		info *parser.Info
+		want string
+	}{
+		{"loading", nil, ""},
+		{"self-check", &parser.Info{Backend: "cpu", Reason: parser.ReasonSelfCheck,
+			Choice: "WebGPU refused by its self-check, the CPU scores: on NVIDIA X: largest difference 3.2"},
+			"WebGPU is not used: WebGPU refused by its self-check, the CPU scores: on NVIDIA X: largest difference 3.2"},
+		{"gpu", &parser.Info{Backend: "webgpu: X", GPU: true, Reason: parser.ReasonFaster, Choice: "WebGPU 2 ms vs CPU 9 ms for 20 words"},
+			"the CPU is not used: WebGPU 2 ms vs CPU 9 ms for 20 words"},
+	}
+	for _, tc := range tests {
+		m := app.ModelState{Info: tc.info}
+		if got := m.NotUsed(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
 	"syscall/js"
 
@@ -20,7 +21,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	if !allowSoftware {
 		software, err := probeAdapter()
 		if err != nil {
-			return nil, false, err
+			return nil, false, classified{err, parser.ErrNoAdapter}
 		}
 		if software {
 			return nil, true, fmt.Errorf("browser: %w", parser.ErrSoftwareAdapter)
@@ -31,11 +32,21 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 		o.Weights = webgpu.WeightsF16
 	}
 	s, err := webgpu.New(p, o)
-	if err != nil {
+	switch {
+	case errors.Is(err, webgpu.ErrSelfCheck):
+		return nil, false, classified{err, parser.ErrSelfCheck}
+	case err != nil:
 		return nil, false, err
 	}
 	return s, s.Adapter().Software, nil
 }
+
+// classified is err, also matching kind (a parser.Err... sentinel) so that
+// the engine can say why WebGPU is not used; its message is err's.
+type classified struct{ err, kind error }
+
+func (c classified) Error() string   { return c.err.Error() }
+func (c classified) Unwrap() []error { return []error{c.err, c.kind} }
 
 // probeAdapter asks navigator.gpu for an adapter and reports whether it is
 // a fallback (software) one.
