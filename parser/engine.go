@@ -24,7 +24,17 @@ type LoadOptions struct {
 	Backend string `json:"backend"`
 	// MaxBytes is the decoders' chart memory budget (0: DefaultMaxBytes).
 	MaxBytes int64 `json:"max_bytes"`
+	// Progress, when not nil, is told each step of the load as it starts
+	// (LoadReading, LoadBackend); it does not cross a worker boundary
+	// (the worker sends the steps as messages of their own).
+	Progress func(step string) `json:"-"`
 }
+
+// The steps of Engine.Load, as LoadOptions.Progress is told them.
+const (
+	LoadReading = "reading the weights"
+	LoadBackend = "choosing the backend (WebGPU is set up, checked against the CPU and timed)"
+)
 
 // DefaultMaxBytes is an Engine's chart memory budget: 256 MiB, well within
 // a browser tab's memory, beyond what n3 needs for 200 words and n6 for 80.
@@ -116,6 +126,11 @@ type Engine struct {
 // before.
 func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOptions) (*Info, error) {
 	start := time.Now()
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress(LoadReading)
 	ms, err := Read(data, name)
 	if err != nil {
 		return nil, err
@@ -140,6 +155,9 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	}
 	if !f.Meta.Created.IsZero() {
 		info.Created = f.Meta.Created.UTC().Format("2006-01-02")
+	}
+	if opt.Backend != BackendCPU && e.GPU != nil {
+		progress(LoadBackend)
 	}
 	sc, err := e.chooseBackend(ctx, p, ms.Models, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {

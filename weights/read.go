@@ -134,9 +134,22 @@ func decodeTensor(t *network.Tensor, name string, h *header, body []byte) *Error
 			}
 			scales[r] = s
 		}
+		// Row by row, with no division per value (this runs at every
+		// start of the app, in wasm). A value is at most 128 times its
+		// row's scale: with every such bound finite, no value can be
+		// NaN or infinite and the check below is skipped.
 		_, c := rows(t.Shape)
-		for i := range t.Data {
-			t.Data[i] = float32(int8(raw[i])) * scales[i/max(c, 1)]
+		c = max(c, 1)
+		finite := true
+		for r, s := range scales {
+			finite = finite && !math.IsInf(float64(128*s), 0)
+			row, dst := raw[r*c:min((r+1)*c, len(raw))], t.Data[r*c:min((r+1)*c, len(t.Data))]
+			for i := range dst {
+				dst[i] = float32(int8(row[i])) * s
+			}
+		}
+		if finite {
+			return nil
 		}
 	}
 	for i, v := range t.Data {

@@ -38,7 +38,10 @@ func ServeWorker(eng app.Engine) {
 	}))
 	self.Call("postMessage", map[string]any{"op": "ready"})
 	for r := range queue {
-		out, err := handle(eng, r.op, r.payload, r.data)
+		id := r.id
+		out, err := handleProgress(eng, r.op, r.payload, r.data, func(step string) {
+			self.Call("postMessage", map[string]any{"id": id, "progress": step})
+		})
 		if err != nil {
 			self.Call("postMessage", map[string]any{"id": r.id, "err": err.Error(), "kind": errKind(err)})
 			continue
