@@ -18,8 +18,8 @@ type slowStart struct {
 	parser.Engine
 	started chan struct{}
 
-	mu      sync.Mutex
-	steps   []string
+	mu    sync.Mutex
+	steps []string
 }
 
 func (e *slowStart) WaitReady(ctx context.Context) error {

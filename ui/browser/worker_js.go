@@ -29,7 +29,7 @@ type WorkerEngine struct {
 	pending map[int]chan reply
 	// progress is told the load steps the worker reports for a request.
 	progress map[int]func(step string)
-	funcs   []js.Func
+	funcs    []js.Func
 	// model is the last load: the weights (a Uint8Array) and the request,
 	// sent again to a restarted worker once it is ready (reload).
 	model   js.Value
