@@ -55,6 +55,9 @@ type TeachState struct {
 	// Exercise is the exercises section: the student builds a gallery
 	// sentence's tree and checks it (teach_exercise.go).
 	Exercise ExerciseState
+	// Section is the section shown (teach_section.go; "" for the
+	// stepper).
+	Section string
 
 	ready     bool
 	rules     []teach.RuleInfo
@@ -525,9 +528,9 @@ func (a *App) teachStopPlay() {
 // TeachKey handles a key pressed on the teaching tab (the DOM's
 // KeyboardEvent.key): the left and right arrows step, space plays or
 // pauses, Home and End go to the ends. It reports whether the key was
-// used.
+// used. They work while the stepper is shown.
 func (a *App) TeachKey(key string) bool {
-	if a.Tab != TabTeach || a.Teach.Stepper.Len() == 0 {
+	if a.Tab != TabTeach || a.TeachShown() != TeachSectionStepper || a.Teach.Stepper.Len() == 0 {
 		return false
 	}
 	switch key {
