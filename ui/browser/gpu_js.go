@@ -3,7 +3,6 @@
 package browser
 
 import (
-	"errors"
 	"fmt"
 	"syscall/js"
 
@@ -32,21 +31,11 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 		o.Weights = webgpu.WeightsF16
 	}
 	s, err := webgpu.New(p, o)
-	switch {
-	case errors.Is(err, webgpu.ErrSelfCheck):
-		return nil, false, classified{err, parser.ErrSelfCheck}
-	case err != nil:
-		return nil, false, err
+	if err != nil {
+		return nil, false, classifyGPUError(err)
 	}
 	return s, s.Adapter().Software, nil
 }
-
-// classified is err, also matching kind (a parser.Err... sentinel) so that
-// the engine can say why WebGPU is not used; its message is err's.
-type classified struct{ err, kind error }
-
-func (c classified) Error() string   { return c.err.Error() }
-func (c classified) Unwrap() []error { return []error{c.err, c.kind} }
 
 // probeAdapter asks navigator.gpu for an adapter and reports whether it is
 // a fallback (software) one.
