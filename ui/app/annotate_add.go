@@ -90,6 +90,9 @@ func (a *App) annAdd(sents [][]string) bool {
 		}
 	}
 	s.Busy, s.Msg, s.Err = true, fmt.Sprintf("parsing %s with %s…", plural(len(sents), "sentence"), v), ""
+	if a.Job != nil {
+		s.Msg += " (after the job running: " + a.Job.What + ")"
+	}
 	go func() {
 		var trees []*tree.Tree
 		var err error
