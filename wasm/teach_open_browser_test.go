@@ -13,7 +13,8 @@ import (
 // freeze is the length of a long task (PerformanceObserver "longtask"
 // entries) counted as the page freezing. Opening the tab took 0.9-1.2 s
 // here when it rendered every section at once (7 s on a busier machine),
-// each step of the stepper 0.1-0.6 s; now 0.3 s and under 50 ms.
+// each step of the stepper 0.1-0.6 s; now 0.2-0.6 s and about 50 ms
+// (2 busy cores).
 const freeze = 1000 // ms
 
 // maxTeachElements bounds the elements of the teaching tab as it opens:

@@ -1,8 +1,10 @@
 package app
 
 // The sections of the teaching tab (TeachState.Section). One is shown at a
-// time: the page then renders and lays out only that section, so that the
-// tab opens at once and the stepper's steps re-render only the stepper
+// time, and what it shows is computed when it is first shown (the
+// gallery's drawings, the comparison of the variants): the page then
+// renders and lays out only that section, so that the tab opens at once
+// and the stepper's steps re-render only the stepper
 // (with every section shown, each step rebuilt some 1300 elements of the
 // page, and the first opening looked up fonts for all of them).
 const (
@@ -51,6 +53,13 @@ func (a *App) TeachSetSection(id string) {
 				a.teachStopPlay()
 			}
 			a.Teach.Section = id
+			// What a section shows is computed when it is first shown.
+			switch {
+			case id == TeachSectionGallery:
+				a.teachDrawGallery()
+			case id == TeachSectionVariants && a.Teach.Shown != nil && a.Teach.Shown.pending:
+				a.teachShow(a.Teach.Shown)
+			}
 			return
 		}
 	}

@@ -47,3 +47,39 @@ func TestTeachSections(t *testing.T) {
 		})
 	}
 }
+
+// What a section shows is computed when it is first shown: opening the tab
+// replays the stepper's example, but draws no gallery and compares no
+// variants until their sections are shown.
+func TestTeachSectionsLazy(t *testing.T) {
+	a, env := teachApp(t)
+	drawn := func() int {
+		n := 0
+		for _, e := range a.Teach.Gallery {
+			if e.View != nil {
+				n++
+			}
+		}
+		return n
+	}
+	env.Do(func() {
+		if a.Teach.Stepper.Trace == nil || a.Teach.Shown == nil || a.Teach.Shown.Example != 0 {
+			t.Fatalf("opened without the first example: stepper %v, shown %+v", a.Teach.Stepper.Trace != nil, a.Teach.Shown)
+		}
+		if drawn() != 0 || a.Teach.Shown.View != nil || a.Teach.Shown.Builds != nil {
+			t.Errorf("opening drew %d gallery trees, the comparison %v", drawn(), a.Teach.Shown.View != nil)
+		}
+		a.TeachSetSection(app.TeachSectionGallery)
+		if drawn() != len(a.Teach.Gallery) {
+			t.Errorf("the gallery shows %d drawings of %d", drawn(), len(a.Teach.Gallery))
+		}
+		a.TeachLoadExample(1) // from the gallery: the stepper's example, compared later
+		if a.Teach.Shown.Example != 1 || a.Teach.Shown.Builds != nil {
+			t.Errorf("loading example 1: shown %d, compared %v", a.Teach.Shown.Example, a.Teach.Shown.Builds != nil)
+		}
+		a.TeachSetSection(app.TeachSectionVariants)
+		if sh := a.Teach.Shown; sh.Example != 1 || sh.View == nil || len(sh.Builds) != len(app.ComparedVariants()) {
+			t.Errorf("the comparison of example 1: %+v", sh)
+		}
+	})
+}
