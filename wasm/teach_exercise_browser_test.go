@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/discspan/discspan/teach"
+	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -122,6 +123,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	ctx := newBrowser(t, chrome)
 	load(t, ctx, srv.URL+"/?backend=cpu")
 	click(t, ctx, `#tab-teach`)
+	section(t, ctx, app.TeachSectionExercises)
 	waitExercise(t, ctx, "the exercises", `!!s.exercise`)
 	click(t, ctx, `#exercise-wh-question`)
 	s := waitExercise(t, ctx, "the wh-question", `s.exercise === 'wh-question' && s.cons === ''`)

@@ -20,7 +20,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	if !allowSoftware {
 		software, err := probeAdapter()
 		if err != nil {
-			return nil, false, err
+			return nil, false, classified{err, parser.ErrNoAdapter}
 		}
 		if software {
 			return nil, true, fmt.Errorf("browser: %w", parser.ErrSoftwareAdapter)
@@ -32,7 +32,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	}
 	s, err := webgpu.New(p, o)
 	if err != nil {
-		return nil, false, err
+		return nil, false, classifyGPUError(err)
 	}
 	return s, s.Adapter().Software, nil
 }

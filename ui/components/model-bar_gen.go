@@ -98,7 +98,8 @@ func (c *ModelBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "why"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML("(" + c.App.Model.Info.Choice + ")")
+				vgn.AddAttrInterface("data-reason", c.App.Model.Info.Reason)
+				vgn.SetInnerHTML("(" + c.App.Model.NotUsed() + ")")
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 			}

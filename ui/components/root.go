@@ -20,6 +20,15 @@ func (c *Root) backend() string {
 	return ""
 }
 
+// reason is why the backend in use was chosen (parser.Info.Reason), ""
+// before the model is loaded.
+func (c *Root) reason() string {
+	if i := c.App.Model.Info; i != nil {
+		return i.Reason
+	}
+	return ""
+}
+
 // gpu is "1" when WebGPU scores, else "0".
 func (c *Root) gpu() string {
 	if i := c.App.Model.Info; i != nil && i.GPU {

@@ -23,6 +23,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	vgn.AddAttrInterface("data-gpu", c.gpu())
 	vgn.AddAttrInterface("data-phase", string(c.App.Model.Phase))
 	vgn.AddAttrInterface("data-ready-ms", c.readyMS())
+	vgn.AddAttrInterface("data-reason", c.reason())
 	vgn.AddAttrInterface("data-seq", c.seq())
 	{
 		vgparent := vgn

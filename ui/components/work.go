@@ -29,12 +29,14 @@ func (c *Work) rows() []row {
 			score = "scores reused"
 		}
 		add("scoring ("+v.Parse.Variant+")", score)
+		add("scored on", app.ScoredBy(v.Parse))
 		add("decoding "+v.Parse.Variant, app.MS(v.Parse.DecodeNs))
 		add("drawing", app.MS(v.DrawNs))
 		add("tree score", fmt.Sprintf("%.3f", v.Parse.Score))
 	}
 	m := &a.Model
 	if m.Info != nil {
+		add("backend", m.Info.Backend+"; "+m.NotUsed())
 		models := ""
 		if m.Info.Models > 1 {
 			models = fmt.Sprintf(" in an ensemble of %d models (scores averaged)", m.Info.Models)
