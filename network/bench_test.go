@@ -114,3 +114,19 @@ func BenchmarkTrainStep_Tiny20(b *testing.B) {
 	}
 	reportTokens(b, 32*20, cpu0)
 }
+
+// BenchmarkForwardOne_Tiny20Portable is BenchmarkForwardOne_Tiny20 without
+// the wasm SIMD kernels (the same as it elsewhere): the reference for
+// their speed-up under js/wasm.
+func BenchmarkForwardOne_Tiny20Portable(b *testing.B) {
+	m, batch := benchBatch(b, 1, 20)
+	m.portable = true
+	b.ResetTimer()
+	cpu0 := processCPU()
+	for b.Loop() {
+		if _, err := m.Forward(batch[0].Input); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportTokens(b, 20, cpu0)
+}

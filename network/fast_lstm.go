@@ -69,8 +69,9 @@ type lstmRun struct {
 // to them, for the recurrence. x holds the inputs by sequence-major row (row
 // stride in). It writes h of every row to out (sequence-major, row stride
 // ldo; nil: not written) and the last state of sequence q to fin[q*ldf:]
-// (nil: not written). keep records what backward needs.
-func (p *prepLSTM) forward(ar *arena, pk *packing, x []float32, rev, keep bool, out []float32, ldo int, fin []float32, ldf int) *lstmRun {
+// (nil: not written). keep records what backward needs. The products go
+// through k (nil: the Go code).
+func (p *prepLSTM) forward(k *wasmKernels, ar *arena, pk *packing, x []float32, rev, keep bool, out []float32, ldo int, fin []float32, ldf int) *lstmRun {
 	H, G, in := p.w.hid, 4*p.w.hid, p.w.in
 	R := pk.rows
 	run := &lstmRun{pk: pk, rev: rev, x: ar.take(R * in), gates: ar.take(R * G), c: ar.take(R * H), h: ar.take(R * H)}
@@ -101,13 +102,13 @@ func (p *prepLSTM) forward(ar *arena, pk *packing, x []float32, rev, keep bool, 
 			for e < pk.maxLen && pk.off[e]-o < projRows {
 				e++
 			}
-			gemmNN(false, pk.off[e]-o, G, in, run.x[o*in:], in, p.wihT, G, run.gates[o*G:], G)
+			k.gemmNN(false, pk.off[e]-o, G, in, run.x[o*in:], in, p.wihT, G, run.gates[o*G:], G)
 			projected = e
 		}
 		gt := run.gates[o*G:]
 		cp := zero
 		if s > 0 {
-			gemmNN(true, a, G, H, run.h[pk.off[s-1]*H:], H, p.whhT, G, gt, G)
+			k.gemmNN(true, a, G, H, run.h[pk.off[s-1]*H:], H, p.whhT, G, gt, G)
 			cp = run.c[pk.off[s-1]*H:]
 		}
 		tc := tcl

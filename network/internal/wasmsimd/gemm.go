@@ -1,0 +1,250 @@
+package wasmsimd
+
+// GEMM parameters: the i32 words of the block whose address gemm takes.
+const (
+	GemmAcc   = iota // 1: C += A·B, 0: C = A·B
+	GemmM            // rows of C
+	GemmN            // columns of C
+	GemmK            // the inner dimension, at least 1
+	GemmA            // address of A[0,0]
+	GemmARS          // A's row stride (floats)
+	GemmAKS          // A's column stride (floats): op(A)[i,p] = A[i*ars+p*aks]
+	GemmB            // address of B[0,0] (row-major, k×n)
+	GemmLDB          // B's row stride (floats)
+	GemmC            // address of C[0,0] (row-major, m×n)
+	GemmLDC          // C's row stride (floats)
+	GemmWords        // the size of the block
+)
+
+// rowTile is a register tile: rows of C by vecs vectors of 4 columns.
+type rowTile struct{ rows, vecs int }
+
+// The tiles of gemm: 4 rows by 8 columns (8 accumulators, 2 vectors of B
+// and a broadcast in 11 of the 16 vector registers of x86-64), then 4
+// columns, then one column; the last rows (fewer than 4) one at a time by
+// 32 columns (a matrix-vector product, as an LSTM step is, streams B
+// once).
+var gemmTiles = [2][]rowTile{{{4, 2}, {4, 1}}, {{1, 8}, {1, 1}}}
+
+// gemmFn assembles gemm(p): C (+)= op(A)·B with the parameters at p (see
+// GemmAcc...). Every element is accumulated in the order of k from C or
+// 0, one product and one addition (or, relaxed, one multiply-add) at a
+// time: without relaxed, exactly the float32 sums of the portable Go
+// kernel (goTile), whatever the tile an element falls in.
+func gemmFn(relaxed bool) *fn {
+	f := newFn("gemm", 1)
+	var prm [GemmWords]uint32
+	for i := range prm {
+		prm[i] = f.local(tI32)
+		f.get(0)
+		f.i32Load()
+		f.set(prm[i])
+		f.addTo(0, 4)
+	}
+	// Strides in bytes.
+	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC} {
+		f.get(prm[s])
+		f.i32(2)
+		f.i32Shl()
+		f.set(prm[s])
+	}
+	var (
+		i     = f.local(tI32) // rows left
+		rowA  = f.local(tI32) // A's row i
+		rowC  = f.local(tI32) // C's row i
+		j     = f.local(tI32) // columns left
+		colB  = f.local(tI32)
+		colC  = f.local(tI32)
+		pb    = f.local(tI32)
+		cnt   = f.local(tI32)
+		pa    [4]uint32 // A's rows in the inner loop
+		pc    [4]uint32 // C's rows of the tile
+		accV  [4][8]uint32
+		bv    [8]uint32
+		accS  [4]uint32
+		splat = f.local(tV128)
+		bs    = f.local(tF32)
+	)
+	for r := range 4 {
+		pa[r], pc[r], accS[r] = f.local(tI32), f.local(tI32), f.local(tF32)
+		for v := range 8 {
+			accV[r][v] = f.local(tV128)
+		}
+	}
+	for v := range 8 {
+		bv[v] = f.local(tV128)
+	}
+	// setRows points pa and pc at the tile's rows.
+	setRows := func(rows int) {
+		f.get(rowA)
+		f.set(pa[0])
+		f.get(colC)
+		f.set(pc[0])
+		for r := 1; r < rows; r++ {
+			f.get(pa[r-1])
+			f.get(prm[GemmARS])
+			f.i32Add()
+			f.set(pa[r])
+			f.get(pc[r-1])
+			f.get(prm[GemmLDC])
+			f.i32Add()
+			f.set(pc[r])
+		}
+	}
+	// tile emits one rows × 4*vecs tile at colB, colC.
+	tile := func(rows, vecs int) {
+		setRows(rows)
+		f.get(prm[GemmAcc])
+		f.ifThen()
+		for r := range rows {
+			for v := range vecs {
+				f.get(pc[r])
+				f.v128Load(uint32(16 * v))
+				f.set(accV[r][v])
+			}
+		}
+		f.orElse()
+		for r := range rows {
+			for v := range vecs {
+				f.v128Zero()
+				f.set(accV[r][v])
+			}
+		}
+		f.end()
+		f.get(colB)
+		f.set(pb)
+		f.get(prm[GemmK])
+		f.set(cnt)
+		f.loop()
+		for v := range vecs {
+			f.get(pb)
+			f.v128Load(uint32(16 * v))
+			f.set(bv[v])
+		}
+		for r := range rows {
+			f.get(pa[r])
+			f.f32Load(0)
+			f.simd(opF32x4Splat)
+			f.set(splat)
+			for v := range vecs {
+				if relaxed {
+					f.get(splat)
+					f.get(bv[v])
+					f.get(accV[r][v])
+					f.simd(opF32x4RelaxMadd)
+				} else {
+					f.get(accV[r][v])
+					f.get(splat)
+					f.get(bv[v])
+					f.simd(opF32x4Mul)
+					f.simd(opF32x4Add)
+				}
+				f.set(accV[r][v])
+			}
+			f.addLocal(pa[r], prm[GemmAKS])
+		}
+		f.addLocal(pb, prm[GemmLDB])
+		f.addTo(cnt, -1)
+		f.get(cnt)
+		f.brIf(0)
+		f.end()
+		for r := range rows {
+			for v := range vecs {
+				f.get(pc[r])
+				f.get(accV[r][v])
+				f.v128Store(uint32(16 * v))
+			}
+		}
+	}
+	// column emits one column of rows rows at colB, colC (scalar).
+	column := func(rows int) {
+		setRows(rows)
+		for r := range rows {
+			f.get(prm[GemmAcc])
+			f.ifThen()
+			f.get(pc[r])
+			f.f32Load(0)
+			f.set(accS[r])
+			f.orElse()
+			f.f32(0)
+			f.set(accS[r])
+			f.end()
+		}
+		f.get(colB)
+		f.set(pb)
+		f.get(prm[GemmK])
+		f.set(cnt)
+		f.loop()
+		f.get(pb)
+		f.f32Load(0)
+		f.set(bs)
+		for r := range rows {
+			f.get(accS[r])
+			f.get(pa[r])
+			f.f32Load(0)
+			f.get(bs)
+			f.f32Mul()
+			f.f32Add()
+			f.set(accS[r])
+			f.addLocal(pa[r], prm[GemmAKS])
+		}
+		f.addLocal(pb, prm[GemmLDB])
+		f.addTo(cnt, -1)
+		f.get(cnt)
+		f.brIf(0)
+		f.end()
+		for r := range rows {
+			f.get(pc[r])
+			f.get(accS[r])
+			f.f32Store(0)
+		}
+	}
+
+	f.get(prm[GemmM])
+	f.set(i)
+	f.get(prm[GemmA])
+	f.set(rowA)
+	f.get(prm[GemmC])
+	f.set(rowC)
+	for _, tiles := range gemmTiles {
+		rows := tiles[0].rows
+		f.whileGE(i, int32(rows), func() {
+			f.get(prm[GemmN])
+			f.set(j)
+			f.get(prm[GemmB])
+			f.set(colB)
+			f.get(rowC)
+			f.set(colC)
+			for _, t := range tiles {
+				w := int32(4 * t.vecs)
+				f.whileGE(j, w, func() {
+					tile(rows, t.vecs)
+					f.addTo(colB, 4*w)
+					f.addTo(colC, 4*w)
+					f.addTo(j, -w)
+				})
+			}
+			f.whileGE(j, 1, func() {
+				column(rows)
+				f.addTo(colB, 4)
+				f.addTo(colC, 4)
+				f.addTo(j, -1)
+			})
+			f.addTo(i, -int32(rows))
+			for r := 0; r < rows; r++ {
+				f.addLocal(rowA, prm[GemmARS])
+				f.addLocal(rowC, prm[GemmLDC])
+			}
+		})
+	}
+	return f
+}
+
+// Module returns the kernels' WebAssembly module: it imports the memory it
+// works on as env.memory and exports gemm (see gemmFn). With relaxed, the
+// products use relaxed-SIMD's multiply-add (f32x4.relaxed_madd: fused
+// where the machine has FMA), which engines without relaxed SIMD reject
+// (WebAssembly.validate tells).
+func Module(relaxed bool) []byte {
+	return module([]*fn{gemmFn(relaxed)})
+}

@@ -1,0 +1,147 @@
+//go:build js && wasm
+
+package network
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"syscall/js"
+	"unsafe"
+
+	"github.com/discspan/discspan/network/internal/wasmsimd"
+)
+
+// wasmKernels is the SIMD module of package wasmsimd instantiated on this
+// program's own linear memory, so that its functions read and write Go's
+// slices in place. There is one per process (the memory is the process's):
+// loadKernels makes it on first use. Calls are serialised by mu, which
+// guards the parameter block.
+type wasmKernels struct {
+	mu      sync.Mutex
+	gemmFn  js.Value
+	prm     *[wasmsimd.GemmWords]int32 // the parameter block, in Go's memory
+	arg     any                        // its address as a JS number, boxed once
+	relaxed bool
+}
+
+// loadKernels instantiates the kernels once, relaxed SIMD where the engine
+// validates it, else plain SIMD; it returns an error when the engine has
+// no SIMD or the memory of this program cannot be found.
+var loadKernels = sync.OnceValues(func() (k *wasmKernels, err error) {
+	defer func() {
+		if r := recover(); r != nil { // a JavaScript exception
+			k, err = nil, fmt.Errorf("network: wasm kernels: %v", r)
+		}
+	}()
+	mem, err := goMemory()
+	if err != nil {
+		return nil, err
+	}
+	wa := js.Global().Get("WebAssembly")
+	imports := js.Global().Get("Object").New()
+	env := js.Global().Get("Object").New()
+	env.Set("memory", mem)
+	imports.Set("env", env)
+	for _, relaxed := range []bool{true, false} {
+		code := wasmsimd.Module(relaxed)
+		buf := js.Global().Get("Uint8Array").New(len(code))
+		js.CopyBytesToJS(buf, code)
+		if !wa.Call("validate", buf).Bool() {
+			continue
+		}
+		inst := wa.Get("Instance").New(wa.Get("Module").New(buf), imports)
+		k := &wasmKernels{gemmFn: inst.Get("exports").Get("gemm"), prm: new([wasmsimd.GemmWords]int32), relaxed: relaxed}
+		k.arg = js.ValueOf(int(uintptr(unsafe.Pointer(k.prm))))
+		return k, nil
+	}
+	return nil, errors.New("network: wasm kernels: this engine has no 128-bit SIMD")
+})
+
+// goMemory returns the WebAssembly.Memory of this Go program. wasm_exec.js
+// keeps the instance in the Go object (go._inst), which Go code cannot name;
+// but syscall/js calls go._makeFuncWrapper, a method of Go.prototype, to
+// make every js.FuncOf: wrapping that method once catches the object.
+func goMemory() (js.Value, error) {
+	goClass := js.Global().Get("Go")
+	if goClass.Type() != js.TypeFunction {
+		return js.Value{}, errors.New("network: wasm kernels: no Go class (wasm_exec.js) in globalThis")
+	}
+	proto := goClass.Get("prototype")
+	orig := proto.Get("_makeFuncWrapper")
+	if orig.Type() != js.TypeFunction {
+		return js.Value{}, errors.New("network: wasm kernels: wasm_exec.js has no Go.prototype._makeFuncWrapper")
+	}
+	var goObj js.Value
+	catch := js.FuncOf(func(this js.Value, args []js.Value) any {
+		goObj = this
+		return orig.Call("apply", this, js.ValueOf([]any{args[0]}))
+	})
+	proto.Set("_makeFuncWrapper", catch)
+	probe := js.FuncOf(func(js.Value, []js.Value) any { return nil })
+	proto.Set("_makeFuncWrapper", orig)
+	probe.Release()
+	catch.Release()
+	if goObj.Type() != js.TypeObject {
+		return js.Value{}, errors.New("network: wasm kernels: the Go object was not seen")
+	}
+	mem := goObj.Get("_inst").Get("exports").Get("mem")
+	if !mem.InstanceOf(js.Global().Get("WebAssembly").Get("Memory")) {
+		return js.Value{}, errors.New("network: wasm kernels: go._inst.exports.mem is not a WebAssembly.Memory")
+	}
+	return mem, nil
+}
+
+// kernelsFor returns the kernels inference uses: nil (the portable Go
+// code) when portable or when they cannot be loaded.
+func kernelsFor(portable bool) *wasmKernels {
+	if portable {
+		return nil
+	}
+	k, _ := loadKernels()
+	return k
+}
+
+// Kernels describes the code that scores sentences here: the wasm SIMD
+// kernels (with relaxed SIMD or not) or, where they cannot be loaded, the
+// portable Go code and why.
+func Kernels() string {
+	k, err := loadKernels()
+	switch {
+	case err != nil:
+		return "portable Go (" + err.Error() + ")"
+	case k.relaxed:
+		return "wasm simd128 + relaxed-simd kernels"
+	}
+	return "wasm simd128 kernels"
+}
+
+// addr returns the address of s's first element in linear memory.
+func addr(s []float32) int32 { return int32(uintptr(unsafe.Pointer(unsafe.SliceData(s)))) }
+
+// gemm computes C (+)= op(A)·B as gemmStrided does (checking the same
+// bounds) with the SIMD kernel; it reports false, doing nothing, when k is
+// nil or there is nothing to multiply (k == 0).
+func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int) bool {
+	if k == nil || kk <= 0 || m <= 0 || n <= 0 {
+		return false
+	}
+	gemmCheck(m, n, kk, a, ars, aks, b, ldb, c, ldc)
+	k.mu.Lock()
+	p := k.prm
+	p[wasmsimd.GemmAcc] = 0
+	if acc {
+		p[wasmsimd.GemmAcc] = 1
+	}
+	p[wasmsimd.GemmM], p[wasmsimd.GemmN], p[wasmsimd.GemmK] = int32(m), int32(n), int32(kk)
+	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(ars), int32(aks)
+	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(b), int32(ldb)
+	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
+	k.gemmFn.Invoke(k.arg)
+	k.mu.Unlock()
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(c)
+	return true
+}

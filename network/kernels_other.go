@@ -1,0 +1,23 @@
+//go:build !(js && wasm)
+
+package network
+
+// wasmKernels stands for the wasm SIMD kernels (kernels_js.go), which
+// other platforms do not have.
+type wasmKernels struct{}
+
+// kernelsFor returns nil: the native code is used.
+func kernelsFor(portable bool) *wasmKernels { return nil }
+
+// Kernels describes the code that scores sentences here.
+func Kernels() string {
+	if useAVX2 {
+		return "amd64 AVX2/FMA kernels"
+	}
+	return "portable Go"
+}
+
+// gemm reports false: there are no wasm kernels.
+func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int) bool {
+	return false
+}
