@@ -115,7 +115,9 @@ func (p *prepLSTM) forward(k *wasmKernels, ar *arena, pk *packing, x []float32, 
 		if keep {
 			tc = run.tc[o*H:]
 		}
-		lstmCellsFwd(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a)
+		if !k.lstmCells(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a) {
+			lstmCellsFwd(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a)
+		}
 		for r := 0; r < a; r++ {
 			h := run.h[(o+r)*H : (o+r+1)*H]
 			if out != nil {

@@ -21,8 +21,9 @@ import (
 type wasmKernels struct {
 	mu      sync.Mutex
 	gemmFn  js.Value
-	prm     *[wasmsimd.GemmWords]int32 // the parameter block, in Go's memory
-	arg     any                        // its address as a JS number, boxed once
+	lstmFn  js.Value
+	prm     *[max(wasmsimd.GemmWords, wasmsimd.CellWords)]int32 // the parameter block, in Go's memory
+	arg     any                                                 // its address as a JS number, boxed once
 	relaxed bool
 }
 
@@ -52,7 +53,9 @@ var loadKernels = sync.OnceValues(func() (k *wasmKernels, err error) {
 			continue
 		}
 		inst := wa.Get("Instance").New(wa.Get("Module").New(buf), imports)
-		k := &wasmKernels{gemmFn: inst.Get("exports").Get("gemm"), prm: new([wasmsimd.GemmWords]int32), relaxed: relaxed}
+		exp := inst.Get("exports")
+		k := &wasmKernels{gemmFn: exp.Get("gemm"), lstmFn: exp.Get("lstm"), relaxed: relaxed}
+		k.prm = new([len(k.prm)]int32)
 		k.arg = js.ValueOf(int(uintptr(unsafe.Pointer(k.prm))))
 		return k, nil
 	}
@@ -143,5 +146,32 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
+	return true
+}
+
+// lstmCells runs lstmCellsFwd's cells with the SIMD kernel (the same
+// float32 operations in the same order: the same results); it reports
+// false, doing nothing, when k is nil or H is not a multiple of 4.
+func (k *wasmKernels) lstmCells(a, b, cp, c, tc, h []float32, H, rows int) bool {
+	if k == nil || H%4 != 0 || H <= 0 || rows <= 0 {
+		return false
+	}
+	G := 4 * H
+	if len(a) < rows*G || len(b) < G || len(cp) < rows*H || len(c) < rows*H || len(tc) < rows*H || len(h) < rows*H {
+		panic(fmt.Sprintf("network: lstm cells: %d rows of %d out of bounds (%d, %d, %d, %d, %d, %d)", rows, H, len(a), len(b), len(cp), len(c), len(tc), len(h)))
+	}
+	k.mu.Lock()
+	p := k.prm
+	p[wasmsimd.CellA], p[wasmsimd.CellB], p[wasmsimd.CellCP] = addr(a), addr(b), addr(cp)
+	p[wasmsimd.CellC], p[wasmsimd.CellTC], p[wasmsimd.CellH] = addr(c), addr(tc), addr(h)
+	p[wasmsimd.CellHid], p[wasmsimd.CellRows] = int32(H), int32(rows)
+	k.lstmFn.Invoke(k.arg)
+	k.mu.Unlock()
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(b)
+	runtime.KeepAlive(cp)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(tc)
+	runtime.KeepAlive(h)
 	return true
 }

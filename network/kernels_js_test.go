@@ -96,3 +96,49 @@ func TestWasmGemmMatchesGo(t *testing.T) {
 		})
 	}
 }
+
+// TestWasmLSTMCellsMatchGo: the SIMD cells against lstmCellsFwd (the Go
+// code under js), bit for bit (the same float32 operations), on
+// pre-activations from tiny to saturating (the branches of expf and
+// tanhf), for the hidden sizes of the presets and small ones.
+func TestWasmLSTMCellsMatchGo(t *testing.T) {
+	k := wasmKernelsOrFail(t)
+	rng := rand.New(rand.NewPCG(21, 21))
+	for _, tc := range []struct {
+		name    string
+		H, rows int
+		scale   float32
+	}{
+		{"H4 one row", 4, 1, 1},
+		{"H8 small values", 8, 3, 0.3},
+		{"char 32", 32, 17, 3},
+		{"tiny 192", 192, 2, 5},
+		{"saturating", 12, 4, 120},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			H, rows := tc.H, tc.rows
+			a := randF32(rng, rows*4*H)
+			for i := range a {
+				a[i] *= tc.scale
+			}
+			b, cp := randF32(rng, 4*H), randF32(rng, rows*H)
+			a2 := append([]float32(nil), a...)
+			c1, tc1, h1 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
+			c2, tc2, h2 := make([]float32, rows*H), make([]float32, rows*H), make([]float32, rows*H)
+			lstmCellsFwd(a, b, cp, c1, tc1, h1, H, rows)
+			if !k.lstmCells(a2, b, cp, c2, tc2, h2, H, rows) {
+				t.Fatal("the kernel declined")
+			}
+			for _, x := range []struct {
+				name      string
+				want, got []float32
+			}{{"gates", a, a2}, {"c", c1, c2}, {"tanh c", tc1, tc2}, {"h", h1, h2}} {
+				for i := range x.want {
+					if math.Float32bits(x.got[i]) != math.Float32bits(x.want[i]) {
+						t.Fatalf("%s[%d] = %g, Go %g", x.name, i, x.got[i], x.want[i])
+					}
+				}
+			}
+		})
+	}
+}

@@ -21,3 +21,6 @@ func Kernels() string {
 func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int) bool {
 	return false
 }
+
+// lstmCells reports false: there are no wasm kernels.
+func (k *wasmKernels) lstmCells(a, b, cp, c, tc, h []float32, H, rows int) bool { return false }

@@ -241,10 +241,11 @@ func gemmFn(relaxed bool) *fn {
 }
 
 // Module returns the kernels' WebAssembly module: it imports the memory it
-// works on as env.memory and exports gemm (see gemmFn). With relaxed, the
+// works on as env.memory and exports gemm (see gemmFn) and lstm (see
+// cellFn), each taking the address of its parameter block. With relaxed, the
 // products use relaxed-SIMD's multiply-add (f32x4.relaxed_madd: fused
 // where the machine has FMA), which engines without relaxed SIMD reject
 // (WebAssembly.validate tells).
 func Module(relaxed bool) []byte {
-	return module([]*fn{gemmFn(relaxed)})
+	return module([]*fn{gemmFn(relaxed), cellFn()})
 }
