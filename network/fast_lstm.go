@@ -53,6 +53,7 @@ func (pk *packing) row(r, s int, rev bool) int {
 type prepLSTM struct {
 	w          lstm[float32]
 	wihT, whhT []float32 // (in, 4H), (H, 4H)
+	whhP       []float32 // whhT packed by wasmsimd.Pack32 for the wasm kernels (inference, 4H a multiple of 32), or nil
 }
 
 // lstmRun records one direction over a packing, step-major.
@@ -108,7 +109,10 @@ func (p *prepLSTM) forward(k *wasmKernels, ar *arena, pk *packing, x []float32, 
 		gt := run.gates[o*G:]
 		cp := zero
 		if s > 0 {
-			k.gemmNN(true, a, G, H, run.h[pk.off[s-1]*H:], H, p.whhT, G, gt, G)
+			hp := run.h[pk.off[s-1]*H:]
+			if p.whhP == nil || !k.gemmPacked(true, a, G, H, hp, H, p.whhP, gt, G) {
+				k.gemmNN(true, a, G, H, hp, H, p.whhT, G, gt, G)
+			}
 			cp = run.c[pk.off[s-1]*H:]
 		}
 		tc := tcl

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/network/internal/wasmsimd"
 )
 
 // The optimised float32 path (see "Implementation" in doc.go). It computes
@@ -65,10 +66,16 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 		}{{&p.char[d], dir(w.charLSTM)}, {&p.l1[d], dir(w.lstm1)}, {&p.l2[d], dir(w.lstm2)}} {
 			G := 4 * x.l.hid
 			*x.dst = prepLSTM{w: x.l, wihT: ar.take(x.l.in * G), whhT: ar.take(x.l.hid * G)}
+			if packForKernels && !train && G%32 == 0 {
+				x.dst.whhP = ar.take(x.l.hid * G)
+			}
 			dst, l := x.dst, x.l
 			tasks = append(tasks, func() {
 				transposeInto(dst.wihT, G, l.wih, l.in, G, l.in)
 				transposeInto(dst.whhT, G, l.whh, l.hid, G, l.hid)
+				if dst.whhP != nil {
+					wasmsimd.Pack32(dst.whhP, dst.whhT, l.hid, G, G)
+				}
 			})
 		}
 	}

@@ -96,6 +96,10 @@ func goMemory() (js.Value, error) {
 	return mem, nil
 }
 
+// packForKernels says that inference prepares the LSTMs' recurrent
+// weights packed for gemmPacked as well.
+const packForKernels = true
+
 // kernelsFor returns the kernels inference uses: nil (the portable Go
 // code) when portable or when they cannot be loaded.
 func kernelsFor(portable bool) *wasmKernels {
@@ -141,6 +145,7 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(ars), int32(aks)
 	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(b), int32(ldb)
 	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
+	p[wasmsimd.GemmBTS] = 32
 	k.gemmFn.Invoke(k.arg)
 	k.mu.Unlock()
 	runtime.KeepAlive(a)
@@ -173,5 +178,36 @@ func (k *wasmKernels) lstmCells(a, b, cp, c, tc, h []float32, H, rows int) bool 
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(tc)
 	runtime.KeepAlive(h)
+	return true
+}
+
+// gemmPacked computes C (+)= A·B for fewer than 4 rows of A (row stride
+// lda) with B packed by wasmsimd.Pack32 (k×n, n a multiple of 32), as
+// gemm would with B unpacked (the same sums); it reports false, doing
+// nothing, when k is nil or m is not in [1, 4).
+func (k *wasmKernels) gemmPacked(acc bool, m, n, kk int, a []float32, lda int, bp []float32, c []float32, ldc int) bool {
+	if k == nil || m < 1 || m >= 4 || kk <= 0 || n <= 0 {
+		return false
+	}
+	if n%32 != 0 || len(bp) < kk*n {
+		panic(fmt.Sprintf("network: packed gemm: B of %d values for %dx%d", len(bp), kk, n))
+	}
+	gemmCheck(m, n, kk, a, lda, 1, bp, 0, c, ldc)
+	k.mu.Lock()
+	p := k.prm
+	p[wasmsimd.GemmAcc] = 0
+	if acc {
+		p[wasmsimd.GemmAcc] = 1
+	}
+	p[wasmsimd.GemmM], p[wasmsimd.GemmN], p[wasmsimd.GemmK] = int32(m), int32(n), int32(kk)
+	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(lda), 1
+	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(bp), 32
+	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
+	p[wasmsimd.GemmBTS] = int32(32 * kk)
+	k.gemmFn.Invoke(k.arg)
+	k.mu.Unlock()
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(bp)
+	runtime.KeepAlive(c)
 	return true
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/network/internal/wasmsimd"
 )
 
 // wasmKernelsOrFail returns the SIMD kernels; every engine the app
@@ -97,6 +99,46 @@ func TestWasmGemmMatchesGo(t *testing.T) {
 	}
 }
 
+// TestWasmGemmPackedMatchesGo: the SIMD GEMM of 1 to 3 rows on B packed
+// by wasmsimd.Pack32 (an LSTM step's recurrent weights) against
+// gemmStrided on B as it is.
+func TestWasmGemmPackedMatchesGo(t *testing.T) {
+	k := wasmKernelsOrFail(t)
+	tol := kernelTol(k)
+	rng := rand.New(rand.NewPCG(23, 23))
+	for _, tc := range []struct {
+		name    string
+		m, n, K int
+		acc     bool
+	}{
+		{"char step", 1, 128, 32, true},
+		{"tiny step", 1, 768, 192, true},
+		{"2 rows", 2, 64, 7, false},
+		{"3 rows", 3, 96, 33, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lda := tc.K + 3
+			a, b := randF32(rng, tc.m*lda), randF32(rng, tc.K*tc.n)
+			bp := make([]float32, len(b))
+			wasmsimd.Pack32(bp, b, tc.K, tc.n, tc.n)
+			c0 := randF32(rng, tc.m*tc.n)
+			want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			gemmStrided(tc.acc, tc.m, tc.n, tc.K, a, lda, 1, b, tc.n, want, tc.n)
+			if !k.gemmPacked(tc.acc, tc.m, tc.n, tc.K, a, lda, bp, got, tc.n) {
+				t.Fatal("the kernel declined")
+			}
+			for i := range want {
+				if d := math.Abs(float64(got[i] - want[i])); d > tol*math.Max(1, math.Abs(float64(want[i]))) {
+					t.Fatalf("C[%d,%d] = %g, Go %g", i/tc.n, i%tc.n, got[i], want[i])
+				}
+			}
+		})
+	}
+	if k.gemmPacked(false, 4, 32, 1, make([]float32, 4), 1, make([]float32, 32), make([]float32, 128), 32) {
+		t.Error("the packed kernel took 4 rows")
+	}
+}
+
 // TestWasmLSTMCellsMatchGo: the SIMD cells against lstmCellsFwd (the Go
 // code under js), bit for bit (the same float32 operations), on
 // pre-activations from tiny to saturating (the branches of expf and
@@ -139,6 +181,51 @@ func TestWasmLSTMCellsMatchGo(t *testing.T) {
 					}
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkWasmGemm runs the SIMD GEMM on the shapes of the Tiny preset's
+// forward pass for 20 words (m×n×k), reporting GFLOP/s.
+func BenchmarkWasmGemm(b *testing.B) {
+	k := wasmKernelsOrFail(b)
+	rng := rand.New(rand.NewPCG(22, 22))
+	// Warm up: the engine compiles the kernels with its optimising tier
+	// only after they have run a while (else the first case pays).
+	wa, wb, wc := randF32(rng, 8*64), randF32(rng, 64*64), make([]float32, 8*64)
+	for range 2000 {
+		k.gemm(false, 8, 64, 64, wa, 64, 1, wb, 64, wc, 64)
+		k.gemm(false, 1, 64, 64, wa, 64, 1, wb, 64, wc, 64)
+	}
+	for _, s := range []struct {
+		name    string
+		m, n, K int
+	}{
+		{"lstm-step_1x768x192", 1, 768, 192},
+		{"lstm-step_1x768x192-unpacked", 1, 768, 191},
+		{"rows_4x768x192", 4, 768, 192},
+		{"rows_8x768x192", 8, 768, 192},
+		{"lstm-input_22x768x384", 22, 768, 384},
+		{"mlp_20x128x384", 20, 128, 384},
+		{"biaffine_20x3298x97", 20, 3298, 97},
+		{"labels_10x34x97", 10, 34, 97},
+	} {
+		b.Run(s.name, func(b *testing.B) {
+			a, bm, c := randF32(rng, s.m*s.K), randF32(rng, s.K*s.n), make([]float32, s.m*s.n)
+			packed := s.m < 4 && s.n%32 == 0
+			if packed {
+				bp := make([]float32, len(bm))
+				wasmsimd.Pack32(bp, bm, s.K, s.n, s.n)
+				bm = bp
+			}
+			for b.Loop() {
+				if packed {
+					k.gemmPacked(false, s.m, s.n, s.K, a, s.K, bm, c, s.n)
+				} else {
+					k.gemm(false, s.m, s.n, s.K, a, s.K, 1, bm, s.n, c, s.n)
+				}
+			}
+			b.ReportMetric(2*float64(s.m*s.n*s.K)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 	}
 }

@@ -6,6 +6,9 @@ package network
 // other platforms do not have.
 type wasmKernels struct{}
 
+// packForKernels is false: no packed copies of weights are needed.
+const packForKernels = false
+
 // kernelsFor returns nil: the native code is used.
 func kernelsFor(portable bool) *wasmKernels { return nil }
 
@@ -24,3 +27,8 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 
 // lstmCells reports false: there are no wasm kernels.
 func (k *wasmKernels) lstmCells(a, b, cp, c, tc, h []float32, H, rows int) bool { return false }
+
+// gemmPacked reports false: there are no wasm kernels.
+func (k *wasmKernels) gemmPacked(acc bool, m, n, kk int, a []float32, lda int, bp []float32, c []float32, ldc int) bool {
+	return false
+}

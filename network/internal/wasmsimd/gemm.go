@@ -13,18 +13,15 @@ const (
 	GemmLDB          // B's row stride (floats)
 	GemmC            // address of C[0,0] (row-major, m×n)
 	GemmLDC          // C's row stride (floats)
+	GemmBTS          // fewer than 4 rows: from one 32-column tile of B to the next (floats; 32 unless B is packed, see Pack32)
 	GemmWords        // the size of the block
 )
 
-// rowTile is a register tile: rows of C by vecs vectors of 4 columns.
-type rowTile struct{ rows, vecs int }
-
-// The tiles of gemm: 4 rows by 8 columns (8 accumulators, 2 vectors of B
-// and a broadcast in 11 of the 16 vector registers of x86-64), then 4
-// columns, then one column; the last rows (fewer than 4) one at a time by
-// 32 columns (a matrix-vector product, as an LSTM step is, streams B
-// once).
-var gemmTiles = [2][]rowTile{{{4, 2}, {4, 1}}, {{1, 8}, {1, 1}}}
+// The register tiles: 4 rows by 8 columns (8 accumulators, 2 vectors of
+// B and a broadcast: 11 of the 16 vector registers of x86-64), then 4
+// columns, then one; single rows (below 4, or the last of a panel) by 32
+// columns when fewer than 4 rows (a matrix-vector product, as an LSTM
+// step is, streams B once), else by the panel's width.
 
 // gemmFn assembles gemm(p): C (+)= op(A)·B with the parameters at p (see
 // GemmAcc...). Every element is accumulated in the order of k from C or
@@ -42,7 +39,7 @@ func gemmFn(relaxed bool) *fn {
 		f.addTo(0, 4)
 	}
 	// Strides in bytes.
-	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC} {
+	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC, GemmBTS} {
 		f.get(prm[s])
 		f.i32(2)
 		f.i32Shl()
@@ -54,7 +51,8 @@ func gemmFn(relaxed bool) *fn {
 		rowC  = f.local(tI32) // C's row i
 		j     = f.local(tI32) // columns left
 		colB  = f.local(tI32)
-		colC  = f.local(tI32)
+		colC  = f.local(tI32) // C at the tile's first row and column
+		colC0 = f.local(tI32) // C at row 0 of the panel
 		pb    = f.local(tI32)
 		cnt   = f.local(tI32)
 		pa    [4]uint32 // A's rows in the inner loop
@@ -116,10 +114,22 @@ func gemmFn(relaxed bool) *fn {
 		f.get(prm[GemmK])
 		f.set(cnt)
 		f.loop()
-		for v := range vecs {
-			f.get(pb)
-			f.v128Load(uint32(16 * v))
-			f.set(bv[v])
+		// One row: each vector of B used once, straight from memory
+		// (fewer live registers); several: loaded once for all rows.
+		loadB := func(v int) {
+			if rows == 1 {
+				f.get(pb)
+				f.v128Load(uint32(16 * v))
+			} else {
+				f.get(bv[v])
+			}
+		}
+		if rows > 1 {
+			for v := range vecs {
+				f.get(pb)
+				f.v128Load(uint32(16 * v))
+				f.set(bv[v])
+			}
 		}
 		for r := range rows {
 			f.get(pa[r])
@@ -129,13 +139,13 @@ func gemmFn(relaxed bool) *fn {
 			for v := range vecs {
 				if relaxed {
 					f.get(splat)
-					f.get(bv[v])
+					loadB(v)
 					f.get(accV[r][v])
 					f.simd(opF32x4RelaxMadd)
 				} else {
 					f.get(accV[r][v])
 					f.get(splat)
-					f.get(bv[v])
+					loadB(v)
 					f.simd(opF32x4Mul)
 					f.simd(opF32x4Add)
 				}
@@ -200,44 +210,103 @@ func gemmFn(relaxed bool) *fn {
 		}
 	}
 
+	// Fewer than 4 rows (matrix-vector products, as in an LSTM step):
+	// row after row, each streaming B once, by tiles of 32 columns.
+	f.get(prm[GemmM])
+	f.i32(4)
+	f.i32LtS()
+	f.ifThen()
 	f.get(prm[GemmM])
 	f.set(i)
 	f.get(prm[GemmA])
 	f.set(rowA)
 	f.get(prm[GemmC])
 	f.set(rowC)
-	for _, tiles := range gemmTiles {
-		rows := tiles[0].rows
-		f.whileGE(i, int32(rows), func() {
-			f.get(prm[GemmN])
-			f.set(j)
-			f.get(prm[GemmB])
-			f.set(colB)
-			f.get(rowC)
-			f.set(colC)
-			for _, t := range tiles {
-				w := int32(4 * t.vecs)
-				f.whileGE(j, w, func() {
-					tile(rows, t.vecs)
+	f.whileGE(i, 1, func() {
+		f.get(prm[GemmN])
+		f.set(j)
+		f.get(prm[GemmB])
+		f.set(colB)
+		f.get(rowC)
+		f.set(colC)
+		for _, vecs := range []int{8, 1, 0} {
+			w := int32(max(1, 4*vecs))
+			f.whileGE(j, w, func() {
+				if vecs == 0 {
+					column(1)
+				} else {
+					tile(1, vecs)
+				}
+				if vecs == 8 {
+					f.addLocal(colB, prm[GemmBTS])
+				} else {
 					f.addTo(colB, 4*w)
-					f.addTo(colC, 4*w)
-					f.addTo(j, -w)
+				}
+				f.addTo(colC, 4*w)
+				f.addTo(j, -w)
+			})
+		}
+		f.addTo(i, -1)
+		f.addLocal(rowA, prm[GemmARS])
+		f.addLocal(rowC, prm[GemmLDC])
+	})
+	f.orElse()
+	// Otherwise by panels of 8 columns (then 4, then 1), each panel of B
+	// (k×8) staying in the L1 cache while every row of A passes over it, by
+	// tiles of 4 rows and then single rows.
+	f.get(prm[GemmN])
+	f.set(j)
+	f.get(prm[GemmB])
+	f.set(colB)
+	f.get(prm[GemmC])
+	f.set(colC0)
+	for _, vecs := range []int{2, 1, 0} {
+		w := int32(max(1, 4*vecs))
+		f.whileGE(j, w, func() {
+			f.get(prm[GemmM])
+			f.set(i)
+			f.get(prm[GemmA])
+			f.set(rowA)
+			f.get(colC0)
+			f.set(colC)
+			for _, rows := range []int{4, 1} {
+				f.whileGE(i, int32(rows), func() {
+					if vecs == 0 {
+						column(rows)
+					} else {
+						tile(rows, vecs)
+					}
+					f.addTo(i, -int32(rows))
+					for range rows {
+						f.addLocal(rowA, prm[GemmARS])
+						f.addLocal(colC, prm[GemmLDC])
+					}
 				})
 			}
-			f.whileGE(j, 1, func() {
-				column(rows)
-				f.addTo(colB, 4)
-				f.addTo(colC, 4)
-				f.addTo(j, -1)
-			})
-			f.addTo(i, -int32(rows))
-			for r := 0; r < rows; r++ {
-				f.addLocal(rowA, prm[GemmARS])
-				f.addLocal(rowC, prm[GemmLDC])
-			}
+			f.addTo(colB, 4*w)
+			f.addTo(colC0, 4*w)
+			f.addTo(j, -w)
 		})
 	}
+	f.end()
 	return f
+}
+
+// Pack32 writes the k×n matrix b (row stride ldb; n a multiple of 32) to
+// dst (k*n values) by tiles of 32 columns, tile after tile, each tile's k
+// rows of 32 contiguous: B as gemm reads it with fewer than 4 rows,
+// ldb = 32 and bts = 32*k, in one sequential stream (an LSTM step's
+// recurrent weights, used at every step, stay in the L2 cache). It panics
+// when n is not a multiple of 32.
+func Pack32(dst, b []float32, k, n, ldb int) {
+	if n%32 != 0 {
+		panic("wasmsimd: Pack32 of a width that is not a multiple of 32")
+	}
+	for t := 0; t < n/32; t++ {
+		for p := 0; p < k; p++ {
+			copy(dst[(t*k+p)*32:(t*k+p+1)*32], b[p*ldb+t*32:p*ldb+t*32+32])
+		}
+	}
 }
 
 // Module returns the kernels' WebAssembly module: it imports the memory it
