@@ -16,13 +16,31 @@ const (
 
 // fn is a function being assembled.
 type fn struct {
-	name    string
+	name    string // exported under this name; "" for none
+	params  []byte // parameter types
+	results []byte // result types
 	nparams int
 	locals  []byte // types of the locals after the parameters
 	body    []byte
 }
 
-func newFn(name string, nparams int) *fn { return &fn{name: name, nparams: nparams} }
+// newFn returns an exported function of nparams i32 parameters and no
+// result.
+func newFn(name string, nparams int) *fn {
+	f := &fn{name: name, nparams: nparams}
+	for range nparams {
+		f.params = append(f.params, tI32)
+	}
+	return f
+}
+
+// newVecFn returns an internal function from one v128 to one v128.
+func newVecFn() *fn {
+	return &fn{params: []byte{tV128}, results: []byte{tV128}, nparams: 1}
+}
+
+// call emits a call of the function of index i in the module.
+func (f *fn) call(i int) { f.op(0x10); f.u32(uint32(i)) }
 
 // local declares a new local of type t and returns its index.
 func (f *fn) local(t byte) uint32 {
@@ -80,14 +98,14 @@ func (f *fn) brIf(d int) {
 }
 
 // i32 arithmetic and comparisons.
-func (f *fn) i32Add()  { f.op(0x6a) }
-func (f *fn) i32Sub()  { f.op(0x6b) }
-func (f *fn) i32Mul()  { f.op(0x6c) }
-func (f *fn) i32Shl()  { f.op(0x74) }
-func (f *fn) i32Eqz()  { f.op(0x45) }
-func (f *fn) i32Ne()   { f.op(0x47) }
-func (f *fn) i32LtS()  { f.op(0x48) }
-func (f *fn) i32Load() { f.mem(0x28, 2, 0) }
+func (f *fn) i32Add()            { f.op(0x6a) }
+func (f *fn) i32Sub()            { f.op(0x6b) }
+func (f *fn) i32Mul()            { f.op(0x6c) }
+func (f *fn) i32Shl()            { f.op(0x74) }
+func (f *fn) i32Eqz()            { f.op(0x45) }
+func (f *fn) i32Ne()             { f.op(0x47) }
+func (f *fn) i32LtS()            { f.op(0x48) }
+func (f *fn) i32Load(off uint32) { f.mem(0x28, 2, off) }
 
 // f32 scalars.
 func (f *fn) f32Add() { f.op(0x92) }
@@ -188,7 +206,8 @@ func (f *fn) whileGE(l uint32, v int32, body func()) {
 }
 
 // module assembles a module that imports its memory as env.memory and
-// exports the functions fns, each of type (i32 × nparams) -> ().
+// holds the functions fns (function i of the module is fns[i]), exporting
+// the named ones.
 func module(fns []*fn) []byte {
 	out := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
 	section := func(id byte, body []byte) {
@@ -204,11 +223,10 @@ func module(fns []*fn) []byte {
 	b = appendU32(b, uint32(len(fns)))
 	for _, f := range fns {
 		b = append(b, 0x60)
-		b = appendU32(b, uint32(f.nparams))
-		for range f.nparams {
-			b = append(b, tI32)
-		}
-		b = append(b, 0)
+		b = appendU32(b, uint32(len(f.params)))
+		b = append(b, f.params...)
+		b = appendU32(b, uint32(len(f.results)))
+		b = append(b, f.results...)
 	}
 	section(1, b)
 	// Import: the memory, at least 0 pages, no maximum.
@@ -222,19 +240,37 @@ func module(fns []*fn) []byte {
 		b = appendU32(b, uint32(i))
 	}
 	section(3, b)
-	b = appendU32(nil, uint32(len(fns)))
+	exported := 0
+	for _, f := range fns {
+		if f.name != "" {
+			exported++
+		}
+	}
+	b = appendU32(nil, uint32(exported))
 	for i, f := range fns {
-		b = name(b, f.name)
-		b = append(b, 0x00)
-		b = appendU32(b, uint32(i))
+		if f.name != "" {
+			b = name(b, f.name)
+			b = append(b, 0x00)
+			b = appendU32(b, uint32(i))
+		}
 	}
 	section(7, b)
 	b = appendU32(nil, uint32(len(fns)))
 	for _, f := range fns {
 		var c []byte
-		c = appendU32(c, uint32(len(f.locals))) // one entry per local
+		// The locals as runs of one type.
+		var runs [][2]int
 		for _, t := range f.locals {
-			c = append(c, 1, t)
+			if n := len(runs); n > 0 && runs[n-1][1] == int(t) {
+				runs[n-1][0]++
+			} else {
+				runs = append(runs, [2]int{1, int(t)})
+			}
+		}
+		c = appendU32(c, uint32(len(runs)))
+		for _, r := range runs {
+			c = appendU32(c, uint32(r[0]))
+			c = append(c, byte(r[1]))
 		}
 		c = append(c, f.body...)
 		c = append(c, 0x0b)

@@ -29,12 +29,15 @@ var (
 	tanhPoly = []float32{-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1}
 )
 
-// vexp emits dst = expf(x) lane by lane, the operations of network's expf
-// in its order (so the same float32 results): x clamped above at 88,
-// n = floor(x*log2e + 0.5), r = x - n*ln2Hi - n*ln2Lo, the polynomial,
-// times 2^n; 0 below about -87.3. t holds 3 v128 temporaries.
-func (f *fn) vexp(dst, x uint32, t [3]uint32) {
-	xc, nf, p := t[0], t[1], t[2]
+// expFn assembles the internal function exp(x v128) v128: expf lane by
+// lane, the operations of network's expf in its order (so the same float32
+// results): x clamped above at 88, n = floor(x*log2e + 0.5),
+// r = x - n*ln2Hi - n*ln2Lo, the polynomial, times 2^n; 0 below about
+// -87.3.
+func expFn() *fn {
+	f := newVecFn()
+	x := uint32(0)
+	xc, nf, p, r := f.local(tV128), f.local(tV128), f.local(tV128), f.local(tV128)
 	f.get(x) // pmin(x, 88) = 88 < x ? 88 : x
 	f.v128F32(expHi)
 	f.simd(opF32x4Pmin)
@@ -46,7 +49,7 @@ func (f *fn) vexp(dst, x uint32, t [3]uint32) {
 	f.simd(opF32x4Add)
 	f.simd(opF32x4Floor)
 	f.set(nf)
-	// r = xc - nf*ln2Hi - nf*ln2Lo, kept in dst for now.
+	// r = xc - nf*ln2Hi - nf*ln2Lo
 	f.get(xc)
 	f.get(nf)
 	f.v128F32(ln2Hi32)
@@ -56,10 +59,10 @@ func (f *fn) vexp(dst, x uint32, t [3]uint32) {
 	f.v128F32(ln2Lo32)
 	f.simd(opF32x4Mul)
 	f.simd(opF32x4Sub)
-	f.set(dst)
+	f.set(r)
 	f.v128F32(expPoly[0])
 	for _, c := range expPoly[1:] {
-		f.get(dst)
+		f.get(r)
 		f.simd(opF32x4Mul)
 		f.v128F32(c)
 		f.simd(opF32x4Add)
@@ -67,11 +70,11 @@ func (f *fn) vexp(dst, x uint32, t [3]uint32) {
 	f.set(p)
 	// p*r*r + r + 1
 	f.get(p)
-	f.get(dst)
+	f.get(r)
 	f.simd(opF32x4Mul)
-	f.get(dst)
+	f.get(r)
 	f.simd(opF32x4Mul)
-	f.get(dst)
+	f.get(r)
 	f.simd(opF32x4Add)
 	f.v128F32(1)
 	f.simd(opF32x4Add)
@@ -91,6 +94,16 @@ func (f *fn) vexp(dst, x uint32, t [3]uint32) {
 	f.v128F32(expLo)
 	f.simd(opF32x4Lt)
 	f.simd(opV128Andnot)
+	return f
+}
+
+// expIndex is the index of expFn in the module.
+const expIndex = 2
+
+// vexp emits dst = expf(x) (a call of expFn).
+func (f *fn) vexp(dst, x uint32) {
+	f.get(x)
+	f.call(expIndex)
 	f.set(dst)
 }
 
@@ -99,13 +112,29 @@ func (f *fn) vsigmoid(dst, x uint32, t [4]uint32) {
 	f.get(x)
 	f.simd(opF32x4Neg)
 	f.set(t[3])
-	f.vexp(dst, t[3], [3]uint32{t[0], t[1], t[2]})
+	f.vexp(dst, t[3])
 	f.v128F32(1)
 	f.v128F32(1)
 	f.get(dst)
 	f.simd(opF32x4Add)
 	f.simd(opF32x4Div)
 	f.set(dst)
+}
+
+// tanhIndex is the index of tanhFn in the module.
+const tanhIndex = 3
+
+// tanhFn assembles the internal function tanh(x v128) v128 (see vtanh).
+func tanhFn() *fn {
+	f := newVecFn()
+	var t [5]uint32
+	for i := range t {
+		t[i] = f.local(tV128)
+	}
+	dst := f.local(tV128)
+	f.vtanh(dst, 0, t)
+	f.get(dst)
+	return f
 }
 
 // vtanh emits dst = tanhf(x): x + x*z*p(z) (z = x*x) where |x| < 0.625,
@@ -141,7 +170,7 @@ func (f *fn) vtanh(dst, x uint32, t [5]uint32) {
 	f.get(ax)
 	f.simd(opF32x4Mul)
 	f.set(t[0])
-	f.vexp(dst, t[0], [3]uint32{t[1], t[2], t[0]})
+	f.vexp(dst, t[0])
 	f.v128F32(1)
 	f.v128F32(2)
 	f.get(dst)
@@ -184,9 +213,8 @@ func cellFn() *fn {
 	for i := range prm {
 		prm[i] = f.local(tI32)
 		f.get(0)
-		f.i32Load()
+		f.i32Load(uint32(4 * i))
 		f.set(prm[i])
-		f.addTo(0, 4)
 	}
 	var (
 		j, rowA, rowH, hb, gb = f.local(tI32), f.local(tI32), f.local(tI32), f.local(tI32), f.local(tI32)
@@ -244,7 +272,9 @@ func cellFn() *fn {
 		f.simd(opF32x4Add)
 		f.set(x)
 		if q == 2 {
-			f.vtanh(gate[q], x, t)
+			f.get(x)
+			f.call(tanhIndex)
+			f.set(gate[q])
 		} else {
 			f.vsigmoid(gate[q], x, [4]uint32{t[0], t[1], t[2], t[3]})
 		}
@@ -275,7 +305,9 @@ func cellFn() *fn {
 	f.i32Add()
 	f.get(c)
 	f.v128Store(0)
-	f.vtanh(x, c, t)
+	f.get(c)
+	f.call(tanhIndex)
+	f.set(x)
 	f.get(ph)
 	f.get(prm[CellTC])
 	f.i32Add()

@@ -34,9 +34,8 @@ func gemmFn(relaxed bool) *fn {
 	for i := range prm {
 		prm[i] = f.local(tI32)
 		f.get(0)
-		f.i32Load()
+		f.i32Load(uint32(4 * i))
 		f.set(prm[i])
-		f.addTo(0, 4)
 	}
 	// Strides in bytes.
 	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC, GemmBTS} {
@@ -46,25 +45,32 @@ func gemmFn(relaxed bool) *fn {
 		f.set(prm[s])
 	}
 	var (
-		i     = f.local(tI32) // rows left
-		rowA  = f.local(tI32) // A's row i
-		rowC  = f.local(tI32) // C's row i
-		j     = f.local(tI32) // columns left
-		colB  = f.local(tI32)
-		colC  = f.local(tI32) // C at the tile's first row and column
-		colC0 = f.local(tI32) // C at row 0 of the panel
-		pb    = f.local(tI32)
-		cnt   = f.local(tI32)
-		pa    [4]uint32 // A's rows in the inner loop
-		pc    [4]uint32 // C's rows of the tile
-		accV  [4][8]uint32
-		bv    [8]uint32
-		accS  [4]uint32
-		splat = f.local(tV128)
-		bs    = f.local(tF32)
+		i               = f.local(tI32) // rows left
+		rowA            = f.local(tI32) // A's row i
+		rowC            = f.local(tI32) // C's row i
+		j               = f.local(tI32) // columns left
+		colB            = f.local(tI32)
+		colC            = f.local(tI32) // C at the tile's first row and column
+		colC0           = f.local(tI32) // C at row 0 of the panel
+		pb              = f.local(tI32)
+		cnt             = f.local(tI32)
+		pa              [4]uint32 // A's rows in the inner loop
+		pc              [4]uint32 // C's rows of the tile
+		accV            [4][8]uint32
+		bv              [8]uint32
+		accS            [4]uint32
+		splat, zero, bs uint32 // zero: locals start at 0
 	)
+	// By type, as runs of locals of one type are declared together.
 	for r := range 4 {
-		pa[r], pc[r], accS[r] = f.local(tI32), f.local(tI32), f.local(tF32)
+		pa[r], pc[r] = f.local(tI32), f.local(tI32)
+	}
+	bs = f.local(tF32)
+	for r := range 4 {
+		accS[r] = f.local(tF32)
+	}
+	splat, zero = f.local(tV128), f.local(tV128)
+	for r := range 4 {
 		for v := range 8 {
 			accV[r][v] = f.local(tV128)
 		}
@@ -104,7 +110,7 @@ func gemmFn(relaxed bool) *fn {
 		f.orElse()
 		for r := range rows {
 			for v := range vecs {
-				f.v128Zero()
+				f.get(zero)
 				f.set(accV[r][v])
 			}
 		}
@@ -316,5 +322,5 @@ func Pack32(dst, b []float32, k, n, ldb int) {
 // where the machine has FMA), which engines without relaxed SIMD reject
 // (WebAssembly.validate tells).
 func Module(relaxed bool) []byte {
-	return module([]*fn{gemmFn(relaxed), cellFn()})
+	return module([]*fn{gemmFn(relaxed), cellFn(), expFn(), tanhFn()}) // expIndex, tanhIndex
 }
