@@ -379,10 +379,14 @@ func TestPCGStream(t *testing.T) {
 // TestFastTrainInferScores: the training record (biaffine scores through
 // t = [l;1]W' by output, then transposed) and inference (t by feature,
 // scores written in place) compute bit-identical scores without dropout.
+// Both in Go: the wasm kernels are checked against the Go code apart
+// (kernels_js_test.go), relaxed SIMD's fused products differing in the
+// last bits.
 func TestFastTrainInferScores(t *testing.T) {
 	tc := fastTestCases()[3]
 	tc.cfg = tc.cfg.NoDropout()
 	m, batch := tc.model(t, 8)
+	m.portable = true
 	ins := make([]Input, len(batch))
 	rngs := make([]pcg, len(batch))
 	for i := range batch {
