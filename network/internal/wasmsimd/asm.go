@@ -126,26 +126,27 @@ func (f *fn) mem(op byte, align, off uint32) {
 func (f *fn) simd(op uint32) { f.op(0xfd); f.u32(op) }
 
 const (
-	opV128Load       = 0x00
-	opV128Store      = 0x0b
-	opV128Const      = 0x0c
-	opF32x4Splat     = 0x13
-	opF32x4Lt        = 0x43
-	opF32x4Gt        = 0x44
-	opV128Andnot     = 0x4f
-	opV128Bitselect  = 0x52
-	opF32x4Floor     = 0x68
-	opI32x4Shl       = 0xab
-	opI32x4Add       = 0xae
-	opF32x4Abs       = 0xe0
-	opF32x4Neg       = 0xe1
-	opF32x4Add       = 0xe4
-	opF32x4Sub       = 0xe5
-	opF32x4Mul       = 0xe6
-	opF32x4Div       = 0xe7
-	opF32x4Pmin      = 0xea // b < a ? b : a
-	opI32x4TruncSatS = 0xf8
-	opF32x4RelaxMadd = 0x105 // relaxed-SIMD: a*b+c, fused or not
+	opV128Load        = 0x00
+	opV128Load32Splat = 0x09
+	opV128Store       = 0x0b
+	opV128Const       = 0x0c
+	opF32x4Splat      = 0x13
+	opF32x4Lt         = 0x43
+	opF32x4Gt         = 0x44
+	opV128Andnot      = 0x4f
+	opV128Bitselect   = 0x52
+	opF32x4Floor      = 0x68
+	opI32x4Shl        = 0xab
+	opI32x4Add        = 0xae
+	opF32x4Abs        = 0xe0
+	opF32x4Neg        = 0xe1
+	opF32x4Add        = 0xe4
+	opF32x4Sub        = 0xe5
+	opF32x4Mul        = 0xe6
+	opF32x4Div        = 0xe7
+	opF32x4Pmin       = 0xea // b < a ? b : a
+	opI32x4TruncSatS  = 0xf8
+	opF32x4RelaxMadd  = 0x105 // relaxed-SIMD: a*b+c, fused or not
 )
 
 // v128F32 pushes the vector of four copies of v.
@@ -167,6 +168,14 @@ func (f *fn) v128Store(off uint32) {
 	f.simd(opV128Store)
 	f.u32(4)
 	f.u32(off)
+}
+
+// v128Load32Splat pushes the vector of four copies of the float32 at the
+// address on the stack (one broadcast load).
+func (f *fn) v128Load32Splat() {
+	f.simd(opV128Load32Splat)
+	f.u32(2)
+	f.u32(0)
 }
 
 // v128Zero pushes a zero vector.

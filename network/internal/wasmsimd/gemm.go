@@ -139,8 +139,7 @@ func gemmFn(relaxed bool) *fn {
 		}
 		for r := range rows {
 			f.get(pa[r])
-			f.f32Load(0)
-			f.simd(opF32x4Splat)
+			f.v128Load32Splat()
 			f.set(splat)
 			for v := range vecs {
 				if relaxed {
