@@ -39,6 +39,7 @@ type prepared struct {
 	mlpT         [numKinds][2][2][]float32 // [kind][module][left, right] (2*LSTM2Hidden, d)
 	biQ          [numKinds][2][]float32    // (D, O*D): [i][o*D+j] = w[o][i][j], D = d+1 (training) or [i][j*O+o] (inference)
 	biR          [numKinds][2][]float32    // (O*D, D): [o*D+j][i] = w[o][i][j]; training only
+	biQP         [numKinds][2][]float32    // biQ packed by wasmsimd.Pack8 for the wasm kernels (inference), or nil
 
 	// Inference weights kept by a Params (preparedFor): the version and
 	// tensor slices they were prepared from.
@@ -94,6 +95,11 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 			D, O := md.bi.d+1, md.bi.outs
 			q := ar.take(D * O * D)
 			p.biQ[k][mod] = q
+			if packForKernels && !train {
+				// By panels: the kernels read this wide matrix (O*D
+				// columns) in one stream instead of rows far apart.
+				p.biQP[k][mod] = ar.take(wasmsimd.Pack8Len(D, O*D))
+			}
 			tasks = append(tasks, func() {
 				if train {
 					for o := 0; o < O; o++ {
@@ -105,6 +111,9 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 				}
 				for i := 0; i < D; i++ {
 					transposeInto(q[i*O*D:], O, md.bi.w[i*D:], D*D, O, D) // [i][j][o]
+				}
+				if qp := p.biQP[k][mod]; qp != nil {
+					wasmsimd.Pack8(qp, q, D, O*D, O*D)
 				}
 			})
 			if train {
@@ -433,7 +442,9 @@ func (g *group) forward(out bool) {
 			// t = [l;1] W' for all words: (W, O*D), [x][o][j] in
 			// training, [x][j][o] in inference (see prepare).
 			mr.t = ar.take(W * O * Dd)
-			g.k.gemmNN(false, W, O*Dd, Dd, mr.l1, Dd, p.biQ[k][mod], O*Dd, mr.t, O*Dd)
+			if qp := p.biQP[k][mod]; qp == nil || !g.k.gemmPanels(false, W, O*Dd, Dd, mr.l1, Dd, qp, mr.t, O*Dd) {
+				g.k.gemmNN(false, W, O*Dd, Dd, mr.l1, Dd, p.biQ[k][mod], O*Dd, mr.t, O*Dd)
+			}
 			if mod == modSpan || p.train {
 				mr.s = make([][]float32, len(g.sents))
 				for i, s := range g.sents {

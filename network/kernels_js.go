@@ -145,7 +145,7 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(ars), int32(aks)
 	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(b), int32(ldb)
 	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
-	p[wasmsimd.GemmBTS] = 32
+	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = 32, 8
 	k.gemmFn.Invoke(k.arg)
 	k.mu.Unlock()
 	runtime.KeepAlive(a)
@@ -203,7 +203,37 @@ func (k *wasmKernels) gemmPacked(acc bool, m, n, kk int, a []float32, lda int, b
 	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(lda), 1
 	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(bp), 32
 	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
-	p[wasmsimd.GemmBTS] = int32(32 * kk)
+	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = int32(32*kk), 8
+	k.gemmFn.Invoke(k.arg)
+	k.mu.Unlock()
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(bp)
+	runtime.KeepAlive(c)
+	return true
+}
+
+// gemmPanels computes C (+)= A·B (A row-major, row stride lda) with B
+// packed by wasmsimd.Pack8 (k×n), as gemm would with B unpacked (the same
+// sums); it reports false, doing nothing, when k is nil.
+func (k *wasmKernels) gemmPanels(acc bool, m, n, kk int, a []float32, lda int, bp []float32, c []float32, ldc int) bool {
+	if k == nil || m < 1 || kk <= 0 || n <= 0 {
+		return false
+	}
+	if len(bp) < wasmsimd.Pack8Len(kk, n) {
+		panic(fmt.Sprintf("network: gemm by panels: B of %d values for %dx%d", len(bp), kk, n))
+	}
+	gemmCheck(m, n, kk, a, lda, 1, bp, 0, c, ldc)
+	k.mu.Lock()
+	p := k.prm
+	p[wasmsimd.GemmAcc] = 0
+	if acc {
+		p[wasmsimd.GemmAcc] = 1
+	}
+	p[wasmsimd.GemmM], p[wasmsimd.GemmN], p[wasmsimd.GemmK] = int32(m), int32(n), int32(kk)
+	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(lda), 1
+	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(bp), 8
+	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
+	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = 32, int32(8*kk)
 	k.gemmFn.Invoke(k.arg)
 	k.mu.Unlock()
 	runtime.KeepAlive(a)

@@ -139,6 +139,46 @@ func TestWasmGemmPackedMatchesGo(t *testing.T) {
 	}
 }
 
+// TestWasmGemmPanelsMatchGo: the SIMD GEMM on B packed by wasmsimd.Pack8
+// (the biaffines' wide weights) against gemmStrided on B as it is, for
+// widths with and without a partial last panel and for fewer rows than a
+// tile.
+func TestWasmGemmPanelsMatchGo(t *testing.T) {
+	k := wasmKernelsOrFail(t)
+	tol := kernelTol(k)
+	rng := rand.New(rand.NewPCG(24, 24))
+	for _, tc := range []struct {
+		name    string
+		m, n, K int
+		acc     bool
+	}{
+		{"biaffine", 20, 3298, 97, false},
+		{"one row", 1, 34, 5, true},
+		{"3 rows, partial panel", 3, 13, 9, false},
+		{"5 rows", 5, 8, 4, true},
+		{"odd", 7, 21, 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lda := tc.K + 1
+			a, b := randF32(rng, tc.m*lda), randF32(rng, tc.K*tc.n)
+			bp := make([]float32, wasmsimd.Pack8Len(tc.K, tc.n))
+			wasmsimd.Pack8(bp, b, tc.K, tc.n, tc.n)
+			ldc := tc.n + 2
+			c0 := randF32(rng, tc.m*ldc)
+			want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+			gemmStrided(tc.acc, tc.m, tc.n, tc.K, a, lda, 1, b, tc.n, want, ldc)
+			if !k.gemmPanels(tc.acc, tc.m, tc.n, tc.K, a, lda, bp, got, ldc) {
+				t.Fatal("the kernel declined")
+			}
+			for i := range want {
+				if d := math.Abs(float64(got[i] - want[i])); d > tol*math.Max(1, math.Abs(float64(want[i]))) {
+					t.Fatalf("C[%d,%d] = %g, Go %g", i/ldc, i%ldc, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
 // TestWasmLSTMCellsMatchGo: the SIMD cells against lstmCellsFwd (the Go
 // code under js), bit for bit (the same float32 operations), on
 // pre-activations from tiny to saturating (the branches of expf and

@@ -32,3 +32,8 @@ func (k *wasmKernels) lstmCells(a, b, cp, c, tc, h []float32, H, rows int) bool 
 func (k *wasmKernels) gemmPacked(acc bool, m, n, kk int, a []float32, lda int, bp []float32, c []float32, ldc int) bool {
 	return false
 }
+
+// gemmPanels reports false: there are no wasm kernels.
+func (k *wasmKernels) gemmPanels(acc bool, m, n, kk int, a []float32, lda int, bp []float32, c []float32, ldc int) bool {
+	return false
+}

@@ -14,6 +14,7 @@ const (
 	GemmC            // address of C[0,0] (row-major, m×n)
 	GemmLDC          // C's row stride (floats)
 	GemmBTS          // fewer than 4 rows: from one 32-column tile of B to the next (floats; 32 unless B is packed, see Pack32)
+	GemmPanel        // 4 rows or more: from one 8-column panel of B to the next (floats; 8 unless B is packed by Pack8, which also makes fewer rows go by panels)
 	GemmWords        // the size of the block
 )
 
@@ -38,7 +39,7 @@ func gemmFn(relaxed bool) *fn {
 		f.set(prm[i])
 	}
 	// Strides in bytes.
-	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC, GemmBTS} {
+	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC, GemmBTS, GemmPanel} {
 		f.get(prm[s])
 		f.i32(2)
 		f.i32Shl()
@@ -220,6 +221,10 @@ func gemmFn(relaxed bool) *fn {
 	f.get(prm[GemmM])
 	f.i32(4)
 	f.i32LtS()
+	f.get(prm[GemmPanel])
+	f.i32(32)
+	f.op(0x46) // i32.eq: B not packed by panels
+	f.op(0x71) // i32.and
 	f.ifThen()
 	f.get(prm[GemmM])
 	f.set(i)
@@ -288,7 +293,11 @@ func gemmFn(relaxed bool) *fn {
 					}
 				})
 			}
-			f.addTo(colB, 4*w)
+			if vecs == 2 {
+				f.addLocal(colB, prm[GemmPanel])
+			} else {
+				f.addTo(colB, 4*w)
+			}
 			f.addTo(colC0, 4*w)
 			f.addTo(j, -w)
 		})
@@ -310,6 +319,24 @@ func Pack32(dst, b []float32, k, n, ldb int) {
 	for t := 0; t < n/32; t++ {
 		for p := 0; p < k; p++ {
 			copy(dst[(t*k+p)*32:(t*k+p+1)*32], b[p*ldb+t*32:p*ldb+t*32+32])
+		}
+	}
+}
+
+// Pack8Len returns the length of the k×n matrix packed by Pack8.
+func Pack8Len(k, n int) int { return k * ((n + 7) &^ 7) }
+
+// Pack8 writes the k×n matrix b (row stride ldb) to dst (Pack8Len(k, n)
+// values) by panels of 8 columns, panel after panel, each panel's k rows of
+// 8 contiguous (the last panel padded with zeros): B as gemm reads it with
+// ldb = 8 and a panel step of 8*k, in one sequential stream per panel.
+func Pack8(dst, b []float32, k, n, ldb int) {
+	for t := 0; t < (n+7)/8; t++ {
+		w := min(8, n-8*t)
+		for p := 0; p < k; p++ {
+			row := dst[(t*k+p)*8 : (t*k+p+1)*8]
+			copy(row, b[p*ldb+8*t:p*ldb+8*t+w])
+			clear(row[w:])
 		}
 	}
 }

@@ -34,6 +34,34 @@ func TestModuleRelaxedDiffers(t *testing.T) {
 	}
 }
 
+// TestPack8: panel t, row p of the packed matrix is B[p, 8t:8t+8], the
+// last panel padded with zeros.
+func TestPack8(t *testing.T) {
+	const k, n, ldb = 3, 13, 15
+	b := make([]float32, k*ldb)
+	for i := range b {
+		b[i] = float32(i + 1)
+	}
+	dst := make([]float32, Pack8Len(k, n))
+	if len(dst) != k*16 {
+		t.Fatalf("Pack8Len = %d, want %d", len(dst), k*16)
+	}
+	Pack8(dst, b, k, n, ldb)
+	for panel := range 2 {
+		for p := range k {
+			for j := range 8 {
+				var want float32
+				if c := panel*8 + j; c < n {
+					want = b[p*ldb+c]
+				}
+				if got := dst[(panel*k+p)*8+j]; got != want {
+					t.Fatalf("panel %d row %d column %d: %g, want %g", panel, p, j, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestPack32: tile t, row p of the packed matrix is B[p, 32t:32t+32].
 func TestPack32(t *testing.T) {
 	const k, n, ldb = 3, 64, 70
