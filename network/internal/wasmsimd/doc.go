@@ -19,6 +19,10 @@
 // (f32x4.relaxed_madd), within 1e-5 of them. The tests of package network
 // check both against the Go code under Node (make test-wasm).
 //
-// Costs: gemm is O(m·n·k), register tiles of 4×8 (single rows 1×32 when
-// there are fewer than 4); lstm O(rows·H), 4 columns at a time.
+// Costs: gemm is O(m·n·k), register tiles of 4×8 by panels of 8 columns
+// (single rows 1×32 when there are fewer than 4); lstm O(rows·H), 4
+// columns at a time. Weights used at every call can be packed once so
+// that gemm reads them as one stream: Pack32 for the LSTM steps' single
+// rows, Pack8 by panels (the biaffines' wide matrices, whose rows are far
+// apart).
 package wasmsimd
