@@ -46,6 +46,7 @@ demo: build wasm
 wasm:
 	@$(GO) version >/dev/null
 	cd ui/components && $(GO) generate .
+	$(GO) generate ./network/internal/wasmsimd
 	@mkdir -p $(WEB)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
 	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/

@@ -2,9 +2,12 @@
 // browser kernels: the products (gemm) and the LSTM cells (lstm) with
 // 128-bit SIMD, which Go's wasm port does not emit.
 //
-// The module is produced by Go code (a small assembler, asm.go), so that
-// building the app needs no other toolchain and the kernels cannot be out
-// of date: Module returns its bytes, about 4 KB. It imports its memory as
+// The module is written in Go: package kernels (a small assembler and the
+// kernels) assembles it, and go generate (make wasm runs it) stores its
+// bytes in modules_gen.go, which a test of package kernels checks against
+// the assembler's output; so building the app needs no toolchain besides
+// Go, and the app does not carry the assembler. Module returns the bytes,
+// about 4 KB. It imports its memory as
 // env.memory; package network instantiates it on the Go program's own
 // linear memory, so the kernels work on Go's slices in place, given their
 // addresses in a parameter block (GemmAcc..., CellA...), and keep nothing

@@ -22,18 +22,6 @@ func TestModuleSize(t *testing.T) {
 	}
 }
 
-// TestModuleRelaxedDiffers: the relaxed variant uses f32x4.relaxed_madd
-// (0xfd 0x85 0x02), the plain one never does.
-func TestModuleRelaxedDiffers(t *testing.T) {
-	madd := []byte{0xfd, 0x85, 0x02}
-	if bytes.Contains(Module(false), madd) {
-		t.Error("the plain module contains relaxed_madd")
-	}
-	if !bytes.Contains(Module(true), madd) {
-		t.Error("the relaxed module has no relaxed_madd")
-	}
-}
-
 // TestPack8: panel t, row p of the packed matrix is B[p, 8t:8t+8], the
 // last panel padded with zeros.
 func TestPack8(t *testing.T) {

@@ -1,18 +1,6 @@
-package wasmsimd
+package kernels
 
-// LSTM cell parameters: the i32 words of the block whose address lstm
-// takes (addresses of float32 arrays; see network's lstmCell).
-const (
-	CellA     = iota // gate pre-activations (rows, 4H): i, f, g, o; activated in place
-	CellB            // bias (4H), added first
-	CellCP           // previous cell states (rows, H)
-	CellC            // cell states (rows, H)
-	CellTC           // tanh of the cell states (rows, H)
-	CellH            // hidden states (rows, H)
-	CellHid          // H, a multiple of 4
-	CellRows         // rows, at least 1
-	CellWords        // the size of the block
-)
+import "github.com/discspan/discspan/network/internal/wasmsimd"
 
 // The float32 constants of network's expf and tanhf (fast_math.go), as
 // Go rounds them.
@@ -204,12 +192,12 @@ func (f *fn) vtanh(dst, x uint32, t [5]uint32) {
 }
 
 // cellFn assembles lstm(p): for every row and every column j (4 at a
-// time), with the parameters at p (see CellA...), the operations of
+// time), with the parameters at p (see wasmsimd.CellA...), the operations of
 // network's lstmCell after the bias: a += b; i, f, o = sigmoid, g = tanh
 // (written back to a); c = f*cp + i*g; tc = tanh(c); h = o*tc.
 func cellFn() *fn {
 	f := newFn("lstm", 1)
-	var prm [CellWords]uint32
+	var prm [wasmsimd.CellWords]uint32
 	for i := range prm {
 		prm[i] = f.local(tI32)
 		f.get(0)
@@ -229,7 +217,7 @@ func cellFn() *fn {
 	for q := range t {
 		t[q] = f.local(tV128)
 	}
-	f.get(prm[CellHid])
+	f.get(prm[wasmsimd.CellHid])
 	f.i32(2)
 	f.i32Shl()
 	f.set(hb) // H in bytes: from one gate to the next
@@ -237,18 +225,18 @@ func cellFn() *fn {
 	f.i32(2)
 	f.i32Shl()
 	f.set(gb) // 4H in bytes: a row of gates
-	f.get(prm[CellA])
+	f.get(prm[wasmsimd.CellA])
 	f.set(rowA)
 	f.i32(0)
 	f.set(rowH)
 	f.loop()
 	f.get(rowA)
 	f.set(pa)
-	f.get(prm[CellB])
+	f.get(prm[wasmsimd.CellB])
 	f.set(pb)
 	f.get(rowH)
 	f.set(ph)
-	f.get(prm[CellHid])
+	f.get(prm[wasmsimd.CellHid])
 	f.set(j)
 	f.loop()
 	for q := range 4 {
@@ -291,7 +279,7 @@ func cellFn() *fn {
 	// c = f*cp + i*g
 	f.get(gate[1])
 	f.get(ph)
-	f.get(prm[CellCP])
+	f.get(prm[wasmsimd.CellCP])
 	f.i32Add()
 	f.v128Load(0)
 	f.simd(opF32x4Mul)
@@ -301,7 +289,7 @@ func cellFn() *fn {
 	f.simd(opF32x4Add)
 	f.set(c)
 	f.get(ph)
-	f.get(prm[CellC])
+	f.get(prm[wasmsimd.CellC])
 	f.i32Add()
 	f.get(c)
 	f.v128Store(0)
@@ -309,12 +297,12 @@ func cellFn() *fn {
 	f.call(tanhIndex)
 	f.set(x)
 	f.get(ph)
-	f.get(prm[CellTC])
+	f.get(prm[wasmsimd.CellTC])
 	f.i32Add()
 	f.get(x)
 	f.v128Store(0)
 	f.get(ph)
-	f.get(prm[CellH])
+	f.get(prm[wasmsimd.CellH])
 	f.i32Add()
 	f.get(gate[3])
 	f.get(x)
@@ -329,8 +317,8 @@ func cellFn() *fn {
 	f.end()
 	f.addLocal(rowA, gb)
 	f.addLocal(rowH, hb)
-	f.addTo(prm[CellRows], -1)
-	f.get(prm[CellRows])
+	f.addTo(prm[wasmsimd.CellRows], -1)
+	f.get(prm[wasmsimd.CellRows])
 	f.brIf(0)
 	f.end()
 	return f

@@ -1,22 +1,6 @@
-package wasmsimd
+package kernels
 
-// GEMM parameters: the i32 words of the block whose address gemm takes.
-const (
-	GemmAcc   = iota // 1: C += A·B, 0: C = A·B
-	GemmM            // rows of C
-	GemmN            // columns of C
-	GemmK            // the inner dimension, at least 1
-	GemmA            // address of A[0,0]
-	GemmARS          // A's row stride (floats)
-	GemmAKS          // A's column stride (floats): op(A)[i,p] = A[i*ars+p*aks]
-	GemmB            // address of B[0,0] (row-major, k×n)
-	GemmLDB          // B's row stride (floats)
-	GemmC            // address of C[0,0] (row-major, m×n)
-	GemmLDC          // C's row stride (floats)
-	GemmBTS          // fewer than 4 rows: from one 32-column tile of B to the next (floats; 32 unless B is packed, see Pack32)
-	GemmPanel        // 4 rows or more: from one 8-column panel of B to the next (floats; 8 unless B is packed by Pack8, which also makes fewer rows go by panels)
-	GemmWords        // the size of the block
-)
+import "github.com/discspan/discspan/network/internal/wasmsimd"
 
 // The register tiles: 4 rows by 8 columns (8 accumulators, 2 vectors of
 // B and a broadcast: 11 of the 16 vector registers of x86-64), then 4
@@ -25,13 +9,13 @@ const (
 // step is, streams B once), else by the panel's width.
 
 // gemmFn assembles gemm(p): C (+)= op(A)·B with the parameters at p (see
-// GemmAcc...). Every element is accumulated in the order of k from C or
+// wasmsimd.GemmAcc...). Every element is accumulated in the order of k from C or
 // 0, one product and one addition (or, relaxed, one multiply-add) at a
 // time: without relaxed, exactly the float32 sums of the portable Go
 // kernel (goTile), whatever the tile an element falls in.
 func gemmFn(relaxed bool) *fn {
 	f := newFn("gemm", 1)
-	var prm [GemmWords]uint32
+	var prm [wasmsimd.GemmWords]uint32
 	for i := range prm {
 		prm[i] = f.local(tI32)
 		f.get(0)
@@ -39,7 +23,7 @@ func gemmFn(relaxed bool) *fn {
 		f.set(prm[i])
 	}
 	// Strides in bytes.
-	for _, s := range []int{GemmARS, GemmAKS, GemmLDB, GemmLDC, GemmBTS, GemmPanel} {
+	for _, s := range []int{wasmsimd.GemmARS, wasmsimd.GemmAKS, wasmsimd.GemmLDB, wasmsimd.GemmLDC, wasmsimd.GemmBTS, wasmsimd.GemmPanel} {
 		f.get(prm[s])
 		f.i32(2)
 		f.i32Shl()
@@ -87,11 +71,11 @@ func gemmFn(relaxed bool) *fn {
 		f.set(pc[0])
 		for r := 1; r < rows; r++ {
 			f.get(pa[r-1])
-			f.get(prm[GemmARS])
+			f.get(prm[wasmsimd.GemmARS])
 			f.i32Add()
 			f.set(pa[r])
 			f.get(pc[r-1])
-			f.get(prm[GemmLDC])
+			f.get(prm[wasmsimd.GemmLDC])
 			f.i32Add()
 			f.set(pc[r])
 		}
@@ -99,7 +83,7 @@ func gemmFn(relaxed bool) *fn {
 	// tile emits one rows × 4*vecs tile at colB, colC.
 	tile := func(rows, vecs int) {
 		setRows(rows)
-		f.get(prm[GemmAcc])
+		f.get(prm[wasmsimd.GemmAcc])
 		f.ifThen()
 		for r := range rows {
 			for v := range vecs {
@@ -118,7 +102,7 @@ func gemmFn(relaxed bool) *fn {
 		f.end()
 		f.get(colB)
 		f.set(pb)
-		f.get(prm[GemmK])
+		f.get(prm[wasmsimd.GemmK])
 		f.set(cnt)
 		f.loop()
 		// One row: each vector of B used once, straight from memory
@@ -157,9 +141,9 @@ func gemmFn(relaxed bool) *fn {
 				}
 				f.set(accV[r][v])
 			}
-			f.addLocal(pa[r], prm[GemmAKS])
+			f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
 		}
-		f.addLocal(pb, prm[GemmLDB])
+		f.addLocal(pb, prm[wasmsimd.GemmLDB])
 		f.addTo(cnt, -1)
 		f.get(cnt)
 		f.brIf(0)
@@ -176,7 +160,7 @@ func gemmFn(relaxed bool) *fn {
 	column := func(rows int) {
 		setRows(rows)
 		for r := range rows {
-			f.get(prm[GemmAcc])
+			f.get(prm[wasmsimd.GemmAcc])
 			f.ifThen()
 			f.get(pc[r])
 			f.f32Load(0)
@@ -188,7 +172,7 @@ func gemmFn(relaxed bool) *fn {
 		}
 		f.get(colB)
 		f.set(pb)
-		f.get(prm[GemmK])
+		f.get(prm[wasmsimd.GemmK])
 		f.set(cnt)
 		f.loop()
 		f.get(pb)
@@ -202,9 +186,9 @@ func gemmFn(relaxed bool) *fn {
 			f.f32Mul()
 			f.f32Add()
 			f.set(accS[r])
-			f.addLocal(pa[r], prm[GemmAKS])
+			f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
 		}
-		f.addLocal(pb, prm[GemmLDB])
+		f.addLocal(pb, prm[wasmsimd.GemmLDB])
 		f.addTo(cnt, -1)
 		f.get(cnt)
 		f.brIf(0)
@@ -218,24 +202,24 @@ func gemmFn(relaxed bool) *fn {
 
 	// Fewer than 4 rows (matrix-vector products, as in an LSTM step):
 	// row after row, each streaming B once, by tiles of 32 columns.
-	f.get(prm[GemmM])
+	f.get(prm[wasmsimd.GemmM])
 	f.i32(4)
 	f.i32LtS()
-	f.get(prm[GemmPanel])
+	f.get(prm[wasmsimd.GemmPanel])
 	f.i32(32)
 	f.op(0x46) // i32.eq: B not packed by panels
 	f.op(0x71) // i32.and
 	f.ifThen()
-	f.get(prm[GemmM])
+	f.get(prm[wasmsimd.GemmM])
 	f.set(i)
-	f.get(prm[GemmA])
+	f.get(prm[wasmsimd.GemmA])
 	f.set(rowA)
-	f.get(prm[GemmC])
+	f.get(prm[wasmsimd.GemmC])
 	f.set(rowC)
 	f.whileGE(i, 1, func() {
-		f.get(prm[GemmN])
+		f.get(prm[wasmsimd.GemmN])
 		f.set(j)
-		f.get(prm[GemmB])
+		f.get(prm[wasmsimd.GemmB])
 		f.set(colB)
 		f.get(rowC)
 		f.set(colC)
@@ -248,7 +232,7 @@ func gemmFn(relaxed bool) *fn {
 					tile(1, vecs)
 				}
 				if vecs == 8 {
-					f.addLocal(colB, prm[GemmBTS])
+					f.addLocal(colB, prm[wasmsimd.GemmBTS])
 				} else {
 					f.addTo(colB, 4*w)
 				}
@@ -257,25 +241,25 @@ func gemmFn(relaxed bool) *fn {
 			})
 		}
 		f.addTo(i, -1)
-		f.addLocal(rowA, prm[GemmARS])
-		f.addLocal(rowC, prm[GemmLDC])
+		f.addLocal(rowA, prm[wasmsimd.GemmARS])
+		f.addLocal(rowC, prm[wasmsimd.GemmLDC])
 	})
 	f.orElse()
 	// Otherwise by panels of 8 columns (then 4, then 1), each panel of B
 	// (k×8) staying in the L1 cache while every row of A passes over it, by
 	// tiles of 4 rows and then single rows.
-	f.get(prm[GemmN])
+	f.get(prm[wasmsimd.GemmN])
 	f.set(j)
-	f.get(prm[GemmB])
+	f.get(prm[wasmsimd.GemmB])
 	f.set(colB)
-	f.get(prm[GemmC])
+	f.get(prm[wasmsimd.GemmC])
 	f.set(colC0)
 	for _, vecs := range []int{2, 1, 0} {
 		w := int32(max(1, 4*vecs))
 		f.whileGE(j, w, func() {
-			f.get(prm[GemmM])
+			f.get(prm[wasmsimd.GemmM])
 			f.set(i)
-			f.get(prm[GemmA])
+			f.get(prm[wasmsimd.GemmA])
 			f.set(rowA)
 			f.get(colC0)
 			f.set(colC)
@@ -288,13 +272,13 @@ func gemmFn(relaxed bool) *fn {
 					}
 					f.addTo(i, -int32(rows))
 					for range rows {
-						f.addLocal(rowA, prm[GemmARS])
-						f.addLocal(colC, prm[GemmLDC])
+						f.addLocal(rowA, prm[wasmsimd.GemmARS])
+						f.addLocal(colC, prm[wasmsimd.GemmLDC])
 					}
 				})
 			}
 			if vecs == 2 {
-				f.addLocal(colB, prm[GemmPanel])
+				f.addLocal(colB, prm[wasmsimd.GemmPanel])
 			} else {
 				f.addTo(colB, 4*w)
 			}
@@ -306,47 +290,9 @@ func gemmFn(relaxed bool) *fn {
 	return f
 }
 
-// Pack32 writes the k×n matrix b (row stride ldb; n a multiple of 32) to
-// dst (k*n values) by tiles of 32 columns, tile after tile, each tile's k
-// rows of 32 contiguous: B as gemm reads it with fewer than 4 rows,
-// ldb = 32 and bts = 32*k, in one sequential stream (an LSTM step's
-// recurrent weights, used at every step, stay in the L2 cache). It panics
-// when n is not a multiple of 32.
-func Pack32(dst, b []float32, k, n, ldb int) {
-	if n%32 != 0 {
-		panic("wasmsimd: Pack32 of a width that is not a multiple of 32")
-	}
-	for t := 0; t < n/32; t++ {
-		for p := 0; p < k; p++ {
-			copy(dst[(t*k+p)*32:(t*k+p+1)*32], b[p*ldb+t*32:p*ldb+t*32+32])
-		}
-	}
-}
-
-// Pack8Len returns the length of the k×n matrix packed by Pack8.
-func Pack8Len(k, n int) int { return k * ((n + 7) &^ 7) }
-
-// Pack8 writes the k×n matrix b (row stride ldb) to dst (Pack8Len(k, n)
-// values) by panels of 8 columns, panel after panel, each panel's k rows of
-// 8 contiguous (the last panel padded with zeros): B as gemm reads it with
-// ldb = 8 and a panel step of 8*k, in one sequential stream per panel.
-func Pack8(dst, b []float32, k, n, ldb int) {
-	for t := 0; t < (n+7)/8; t++ {
-		w := min(8, n-8*t)
-		for p := 0; p < k; p++ {
-			row := dst[(t*k+p)*8 : (t*k+p+1)*8]
-			copy(row, b[p*ldb+8*t:p*ldb+8*t+w])
-			clear(row[w:])
-		}
-	}
-}
-
-// Module returns the kernels' WebAssembly module: it imports the memory it
-// works on as env.memory and exports gemm (see gemmFn) and lstm (see
-// cellFn), each taking the address of its parameter block. With relaxed, the
-// products use relaxed-SIMD's multiply-add (f32x4.relaxed_madd: fused
-// where the machine has FMA), which engines without relaxed SIMD reject
-// (WebAssembly.validate tells).
-func Module(relaxed bool) []byte {
+// Assemble returns the kernels' module (see wasmsimd.Module, which holds
+// its bytes as generated by Assemble): the plain variant, or with relaxed
+// the one whose products use relaxed-SIMD's multiply-add.
+func Assemble(relaxed bool) []byte {
 	return module([]*fn{gemmFn(relaxed), cellFn(), expFn(), tanhFn()}) // expIndex, tanhIndex
 }
