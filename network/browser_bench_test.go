@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,13 +46,16 @@ func BenchmarkBrowserForwardOne(b *testing.B) {
 		b.Skip("no Chromium ($CHROMIUM or /usr/bin/chromium; make chromium installs it)")
 	}
 	dir := b.TempDir()
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	build := exec.Command(goBin, "test", "-c", "-o", filepath.Join(dir, "network.wasm"), ".")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Fatalf("go env GOROOT: %v", err)
+	}
+	build := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "network.wasm"), ".")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building the js/wasm tests: %v\n%s", err, out)
 	}
-	execJS, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
 		b.Fatal(err)
 	}
