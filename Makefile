@@ -10,7 +10,7 @@ WEB     ?= build/web
 ADDR    ?= 127.0.0.1:8080
 WEIGHTS ?= weights/default.safetensors
 
-.PHONY: all build test vet bench bench-table demo wasm test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
+.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
 
 all: build
 
@@ -28,6 +28,7 @@ TEST_STEPS := \
 	"vet|$(MAKE) --no-print-directory vet" \
 	"chromium|$(MAKE) --no-print-directory chromium" \
 	"worker|$(MAKE) --no-print-directory test-worker" \
+	"wasm kernels|$(MAKE) --no-print-directory test-wasm" \
 	"go test|$(GO) test -count=1 ./..." \
 	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode"
 
@@ -68,6 +69,7 @@ wasm:
 	@$(GO) version >/dev/null
 	@echo "wasm: building the browser app in $(WEB) (the first build takes a few minutes; later ones take seconds)"
 	cd ui/components && $(GO) generate .
+	$(GO) generate ./network/internal/wasmsimd
 	@mkdir -p $(WEB)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
 	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
@@ -79,6 +81,23 @@ wasm:
 		elif [ ! -f $$f.br ] || [ $$f -nt $$f.br ]; then brotli -f -q 11 $$f; fi; \
 	done
 	@echo "wasm: $$(wc -c <$(WEB)/main.wasm) bytes, $$(wc -c <$(WEB)/main.wasm.gz) gzipped (budget 4 MB)"
+
+# The network's wasm SIMD kernels under Node (part of make test): the
+# network's tests compiled to js/wasm, run once as Go runs them (plain
+# SIMD: results bit-identical to the Go code) and once with relaxed SIMD
+# enabled (fused multiply-adds, as Chromium runs them; within 1e-5).
+WASM_EXEC = $$($(GO) env GOROOT)/lib/wasm
+test-wasm:
+	@command -v node >/dev/null 2>&1 || { echo "test-wasm: node is missing: the wasm kernels are not tested"; exit 0; }; \
+	set -e; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "$(WASM_EXEC)/go_js_wasm_exec" -run 'Wasm|FastForward|FastBatchInvariance|FastTrainInfer|FastPrepared' ./network; \
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "node --stack-size=8192 --experimental-wasm-relaxed-simd $(WASM_EXEC)/wasm_exec_node.js" -run 'Wasm' ./network
+
+# The browser's scoring speed without a browser: one Tiny model, one
+# 20-word sentence, with the wasm kernels and with the portable Go code,
+# alternating, under Node.
+bench-wasm:
+	for i in 1 2 3; do GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'BenchmarkForwardOne_Tiny20(Portable)?$$' -benchtime 100x -exec "$(WASM_EXEC)/go_js_wasm_exec" ./network | grep ^Benchmark; done
 
 # The headless Chromium tests of the app alone (they are part of make test).
 test-browser: chromium wasm

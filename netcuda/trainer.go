@@ -101,9 +101,11 @@ func (t *Trainer) get(src cuda.Ptr, p *network.Params) error {
 			return fmt.Errorf("netcuda: tensor %d (%s) does not match the trainer's layout", i, tn.Name)
 		}
 		if err := cuda.Download(t.g.dev, tn.Data, src.Add(t.offset[tn.Name])); err != nil {
+			p.Changed()
 			return err
 		}
 	}
+	p.Changed() // the CPU's prepared inference weights are stale
 	return nil
 }
 

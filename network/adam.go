@@ -90,6 +90,7 @@ func (a *Adam) Update(p, g *Params) (float64, error) {
 		adamChunk(p.tensors[ch.t].Data[ch.lo:ch.hi], g.tensors[ch.t].Data[ch.lo:ch.hi],
 			a.M.tensors[ch.t].Data[ch.lo:ch.hi], a.V.tensors[ch.t].Data[ch.lo:ch.hi], &k)
 	})
+	p.Changed()
 	return norm, nil
 }
 

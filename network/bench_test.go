@@ -65,9 +65,21 @@ func BenchmarkForward_Tiny20(b *testing.B) {
 }
 
 // BenchmarkForwardOne_Tiny20 scores one sentence of 20 words on one
-// goroutine (latency).
-func BenchmarkForwardOne_Tiny20(b *testing.B) {
-	m, batch := benchBatch(b, 1, 20)
+// goroutine (latency); under js/wasm with the SIMD kernels, as the browser
+// does. The _Tiny10 and _Tiny40 variants score 10 and 40 words; the
+// Portable ones use the portable Go code instead of the wasm kernels (the
+// same as the others elsewhere).
+func BenchmarkForwardOne_Tiny20(b *testing.B)         { benchForwardOne(b, 20, false) }
+func BenchmarkForwardOne_Tiny10(b *testing.B)         { benchForwardOne(b, 10, false) }
+func BenchmarkForwardOne_Tiny40(b *testing.B)         { benchForwardOne(b, 40, false) }
+func BenchmarkForwardOne_Tiny10Portable(b *testing.B) { benchForwardOne(b, 10, true) }
+func BenchmarkForwardOne_Tiny20Portable(b *testing.B) { benchForwardOne(b, 20, true) }
+func BenchmarkForwardOne_Tiny40Portable(b *testing.B) { benchForwardOne(b, 40, true) }
+
+func benchForwardOne(b *testing.B, words int, portable bool) {
+	m, batch := benchBatch(b, 1, words)
+	m.portable = portable
+	m.WarmUp()
 	b.ResetTimer()
 	cpu0 := processCPU()
 	for b.Loop() {
@@ -75,7 +87,7 @@ func BenchmarkForwardOne_Tiny20(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportTokens(b, 20, cpu0)
+	reportTokens(b, words, cpu0)
 }
 
 // BenchmarkLossGrad_Tiny20 runs forward and backward (with dropout) over a

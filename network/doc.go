@@ -103,9 +103,19 @@
 //     cells;
 //   - every product is a GEMM with a register-tiled kernel (AVX2/FMA
 //     assembly on amd64 when the CPU has it, Go otherwise or with the
-//     purego build tag) on weights transposed or permuted once per call
-//     (and cached for inference while they do not change); sigmoid, tanh
-//     and exp are float32 polynomials (Cephes, about 2 ulp), vectorised;
+//     purego build tag) on weights transposed or permuted once per
+//     training call; inference keeps its rearranged weights with the Params
+//     while they do not change (a version number, see Params.Changed, and
+//     the tensors' slices; nothing proportional to the model is allocated or
+//     compared per call); sigmoid, tanh and exp are float32 polynomials
+//     (Cephes, about 2 ulp), vectorised;
+//   - in the browser (js/wasm), where Go emits no SIMD, inference runs its
+//     products and LSTM cells in a small WebAssembly module using 128-bit
+//     SIMD (relaxed-SIMD fused multiply-adds where the engine has them),
+//     assembled by package internal/wasmsimd and instantiated on the Go
+//     program's own memory, so that it reads and writes the slices in place
+//     (kernels_js.go; Kernels says which code runs). Plain SIMD gives the Go
+//     code's results bit for bit; relaxed SIMD within 1e-5;
 //   - inference computes the characters of identical words once;
 //   - working memory comes from arenas kept between calls (see Release).
 //

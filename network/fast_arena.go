@@ -99,9 +99,10 @@ func putArena(a *arena) {
 }
 
 // Release frees the work memory that the package keeps between calls of
-// Forward, ForwardBatch, Loss and LossGrad (scratch arenas, gradient
-// buffers and the weights prepared for inference; up to a few hundred MB
-// after training). Later calls allocate it again.
+// Forward, ForwardBatch, Loss and LossGrad (scratch arenas and gradient
+// buffers; up to a few hundred MB after training). Later calls allocate it
+// again. The weights prepared for inference belong to their Params (see
+// Params.Changed) and go with them.
 func Release() {
 	arenas.Lock()
 	arenas.free, arenas.floats = nil, 0
@@ -109,7 +110,4 @@ func Release() {
 	gradBufs.Lock()
 	gradBufs.free = nil
 	gradBufs.Unlock()
-	prepCache.Lock()
-	prepCache.params, prepCache.data, prepCache.src, prepCache.prep = nil, nil, nil, nil
-	prepCache.Unlock()
 }

@@ -38,6 +38,23 @@ func gemmTN(acc bool, m, n, k int, a []float32, lda int, b []float32, ldb int, c
 	gemmStrided(acc, m, n, k, a, 1, lda, b, ldb, c, ldc)
 }
 
+// gemmCheck panics when the m×n×k product of gemmStrided would reach
+// outside a, b or c (m, n >= 1).
+func gemmCheck(m, n, k int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc int) {
+	if (m-1)*ldc+n > len(c) || (k > 0 && ((m-1)*ars+(k-1)*aks >= len(a) || (k-1)*ldb+n > len(b))) {
+		panic(fmt.Sprintf("network: gemm %dx%dx%d out of bounds (a %d/%d,%d, b %d/%d, c %d/%d)",
+			m, n, k, len(a), ars, aks, len(b), ldb, len(c), ldc))
+	}
+}
+
+// gemmNN is the package's gemmNN through k's SIMD kernel when k is not
+// nil (inference in the browser), else the Go one.
+func (k *wasmKernels) gemmNN(acc bool, m, n, kk int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	if !k.gemm(acc, m, n, kk, a, lda, 1, b, ldb, c, ldc) {
+		gemmStrided(acc, m, n, kk, a, lda, 1, b, ldb, c, ldc)
+	}
+}
+
 // gemmScratch holds the zero-padded copies of edge tiles.
 type gemmScratch struct{ a, b, c, p, t []float32 }
 
@@ -55,10 +72,7 @@ func gemmStrided(acc bool, m, n, k int, a []float32, ars, aks int, b []float32, 
 	if m <= 0 || n <= 0 {
 		return
 	}
-	if (m-1)*ldc+n > len(c) || (k > 0 && ((m-1)*ars+(k-1)*aks >= len(a) || (k-1)*ldb+n > len(b))) {
-		panic(fmt.Sprintf("network: gemm %dx%dx%d out of bounds (a %d/%d,%d, b %d/%d, c %d/%d)",
-			m, n, k, len(a), ars, aks, len(b), ldb, len(c), ldc))
-	}
+	gemmCheck(m, n, k, a, ars, aks, b, ldb, c, ldc)
 	if k == 0 {
 		if !acc {
 			for i := 0; i < m; i++ {

@@ -53,6 +53,7 @@ func (pk *packing) row(r, s int, rev bool) int {
 type prepLSTM struct {
 	w          lstm[float32]
 	wihT, whhT []float32 // (in, 4H), (H, 4H)
+	whhP       []float32 // whhT packed by wasmsimd.Pack32 for the wasm kernels (inference, 4H a multiple of 32), or nil
 }
 
 // lstmRun records one direction over a packing, step-major.
@@ -69,8 +70,9 @@ type lstmRun struct {
 // to them, for the recurrence. x holds the inputs by sequence-major row (row
 // stride in). It writes h of every row to out (sequence-major, row stride
 // ldo; nil: not written) and the last state of sequence q to fin[q*ldf:]
-// (nil: not written). keep records what backward needs.
-func (p *prepLSTM) forward(ar *arena, pk *packing, x []float32, rev, keep bool, out []float32, ldo int, fin []float32, ldf int) *lstmRun {
+// (nil: not written). keep records what backward needs. The products go
+// through k (nil: the Go code).
+func (p *prepLSTM) forward(k *wasmKernels, ar *arena, pk *packing, x []float32, rev, keep bool, out []float32, ldo int, fin []float32, ldf int) *lstmRun {
 	H, G, in := p.w.hid, 4*p.w.hid, p.w.in
 	R := pk.rows
 	run := &lstmRun{pk: pk, rev: rev, x: ar.take(R * in), gates: ar.take(R * G), c: ar.take(R * H), h: ar.take(R * H)}
@@ -101,20 +103,25 @@ func (p *prepLSTM) forward(ar *arena, pk *packing, x []float32, rev, keep bool, 
 			for e < pk.maxLen && pk.off[e]-o < projRows {
 				e++
 			}
-			gemmNN(false, pk.off[e]-o, G, in, run.x[o*in:], in, p.wihT, G, run.gates[o*G:], G)
+			k.gemmNN(false, pk.off[e]-o, G, in, run.x[o*in:], in, p.wihT, G, run.gates[o*G:], G)
 			projected = e
 		}
 		gt := run.gates[o*G:]
 		cp := zero
 		if s > 0 {
-			gemmNN(true, a, G, H, run.h[pk.off[s-1]*H:], H, p.whhT, G, gt, G)
+			hp := run.h[pk.off[s-1]*H:]
+			if p.whhP == nil || !k.gemmPacked(true, a, G, H, hp, H, p.whhP, gt, G) {
+				k.gemmNN(true, a, G, H, hp, H, p.whhT, G, gt, G)
+			}
 			cp = run.c[pk.off[s-1]*H:]
 		}
 		tc := tcl
 		if keep {
 			tc = run.tc[o*H:]
 		}
-		lstmCellsFwd(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a)
+		if !k.lstmCells(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a) {
+			lstmCellsFwd(gt, p.w.b, cp, run.c[o*H:], tc, run.h[o*H:], H, a)
+		}
 		for r := 0; r < a; r++ {
 			h := run.h[(o+r)*H : (o+r+1)*H]
 			if out != nil {

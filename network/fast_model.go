@@ -90,6 +90,7 @@ func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
 	c := m.Config()
 	w := m.workers(len(idx))
 	p := preparedFor(m.Params, w)
+	kern := kernelsFor(m.portable)
 	groups := split(idx, func(i int) int { return ins[i].Len() }, w, groupWords(c))
 	runWorkers(w, func(k int) {
 		ar := getArena()
@@ -100,6 +101,7 @@ func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
 				gin[j] = ins[i]
 			}
 			g := newGroup(p, ar, gin, nil, 1)
+			g.k = kern
 			g.forward(true)
 			for j, i := range gi {
 				s := &g.sents[j]
@@ -227,75 +229,48 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 	}
 }
 
-// prepCache keeps the inference weights last prepared (prepare is a copy
-// of every weight, several milliseconds for Tiny: more than scoring a
-// sentence). An entry is reused only while the weights are exactly those
-// it was made from, checked by comparing them with a copy (a fraction of
-// the cost of preparing), so that changes made in place to the Params are
-// always seen.
-var prepCache struct {
-	sync.Mutex
-	params *Params
-	data   []*float32 // every tensor's first value (the views prep holds)
-	src    []float32  // the prepared tensors' values, in layout order
-	prep   *prepared
+// preparedFor returns the inference weights of p: those p keeps while its
+// values are unchanged (same version, see Params.Changed, and the same
+// tensor slices), else freshly prepared ones, which p then keeps. Checking
+// costs O(number of tensors), preparing O(number of weights). The result
+// is read-only and never recycled; it lives as long as p or until p changes.
+func preparedFor(p *Params, workers int) *prepared {
+	v := p.version.Load()
+	if e := p.infer.Load(); e != nil && e.preparedFrom(p, v) {
+		return e
+	}
+	p.prepMu.Lock()
+	defer p.prepMu.Unlock()
+	if e := p.infer.Load(); e != nil && e.preparedFrom(p, v) {
+		return e
+	}
+	data := make([]tensorID, len(p.tensors))
+	for i, t := range p.tensors {
+		data[i] = tensorID{unsafe.SliceData(t.Data), len(t.Data)}
+	}
+	ar := new(arena) // owned by the result
+	prep := prepare(ar, bind32(p), false, workers)
+	prep.version, prep.data = v, data
+	p.infer.Store(prep)
+	return prep
 }
 
-// preparedName reports whether prepare copies the named tensor (the
-// embeddings are read in place).
-func preparedName(name string) bool { return name != "word.emb" && name != "char.emb" }
+// tensorID identifies a tensor's Data slice.
+type tensorID struct {
+	first *float32
+	n     int
+}
 
-// sameValues reports whether a and b hold the same bits.
-func sameValues(a, b []float32) bool {
-	if len(a) != len(b) {
+// preparedFrom reports whether e holds the inference weights of version v
+// of p, with p's tensors still the slices they were prepared from.
+func (e *prepared) preparedFrom(p *Params, v uint64) bool {
+	if e.version != v || len(e.data) != len(p.tensors) {
 		return false
 	}
-	if len(a) == 0 {
-		return true
-	}
-	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a))
-	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), 4*len(b))
-	return string(ab) == string(bb)
-}
-
-// preparedFor returns the inference weights of p (the cached ones when
-// they are still valid: same tensors, same values). The result is
-// read-only and never recycled.
-func preparedFor(p *Params, workers int) *prepared {
-	prepCache.Lock()
-	defer prepCache.Unlock()
-	if prepCache.params == p && prepCache.prep != nil && len(prepCache.data) == len(p.tensors) {
-		off, same := 0, true
-		for i, t := range p.tensors {
-			if len(t.Data) == 0 || &t.Data[0] != prepCache.data[i] {
-				same = false
-				break
-			}
-			if !preparedName(t.Name) {
-				continue
-			}
-			if off+len(t.Data) > len(prepCache.src) || !sameValues(t.Data, prepCache.src[off:off+len(t.Data)]) {
-				same = false
-				break
-			}
-			off += len(t.Data)
-		}
-		if same && off == len(prepCache.src) {
-			return prepCache.prep
-		}
-	}
-	var src []float32
-	data := make([]*float32, len(p.tensors))
 	for i, t := range p.tensors {
-		if len(t.Data) > 0 {
-			data[i] = &t.Data[0]
-		}
-		if preparedName(t.Name) {
-			src = append(src, t.Data...)
+		if e.data[i] != (tensorID{unsafe.SliceData(t.Data), len(t.Data)}) {
+			return false
 		}
 	}
-	ar := new(arena) // owned by the cache entry, left to the collector
-	prep := prepare(ar, bind32(p), false, workers)
-	prepCache.params, prepCache.data, prepCache.src, prepCache.prep = p, data, src, prep
-	return prep
+	return true
 }

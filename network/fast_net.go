@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/network/internal/wasmsimd"
 )
 
 // The optimised float32 path (see "Implementation" in doc.go). It computes
@@ -38,6 +39,12 @@ type prepared struct {
 	mlpT         [numKinds][2][2][]float32 // [kind][module][left, right] (2*LSTM2Hidden, d)
 	biQ          [numKinds][2][]float32    // (D, O*D): [i][o*D+j] = w[o][i][j], D = d+1 (training) or [i][j*O+o] (inference)
 	biR          [numKinds][2][]float32    // (O*D, D): [o*D+j][i] = w[o][i][j]; training only
+	biQP         [numKinds][2][]float32    // biQ packed by wasmsimd.Pack8 for the wasm kernels (inference), or nil
+
+	// Inference weights kept by a Params (preparedFor): the version and
+	// tensor slices they were prepared from.
+	version uint64
+	data    []tensorID
 }
 
 // prepare transposes or permutes the weights of w into ar, on workers
@@ -60,10 +67,16 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 		}{{&p.char[d], dir(w.charLSTM)}, {&p.l1[d], dir(w.lstm1)}, {&p.l2[d], dir(w.lstm2)}} {
 			G := 4 * x.l.hid
 			*x.dst = prepLSTM{w: x.l, wihT: ar.take(x.l.in * G), whhT: ar.take(x.l.hid * G)}
+			if packForKernels && !train && G%32 == 0 {
+				x.dst.whhP = ar.take(x.l.hid * G)
+			}
 			dst, l := x.dst, x.l
 			tasks = append(tasks, func() {
 				transposeInto(dst.wihT, G, l.wih, l.in, G, l.in)
 				transposeInto(dst.whhT, G, l.whh, l.hid, G, l.hid)
+				if dst.whhP != nil {
+					wasmsimd.Pack32(dst.whhP, dst.whhT, l.hid, G, G)
+				}
 			})
 		}
 	}
@@ -82,6 +95,11 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 			D, O := md.bi.d+1, md.bi.outs
 			q := ar.take(D * O * D)
 			p.biQ[k][mod] = q
+			if packForKernels && !train {
+				// By panels: the kernels read this wide matrix (O*D
+				// columns) in one stream instead of rows far apart.
+				p.biQP[k][mod] = ar.take(wasmsimd.Pack8Len(D, O*D))
+			}
 			tasks = append(tasks, func() {
 				if train {
 					for o := 0; o < O; o++ {
@@ -93,6 +111,9 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 				}
 				for i := 0; i < D; i++ {
 					transposeInto(q[i*O*D:], O, md.bi.w[i*D:], D*D, O, D) // [i][j][o]
+				}
+				if qp := p.biQP[k][mod]; qp != nil {
+					wasmsimd.Pack8(qp, q, D, O*D, O*D)
 				}
 			})
 			if train {
@@ -156,6 +177,7 @@ type group struct {
 	words    []float32 // (W, 2*LSTM2Hidden)
 	mods     [numKinds][2]modRun
 	dec      *decode.Decoder // the hinge loss's decoder (Targets.Hinge)
+	k        *wasmKernels    // the SIMD kernels of the forward pass (nil: Go code)
 }
 
 // npad rounds n up to a multiple of 16 (the width of a GEMM tile).
@@ -348,7 +370,7 @@ func (g *group) forward(out bool) {
 	nseq := len(g.charPk.lens)
 	g.charFeat = ar.take(nseq * 2 * Hc)
 	for d := range 2 {
-		g.chRun[d] = p.char[d].forward(ar, g.charPk, g.charX, d == 1, keep, nil, 0, g.charFeat[d*Hc:], 2*Hc)
+		g.chRun[d] = p.char[d].forward(g.k, ar, g.charPk, g.charX, d == 1, keep, nil, 0, g.charFeat[d*Hc:], 2*Hc)
 	}
 
 	// Word features and BiLSTM1.
@@ -368,13 +390,13 @@ func (g *group) forward(out bool) {
 	H1, H2 := c.LSTM1Hidden, c.LSTM2Hidden
 	g.h1 = ar.take(T * 2 * H1)
 	for d := range 2 {
-		g.l1Run[d] = p.l1[d].forward(ar, g.sentPk, g.feat, d == 1, keep, g.h1[d*H1:], 2*H1, nil, 0)
+		g.l1Run[d] = p.l1[d].forward(g.k, ar, g.sentPk, g.feat, d == 1, keep, g.h1[d*H1:], 2*H1, nil, 0)
 	}
 
 	// Tagger (on every token; BOS and EOS rows are ignored).
 	K := c.Tags
 	g.tag = ar.take(T * K)
-	gemmNN(false, T, K, 2*H1, g.h1, 2*H1, p.tagT, K, g.tag, K)
+	g.k.gemmNN(false, T, K, 2*H1, g.h1, 2*H1, p.tagT, K, g.tag, K)
 	addBias(g.tag, T, K, p.w.tagger.b)
 	for i := range g.sents {
 		s := &g.sents[i]
@@ -385,7 +407,7 @@ func (g *group) forward(out bool) {
 	// BiLSTM2 and its dropout; the word rows.
 	g.h2 = ar.take(T * 2 * H2)
 	for d := range 2 {
-		g.l2Run[d] = p.l2[d].forward(ar, g.sentPk, g.h1, d == 1, keep, g.h2[d*H2:], 2*H2, nil, 0)
+		g.l2Run[d] = p.l2[d].forward(g.k, ar, g.sentPk, g.h1, d == 1, keep, g.h2[d*H2:], 2*H2, nil, 0)
 	}
 	applyMask(g.h2, g.h2Mask)
 	I := 2 * H2
@@ -403,7 +425,7 @@ func (g *group) forward(out bool) {
 			Dd := d + 1
 			for side, l := range [2]linear[float32]{md.left, md.right} {
 				z := ar.take(W * d)
-				gemmNN(false, W, d, I, g.words, I, p.mlpT[k][mod][side], d, z, d)
+				g.k.gemmNN(false, W, d, I, g.words, I, p.mlpT[k][mod][side], d, z, d)
 				addBias(z, W, d, l.b)
 				y := ar.take(W * d)
 				leakyTo(y, z, slope)
@@ -420,7 +442,9 @@ func (g *group) forward(out bool) {
 			// t = [l;1] W' for all words: (W, O*D), [x][o][j] in
 			// training, [x][j][o] in inference (see prepare).
 			mr.t = ar.take(W * O * Dd)
-			gemmNN(false, W, O*Dd, Dd, mr.l1, Dd, p.biQ[k][mod], O*Dd, mr.t, O*Dd)
+			if qp := p.biQP[k][mod]; qp == nil || !g.k.gemmPanels(false, W, O*Dd, Dd, mr.l1, Dd, qp, mr.t, O*Dd) {
+				g.k.gemmNN(false, W, O*Dd, Dd, mr.l1, Dd, p.biQ[k][mod], O*Dd, mr.t, O*Dd)
+			}
 			if mod == modSpan || p.train {
 				mr.s = make([][]float32, len(g.sents))
 				for i, s := range g.sents {
@@ -446,7 +470,7 @@ func (g *group) forward(out bool) {
 				mr := &g.mods[k][modLabel]
 				Dd := g.p.w.mods[k][modLabel].bi.d + 1
 				for x := 0; x < n; x++ {
-					gemmNN(false, n-x, L, Dd, mr.r1[(s.word0+x)*Dd:], Dd, mr.t[(s.word0+x)*L*Dd:], L, sc[(x*n+x)*L:], L)
+					g.k.gemmNN(false, n-x, L, Dd, mr.r1[(s.word0+x)*Dd:], Dd, mr.t[(s.word0+x)*L*Dd:], L, sc[(x*n+x)*L:], L)
 					for y := x; y < n; y++ {
 						addScalar(sc[(x*n+y)*L:(x*n+y+1)*L], span[x*np+y])
 					}
@@ -485,7 +509,7 @@ func (g *group) biaffineScores(mr *modRun, s *groupSentence, O, Dd int) []float3
 	out := g.ar.take(n * O * np)
 	for x0 := 0; x0 < n; x0 += 16 { // rows x in [x0, x0+16): columns from x0
 		x1 := min(n, x0+16)
-		gemmNN(false, (x1-x0)*O, np-x0, Dd, mr.t[(s.word0+x0)*O*Dd:], Dd, rt[x0:], np, out[x0*O*np+x0:], np)
+		g.k.gemmNN(false, (x1-x0)*O, np-x0, Dd, mr.t[(s.word0+x0)*O*Dd:], Dd, rt[x0:], np, out[x0*O*np+x0:], np)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package network
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -378,10 +379,14 @@ func TestPCGStream(t *testing.T) {
 // TestFastTrainInferScores: the training record (biaffine scores through
 // t = [l;1]W' by output, then transposed) and inference (t by feature,
 // scores written in place) compute bit-identical scores without dropout.
+// Both in Go: the wasm kernels are checked against the Go code apart
+// (kernels_js_test.go), relaxed SIMD's fused products differing in the
+// last bits.
 func TestFastTrainInferScores(t *testing.T) {
 	tc := fastTestCases()[3]
 	tc.cfg = tc.cfg.NoDropout()
 	m, batch := tc.model(t, 8)
+	m.portable = true
 	ins := make([]Input, len(batch))
 	rngs := make([]pcg, len(batch))
 	for i := range batch {
@@ -411,8 +416,9 @@ func TestFastTrainInferScores(t *testing.T) {
 }
 
 // TestFastPreparedCache: inference reuses the weights it prepared only
-// while the parameters are unchanged, so in-place changes (as an optimiser
-// makes) are always seen.
+// while the parameters are unchanged: changes made through Params' methods,
+// in place followed by Changed, or by replacing a tensor's slice are seen,
+// and another model's calls do not disturb the first's.
 func TestFastPreparedCache(t *testing.T) {
 	c := smallConfig()
 	m := randomModel(t, c, 21)
@@ -434,11 +440,22 @@ func TestFastPreparedCache(t *testing.T) {
 	check("first call")
 	check("cached")
 	m.Params.Get("cont.label.biaffine").Data[3] += 0.5
+	m.Params.Changed()
 	check("biaffine changed in place")
 	m.Params.Get("lstm1.fwd.w_hh").Data[0] -= 0.25
+	m.Params.Changed()
 	check("lstm weight changed in place")
-	m.Params.Get("char.emb").Data[40] += 1 // read in place, never cached
+	m.Params.Get("char.emb").Data[40] += 1 // read in place, never prepared
 	check("embedding changed in place")
+	tb := m.Params.Get("tagger.b")
+	if err := m.Params.Set(tb.Name, tb.Shape, make([]float32, len(tb.Data))); err != nil {
+		t.Fatal(err)
+	}
+	check("Set")
+	g := m.Params.ZeroClone()
+	g.Get("cont.span.right.w").Data[2] = 1
+	m.Params.Add(g)
+	check("Add")
 	ts := m.Params.Get("cont.span.left.w")
 	ts.Data = slices.Clone(ts.Data)
 	ts.Data[1] *= -1
@@ -523,5 +540,46 @@ func TestFastAdamChunk(t *testing.T) {
 		if got := sumSquares(g); math.Abs(got-want) > 1e-12*want {
 			t.Fatalf("n=%d: sum of squares %g, want %g", n, got, want)
 		}
+	}
+}
+
+// TestFastForwardAllocations: once a model's weights are prepared, scoring
+// a sentence allocates about what its outputs need, nothing proportional
+// to the model, also when two models (an ensemble) take turns.
+func TestFastForwardAllocations(t *testing.T) {
+	tiny := Tiny()
+	tiny.WordVocab, tiny.CharVocab, tiny.Labels, tiny.Tags = 200, 60, 20, 8
+	in := randomBatch(tiny, 31, 20)[0].Input
+	outBytes := 4 * (numKinds*in.Len()*in.Len()*tiny.Labels + in.Len()*tiny.Tags)
+	for _, tc := range []struct {
+		name   string
+		models int
+	}{{"one model", 1}, {"two models in turn", 2}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ms []*Model
+			for i := range tc.models {
+				ms = append(ms, randomModel(t, tiny, uint64(40+i)))
+			}
+			modelBytes := 4 * ms[0].Params.NumParams()
+			score := func() {
+				for _, m := range ms {
+					if _, err := m.Forward(in); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			score() // prepares
+			var before, after runtime.MemStats
+			const runs = 5
+			runtime.ReadMemStats(&before)
+			for range runs {
+				score()
+			}
+			runtime.ReadMemStats(&after)
+			got := int(after.TotalAlloc-before.TotalAlloc) / (runs * tc.models)
+			if limit := 2*outBytes + 64<<10; got > limit {
+				t.Errorf("%d bytes allocated per call (outputs %d bytes, model %d bytes), want at most %d", got, outBytes, modelBytes, limit)
+			}
+		})
 	}
 }

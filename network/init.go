@@ -30,6 +30,7 @@ func (p *Params) Init(seed uint64) {
 			orthogonal(t.Data, s.shape[0], shapeSize(s.shape[1:]), rng)
 		}
 	}
+	p.Changed()
 }
 
 func tensorRNG(seed uint64, name string) *rand.Rand {

@@ -16,6 +16,8 @@ type Model struct {
 	// Loss; 0 means runtime.GOMAXPROCS(0). Results do not depend on it,
 	// except the last bits of LossGrad's gradients (summation order).
 	Workers int
+
+	portable bool // inference without the wasm SIMD kernels (tests, benchmarks)
 }
 
 // New returns a model for c with parameters initialised from seed (see

@@ -376,3 +376,32 @@ func overfitBatch(c Config) []Example {
 	}
 	return batch
 }
+
+// TestWarmUp: after WarmUp the model's weights are prepared (the next
+// call prepares nothing), and a model too small for the synthetic
+// sentence is left alone.
+func TestWarmUp(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		cfg      func() Config
+		prepared bool
+	}{
+		{"small", smallConfig, true},
+		{"no word beyond the reserved", func() Config {
+			c := smallConfig()
+			c.WordVocab = numReservedWords
+			return c
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := New(tc.cfg(), 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.WarmUp()
+			if got := m.Params.infer.Load() != nil; got != tc.prepared {
+				t.Errorf("prepared after WarmUp: %v, want %v", got, tc.prepared)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Kinds of span score, in the order of the modules.
@@ -112,13 +114,28 @@ type Tensor struct {
 }
 
 // Params holds the network's parameter tensors (or tensors of the same
-// shapes: gradients, optimiser moments) in the fixed order of Names. Modify
-// Data in place; the model reads the slices at every call.
+// shapes: gradients, optimiser moments) in the fixed order of Names.
+//
+// Inference keeps the weights rearranged for its products (several MB for
+// the Tiny preset) with the Params, for as long as they are unchanged. The
+// methods that modify values (Set, Init, Zero, Add, Adam.Update) say so
+// themselves; code that writes to a Tensor's Data directly must call
+// Changed afterwards, or later scores may come from the old values.
+// Replacing a Tensor's Data slice is noticed without it.
 type Params struct {
 	cfg     Config
 	tensors []*Tensor
 	index   map[string]int
+
+	version atomic.Uint64            // incremented by Changed
+	infer   atomic.Pointer[prepared] // the inference weights of some version (preparedFor)
+	prepMu  sync.Mutex               // one goroutine prepares at a time
 }
+
+// Changed tells p that values of its tensors were modified in place, so
+// that the weights prepared from the old values are not used again. Cost
+// O(1); safe for concurrent use.
+func (p *Params) Changed() { p.version.Add(1) }
 
 // NewParams returns zero parameters for c, or an error when c is invalid.
 func NewParams(c Config) (*Params, error) {
@@ -178,6 +195,7 @@ func (p *Params) Set(name string, shape []int, data []float32) error {
 		return fmt.Errorf("network: parameter %q has shape %v, got %v with %d values", name, t.Shape, shape, len(data))
 	}
 	copy(t.Data, data)
+	p.Changed()
 	return nil
 }
 
@@ -214,6 +232,7 @@ func (p *Params) Zero() {
 	for _, t := range p.tensors {
 		clear(t.Data)
 	}
+	p.Changed()
 }
 
 // Add adds q (same layout) to p.
@@ -223,6 +242,7 @@ func (p *Params) Add(q *Params) {
 			t.Data[j] += v
 		}
 	}
+	p.Changed()
 }
 
 // Norm returns the Euclidean norm of all values together (accumulated in

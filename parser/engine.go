@@ -3,6 +3,7 @@ package parser
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -170,6 +171,14 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 		return nil, err
 	}
 	p.Scorer = &memo{s: sc}
+	if strings.HasSuffix(sc.Backend(), BackendCPU) {
+		// The CPU in a tab: prepare the weights, load the SIMD kernels and
+		// let the JavaScript engine compile the hot code now, not during
+		// the user's first parse (network.Model.WarmUp).
+		for _, m := range ms.Models {
+			m.WarmUp()
+		}
+	}
 	info.LoadNs = int64(time.Since(start))
 
 	e.mu.Lock()

@@ -34,5 +34,6 @@ func initFrom(m *network.Model, path string, v *network.Vocab) (string, error) {
 		}
 		copy(dst.Data, s.Data)
 	}
+	m.Params.Changed()
 	return f.TensorsSHA256, nil
 }

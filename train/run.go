@@ -306,4 +306,5 @@ func updateAverage(avg, p *network.Params, d float64) {
 			x[j] = df*x[j] + ef*y[j]
 		}
 	}
+	avg.Changed()
 }

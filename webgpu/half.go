@@ -25,5 +25,6 @@ func RoundFloat16(p *network.Params) *network.Params {
 			t.Data[i] = fromHalf(toHalf(v))
 		}
 	}
+	q.Changed()
 	return q
 }
