@@ -18,6 +18,7 @@ type device struct {
 	queue    *wgpu.Queue
 	info     AdapterInfo
 	f16      bool // the shader-f16 feature is enabled
+	calls    callCounts
 }
 
 // nativeShaderF16 says whether to use the shader-f16 feature natively: no,
@@ -103,31 +104,34 @@ func endPass(p *wgpu.ComputePassEncoder) error { return p.End() }
 // slow, up to this limit.
 const pollLimit = 120 * time.Second
 
-// readBuffer maps the first size bytes of buf (a MapRead buffer), waits for
-// the mapping and returns a copy of them.
-func (d *device) readBuffer(buf *wgpu.Buffer, size uint64) ([]byte, error) {
+// readInto maps the first len(dst) bytes of buf (a MapRead buffer), waits
+// for the mapping (and so for the submissions that write buf) and copies
+// them into dst.
+func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
+	size := uint64(len(dst))
+	d.calls.maps++
 	done := false
 	var status wgpu.BufferMapAsyncStatus
 	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) {
 		status, done = s, true
 	}); err != nil {
-		return nil, unavailable(ErrDevice, "map: %v", err)
+		return unavailable(ErrDevice, "map: %v", err)
 	}
 	deadline := time.Now().Add(pollLimit)
 	for !done {
 		d.dev.Poll(true, nil)
 		if !done && time.Now().After(deadline) {
-			return nil, unavailable(ErrDevice, "submission not finished after %v", pollLimit)
+			return unavailable(ErrDevice, "submission not finished after %v", pollLimit)
 		}
 	}
 	if status != wgpu.BufferMapAsyncStatusSuccess {
-		return nil, unavailable(ErrDevice, "map: %v", status)
+		return unavailable(ErrDevice, "map: %v", status)
 	}
-	out := append([]byte(nil), buf.GetMappedRange(0, uint(size))...)
+	copy(dst, buf.GetMappedRange(0, uint(size))) // a view of the mapping natively: one copy
 	if err := buf.Unmap(); err != nil {
-		return nil, unavailable(ErrDevice, "unmap: %v", err)
+		return unavailable(ErrDevice, "unmap: %v", err)
 	}
-	return out, nil
+	return nil
 }
 
 // release frees the device, adapter and instance.

@@ -1,0 +1,168 @@
+package webgpu
+
+import (
+	"os"
+	"testing"
+
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
+)
+
+// testTreebank is the Alpino test set (714 sentences, 14,017 words, at most
+// 61 words).
+const testTreebank = "../../shared/data/alpino-cdb/test.punctmoved.discbracket"
+
+// What the design promises for the Alpino test set in one batch on a
+// hardware adapter with the shipped model (DefaultChunkTokens, no
+// SubmitWork bound): the chunks the buffers force, and per batch one write
+// of the upload buffer, one submission, one buffer map (the read-back of
+// every chunk's results, 138 MiB) and one dispatch per kernel launch: per
+// chunk fixedDispatches, one per character step and one per step of each
+// sentence BiLSTM.
+const (
+	testSetChunks     = 9
+	testSetDispatches = 958
+	testSetOutFloats  = 3*34*352925 + 12*(14017+2*714) // 3 kinds × labels × Σn², tags × tokens
+)
+
+// testSet returns the shipped model's file and the Alpino test set encoded
+// with its vocabulary, or skips the test when either is missing.
+func testSet(t *testing.T) (*weights.File, []network.Input) {
+	t.Helper()
+	f, err := weights.ReadFile(defaultModel)
+	if os.IsNotExist(err) {
+		t.Skipf("%s not present", defaultModel)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := treebank.ReadFile(testTreebank)
+	if os.IsNotExist(err) {
+		t.Skipf("%s not present", testTreebank)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := make([]network.Input, len(trees))
+	for i, tr := range trees {
+		batch[i] = f.Meta.Vocab.Encode(tr.Words())
+	}
+	return f, batch
+}
+
+// planCounts is the schedule of a batch: chunks, groups and what they
+// cost in device calls.
+type planCounts struct {
+	chunks, submissions, maps, writes, dispatches, outFloats int
+}
+
+// planBatch plans batch for c with o (after its defaults for a software or
+// hardware adapter) without a device, as Score does.
+func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch []network.Input) planCounts {
+	t.Helper()
+	o = o.withDefaults(software)
+	l, err := newLayout(p.Config(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, err := mapWeights(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := planChunks(batch, l)
+	var pc planCounts
+	pc.chunks = len(chunks)
+	for _, g := range schedule(chunkJobs(l, &wm, chunks, o.SubmitWork), o.SubmitWork, stagingLimit, uploadLimit) {
+		pc.submissions += g.submissions()
+		pc.maps += g.submissions()
+		pc.writes++
+		pc.dispatches += g.dispatches()
+		pc.outFloats += g.outLen
+	}
+	return pc
+}
+
+// smallTwin returns a random model with the vocabularies, labels, tags and
+// character limit of c but small layers: its chunks, dispatches and
+// results' sizes are those of c as long as c's buffers are not shrunk to
+// the storage limit (checked by the caller), and lavapipe runs it fast.
+func smallTwin(t *testing.T, c network.Config) *network.Model {
+	t.Helper()
+	c.WordDim, c.CharDim, c.CharHidden, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 12, 7, 9, 13, 11, 10, 17
+	return randomModel(t, c, 3)
+}
+
+// TestHardwareSchedule holds the submission structure on a hardware
+// adapter to what the design promises, on the Alpino test set as one batch
+// encoded with the shipped model's vocabulary:
+//
+//   - planned for the shipped model (no device needed): testSetChunks
+//     chunks, one upload, one submission, one map, testSetDispatches
+//     dispatches, and exactly the results read back;
+//   - run on this machine's adapter as a hardware one (Options.asHardware,
+//     lavapipe included) with a small twin of the shipped model (same
+//     vocabularies, labels and tags: the same chunks and read-back; small
+//     layers: fast), counting the device's calls: the same numbers, and
+//     the scores of the CPU reference.
+//
+// The software schedule of the same batch is logged for comparison.
+func TestHardwareSchedule(t *testing.T) {
+	f, batch := testSet(t)
+	models, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := models[0].Params
+	want := planCounts{chunks: testSetChunks, submissions: 1, maps: 1, writes: 1, dispatches: testSetDispatches, outFloats: testSetOutFloats}
+	hw := planBatch(t, shipped, Options{}, false, batch)
+	if hw != want {
+		t.Errorf("hardware plan of the test set: %+v, want %+v", hw, want)
+	}
+	sw := planBatch(t, shipped, Options{}, true, batch)
+	t.Logf("test set (%d sentences), shipped model: hardware plan %+v (read-back %.0f MiB); software plan %+v", len(batch), hw, float64(4*hw.outFloats)/(1<<20), sw)
+
+	twin := smallTwin(t, shipped.Config())
+	o := Options{asHardware: true}
+	lShipped, err := newLayout(shipped.Config(), o.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lTwin, err := newLayout(twin.Params.Config(), o.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lShipped.tokCap != lTwin.tokCap || lShipped.pairCap != lTwin.pairCap || lShipped.sentCap != lTwin.sentCap || lShipped.charCap != lTwin.charCap {
+		t.Fatalf("the twin's chunk capacities differ from the shipped model's: tokens %d/%d pairs %d/%d sentences %d/%d chars %d/%d",
+			lTwin.tokCap, lShipped.tokCap, lTwin.pairCap, lShipped.pairCap, lTwin.sentCap, lShipped.sentCap, lTwin.charCap, lShipped.charCap)
+	}
+	if tw := planBatch(t, twin.Params, Options{}, false, batch); tw != want {
+		t.Errorf("hardware plan of the twin: %+v, want %+v", tw, want)
+	}
+
+	s := openScorer(t, twin.Params, o)
+	if s.opts.SubmitWork != 0 || s.lay.tokCap != lShipped.tokCap {
+		t.Fatalf("asHardware: SubmitWork %g, chunk tokens %d; want 0 (no bound), %d", s.opts.SubmitWork, s.lay.tokCap, lShipped.tokCap)
+	}
+	s.d.calls = callCounts{}
+	got, err := s.Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := s.d.calls
+	t.Logf("run on %s as a hardware adapter: %+v", s.Backend(), calls)
+	wantCalls := callCounts{submits: want.submissions, maps: want.maps, dispatches: want.dispatches, writes: want.writes}
+	if calls != wantCalls {
+		t.Errorf("device calls scoring the test set: %+v, want %+v", calls, wantCalls)
+	}
+	ref, err := scorer.NewCPU(twin).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := compare(t, got, ref)
+	t.Logf("against the CPU reference: max abs diff scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
+	if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+		t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+	}
+}
