@@ -21,18 +21,24 @@ const (
 func TestEquivalenceRandom(t *testing.T) {
 	c := microConfig()
 	batch := []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9} // LSTMs as one dispatch per step
+	// perChunk: the hardware schedule with a staging buffer too small for
+	// two chunks' results.
+	const perChunk = 1
 	cases := []struct {
-		name    string
-		opt     Options
-		lengths []int
-		tol     float64
+		name       string
+		opt        Options
+		lengths    []int
+		tol        float64
+		stagingCap int // 0: stagingLimit
 	}{
-		{"f32", Options{Weights: WeightsF32}, batch, tolF32},
-		{"f16 unpack", Options{Weights: WeightsF16, NoShaderF16: true}, batch, tolF16},
-		{"f16 shader-f16 where supported", Options{Weights: WeightsF16}, batch, tolF16},
-		{"f32 one sentence (LSTM loops)", Options{Weights: WeightsF32}, []int{17}, tolF32},
-		{"f16 three sentences (LSTM loops)", Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
-		{"f32 small chunks, one dispatch per submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, batch, tolF32},
+		{"f32", Options{Weights: WeightsF32}, batch, tolF32, 0},
+		{"f16 unpack", Options{Weights: WeightsF16, NoShaderF16: true}, batch, tolF16, 0},
+		{"f16 shader-f16 where supported", Options{Weights: WeightsF16}, batch, tolF16, 0},
+		{"f32 one sentence (LSTM loops)", Options{Weights: WeightsF32}, []int{17}, tolF32, 0},
+		{"f16 three sentences (LSTM loops)", Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16, 0},
+		{"f32 small chunks, one dispatch per submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, batch, tolF32, 0},
+		{"f32 hardware schedule, small chunks in one submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, batch, tolF32, 0},
+		{"f16 hardware schedule, a read-back per chunk", Options{Weights: WeightsF16, MaxWords: 40, ChunkTokens: 50, asHardware: true}, batch, tolF16, perChunk},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,10 +48,28 @@ func TestEquivalenceRandom(t *testing.T) {
 				ref = &network.Model{Params: RoundFloat16(m.Params)}
 			}
 			s := openScorer(t, m.Params, tc.opt)
+			if tc.stagingCap > 0 {
+				s.stagingCap = tc.stagingCap
+			}
 			batch := randomBatch(c, 5, tc.lengths...)
+			s.d.calls = callCounts{}
 			got, err := s.Score(batch)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.opt.asHardware {
+				// One submission and one map per group: the batch, or
+				// each chunk.
+				chunks, groups := len(planChunks(batch, s.lay)), 1
+				if tc.stagingCap == perChunk {
+					groups = chunks
+				}
+				if chunks < 2 {
+					t.Errorf("%d chunks: the case needs several", chunks)
+				}
+				if s.d.calls.submits != groups || s.d.calls.maps != groups {
+					t.Errorf("device calls %+v for %d chunks, want %d submissions and maps", s.d.calls, chunks, groups)
+				}
 			}
 			want, err := ref.ForwardBatch(batch)
 			if err != nil {

@@ -20,7 +20,7 @@ type callCounts struct {
 // runJobs schedules jobs (see schedule) and runs every group, setting
 // each job's out to its read-back.
 func (s *Scorer) runJobs(jobs []*job) error {
-	for _, g := range schedule(jobs, s.opts.SubmitWork, stagingLimit, uploadLimit) {
+	for _, g := range schedule(jobs, s.opts.SubmitWork, s.stagingCap, uploadLimit) {
 		vals, err := s.runGroup(g)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package webgpu
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -164,5 +165,75 @@ func TestHardwareSchedule(t *testing.T) {
 	t.Logf("against the CPU reference: max abs diff scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
 	if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
 		t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+	}
+}
+
+// TestSchedule checks the grouping, placement and cuts of schedule on
+// jobs of made-up sizes: results and tables placed back to back (tables
+// 256-byte aligned) within a group, a new group where the staging or
+// upload capacity would be exceeded (a job alone always fits), and
+// submissions cut before the dispatch that would pass the work bound.
+func TestSchedule(t *testing.T) {
+	// mk returns a job of n dispatches of work w each, ints ints and outLen
+	// results.
+	mk := func(n int, w float64, ints, outLen int) *job {
+		j := &job{ints: make([]uint32, ints), outLen: outLen}
+		for range n {
+			j.ds = append(j.ds, dispatch{work: w})
+		}
+		return j
+	}
+	three := func() []*job { return []*job{mk(2, 1, 10, 100), mk(3, 1, 70, 200), mk(1, 1, 0, 300)} }
+	cases := []struct {
+		name       string
+		jobs       []*job
+		submitWork float64
+		staging    int     // bytes
+		upload     int     // bytes
+		groups     [][]int // job indices of each group
+		outAt      []int
+		uniAt      []int
+		intsAt     []int
+		cuts       [][]cut // of each group
+	}{
+		{"one group, no bound", three(), 0, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 100, 300}, []int{0, 768, 2048}, []int{512, 1536, 2304}, [][]cut{nil}},
+		{"staging splits", three(), 0, 4 * 300, 1 << 20,
+			[][]int{{0, 1}, {2}}, []int{0, 100, 0}, []int{0, 768, 0}, []int{512, 1536, 256}, [][]cut{nil, nil}},
+		{"a job over the staging capacity alone", three(), 0, 4, 1 << 20,
+			[][]int{{0}, {1}, {2}}, []int{0, 0, 0}, []int{0, 0, 0}, []int{512, 768, 256}, [][]cut{nil, nil, nil}},
+		{"upload splits", three(), 0, 1 << 20, 1024,
+			[][]int{{0}, {1}, {2}}, []int{0, 0, 0}, []int{0, 0, 0}, []int{512, 768, 256}, [][]cut{nil, nil, nil}},
+		{"work bound: cuts inside and between jobs", three(), 2, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 100, 300}, []int{0, 768, 2048}, []int{512, 1536, 2304}, [][]cut{{{1, 0}, {1, 2}}}},
+		{"a dispatch over the bound gets a submission of its own", []*job{mk(1, 1, 0, 0), mk(1, 5, 0, 0), mk(1, 1, 0, 0)}, 2, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 0, 0}, []int{0, 256, 512}, []int{256, 512, 768}, [][]cut{{{1, 0}, {2, 0}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			groups := schedule(tc.jobs, tc.submitWork, tc.staging, tc.upload)
+			index := map[*job]int{}
+			for i, j := range tc.jobs {
+				index[j] = i
+			}
+			var got [][]int
+			var cuts [][]cut
+			for _, g := range groups {
+				var ids []int
+				for _, j := range g.jobs {
+					ids = append(ids, index[j])
+				}
+				got = append(got, ids)
+				cuts = append(cuts, g.cuts)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.groups) || fmt.Sprint(cuts) != fmt.Sprint(tc.cuts) {
+				t.Errorf("groups %v cuts %v, want %v cuts %v", got, cuts, tc.groups, tc.cuts)
+			}
+			for i, j := range tc.jobs {
+				if j.outAt != tc.outAt[i] || j.uniAt != tc.uniAt[i] || j.intsAt != tc.intsAt[i] {
+					t.Errorf("job %d at out %d uniforms %d ints %d, want %d %d %d", i, j.outAt, j.uniAt, j.intsAt, tc.outAt[i], tc.uniAt[i], tc.intsAt[i])
+				}
+			}
+		})
 	}
 }

@@ -42,6 +42,7 @@ type Scorer struct {
 	// mapped to wait for a submission.
 	upload, staging, fence  *wgpu.Buffer
 	uploadSize, stagingSize int
+	stagingCap              int // stagingLimit; lower in tests
 }
 
 var _ scorer.Scorer = (*Scorer)(nil)
@@ -78,7 +79,7 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 		d.release()
 		return nil, err
 	}
-	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d}
+	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d, stagingCap: stagingLimit}
 	s.snippet = weightSnippet(o.Weights, d.f16)
 	s.wmode = map[string]string{
 		"weights_f32.wgsl":       "f32",
