@@ -54,7 +54,7 @@ type dispatch struct {
 	work   float64 // estimated multiply-adds (or element operations)
 }
 
-// planner collects the dispatches of one submission.
+// planner collects the dispatches of one chunk (or of the load-time plan).
 type planner struct {
 	l       *layout
 	wm      *weightMap

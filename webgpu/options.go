@@ -46,9 +46,11 @@ const (
 	SoftwareChunkTokens = 256
 	// SoftwareSubmitWork bounds the estimated multiply-adds of one
 	// submission on a software adapter by default: at most about 0.7 s on
-	// lavapipe with 2 busy cores (load 14; TestSubmissionTime), far below
-	// the 5 s after which native wgpu's Device.Poll gives up (and lavapipe
-	// may crash). A hardware adapter has no bound by default: a batch is one
+	// lavapipe with 2 busy cores (load 14; TestSubmissionTime), so that the
+	// device stays responsive between submissions. (The scorer polls
+	// without blocking, so a longer submission no longer meets the 5 s
+	// after which a blocking native Device.Poll gave up and lavapipe
+	// crashed.) A hardware adapter has no bound by default: a batch is one
 	// submission (see doc.go, Submissions).
 	SoftwareSubmitWork = 60e6
 	// maxHidden is the largest LSTM state the kernels hold in workgroup
@@ -78,8 +80,7 @@ type Options struct {
 	// SubmitWork bounds the estimated multiply-adds of one submission (0:
 	// SoftwareSubmitWork on a software adapter, no bound on a hardware
 	// one): a batch's dispatches are split into submissions within it, each
-	// waited for before the next, so that each stays well under the 5 s a
-	// native Device.Poll waits. A single dispatch above the bound gets a
+	// waited for before the next. A single dispatch above the bound gets a
 	// submission of its own.
 	SubmitWork float64
 	// ForceFallbackAdapter asks for the software (fallback) adapter.

@@ -6,8 +6,8 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// chunk is the part of a batch scored by one submission, with the tables
-// its kernels read (the ints buffer):
+// chunk is the part of a batch whose activations the arena holds at once
+// (see layout), with the tables its kernels read (the ints buffer):
 //
 //	sentence table  at 0:         [first token, words, score offset, span offset] per sentence
 //	token table     at tokTable:  [word id, first char (ints index), char count] per token

@@ -38,7 +38,7 @@ func (s *Scorer) runJobs(jobs []*job) error {
 // uniform slot i) in one compute pass, and the copy of its results from the
 // out region to its place in the staging buffer; all in one submission
 // (software: one more at each cut, each waited for before the next, so that
-// none runs long enough for a native Device.Poll to give up), and one map
+// none runs long), and one map
 // of the staging buffer at the end. No CPU wait separates two chunks on a
 // hardware adapter.
 func (s *Scorer) runGroup(g *group) (vals []float32, err error) {
@@ -87,6 +87,16 @@ func (s *Scorer) prepare(g *group) error {
 	if s.staging, s.stagingSize, err = s.grow(s.staging, s.stagingSize, 4*g.outLen, "staging", wgpu.BufferUsageMapRead|wgpu.BufferUsageCopyDst); err != nil {
 		return err
 	}
+	s.d.calls.writes++
+	if err := s.d.queue.WriteBuffer(s.upload, 0, uploadBytes(g)); err != nil {
+		return unavailable(ErrDevice, "writing uniforms and ids: %v", err)
+	}
+	return nil
+}
+
+// uploadBytes returns the contents of g's upload buffer: each job's
+// uniform slots and ints at their places.
+func uploadBytes(g *group) []byte {
 	raw := make([]byte, g.upload)
 	for _, jb := range g.jobs {
 		for i, d := range jb.ds {
@@ -96,11 +106,7 @@ func (s *Scorer) prepare(g *group) error {
 			binary.LittleEndian.PutUint32(raw[jb.intsAt+4*i:], v)
 		}
 	}
-	s.d.calls.writes++
-	if err := s.d.queue.WriteBuffer(s.upload, 0, raw); err != nil {
-		return unavailable(ErrDevice, "writing uniforms and ids: %v", err)
-	}
-	return nil
+	return raw
 }
 
 // grow returns buf when it holds size bytes, or a new buffer of at least

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
@@ -30,7 +31,7 @@ const (
 
 // testSet returns the shipped model's file and the Alpino test set encoded
 // with its vocabulary, or skips the test when either is missing.
-func testSet(t *testing.T) (*weights.File, []network.Input) {
+func testSet(t testing.TB) (*weights.File, []network.Input) {
 	t.Helper()
 	f, err := weights.ReadFile(defaultModel)
 	if os.IsNotExist(err) {
@@ -106,7 +107,9 @@ func smallTwin(t *testing.T, c network.Config) *network.Model {
 //     lavapipe included) with a small twin of the shipped model (same
 //     vocabularies, labels and tags: the same chunks and read-back; small
 //     layers: fast), counting the device's calls: the same numbers, and
-//     the scores of the CPU reference.
+//     the scores of the CPU reference. On lavapipe that one submission
+//     runs for 5 to 10 s: a blocking native Device.Poll gave up after 5 s
+//     and lavapipe crashed (see device.wait).
 //
 // The software schedule of the same batch is logged for comparison.
 func TestHardwareSchedule(t *testing.T) {
@@ -147,12 +150,13 @@ func TestHardwareSchedule(t *testing.T) {
 		t.Fatalf("asHardware: SubmitWork %g, chunk tokens %d; want 0 (no bound), %d", s.opts.SubmitWork, s.lay.tokCap, lShipped.tokCap)
 	}
 	s.d.calls = callCounts{}
+	start := time.Now()
 	got, err := s.Score(batch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	calls := s.d.calls
-	t.Logf("run on %s as a hardware adapter: %+v", s.Backend(), calls)
+	t.Logf("run on %s as a hardware adapter in %v: %+v", s.Backend(), time.Since(start), calls)
 	wantCalls := callCounts{submits: want.submissions, maps: want.maps, dispatches: want.dispatches, writes: want.writes}
 	if calls != wantCalls {
 		t.Errorf("device calls scoring the test set: %+v, want %+v", calls, wantCalls)
@@ -235,5 +239,33 @@ func TestSchedule(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkPlan_TestSet measures the host's part of scoring the Alpino
+// test set as one batch on a hardware adapter with the shipped model,
+// besides encoding the commands and reading back: chunks, dispatches,
+// schedule and the upload buffer's bytes (as Score and prepare do).
+func BenchmarkPlan_TestSet(b *testing.B) {
+	f, batch := testSet(b)
+	models, err := f.Models()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := models[0].Params
+	o := Options{}.withDefaults(false)
+	l, err := newLayout(p.Config(), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wm, err := mapWeights(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		chunks := planChunks(batch, l)
+		for _, g := range schedule(chunkJobs(l, &wm, chunks, 0), 0, stagingLimit, uploadLimit) {
+			_ = uploadBytes(g)
+		}
 	}
 }

@@ -24,7 +24,7 @@ type Scorer struct {
 	d     *device
 	wmode string // "f32", "f16 (shader-f16)" or "f16 (unpack2x16float)"
 	// onSubmit, when set (by tests), receives the duration of every
-	// submission of run, from its submission to the end of its wait.
+	// submission of runGroup, from its submission to the end of its wait.
 	onSubmit func(what string, work float64, d time.Duration)
 	snippet  string // the weights_*.wgsl file the kernels are compiled with
 	failed   error  // set once the device failed: every later call returns it

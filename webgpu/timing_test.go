@@ -7,14 +7,16 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// submitLimit is the longest a submission may take: native wgpu's
-// Device.Poll gives up after 5 s, and lavapipe may then crash.
+// submitLimit is the longest a submission may take on a software adapter
+// with the default SubmitWork (a blocking native Device.Poll gives up after
+// 5 s).
 const submitLimit = 4 * time.Second
 
 // TestSubmissionTime scores, with the Tiny preset, a batch holding the
 // longest sentence accepted by default and 16 sentences of 20 words (more
 // than a chunk), and
-// checks that no submission comes near the 5 s a native Device.Poll waits.
+// checks that no submission comes near the 5 s a blocking native
+// Device.Poll waits.
 func TestSubmissionTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow on a software adapter")
