@@ -59,7 +59,7 @@ func TestDispatchByDispatch(t *testing.T) {
 					ids[i] = uint32(i)
 				}
 				checkDispatches(t, s, m.p, initPlan(s.lay, &s.wm), ids)
-				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], 0), chunks[0].ints)
+				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], planLimits{}), chunks[0].ints)
 			})
 		}
 	}

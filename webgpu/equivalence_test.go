@@ -83,3 +83,61 @@ func TestEquivalenceRandom(t *testing.T) {
 		})
 	}
 }
+
+// TestEquivalenceLongSentence scores single sentences with LSTMs of the
+// shipped model's 192 units. Planned for a software adapter, a sentence
+// whose LSTM loop (lstm_loop.wgsl) would pass llvmpipe's loop limit
+// (softwareLoopLimit: from about 168 words at 192 units) runs the per-step
+// kernel instead, a shorter one the loop; planned for a hardware adapter,
+// both run the loop. On the adapter at hand, the scores are the CPU
+// reference's (on lavapipe, the 200-word sentence differed by 0.2 through
+// the loop).
+func TestEquivalenceLongSentence(t *testing.T) {
+	c := microConfig()
+	c.LSTM1Hidden, c.LSTM2Hidden = 192, 192
+	m := randomModel(t, c, 3)
+	cases := []struct {
+		name     string
+		n        int
+		software bool
+		loop     bool // the plan runs lstm_loop.wgsl
+	}{
+		{"software, 100 words: loop", 100, true, true},
+		{"software, 200 words: steps", 200, true, false},
+		{"hardware, 200 words: loop", 200, false, true},
+	}
+	s := openScorer(t, m.Params, Options{MaxWords: 200})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			batch := randomBatch(c, 9, tc.n)
+			chunks := planChunks(batch, s.lay)
+			lim := planLimits{}
+			if tc.software {
+				lim.loopIters = softwareLoopLimit
+			}
+			loop := false
+			for _, d := range chunkPlan(s.lay, &s.wm, chunks[0], lim) {
+				loop = loop || d.kernel == kLSTMLoop
+			}
+			if loop != tc.loop {
+				t.Errorf("plan runs the LSTM loop: %v, want %v", loop, tc.loop)
+			}
+			if tc.software != s.software {
+				return // the adapter at hand runs the other plan
+			}
+			got, err := s.Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := m.ForwardBatch(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := compare(t, got, want)
+			t.Logf("max abs diff: scores %.3g, tags %.3g", d.scores, d.tags)
+			if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+			}
+		})
+	}
+}

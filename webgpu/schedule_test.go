@@ -76,7 +76,11 @@ func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch 
 	chunks := planChunks(batch, l)
 	var pc planCounts
 	pc.chunks = len(chunks)
-	for _, g := range schedule(chunkJobs(l, &wm, chunks, o.SubmitWork), o.SubmitWork, stagingLimit, uploadLimit) {
+	lim := planLimits{maxWork: o.SubmitWork}
+	if software {
+		lim.loopIters = softwareLoopLimit
+	}
+	for _, g := range schedule(chunkJobs(l, &wm, chunks, lim), o.SubmitWork, stagingLimit, uploadLimit) {
 		pc.submissions += g.submissions()
 		pc.maps += g.submissions()
 		pc.writes++
@@ -264,7 +268,7 @@ func BenchmarkPlan_TestSet(b *testing.B) {
 	}
 	for b.Loop() {
 		chunks := planChunks(batch, l)
-		for _, g := range schedule(chunkJobs(l, &wm, chunks, 0), 0, stagingLimit, uploadLimit) {
+		for _, g := range schedule(chunkJobs(l, &wm, chunks, planLimits{}), 0, stagingLimit, uploadLimit) {
 			_ = uploadBytes(g)
 		}
 	}

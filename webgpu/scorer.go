@@ -42,7 +42,8 @@ type Scorer struct {
 	// mapped to wait for a submission.
 	upload, staging, fence  *wgpu.Buffer
 	uploadSize, stagingSize int
-	stagingCap              int // stagingLimit; lower in tests
+	stagingCap              int  // stagingLimit; lower in tests
+	software                bool // plan for a software adapter (see limits)
 }
 
 var _ scorer.Scorer = (*Scorer)(nil)
@@ -73,13 +74,14 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	o = o.withDefaults(d.info.Software && !o.asHardware)
+	software := d.info.Software && !o.asHardware
+	o = o.withDefaults(software)
 	lay, err := newLayout(cfg, o)
 	if err != nil {
 		d.release()
 		return nil, err
 	}
-	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d, stagingCap: stagingLimit}
+	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d, software: software, stagingCap: stagingLimit}
 	s.snippet = weightSnippet(o.Weights, d.f16)
 	s.wmode = map[string]string{
 		"weights_f32.wgsl":       "f32",
@@ -228,7 +230,7 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 		}
 	}
 	chunks := planChunks(batch, s.lay)
-	jobs := chunkJobs(s.lay, &s.wm, chunks, s.opts.SubmitWork)
+	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
 	if err := s.runJobs(jobs); err != nil {
 		s.failed = err
 		return nil, err
@@ -239,12 +241,19 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 	return out, nil
 }
 
-// chunkJobs returns the jobs of chunks (see chunkPlan; maxWork 0: no
-// limit).
-func chunkJobs(l *layout, wm *weightMap, chunks []*chunk, maxWork float64) []*job {
+// limits returns the plan limits of the adapter (see planLimits).
+func (s *Scorer) limits() planLimits {
+	if !s.software {
+		return planLimits{maxWork: s.opts.SubmitWork}
+	}
+	return planLimits{maxWork: s.opts.SubmitWork, loopIters: softwareLoopLimit}
+}
+
+// chunkJobs returns the jobs of chunks (see chunkPlan).
+func chunkJobs(l *layout, wm *weightMap, chunks []*chunk, lim planLimits) []*job {
 	jobs := make([]*job, len(chunks))
 	for k, ch := range chunks {
-		jobs[k] = &job{ds: chunkPlan(l, wm, ch, maxWork), ints: ch.ints, outLen: ch.outLen}
+		jobs[k] = &job{ds: chunkPlan(l, wm, ch, lim), ints: ch.ints, outLen: ch.outLen}
 	}
 	return jobs
 }
