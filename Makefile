@@ -15,15 +15,32 @@ WEIGHTS ?= weights/default.safetensors
 all: build
 
 build:
+	@echo "build: $(BIN)/discspan (the first build compiles every dependency and takes a few minutes; later ones take seconds)"
 	$(GO) build -o $(BIN)/discspan ./cmd/discspan
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
 	$(GO) vet ./...
 
-test: vet chromium test-worker
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -tags purego ./chart/decode
+# Every step runs even when an earlier one fails (each is timed); the
+# target fails at the end, naming the steps that failed.
+TEST_STEPS := \
+	"vet|$(MAKE) --no-print-directory vet" \
+	"chromium|$(MAKE) --no-print-directory chromium" \
+	"worker|$(MAKE) --no-print-directory test-worker" \
+	"go test|$(GO) test -count=1 ./..." \
+	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode"
+
+test:
+	@failed=""; summary=""; \
+	for step in $(TEST_STEPS); do \
+		name="$${step%%|*}"; cmd="$${step#*|}"; \
+		echo "== make test: $$name: $$cmd"; start=$$(date +%s); \
+		if sh -c "$$cmd"; then res=ok; else res=FAILED; failed="$$failed, $$name"; fi; \
+		summary="$$summary\n  $$name: $$res in $$(( $$(date +%s) - start )) s"; \
+	done; \
+	printf "== make test:$$summary\n"; \
+	if [ -n "$$failed" ]; then echo "make test: failed: $${failed#, }"; exit 1; fi
 
 # Go benchmarks of the decoders (see also bench-table).
 bench:
@@ -36,23 +53,30 @@ bench-table: build
 # The browser app: builds the wasm and the server, then serves the app at
 # http://$(ADDR) with the shipped weights ($(WEIGHTS); the app says so when
 # they are missing).
-demo: build wasm
+demo:
+	@echo "demo: building the server ($(BIN)/discspan) and the browser app ($(WEB)), then serving it at http://$(ADDR)"
+	@$(MAKE) --no-print-directory build wasm
 	@test -f $(WEIGHTS) || echo "demo: $(WEIGHTS) is missing: the app will say there is no model (train one with 'discspan train', or run make demo WEIGHTS=DIR)"
 	$(BIN)/discspan serve --addr $(ADDR) --app $(WEB) --weights $(WEIGHTS)
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
 # Go's wasm_exec.js, the page, the service worker, and gzip (and, where the
 # brotli tool is installed, brotli) variants that the server prefers.
+# Files are compressed again only when they changed, so that later runs
+# are quick.
 wasm:
 	@$(GO) version >/dev/null
+	@echo "wasm: building the browser app in $(WEB) (the first build takes a few minutes; later ones take seconds)"
 	cd ui/components && $(GO) generate .
 	@mkdir -p $(WEB)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
-	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
-	cp wasm/web/* $(WEB)/
+	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
+	cp -p wasm/web/* $(WEB)/
+	@echo "wasm: compressing the changed files (gzip, and brotli where installed)"
 	@cd $(WEB) && for f in main.wasm wasm_exec.js boot.js worker.js sw.js app.css index.html; do \
-		gzip -9 -k -f $$f; \
-		if command -v brotli >/dev/null 2>&1; then brotli -f -q 11 $$f; else rm -f $$f.br; fi; \
+		if [ ! -f $$f.gz ] || [ $$f -nt $$f.gz ]; then gzip -9 -k -f $$f; fi; \
+		if ! command -v brotli >/dev/null 2>&1; then rm -f $$f.br; \
+		elif [ ! -f $$f.br ] || [ $$f -nt $$f.br ]; then brotli -f -q 11 $$f; fi; \
 	done
 	@echo "wasm: $$(wc -c <$(WEB)/main.wasm) bytes, $$(wc -c <$(WEB)/main.wasm.gz) gzipped (budget 4 MB)"
 

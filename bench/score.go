@@ -38,6 +38,10 @@ type ScoreRow struct {
 	// SetupSeconds is the construction of the backend (for WebGPU: adapter
 	// and device, buffers, shader compilation, weight upload).
 	SetupSeconds float64 `json:"setup_s,omitempty"`
+	// SelfCheckSeconds is the part of SetupSeconds that WebGPU's
+	// self-check took (webgpu.SelfCheck: a canary batch on the device and
+	// on the CPU reference), summed over the ensemble's models.
+	SelfCheckSeconds float64 `json:"self_check_s,omitempty"`
 	// FirstPassSeconds is the warm-up pass over the whole file, the first
 	// Score calls after the setup.
 	FirstPassSeconds float64 `json:"first_pass_s,omitempty"`
@@ -73,9 +77,9 @@ type Scoring struct {
 
 // open builds the scorer of a backend (an ensemble's mean over its models)
 // and describes the device it runs on.
-func (b *Scoring) open(backend string) (scorer.Scorer, string, error) {
+func (b *Scoring) open(backend string) (scorer.Scorer, string, float64, error) {
 	if backend == "cpu" {
-		return scorer.MeanCPU(b.Models), CPUDescription(), nil
+		return scorer.MeanCPU(b.Models), CPUDescription(), 0, nil
 	}
 	longest := 0
 	for _, in := range b.Ins {
@@ -99,7 +103,7 @@ func (b *Scoring) open(backend string) (scorer.Scorer, string, error) {
 			if len(b.Models) > 1 {
 				err = fmt.Errorf("model %d: %w", k+1, err)
 			}
-			return nil, "", err
+			return nil, "", 0, err
 		}
 		if k == 0 {
 			a := s.Adapter()
@@ -110,7 +114,19 @@ func (b *Scoring) open(backend string) (scorer.Scorer, string, error) {
 		}
 		members = append(members, s)
 	}
-	return scorer.Mean(members...), device, nil
+	return scorer.Mean(members...), device, selfCheckSeconds(members), nil
+}
+
+// selfCheckSeconds sums the self-check time of the WebGPU scorers among
+// members.
+func selfCheckSeconds(members []scorer.Scorer) float64 {
+	total := 0.0
+	for _, s := range members {
+		if w, ok := s.(*webgpu.Scorer); ok {
+			total += w.SelfCheck().Duration.Seconds()
+		}
+	}
+	return total
 }
 
 // CPUDescription names the CPU the reference backend runs on: its model
@@ -148,12 +164,13 @@ func (b *Scoring) Measure(backend string) ScoreRow {
 		b.reference = ref
 	}
 	start := time.Now()
-	s, device, err := b.open(backend)
+	s, device, selfCheck, err := b.open(backend)
 	if err != nil {
 		return fail(err)
 	}
 	defer s.Close()
 	row.Device = device
+	row.SelfCheckSeconds = selfCheck
 	row.SetupSeconds = time.Since(start).Seconds()
 
 	var diff scoreDiff
@@ -262,12 +279,12 @@ func (r ScoreRow) Markdown() string {
 		if r.Unavailable {
 			what = "unavailable"
 		}
-		return fmt.Sprintf("| %s | %s: %s | %d | %d | - | - | - | - | - | - | - |", r.Backend, what, strings.ReplaceAll(r.Err, "|", "/"), r.Sentences, r.Words)
+		return fmt.Sprintf("| %s | %s: %s | %d | %d | - | - | - | - | - | - | - | - |", r.Backend, what, strings.ReplaceAll(r.Err, "|", "/"), r.Sentences, r.Words)
 	}
-	return fmt.Sprintf("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.1f | %.2g | %.2g |",
-		r.Backend, r.Device, r.Sentences, r.Words, r.SetupSeconds, r.FirstPassSeconds, r.BestSeconds, r.MedianSeconds,
+	return fmt.Sprintf("| %s | %s | %d | %d | %.3f | %.3f | %.3f | %.3f | %.3f | %.1f | %.2g | %.2g |",
+		r.Backend, r.Device, r.Sentences, r.Words, r.SetupSeconds, r.SelfCheckSeconds, r.FirstPassSeconds, r.BestSeconds, r.MedianSeconds,
 		r.SentencesPerSecond, *r.MaxAbsDiff, *r.MaxAbsDiffTags)
 }
 
 // ScoreHeader is the header of the Markdown table of ScoreRow.Markdown.
-const ScoreHeader = "| backend | device | sentences | words | setup s | first pass s | best s | median s | sentences/s | max abs diff vs cpu (scores) | (tags) |\n|---|---|---|---|---|---|---|---|---|---|---|"
+const ScoreHeader = "| backend | device | sentences | words | setup s | of it self-check s | first pass s | best s | median s | sentences/s | max abs diff vs cpu (scores) | (tags) |\n|---|---|---|---|---|---|---|---|---|---|---|---|"

@@ -17,7 +17,7 @@ func TestScoreHelpers(t *testing.T) {
 		t.Errorf("maxAbsDiff of different lengths = %v, want +Inf", d)
 	}
 	row := ScoreRow{Backend: "webgpu", Sentences: 3, Words: 20, Err: "webgpu: no adapter | none", Unavailable: true}
-	if got, want := row.Markdown(), "| webgpu | unavailable: webgpu: no adapter / none | 3 | 20 | - | - | - | - | - | - | - |"; got != want {
+	if got, want := row.Markdown(), "| webgpu | unavailable: webgpu: no adapter / none | 3 | 20 | - | - | - | - | - | - | - | - |"; got != want {
 		t.Errorf("markdown of an unavailable backend:\n%s\nwant\n%s", got, want)
 	}
 	row.Unavailable = false

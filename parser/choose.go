@@ -33,14 +33,14 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 	info.Backend = cpu.Backend()
 	switch backend {
 	case BackendCPU:
-		info.Choice = "CPU asked for"
+		info.Choice, info.Reason = "CPU asked for", ReasonAsked
 		return cpu, nil
 	case "", BackendAuto, BackendWebGPU:
 	default:
 		return nil, fmt.Errorf("unknown backend %q (want auto, cpu or webgpu)", backend)
 	}
 	if e.GPU == nil {
-		info.Choice = "no WebGPU here"
+		info.Choice, info.Reason = "no WebGPU here", ReasonNoWebGPU
 		return cpu, nil
 	}
 	var (
@@ -55,10 +55,16 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		}
 		switch {
 		case errors.Is(err, ErrSoftwareAdapter):
-			info.Choice = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway"
+			info.Choice, info.Reason = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway", ReasonSoftware
+			return cpu, nil
+		case errors.Is(err, ErrSelfCheck):
+			info.Choice, info.Reason = "WebGPU refused by its self-check, the CPU scores: "+firstLine(err.Error()), ReasonSelfCheck
+			return cpu, nil
+		case errors.Is(err, ErrNoAdapter):
+			info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonNoWebGPU
 			return cpu, nil
 		case err != nil:
-			info.Choice = "WebGPU unavailable: " + firstLine(err.Error())
+			info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonFailed
 			return cpu, nil
 		}
 		software = software || soft
@@ -67,8 +73,8 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		}))
 	}
 	sel := scorer.Mean(sels...)
-	use := func(s scorer.Scorer, why string) scorer.Scorer {
-		info.Backend, info.Choice = s.Backend(), why
+	use := func(s scorer.Scorer, reason, why string) scorer.Scorer {
+		info.Backend, info.Choice, info.Reason = s.Backend(), why, reason
 		info.GPU = s != cpu
 		info.Software = info.GPU && software
 		if s != sel {
@@ -77,21 +83,21 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		return s
 	}
 	if backend == BackendWebGPU {
-		return use(sel, "WebGPU asked for"), nil
+		return use(sel, ReasonAsked, "WebGPU asked for"), nil
 	}
 	tg, terr := timeScorer(ctx, p, sel)
 	tc, cerr := timeScorer(ctx, p, cpu)
 	switch {
 	case terr != nil:
-		return use(cpu, "WebGPU failed on a test sentence: "+firstLine(terr.Error())), nil
+		return use(cpu, ReasonFailed, "WebGPU failed on a test sentence: "+firstLine(terr.Error())), nil
 	case cerr != nil:
 		return nil, cerr
 	case len(notes) > 0:
-		return use(cpu, "WebGPU fell back: "+notes[0]), nil
+		return use(cpu, ReasonFailed, "WebGPU fell back: "+notes[0]), nil
 	case tg < tc:
-		return use(sel, fmt.Sprintf("WebGPU %s vs CPU %s for %d words", ms(tg), ms(tc), warmupWords)), nil
+		return use(sel, ReasonFaster, fmt.Sprintf("WebGPU %s vs CPU %s for %d words", ms(tg), ms(tc), warmupWords)), nil
 	}
-	return use(cpu, fmt.Sprintf("CPU %s vs WebGPU %s for %d words", ms(tc), ms(tg), warmupWords)), nil
+	return use(cpu, ReasonFaster, fmt.Sprintf("CPU %s vs WebGPU %s for %d words", ms(tc), ms(tg), warmupWords)), nil
 }
 
 // timeScorer scores a sentence of warmupWords words twice with s and

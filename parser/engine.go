@@ -24,7 +24,17 @@ type LoadOptions struct {
 	Backend string `json:"backend"`
 	// MaxBytes is the decoders' chart memory budget (0: DefaultMaxBytes).
 	MaxBytes int64 `json:"max_bytes"`
+	// Progress, when not nil, is told each step of the load as it starts
+	// (LoadReading, LoadBackend); it does not cross a worker boundary
+	// (the worker sends the steps as messages of their own).
+	Progress func(step string) `json:"-"`
 }
+
+// The steps of Engine.Load, as LoadOptions.Progress is told them.
+const (
+	LoadReading = "reading the weights"
+	LoadBackend = "choosing the backend (WebGPU is set up, checked against the CPU and timed)"
+)
 
 // DefaultMaxBytes is an Engine's chart memory budget: 256 MiB, well within
 // a browser tab's memory, beyond what n3 needs for 200 words and n6 for 80.
@@ -38,6 +48,9 @@ type Info struct {
 	// measured times).
 	Backend string `json:"backend"`
 	Choice  string `json:"choice"`
+	// Reason classifies Choice (one of the Reason constants): why this
+	// backend scores and the other does not.
+	Reason string `json:"reason"`
 	// GPU is set when WebGPU scores, Software when its adapter is a
 	// software one.
 	GPU      bool `json:"gpu"`
@@ -54,7 +67,9 @@ type Info struct {
 	DevF1        float64 `json:"dev_f1"`
 	DevDiscF1    float64 `json:"dev_disc_f1"`
 	TrainingData string  `json:"training_data"`
-	Created      string  `json:"created"`
+	// TestF1 is the model card's labelled test F1 (n3); 0 when not stored.
+	TestF1  float64 `json:"test_f1,omitempty"`
+	Created string  `json:"created"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
 }
@@ -72,6 +87,27 @@ type GPUFunc func(p *network.Params, f16, allowSoftware bool) (s scorer.Scorer, 
 // ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
 // is a software one and software adapters were not allowed.
 var ErrSoftwareAdapter = errors.New("the WebGPU adapter is a software one")
+
+// ErrNoAdapter is matched by a GPUFunc's error when there is no WebGPU or
+// no adapter at all.
+var ErrNoAdapter = errors.New("no WebGPU adapter")
+
+// ErrSelfCheck is matched by a GPUFunc's error when the GPU scored the
+// self-check's canary sentences differently from the CPU reference (the
+// error names the adapter and the largest difference): WebGPU is not
+// trusted on this adapter.
+var ErrSelfCheck = errors.New("the WebGPU self-check failed")
+
+// Why an Engine scores with the backend it chose and not the other one
+// (Info.Reason).
+const (
+	ReasonAsked     = "asked"      // the backend was asked for (?backend=cpu or webgpu)
+	ReasonNoWebGPU  = "no-webgpu"  // no WebGPU here, or no adapter
+	ReasonSoftware  = "software"   // only a software adapter (50-100x slower than the CPU)
+	ReasonSelfCheck = "self-check" // the GPU's scores differed from the CPU reference's
+	ReasonFailed    = "failed"     // WebGPU could not be set up or failed on a test sentence
+	ReasonFaster    = "faster"     // both were timed; the one chosen was faster
+)
 
 // Engine holds one loaded model at a time, scores with the backend it
 // chose (the CPU, or WebGPU through GPU) and parses in the calling
@@ -92,6 +128,11 @@ type Engine struct {
 // before.
 func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOptions) (*Info, error) {
 	start := time.Now()
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress(LoadReading)
 	ms, err := Read(data, name)
 	if err != nil {
 		return nil, err
@@ -100,6 +141,7 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if err != nil {
 		return nil, err
 	}
+	p.Calibration = ms.Calibration
 	p.Decode.MaxBytes = opt.MaxBytes
 	if p.Decode.MaxBytes <= 0 {
 		p.Decode.MaxBytes = DefaultMaxBytes
@@ -114,8 +156,14 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 		DevDiscF1:    f.Meta.DevDiscF1,
 		TrainingData: f.Meta.TrainingData,
 	}
+	if f.Meta.TestF1 != nil {
+		info.TestF1 = *f.Meta.TestF1
+	}
 	if !f.Meta.Created.IsZero() {
 		info.Created = f.Meta.Created.UTC().Format("2006-01-02")
+	}
+	if opt.Backend != BackendCPU && e.GPU != nil {
+		progress(LoadBackend)
 	}
 	sc, err := e.chooseBackend(ctx, p, ms.Models, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {

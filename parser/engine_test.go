@@ -30,6 +30,11 @@ func (g fakeGPU) Score(b []network.Input) ([]scorer.Result, error) {
 func (fakeGPU) Backend() string { return "webgpu: fake" }
 func (fakeGPU) Close() error    { return nil }
 
+// failing is a GPUFunc that fails with err.
+func failing(err error) parser.GPUFunc {
+	return func(*network.Params, bool, bool) (scorer.Scorer, bool, error) { return nil, false, err }
+}
+
 func TestChooseBackend(t *testing.T) {
 	data := parsertest.Model(t, 1)
 	gpu := func(software bool, delay time.Duration) parser.GPUFunc {
@@ -47,15 +52,18 @@ func TestChooseBackend(t *testing.T) {
 		wantBackend   string
 		wantChoice    string
 		wantSoftware  bool
+		wantReason    string
 	}{
-		{"no gpu", "auto", nil, "cpu", "no WebGPU here", false},
-		{"cpu asked", "cpu", gpu(false, 0), "cpu", "CPU asked for", false},
-		{"software skipped", "auto", gpu(true, 0), "cpu", "software one", false},
-		{"software forced", "webgpu", gpu(true, 0), "webgpu: fake", "WebGPU asked for", true},
-		{"slow hardware", "auto", gpu(false, 30*time.Millisecond), "cpu", "CPU", false},
-		{"broken", "auto", func(*network.Params, bool, bool) (scorer.Scorer, bool, error) {
-			return nil, false, errors.New("no adapter\ndetails")
-		}, "cpu", "WebGPU unavailable: no adapter", false},
+		{"no gpu", "auto", nil, "cpu", "no WebGPU here", false, parser.ReasonNoWebGPU},
+		{"cpu asked", "cpu", gpu(false, 0), "cpu", "CPU asked for", false, parser.ReasonAsked},
+		{"software skipped", "auto", gpu(true, 0), "cpu", "software one", false, parser.ReasonSoftware},
+		{"software forced", "webgpu", gpu(true, 0), "webgpu: fake", "WebGPU asked for", true, parser.ReasonAsked},
+		{"slow hardware", "auto", gpu(false, 30*time.Millisecond), "cpu", "CPU", false, parser.ReasonFaster},
+		{"broken", "auto", failing(errors.New("no adapter\ndetails")), "cpu", "WebGPU unavailable: no adapter", false, parser.ReasonFailed},
+		{"no adapter", "auto", failing(fmt.Errorf("probe: %w", parser.ErrNoAdapter)), "cpu", "WebGPU unavailable: probe: no WebGPU adapter", false, parser.ReasonNoWebGPU},
+		{"self-check refuses", "auto", failing(fmt.Errorf("webgpu: self-check failed on GPU X: largest difference 3.2: %w", parser.ErrSelfCheck)),
+			"cpu", "WebGPU refused by its self-check, the CPU scores: webgpu: self-check failed on GPU X: largest difference 3.2", false, parser.ReasonSelfCheck},
+		{"self-check refuses asked", "webgpu", failing(fmt.Errorf("on GPU X: %w", parser.ErrSelfCheck)), "cpu", "GPU X", false, parser.ReasonSelfCheck},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := &parser.Engine{GPU: tc.gpu}
@@ -63,11 +71,15 @@ func TestChooseBackend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info.Backend != tc.wantBackend || !strings.Contains(info.Choice, tc.wantChoice) || info.Software != tc.wantSoftware {
-				t.Errorf("got %q (%q, software %v), want %q (%q)", info.Backend, info.Choice, info.Software, tc.wantBackend, tc.wantChoice)
+			if info.Backend != tc.wantBackend || !strings.Contains(info.Choice, tc.wantChoice) || info.Software != tc.wantSoftware || info.Reason != tc.wantReason {
+				t.Errorf("got %q (%q, %s, software %v), want %q (%q, %s)", info.Backend, info.Choice, info.Reason, info.Software, tc.wantBackend, tc.wantChoice, tc.wantReason)
 			}
-			if _, err := l.Parse(context.Background(), parser.Request{Words: parsertest.Sentences[0], Variant: "n3"}); err != nil {
-				t.Error(err)
+			p, err := l.Parse(context.Background(), parser.Request{Words: parsertest.Sentences[0], Variant: "n3"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Backend != tc.wantBackend {
+				t.Errorf("the parse was scored by %q, want %q", p.Backend, tc.wantBackend)
 			}
 		})
 	}

@@ -28,6 +28,9 @@ type Models struct {
 	Names []string
 	// Name names the weights: the embedded default model, or the paths.
 	Name string
+	// Calibration is the first file's discontinuity calibration (nil when
+	// it has none).
+	Calibration Calibration
 }
 
 // ErrVocabulary is wrapped by ReadFiles' error when two files were trained
@@ -75,7 +78,11 @@ func Read(data []byte, name string) (*Models, error) {
 // fromFiles gathers the files' models, checking their sizes against the
 // first file's vocabulary.
 func fromFiles(name string, files []*weights.File, paths []string) (*Models, error) {
-	ms := &Models{File: files[0], Vocab: files[0].Meta.Vocab, Name: name}
+	cal, err := CalibrationOf(files[0].Meta)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", paths[0], err)
+	}
+	ms := &Models{File: files[0], Vocab: files[0].Meta.Vocab, Name: name, Calibration: cal}
 	for k, f := range files {
 		models, err := f.Models()
 		if err != nil {
@@ -106,8 +113,12 @@ func (ms *Models) Params() []*network.Params {
 // (scorer.MeanCPU; Model is then the first of them).
 func (ms *Models) Parser() (*Parser, error) {
 	p, err := New(ms.Models[0], ms.Vocab)
-	if err != nil || len(ms.Models) == 1 {
-		return p, err
+	if err != nil {
+		return nil, err
+	}
+	p.Calibration = ms.Calibration
+	if len(ms.Models) == 1 {
+		return p, nil
 	}
 	p.Scorer = scorer.MeanCPU(ms.Models)
 	return p, nil
@@ -120,4 +131,16 @@ func Load(paths ...string) (*Parser, error) {
 		return nil, err
 	}
 	return ms.Parser()
+}
+
+// Describe returns the language of the model held in data (see
+// weights.Language) and a check of whether its vocabulary has a word,
+// reading the header only; "" and a check that knows every word when the
+// header cannot be read (the engine's load then says why).
+func Describe(data []byte, name string) (language string, known func(string) bool) {
+	f, err := weights.ReadMetaBytes(data, name)
+	if err != nil {
+		return "", func(string) bool { return true }
+	}
+	return weights.Language(f.Meta), weights.Knows(f.Meta.Vocab)
 }

@@ -27,6 +27,10 @@ type Parser struct {
 	// ChunkWords bounds the words ParseBatch scores in one forward batch;
 	// 0 means DefaultChunkWords.
 	ChunkWords int
+	// Calibration holds score offsets per decoder variant, added before
+	// decoding (see Calibrate); a weights file's own comes with
+	// Models.Parser and Engine.Load.
+	Calibration Calibration
 }
 
 // DefaultChunkWords is the default number of words ParseBatch scores in one
@@ -162,7 +166,7 @@ func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, 
 	if c != nil {
 		dc = c.decode
 	}
-	d, err := dec.DecodeConstrained(v, out.Scores, dc)
+	d, err := dec.DecodeConstrained(v, p.Calibration.shifted(v, out.Scores), dc)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}

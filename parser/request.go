@@ -48,6 +48,9 @@ type Parse struct {
 	// Reused is set when the scores of the same sentence, scored just
 	// before (for another variant, say), were used again.
 	Reused bool `json:"reused"`
+	// Backend names the backend that scored the sentence ("cpu", or
+	// "webgpu: " and the adapter; see scorer.Scorer.Backend).
+	Backend string `json:"backend"`
 	// Scores are the network's span scores, when Request.Scores asked
 	// for them.
 	Scores *decode.Scores `json:"scores,omitempty"`
@@ -101,6 +104,7 @@ func (p *Parser) Parse(ctx context.Context, req Request) (*Parse, error) {
 		ScoreNs:  int64(r.Timing.Score),
 		DecodeNs: int64(r.Timing.Decode),
 		Reused:   mm != nil && mm.Hits() > hits,
+		Backend:  p.scorer().Backend(),
 	}
 	if req.Scores {
 		res.Scores = out.Scores

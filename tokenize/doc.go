@@ -66,6 +66,9 @@
 //     "dam(men)plan"; so does a quoted first part of a compound:
 //     "\"proef\"-", "\"quasienquete\"-voorstel".
 //   - Hash tags and mentions ("#tag", "@naam") stay whole.
+//   - Angle brackets "<" and ">" are always tokens of their own, also
+//     between word characters: "<script>alert(1)" gives "<" "script" ">"
+//     "alert(1)" (no treebank word holds one).
 //
 // # Sentences
 //

@@ -78,6 +78,9 @@ func (s *scanner) chunk(lo, hi int) {
 	if s.url(lo, hi) {
 		return
 	}
+	if s.angles(lo, hi) {
+		return
+	}
 	text := s.text
 	start := lo
 	seenWord := false
@@ -110,6 +113,31 @@ func (s *scanner) chunk(lo, hi int) {
 		i = j
 	}
 	s.piece(start, hi)
+}
+
+// angles tokenizes a chunk holding angle brackets, which are always
+// tokens of their own, also between word characters: the text between
+// them is chunked as usual ("<b>vet</b>" gives "<" "b" ">" "vet" "<" "/"
+// "b" ">", "<script>alert(1)" gives "<" "script" ">" "alert(1)"). It
+// reports false, doing nothing, when the chunk has none.
+func (s *scanner) angles(lo, hi int) bool {
+	if strings.IndexAny(s.text[lo:hi], "<>") < 0 {
+		return false
+	}
+	start := lo
+	for i := lo; i < hi; i++ {
+		if c := s.text[i]; c == '<' || c == '>' {
+			if start < i {
+				s.chunk(start, i)
+			}
+			s.emit(i, i+1)
+			start = i + 1
+		}
+	}
+	if start < hi {
+		s.chunk(start, hi)
+	}
+	return true
 }
 
 // cutRun reports whether the run of non-word characters run, between the

@@ -213,3 +213,16 @@ func TestMinWordCount(t *testing.T) {
 		t.Errorf("threshold 3 gave %d words, threshold 2 %d: want fewer", counts[3], counts[2])
 	}
 }
+
+func TestDescribeTrainingList(t *testing.T) {
+	tests := []struct{ list, want string }{
+		{"../data/train.dbr", "train.dbr"},
+		{"a/train.dbr,b/qa.dbr", "train.dbr + qa.dbr"},
+		{"a/train.dbr,b/qa.dbr,-a/dev.dbr,-a/test.dbr", "train.dbr + qa.dbr, without the sentences of dev.dbr, test.dbr"},
+	}
+	for _, tt := range tests {
+		if got := describeTrainingList(tt.list); got != tt.want {
+			t.Errorf("describeTrainingList(%q) = %q, want %q", tt.list, got, tt.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package train
 import (
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/weights"
@@ -34,9 +35,29 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 // trainingData describes the training data in the output file: the file
 // name, and the fold left out if any.
 func (t *trainer) trainingData() string {
-	s := filepath.Base(t.set.Train)
+	s := describeTrainingList(t.set.Train)
 	if t.set.Folds > 0 {
 		s += heldOutNote(t.set.HoldOut, t.set.Folds)
+	}
+	return s
+}
+
+// describeTrainingList names the files of a --train list by their base
+// names: "a.dbr" for one file, "a.dbr + b.dbr, without the sentences of
+// dev.dbr" for a list with an exclusion (see readTrainingTrees).
+func describeTrainingList(list string) string {
+	var in, out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if strings.HasPrefix(name, "-") {
+			out = append(out, filepath.Base(strings.TrimPrefix(name, "-")))
+		} else {
+			in = append(in, filepath.Base(name))
+		}
+	}
+	s := strings.Join(in, " + ")
+	if len(out) > 0 {
+		s += ", without the sentences of " + strings.Join(out, ", ")
 	}
 	return s
 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -31,7 +30,8 @@ import (
 //     Go for the same tree and variant; space plays and pauses;
 //   - clicking a rule lists (and marks in the tree) the items of the
 //     current parse it built, as many as the derivation the parser gives in
-//     Go, and its uses in the stepper's best derivation;
+//     Go, and its uses in the stepper's best derivation (marked in the
+//     stepper's chart);
 //   - the stepper replays the parsed sentence with the model's own scores,
 //     reaching the score Go computes from the same weights;
 //   - the link button puts the shown tree into the URL fragment, a page
@@ -78,7 +78,7 @@ func waitStepper(t *testing.T, ctx context.Context, what, cond string) stepperSt
 	t.Helper()
 	var ok bool
 	js := fmt.Sprintf(`(() => { const s = %s; return !!s && (%s); })()`, stepperJS, cond)
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s (%s): %v; stepper %+v", what, cond, err, stepper(t, ctx))
 	}
 	return stepper(t, ctx)
@@ -127,7 +127,7 @@ func shot(t *testing.T, ctx context.Context, name, sel string) {
 func pollString(t *testing.T, ctx context.Context, what, js string) string {
 	t.Helper()
 	var s string
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &s, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &s, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s: %v", what, err)
 	}
 	return s
@@ -242,6 +242,7 @@ func TestBrowserTeach(t *testing.T) {
 			labelled++
 		}
 	}
+	section(t, ctx, app.TeachSectionRules)
 	if err := chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`#rule-%d`, int(rule)), chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
@@ -258,20 +259,23 @@ func TestBrowserTeach(t *testing.T) {
 			parse: document.querySelectorAll('#uses-parse li.ruleuse').length,
 			marked: document.querySelectorAll('#tree-teach-parse text.ruleuse').length,
 			stepper: document.querySelectorAll('#uses-stepper li.stepuse').length,
-			chart: document.querySelectorAll('#stepper .triangle .cell.ruleuse, #stepper .disc-items .cell.ruleuse').length,
 			text: document.querySelector('#rule-uses').innerText,
 		};
-	})()`, &uses, chromedp.WithPollingTimeout(30*time.Second)))
+	})()`, &uses, chromedp.WithPollingTimeout(0)))
 	if err != nil {
 		t.Fatalf("choosing %s: %v", rule, err)
 	}
+	shot(t, ctx, "discspan-teach-rule", "#teach-rules")
+	// The stepper's chart marks them too.
+	section(t, ctx, app.TeachSectionStepper)
+	uses.Chart, _ = strconv.Atoi(pollString(t, ctx, "the chart", `document.querySelector('#stepper .triangle') ?
+		String(document.querySelectorAll('#stepper .triangle .cell.ruleuse, #stepper .disc-items .cell.ruleuse').length) : ''`))
 	stepperUses := len(trace.Uses(rule))
 	if uses.Parse != len(apps) || uses.Parse == 0 || (labelled > 0) != (uses.Marked > 0) || uses.Stepper != stepperUses || uses.Chart != stepperUses {
 		t.Errorf("%s: %d uses listed (Go: %d), %d marked in the tree (%d labelled), %d in the stepper and %d in its chart (Go: %d)\n%s",
 			rule, uses.Parse, len(apps), uses.Marked, labelled, uses.Stepper, uses.Chart, stepperUses, uses.Text)
 	}
 	t.Logf("rule %s: %d uses in the parse (%d marked in the tree), %d in the stepper's best derivation", rule, uses.Parse, uses.Marked, uses.Stepper)
-	shot(t, ctx, "discspan-teach-rule", "#teach-rules")
 
 	// The parsed sentence with the model's own scores.
 	gen := stepper(t, ctx).Gen
@@ -298,6 +302,7 @@ func TestBrowserTeach(t *testing.T) {
 	shot(t, ctx, "discspan-teach-model", "#stepper")
 
 	// The link button shares the shown tree (the first example).
+	section(t, ctx, app.TeachSectionVariants)
 	if err := chromedp.Run(ctx, chromedp.Click(`#share`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
@@ -335,6 +340,7 @@ func TestBrowserTeach(t *testing.T) {
 	if title := evalString(t, ctx, `document.querySelector('#teach-shown h3').innerText`); !strings.Contains(title, other.ID) {
 		t.Errorf("shared tree's title %q", title)
 	}
+	section(t, ctx, app.TeachSectionStepper)
 	s = waitStepper(t, ctx, "the shared tree in the stepper", `s.steps > 0`)
 	sharedTrace, _, err := teach.GoldReplay(context.Background(), other, decode.N3)
 	if err != nil {
@@ -351,10 +357,23 @@ func TestBrowserTeach(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Evaluate(`location.hash = '#tree=t1.AAAA'`, nil),
 		chromedp.Poll(`(() => { const e = document.querySelector('#teach-link-error'); return e ? e.textContent : false; })()`,
-			&notice, chromedp.WithPollingTimeout(30*time.Second)),
+			&notice, chromedp.WithPollingTimeout(0)),
 	)
 	if err != nil || !strings.Contains(notice, "cannot be shown") {
 		t.Errorf("damaged link: notice %q, %v", notice, err)
 	}
 	t.Logf("damaged link: %s", notice)
+}
+
+// section shows a section of the teaching tab (app.TeachSection...) with
+// its menu and waits for it.
+func section(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	var ok bool
+	err := chromedp.Run(ctx, chromedp.Click(`#teach-nav-`+id, chromedp.ByQuery),
+		chromedp.Poll(fmt.Sprintf(`(() => { const n = document.querySelector('#teach-nav'); return !!n && n.dataset.section === %q; })()`, id),
+			&ok, chromedp.WithPollingTimeout(0)))
+	if err != nil {
+		t.Fatalf("showing the section %s: %v", id, err)
+	}
 }

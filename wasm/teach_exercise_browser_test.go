@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/discspan/discspan/teach"
+	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -71,7 +71,7 @@ func waitExercise(t *testing.T, ctx context.Context, what, cond string) exercise
 	t.Helper()
 	var ok bool
 	js := fmt.Sprintf(`(() => { const s = %s; return !!s && (%s); })()`, exerciseJS, cond)
-	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Poll(js, &ok, chromedp.WithPollingTimeout(0))); err != nil {
 		t.Fatalf("waiting for %s (%s): %v; exercise %+v", what, cond, err, exercise(t, ctx))
 	}
 	return exercise(t, ctx)
@@ -123,6 +123,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	ctx := newBrowser(t, chrome)
 	load(t, ctx, srv.URL+"/?backend=cpu")
 	click(t, ctx, `#tab-teach`)
+	section(t, ctx, app.TeachSectionExercises)
 	waitExercise(t, ctx, "the exercises", `!!s.exercise`)
 	click(t, ctx, `#exercise-wh-question`)
 	s := waitExercise(t, ctx, "the wh-question", `s.exercise === 'wh-question' && s.cons === ''`)
@@ -254,7 +255,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Evaluate(`location.hash = '#exercise=wh-question~t1.AAAA'`, nil),
 		chromedp.Poll(`(() => { const e = document.querySelector('#exercise-link-error'); return e ? e.textContent : false; })()`,
-			&notice, chromedp.WithPollingTimeout(30*time.Second)),
+			&notice, chromedp.WithPollingTimeout(0)),
 	)
 	if err != nil || !strings.Contains(notice, "cannot be opened") {
 		t.Errorf("damaged link: notice %q, %v", notice, err)

@@ -2,6 +2,7 @@ package webgpu
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -27,36 +29,69 @@ WebAssembly.instantiateStreaming(fetch("check.wasm"), go.importObject).then((res
 }).catch((e) => fetch("/result", {method: "POST", body: "FAIL loading: " + e + "\nDONE\n"}));
 </script></body></html>`
 
-// TestEquivalenceBrowser builds internal/browsercheck for GOOS=js, serves it
-// to headless Chromium with WebGPU enabled (SwiftShader without a GPU) and
-// checks its report: the js backend's scores against the CPU reference (in
-// the page) for float32 and float16 weights, and scorer.Select choosing it.
-// It skips without Chromium and with -short.
-func TestEquivalenceBrowser(t *testing.T) {
+// browserRun is the one run of internal/browsercheck in headless Chromium,
+// shared by TestEquivalenceBrowser and TestSelfCheckBrowser (a test
+// fixture: the page takes about 30 s).
+var browserRun struct {
+	once         sync.Once
+	report, skip string
+	err          error
+	log          []string
+}
+
+// browserReport returns the report of internal/browsercheck, built for
+// GOOS=js and served to headless Chromium with WebGPU enabled (SwiftShader
+// without a GPU). It skips without Chromium and with -short.
+func browserReport(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: the browser check takes about 30 s")
 	}
-	if _, err := os.Stat(chromium); err != nil {
-		t.Skipf("no %s (apt-get install -y chromium): %v", chromium, err)
+	browserRun.once.Do(func() {
+		browserRun.report, browserRun.skip, browserRun.err = runBrowserCheck(func(f string, a ...any) {
+			browserRun.log = append(browserRun.log, fmt.Sprintf(f, a...))
+		})
+	})
+	for _, l := range browserRun.log {
+		t.Log(l)
 	}
-	dir := t.TempDir()
+	if browserRun.skip != "" {
+		t.Skip(browserRun.skip)
+	}
+	if browserRun.err != nil {
+		t.Fatal(browserRun.err)
+	}
+	return browserRun.report
+}
+
+// runBrowserCheck builds and runs the page and returns its report, or why
+// it cannot run here (skip), or an error.
+func runBrowserCheck(logf func(string, ...any)) (report, skip string, err error) {
+	if _, err := os.Stat(chromium); err != nil {
+		return "", fmt.Sprintf("no %s (apt-get install -y chromium): %v", chromium, err), nil
+	}
+	dir, err := os.MkdirTemp("", "discspan-browsercheck-")
+	if err != nil {
+		return "", "", err
+	}
+	defer os.RemoveAll(dir)
 	build := exec.Command("go", "build", "-o", filepath.Join(dir, "check.wasm"), "./internal/browsercheck")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the wasm check: %v\n%s", err, out)
+		return "", "", fmt.Errorf("building the wasm check: %v\n%s", err, out)
 	}
 	loader, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
-		t.Fatal(err)
+		return "", "", err
 	}
 	files := map[string][]byte{"/wasm_exec.js": loader, "/index.html": []byte(browserPage)}
-	report := make(chan string, 1)
+	reports := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/result":
 			b, _ := io.ReadAll(r.Body)
 			select {
-			case report <- string(b):
+			case reports <- string(b):
 			default:
 			}
 		case r.URL.Path == "/check.wasm":
@@ -69,19 +104,19 @@ func TestEquivalenceBrowser(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	// Not under t.TempDir: Chromium's helper processes may still write to
-	// the profile for a moment after the browser is killed, which would fail
-	// the test at cleanup. Removal is retried, then given up with a log.
+	// Chromium's helper processes may still write to the profile for a
+	// moment after the browser is killed: removal is retried, then given
+	// up with a log.
 	profile, err := os.MkdirTemp("", "discspan-webgpu-chromium-")
 	if err != nil {
-		t.Fatal(err)
+		return "", "", err
 	}
 	browser := exec.Command(chromium, "--headless", "--no-sandbox", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--user-data-dir="+profile, "--enable-unsafe-webgpu",
 		"--remote-debugging-port=0", srv.URL+"/index.html")
 	if err := browser.Start(); err != nil {
-		t.Fatal(err)
+		return "", "", err
 	}
 	defer func() {
 		browser.Process.Kill()
@@ -92,16 +127,64 @@ func TestEquivalenceBrowser(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		t.Logf("could not remove %s", profile)
+		logf("could not remove %s", profile)
 	}()
-	var got string
+	// Not a timing assertion: a page that never reports (a crash, a hang)
+	// must end the run.
 	select {
-	case got = <-report:
-	case <-time.After(4 * time.Minute):
-		t.Fatal("no report from the browser after 4 minutes")
+	case report = <-reports:
+	case <-time.After(8 * time.Minute):
+		return "", "", fmt.Errorf("no report from the browser after 8 minutes")
 	}
-	t.Logf("browser report:\n%s", got)
-	if !strings.HasSuffix(strings.TrimSpace(got), "DONE") || strings.Contains(got, "FAIL") {
-		t.Errorf("the browser check failed")
+	logf("browser report:\n%s", report)
+	if !strings.HasSuffix(strings.TrimSpace(report), "DONE") {
+		return report, "", fmt.Errorf("the browser check did not finish:\n%s", report)
+	}
+	return report, "", nil
+}
+
+// reportLines returns the report's lines that do (selfCheck) or do not
+// start with "ok selfcheck"/"FAIL selfcheck", DONE left out.
+func reportLines(report string, selfCheck bool) []string {
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(report), "\n") {
+		if l == "DONE" || l == "" {
+			continue
+		}
+		_, rest, _ := strings.Cut(l, " ")
+		if strings.HasPrefix(rest, "selfcheck") == selfCheck {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// TestEquivalenceBrowser checks the page's equivalence lines: the js
+// backend's scores against the CPU reference (in the page) for float32 and
+// float16 weights, and scorer.Select choosing it.
+func TestEquivalenceBrowser(t *testing.T) {
+	lines := reportLines(browserReport(t), false)
+	if len(lines) < 5 {
+		t.Errorf("%d equivalence lines, want at least 5: %q", len(lines), lines)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "ok ") {
+			t.Errorf("%s", l)
+		}
+	}
+}
+
+// TestSelfCheckBrowser checks the page's self-check lines: in the browser
+// too, webgpu.New accepts the correct kernels and refuses a deliberately
+// broken lstm.wgsl and lstm_loop.wgsl with ErrSelfCheck.
+func TestSelfCheckBrowser(t *testing.T) {
+	lines := reportLines(browserReport(t), true)
+	if len(lines) != 3 {
+		t.Errorf("%d self-check lines, want 3: %q", len(lines), lines)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "ok ") {
+			t.Errorf("%s", l)
+		}
 	}
 }

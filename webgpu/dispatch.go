@@ -186,10 +186,14 @@ func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 		Whh: u32(p.wm.off[name+".fwd.w_hh"]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"] - p.wm.off[name+".fwd.w_hh"]),
 		Out: u32(out), Ldo: u32(2 * hid),
 	}
-	// One workgroup per sentence and direction, each serial over its
-	// tokens: the longest sentence bounds the time.
-	work := stepCost * float64(2*(ch.maxN+2)*4*hid*hid)
-	p.add(kLSTMLoop, name+" (loop)", work, paramBytes(&prm), u32(len(ch.n)), 2, 1)
+	p.add(kLSTMLoop, name+" (loop)", loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
+}
+
+// loopWork is the estimated work of one lstm_loop.wgsl dispatch over ch:
+// one workgroup per sentence and direction, each serial over its tokens,
+// so the longest sentence bounds the time.
+func loopWork(hid int, ch *chunk) float64 {
+	return stepCost * float64(2*(ch.maxN+2)*4*hid*hid)
 }
 
 // maxPairParts bounds the dispatches one biaffine pair product is split
@@ -289,7 +293,12 @@ func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 			bias: wm.off[name+".fwd.b"], biasZ: wm.off[name+".bwd.b"] - wm.off[name+".fwd.b"],
 			c: l.gm, ldc: 8 * hid, cz: 4 * hid, zs: 2,
 		})
-		if len(ch.n) <= loopSentences && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) {
+		// The loop is one dispatch that cannot be split. On a software
+		// adapter the per-step kernel runs instead where the loop would
+		// pass llvmpipe's loop limit (lim.loopIters: every loop exits early
+		// and the last steps are wrong) or the work of a submission.
+		if len(ch.n) <= loopSentences && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
+			(p.maxWork <= 0 || loopWork(hid, ch) <= p.maxWork) {
 			p.lstmLoop(name, hid, ch, out)
 		} else {
 			p.lstmSteps(name, hid, ch, out)

@@ -78,7 +78,7 @@
 // submissions of at most Options.SubmitWork estimated multiply-adds, each
 // waited for (a map of the fence) before the next (a pair product above it
 // is split into dispatches of row tiles), so that every submission stays
-// short (TestSubmissionTime). Natively, a wait polls the device without
+// short (TestSubmissionWork). Natively, a wait polls the device without
 // blocking: a blocking Device.Poll gives up after 5 s, and wgpu-native then
 // failed the device while lavapipe still ran the submission, which crashed
 // it.

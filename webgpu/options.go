@@ -46,7 +46,7 @@ const (
 	SoftwareChunkTokens = 256
 	// SoftwareSubmitWork bounds the estimated multiply-adds of one
 	// submission on a software adapter by default: at most about 0.7 s on
-	// lavapipe with 2 busy cores (load 14; TestSubmissionTime), so that the
+	// lavapipe with 2 busy cores (load 14; TestSubmissionWork), so that the
 	// device stays responsive between submissions. (The scorer polls
 	// without blocking, so a longer submission no longer meets the 5 s
 	// after which a blocking native Device.Poll gave up and lavapipe

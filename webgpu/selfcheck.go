@@ -20,7 +20,7 @@ import (
 // more than the tolerance. The canary exercises every kernel and both LSTM
 // paths:
 //
-//	batch 1: 6 sentences of 1..34 words (more than loopSentences: the
+//	batch 1: 6 sentences of 0..34 words (more than loopSentences: the
 //	         per-step LSTM kernel), words of 1 to MaxChars+3 characters
 //	         (truncation included), an empty sentence among them
 //	batch 2: 2 sentences, one at the length limit (the persistent LSTM
@@ -83,7 +83,7 @@ func canaryBatches(c network.Config, maxWords int) [2][]network.Input {
 	}
 	var out [2][]network.Input
 	for _, n := range []int{13, 1, 34, 0, 5, 21} {
-		out[0] = append(out[0], sentence(n))
+		out[0] = append(out[0], sentence(min(n, maxWords)))
 	}
 	out[1] = []network.Input{sentence(min(8, maxWords)), sentence(maxWords)}
 	return out

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
 )
 
 // newChecked is New with the self-check on, skipping the test only when
@@ -43,6 +44,34 @@ func TestSelfCheckAccepts(t *testing.T) {
 				t.Errorf("largest difference %g, want at most a tenth of the tolerance %g", c.MaxDiff, SelfCheckTolerance)
 			}
 		})
+	}
+}
+
+// TestSelfCheckShippedModel runs the self-check with the shipped model's
+// first member at the default length limit: its 200-word canary sentence
+// found that lstm_loop.wgsl, one dispatch that cannot be split, ran past
+// lavapipe's 5 s queue limit and left the last ~30 steps unwritten; such a
+// chunk now takes the per-step kernel on a software adapter.
+func TestSelfCheckShippedModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the shipped model's self-check takes about 10 s on a software GPU")
+	}
+	f, err := weights.ReadFile(defaultModel)
+	if err != nil {
+		t.Skipf("no shipped model (%v)", err)
+	}
+	ms, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newChecked(t, ms[0].Params, Options{})
+	if err != nil {
+		t.Fatalf("New refused the shipped model: %v", err)
+	}
+	c := s.SelfCheck()
+	t.Logf("%s: %s", s.Backend(), c)
+	if c.Words != 13+1+34+0+5+21+8+DefaultMaxWords || !(c.MaxDiff <= SelfCheckTolerance/10) {
+		t.Errorf("self-check %+v", c)
 	}
 }
 

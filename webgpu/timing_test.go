@@ -7,17 +7,21 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// submitLimit is the longest a submission may take on a software adapter
-// with the default SubmitWork (a blocking native Device.Poll gives up after
-// 5 s).
-const submitLimit = 4 * time.Second
+// singleDispatchFactor bounds a submission's estimated work as a multiple
+// of Options.SubmitWork. Submissions of several dispatches stay within
+// SubmitWork; one dispatch that cannot be split may exceed it. On lavapipe
+// 2.4e8 multiply-adds (4× the software bound, the LSTM's step loop) took
+// 0.37 s, so 8× keeps a submission short.
+const singleDispatchFactor = 8
 
-// TestSubmissionTime scores, with the Tiny preset, a batch holding the
+// TestSubmissionWork scores, with the Tiny preset, a batch holding the
 // longest sentence accepted by default and 16 sentences of 20 words (more
-// than a chunk), and
-// checks that no submission comes near the 5 s a blocking native
-// Device.Poll waits.
-func TestSubmissionTime(t *testing.T) {
+// than a chunk), and checks the estimated work of every submission against
+// Options.SubmitWork (see singleDispatchFactor): the bound that keeps each
+// one short on a software adapter (a blocking native Device.Poll gave up
+// after 5 s and lavapipe crashed; see device.wait). The durations are
+// logged, not checked: a wall-clock limit fails on a busy machine.
+func TestSubmissionWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow on a software adapter")
 	}
@@ -28,10 +32,14 @@ func TestSubmissionTime(t *testing.T) {
 	var worstWhat string
 	var worstWork float64
 	subs := 0
+	limit := singleDispatchFactor * s.opts.SubmitWork
 	s.onSubmit = func(what string, work float64, d time.Duration) {
 		subs++
 		if d > worst {
 			worst, worstWhat, worstWork = d, what, work
+		}
+		if work > limit {
+			t.Errorf("submission %s: estimated work %.3g, over the bound %.3g", what, work, limit)
 		}
 	}
 	lengths := []int{DefaultMaxWords}
@@ -43,7 +51,4 @@ func TestSubmissionTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d submissions in %v; longest %v (%s, estimated work %.3g)", subs, time.Since(start), worst, worstWhat, worstWork)
-	if worst > submitLimit {
-		t.Errorf("a submission took %v (%s), over %v", worst, worstWhat, submitLimit)
-	}
 }

@@ -2,6 +2,9 @@ package weights
 
 import (
 	_ "embed" // the shipped default model
+	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // defaultModel is the shipped default model, embedded in every binary: an
@@ -19,3 +22,14 @@ func DefaultBytes() []byte { return defaultModel }
 
 // Default reads the shipped default model.
 func Default() (*File, error) { return Read(defaultModel, DefaultName+" (embedded)") }
+
+// WriteDefault writes the shipped default model into dir as DefaultName
+// (for a program that offers weight files by path, such as discspan serve
+// run outside the repository) and returns the file's path.
+func WriteDefault(dir string) (string, error) {
+	p := filepath.Join(dir, DefaultName)
+	if err := os.WriteFile(p, defaultModel, 0o644); err != nil {
+		return "", fmt.Errorf("weights: writing the embedded default model: %w", err)
+	}
+	return p, nil
+}

@@ -1,6 +1,7 @@
 package weights
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -86,6 +87,12 @@ func Read(data []byte, name string) (*File, error) {
 	return f, nil
 }
 
+// DataSHA256 hashes the data section of a file being read, to check it
+// against its tensors_sha256 (sha256.Sum256). The browser app's worker
+// replaces it with the browser's own SHA-256 (crypto.subtle), native code
+// several times faster than Go's in wasm; set it before any Read.
+var DataSHA256 = sha256.Sum256
+
 func read(data []byte) (*File, *Error) {
 	n, e := headerLength(data, int64(len(data)))
 	if e != nil {
@@ -96,7 +103,7 @@ func read(data []byte) (*File, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	sum := sha256.Sum256(body)
+	sum := DataSHA256(body)
 	if got := hex.EncodeToString(sum[:]); got != h.tensorsSHA {
 		return nil, problem(ErrChecksum, nil, "corrupt: tensors checksum mismatch (tensors_sha256 is %s, the data section hashes to %s)", h.tensorsSHA, got)
 	}
@@ -134,9 +141,22 @@ func decodeTensor(t *network.Tensor, name string, h *header, body []byte) *Error
 			}
 			scales[r] = s
 		}
+		// Row by row, with no division per value (this runs at every
+		// start of the app, in wasm). A value is at most 128 times its
+		// row's scale: with every such bound finite, no value can be
+		// NaN or infinite and the check below is skipped.
 		_, c := rows(t.Shape)
-		for i := range t.Data {
-			t.Data[i] = float32(int8(raw[i])) * scales[i/max(c, 1)]
+		c = max(c, 1)
+		finite := true
+		for r, s := range scales {
+			finite = finite && !math.IsInf(float64(128*s), 0)
+			row, dst := raw[r*c:min((r+1)*c, len(raw))], t.Data[r*c:min((r+1)*c, len(t.Data))]
+			for i := range dst {
+				dst[i] = float32(int8(row[i])) * s
+			}
+		}
+		if finite {
+			return nil
 		}
 	}
 	for i, v := range t.Data {
@@ -201,4 +221,15 @@ func readMeta(r io.Reader, size int64) (*File, *Error) {
 		return nil, e
 	}
 	return &File{Meta: h.meta, Ensemble: h.members, DType: h.dtype, Bytes: int(size), TensorsSHA256: h.tensorsSHA}, nil
+}
+
+// ReadMetaBytes is ReadMeta for a file in memory (a browser holds the
+// downloaded weights): it reads only the header.
+func ReadMetaBytes(data []byte, name string) (*File, error) {
+	f, e := readMeta(bytes.NewReader(data), int64(len(data)))
+	if e != nil {
+		e.Name = name
+		return nil, e
+	}
+	return f, nil
 }

@@ -89,6 +89,9 @@ type Result struct {
 	Le40 Summary `json:"le40"`
 	// PerSentence has one entry per sentence pair, in order.
 	PerSentence []SentenceResult `json:"per_sentence"`
+	// Labels scores each label over every sentence, most frequent in gold
+	// first.
+	Labels []LabelScore `json:"labels"`
 }
 
 // Bracket is one counted constituent of a transformed tree.
@@ -308,13 +311,14 @@ type Evaluator struct {
 	p        Params
 	all, le  accumulator
 	perSent  []SentenceResult
+	labels   labelCounts // every sentence's brackets by label
 	nextIndx int
 }
 
 type accumulator struct{ s Summary }
 
 // NewEvaluator returns an Evaluator for parameters p.
-func NewEvaluator(p Params) *Evaluator { return &Evaluator{p: p} }
+func NewEvaluator(p Params) *Evaluator { return &Evaluator{p: p, labels: labelCounts{}} }
 
 func sentName(i int, g, c *tree.Tree) string {
 	id := g.ID
@@ -378,6 +382,7 @@ func (e *Evaluator) Add(gold, cand *tree.Tree) (SentenceResult, error) {
 	// Multiset intersection; identical brackets are paired in node order.
 	goldNodes := make(map[string][]int, len(gp.brackets))
 	for _, b := range gp.brackets {
+		e.labels.get(b.Label).Gold++
 		if b.Disc() {
 			r.DiscGold++
 		}
@@ -385,6 +390,7 @@ func (e *Evaluator) Add(gold, cand *tree.Tree) (SentenceResult, error) {
 		goldNodes[k] = append(goldNodes[k], b.Node)
 	}
 	for _, b := range cp.brackets {
+		e.labels.get(b.Label).Cand++
 		disc := b.Disc()
 		if disc {
 			r.DiscCand++
@@ -392,6 +398,7 @@ func (e *Evaluator) Add(gold, cand *tree.Tree) (SentenceResult, error) {
 		k := b.key()
 		if ns := goldNodes[k]; len(ns) > 0 {
 			goldNodes[k] = ns[1:]
+			e.labels.get(b.Label).Matched++
 			r.Matched++
 			if disc {
 				r.DiscMatched++
@@ -479,6 +486,7 @@ func (e *Evaluator) Result() *Result {
 		All:         e.all.summary(),
 		Le40:        e.le.summary(),
 		PerSentence: append([]SentenceResult(nil), e.perSent...),
+		Labels:      e.labels.scores(),
 	}
 }
 

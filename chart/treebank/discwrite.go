@@ -9,12 +9,24 @@ import (
 	"github.com/discspan/discspan/chart/tree"
 )
 
+// parenEscapes are how a discbracket file writes ( and ) in words, tags
+// and labels.
+type parenEscapes struct{ open, close string }
+
+var (
+	// discoParens are disco-dop's escapes, which the readers decode.
+	discoParens = parenEscapes{"#LRB#", "#RRB#"}
+	// ptbParens are the Penn Treebank's, which the Alpino cdb discbracket
+	// files use; the readers keep them as they are.
+	ptbParens = parenEscapes{"-LRB-", "-RRB-"}
+)
+
 // appendDiscbracket appends t as one discbracket line: "(ROOT ...)" with
 // the children of every node sorted by their leftmost word, then a TAB and
 // t.BOSExtra when that is not empty, then "\n". Lemmas, morphology,
 // function labels, secondary edges, comments and node numbers are not
-// written.
-func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
+// written. Parentheses are written as p says.
+func appendDiscbracket(dst []byte, t *tree.Tree, p parenEscapes) ([]byte, error) {
 	l, err := makeLayout(t)
 	if err != nil {
 		return dst, err
@@ -42,7 +54,7 @@ func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
 		f.next++
 		dst = append(dst, " ("...)
 		if c.node {
-			if dst, err = appendAtom(dst, t.Nodes[c.idx].Label); err != nil {
+			if dst, err = appendAtom(dst, t.Nodes[c.idx].Label, p); err != nil {
 				return dst, fmt.Errorf("node %d: label %q: %w", c.idx, t.Nodes[c.idx].Label, err)
 			}
 			stack = append(stack, frame{slot: c.idx})
@@ -53,13 +65,13 @@ func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
 		if tag == "" {
 			tag = "--"
 		}
-		if dst, err = appendAtom(dst, tag); err != nil {
+		if dst, err = appendAtom(dst, tag, p); err != nil {
 			return dst, fmt.Errorf("token %d: tag %q: %w", c.idx, tok.Tag, err)
 		}
 		dst = append(dst, ' ')
 		dst = strconv.AppendInt(dst, int64(c.idx), 10)
 		dst = append(dst, '=')
-		if dst, err = appendAtom(dst, tok.Word); err != nil {
+		if dst, err = appendAtom(dst, tok.Word, p); err != nil {
 			return dst, fmt.Errorf("token %d: word %q: %w", c.idx, tok.Word, err)
 		}
 		dst = append(dst, ')')
@@ -71,14 +83,18 @@ func appendDiscbracket(dst []byte, t *tree.Tree) ([]byte, error) {
 	return append(dst, '\n'), nil
 }
 
-// appendAtom appends a label or word, writing ( and ) as #LRB# and #RRB#.
-func appendAtom(dst []byte, s string) ([]byte, error) {
+// appendAtom appends a label or word, writing ( and ) as p says. It
+// refuses white space and what checkText refuses.
+func appendAtom(dst []byte, s string, p parenEscapes) ([]byte, error) {
+	if err := checkText(s); err != nil {
+		return dst, err
+	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '(':
-			dst = append(dst, "#LRB#"...)
+			dst = append(dst, p.open...)
 		case c == ')':
-			dst = append(dst, "#RRB#"...)
+			dst = append(dst, p.close...)
 		case isSpace(c):
 			return dst, errors.New("contains white space")
 		default:

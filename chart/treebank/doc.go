@@ -75,8 +75,8 @@
 // labelled ROOT, VROOT or TOP or has no label, else it is a node attached to
 // the virtual root. Labels are kept whole (a function tag after "-" is not
 // split off). "#LRB#" and "#RRB#" in words, tags and labels are read as "("
-// and ")", and written back that way; "-LRB-" and "-RRB-" are kept as they
-// are. A label or tag "--" reads as the empty string. A TAB ends the tree
+// and ")", and written back that way (or as "-LRB-" and "-RRB-", see
+// Writer.PTBParens); "-LRB-" and "-RRB-" are kept as they are. A label or tag "--" reads as the empty string. A TAB ends the tree
 // and starts a comment, which is kept in Tree.BOSExtra. Blank lines are
 // skipped. Tree.ID is set to the number of the tree in the file, from 1,
 // counting trees that could not be read, so that trees can be paired by

@@ -174,7 +174,8 @@ func checkExportValues(comment string, sec []tree.SecEdge, fields ...string) err
 }
 
 // checkExportField checks one field value; empty is allowed only if
-// emptyOK (the callers write empty optional fields as "--").
+// emptyOK (the callers write empty optional fields as "--"). It refuses
+// what checkText refuses.
 func checkExportField(s string, emptyOK bool) error {
 	switch {
 	case s == "" && !emptyOK:
@@ -184,7 +185,7 @@ func checkExportField(s string, emptyOK bool) error {
 	case strings.HasPrefix(s, "%%"):
 		return errors.New(`starts with "%%", which starts a comment`)
 	}
-	return nil
+	return checkText(s)
 }
 
 // checkWord rejects words that the reader would take for something else.

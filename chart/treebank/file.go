@@ -24,11 +24,23 @@ func ReadFile(path string) ([]*tree.Tree, error) {
 	return ReadAll(bufio.NewReaderSize(fh, 1<<16), path, f)
 }
 
+// WriteOptions adjust how WriteFileOptions writes.
+type WriteOptions struct {
+	// PTBParens writes discbracket parentheses as -LRB- and -RRB- (see
+	// Writer.PTBParens).
+	PTBParens bool
+}
+
 // WriteFile writes trees to a file whose format comes from the extension
 // (see FormatOf; export files get version 4). It writes a temporary file in
 // the same directory and renames it, so that the file is replaced whole or
 // not at all.
 func WriteFile(path string, trees []*tree.Tree) error {
+	return WriteFileOptions(path, trees, WriteOptions{})
+}
+
+// WriteFileOptions is WriteFile with options.
+func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 	f, err := FormatOf(path)
 	if err != nil {
 		return err
@@ -40,7 +52,7 @@ func WriteFile(path string, trees []*tree.Tree) error {
 	if err != nil {
 		return fmt.Errorf("treebank: %w", err)
 	}
-	if err := writeTemp(tmp, trees, f); err != nil {
+	if err := writeTemp(tmp, trees, f, o); err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("%s: %w", path, err)
@@ -53,8 +65,12 @@ func WriteFile(path string, trees []*tree.Tree) error {
 }
 
 // writeTemp writes trees to the temporary file and closes it.
-func writeTemp(tmp *os.File, trees []*tree.Tree, f Format) error {
-	if err := Write(tmp, trees, f); err != nil {
+func writeTemp(tmp *os.File, trees []*tree.Tree, f Format, o WriteOptions) error {
+	w := NewWriter(tmp, f)
+	if o.PTBParens {
+		w.PTBParens()
+	}
+	if err := writeAll(w, trees); err != nil {
 		return err
 	}
 	if err := tmp.Chmod(0o644); err != nil {

@@ -18,6 +18,7 @@ type Writer struct {
 	header  bool
 	buf     []byte
 	tiger   *tigerWriter // TigerXML: the document being collected
+	ptb     bool         // discbracket: parentheses as -LRB- and -RRB-
 }
 
 // NewWriter returns a Writer of format f (Export writes version 4; see
@@ -61,7 +62,11 @@ func (w *Writer) Write(t *tree.Tree) error {
 		w.writeHeader()
 		w.buf, err = appendExport(w.buf[:0], t, w.version, strconv.Itoa(w.n+1))
 	case Discbracket:
-		w.buf, err = appendDiscbracket(w.buf[:0], t)
+		p := discoParens
+		if w.ptb {
+			p = ptbParens
+		}
+		w.buf, err = appendDiscbracket(w.buf[:0], t, p)
 	case TigerXML:
 		err = w.tiger.add(t, strconv.Itoa(w.n+1))
 	}
@@ -73,6 +78,30 @@ func (w *Writer) Write(t *tree.Tree) error {
 		return nil
 	}
 	if _, err := w.w.Write(w.buf); err != nil {
+		return fmt.Errorf("treebank: write %v: %w", w.format, err)
+	}
+	return nil
+}
+
+// PTBParens makes a discbracket Writer write ( and ) in words, tags and
+// labels as -LRB- and -RRB-, as the Alpino cdb discbracket files do,
+// instead of disco-dop's #LRB# and #RRB#. The readers keep -LRB- as it is,
+// so a word "(" then reads back as "-LRB-" (evaluation counts the two as
+// equal). Other formats are not affected.
+func (w *Writer) PTBParens() { w.ptb = true }
+
+// Blank stands for a sentence left out, so that a discbracket file keeps
+// one line per input line: it writes an empty line in discbracket (which
+// readers skip) and nothing in the other formats, whose trees carry ids.
+// It does not count as a tree.
+func (w *Writer) Blank() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.format != Discbracket {
+		return nil
+	}
+	if err := w.w.WriteByte('\n'); err != nil {
 		return fmt.Errorf("treebank: write %v: %w", w.format, err)
 	}
 	return nil

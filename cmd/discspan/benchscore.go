@@ -47,6 +47,7 @@ func runBenchScore(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("reading --input: %w", err)
 	}
+	sents = slices.DeleteFunc(sents, func(s []string) bool { return len(s) == 0 }) // blank lines
 	if len(sents) == 0 {
 		return fmt.Errorf("reading --input %s: no sentences", *input)
 	}

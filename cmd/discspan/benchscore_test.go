@@ -102,20 +102,23 @@ func TestBenchScoreCPU(t *testing.T) {
 		t.Errorf("no table header:\n%s", out)
 	}
 	rows := tableRows(out, "cpu")
-	if len(rows) != 1 || len(rows[0]) != 11 {
-		t.Fatalf("cpu rows %q, want one of 11 cells", rows)
+	if len(rows) != 1 || len(rows[0]) != 12 {
+		t.Fatalf("cpu rows %q, want one of 12 cells", rows)
 	}
 	r := rows[0]
 	if r[2] != "6" || r[3] != strconv.Itoa(words) {
 		t.Errorf("sentences %s words %s, want 6 and %d", r[2], r[3], words)
 	}
-	for i := 5; i <= 8; i++ { // first pass, best, median, sentences/s
+	if r[5] != "0.000" {
+		t.Errorf("self-check %s on the CPU, want 0.000", r[5])
+	}
+	for i := 6; i <= 9; i++ { // first pass, best, median, sentences/s
 		if v, err := strconv.ParseFloat(r[i], 64); err != nil || v <= 0 {
 			t.Errorf("cell %d = %q, want a positive number", i, r[i])
 		}
 	}
-	if r[9] != "0" || r[10] != "0" {
-		t.Errorf("the CPU's timed passes differ from its first pass: %s, %s", r[9], r[10])
+	if r[10] != "0" || r[11] != "0" {
+		t.Errorf("the CPU's timed passes differ from its first pass: %s, %s", r[10], r[11])
 	}
 	if len(tableRows(out, "webgpu")) != 0 {
 		t.Error("a webgpu row without --backends webgpu")
@@ -164,7 +167,8 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	if g.Err != "" {
 		t.Fatalf("webgpu: %s", g.Err)
 	}
-	if g.Sentences != 2 || g.Words != words || g.Device == "" || g.SetupSeconds <= 0 || g.FirstPassSeconds <= 0 || g.BestSeconds <= 0 {
+	if g.Sentences != 2 || g.Words != words || g.Device == "" || g.SetupSeconds <= 0 || g.FirstPassSeconds <= 0 || g.BestSeconds <= 0 ||
+		!(g.SelfCheckSeconds > 0 && g.SelfCheckSeconds < g.SetupSeconds) {
 		t.Errorf("webgpu row %+v", g)
 	}
 	// The shipped models' scores agree to 1.8e-4 (docs/gpu.md, TestEquivalence*).

@@ -9,8 +9,9 @@ import (
 )
 
 func runConvert(args []string, stdout io.Writer) error {
-	fs := newFlags("convert", "[--reattach-punct] IN OUT", stdout)
+	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] IN OUT", stdout)
 	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
+	disco := fs.Bool("disco-parens", false, "discbracket output: write ( and ) in words as disco-dop's #LRB# and #RRB# (read back as parentheses) instead of the -LRB- and -RRB- of the Alpino discbracket files")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -30,7 +31,7 @@ func runConvert(args []string, stdout io.Writer) error {
 			trees[i] = tree.ReattachPunct(t)
 		}
 	}
-	if err := treebank.WriteFile(rest[1], trees); err != nil {
+	if err := treebank.WriteFileOptions(rest[1], trees, treebank.WriteOptions{PTBParens: !*disco}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %d trees to %s\n", len(trees), rest[1])

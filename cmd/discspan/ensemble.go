@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
@@ -22,6 +23,10 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16 or I8 (I8 halves F16's size and, for the tiny preset, loses no dev F1)")
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
 	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
+	calibrate := fs.String("calibrate", "", "decoder variants, separated by commas (e.g. n3,n6), whose disc or gap score offset is chosen on --dev so that the number of discontinuous constituents predicted matches gold; stored in the file and applied by every parser of it")
+	trainingData := fs.String("training-data", "", "describe the training data in the file's model card (default: the first model's description)")
+	language := fs.String("language", "", "the language of the training data, for the model card (e.g. Dutch)")
+	testF1 := fs.Float64("test-f1", 0, "the ensemble's labelled test F1 (n3), measured beforehand, for the model card; 0: not stored")
 	dropLabels := fs.String("drop-labels", "", "labels, separated by commas, that the ensemble leaves out (never predicted; 3*(label_mlp+1)^2 weights fewer per label and model), e.g. labels seen once or twice in training")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -32,6 +37,8 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: --out FILE is required", errUsage)
 	case len(rest) < 2:
 		return fmt.Errorf("%w: want at least two weights files, got %d", errUsage, len(rest))
+	case *calibrate != "" && *devPath == "":
+		return fmt.Errorf("%w: --calibrate needs --dev", errUsage)
 	}
 	dt, err := weights.ParseDType(*dtype)
 	if err != nil {
@@ -62,12 +69,28 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	meta.Created, meta.TestF1 = time.Time{}, nil
 	meta.CreatedBy = "discspan ensemble " + strings.Join(args, " ")
 	meta.Extra = map[string]string{"ensemble_of": strings.Join(names, "; ")}
+	if *trainingData != "" {
+		meta.TrainingData = *trainingData
+	}
+	if *language != "" {
+		meta.Extra[weights.LanguageKey] = *language
+	}
+	if *testF1 != 0 {
+		meta.TestF1 = testF1
+	}
 	if *devPath != "" {
 		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, meta.Vocab, *workers)
 		if err != nil {
 			return err
 		}
 		meta.DevF1, meta.DevDiscF1 = f1, disc
+		if *calibrate != "" {
+			cal, err := calibrateEnsemble(stdout, *devPath, members, meta.Vocab, strings.Split(*calibrate, ","), *workers)
+			if err != nil {
+				return err
+			}
+			meta.Extra[parser.CalibrationKey] = cal.String()
+		}
 	} else {
 		meta.DevF1, meta.DevDiscF1 = 0, 0 // unmeasured: the models' own figures are not the ensemble's
 	}
@@ -148,4 +171,37 @@ func withoutLabels(members []*network.Params, v *network.Vocab, names []string) 
 		return nil, nil, err
 	}
 	return out, nv, nil
+}
+
+// calibrateEnsemble chooses the discontinuity offsets of each variant on
+// the dev treebank for the ensemble's mean scores (parser.Calibrate) and
+// prints every trial.
+func calibrateEnsemble(w io.Writer, devPath string, members []*network.Params, v *network.Vocab, variants []string, workers int) (parser.Calibration, error) {
+	gold, err := treebank.ReadFile(devPath)
+	if err != nil {
+		return nil, err
+	}
+	models := make([]*network.Model, len(members))
+	for k, p := range members {
+		models[k] = &network.Model{Params: p}
+	}
+	p, err := parser.New(models[0], v)
+	if err != nil {
+		return nil, err
+	}
+	p.Scorer = scorer.MeanCPU(models)
+	cal := parser.Calibration{}
+	for _, name := range variants {
+		variant, err := decode.ParseVariant(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("%w: --calibrate: %v", errUsage, err)
+		}
+		o, trials, err := p.Calibrate(context.Background(), gold, variant, workers)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "calibration of %s on %s:\n%s  chosen: disc %+.3f, gap %+.3f\n", variant, devPath, parser.FormatTrials(variant, trials), o.Disc, o.Gap)
+		cal[variant.String()] = o
+	}
+	return cal, nil
 }

@@ -71,10 +71,39 @@ func TestEnsembleCommand(t *testing.T) {
 		{[]string{"ensemble", models[0], models[1]}, "--out FILE is required"},
 		{[]string{"ensemble", "--out", ens, models[0], small}, "weights"},
 		{[]string{"ensemble", "--out", ens, "--dtype", "F8", models[0], models[1]}, "F8"},
+		{[]string{"ensemble", "--out", ens, "--drop-labels", "NOSUCH", models[0], models[1]}, `no label "NOSUCH"`},
+		{[]string{"ensemble", "--out", ens, "--calibrate", "n3", models[0], models[1]}, "--calibrate needs --dev"},
+		{[]string{"ensemble", "--out", ens, "--dev", small, "--calibrate", "n9", models[0], models[1]}, "n9"},
 	} {
 		if _, stderr, status := runCmd(c.args...); status != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: status %d, stderr %q, want %q", c.args, status, stderr, c.want)
 		}
+	}
+	// Leaving out a label and calibrating n3: the file has one label fewer
+	// and its calibration, which parse applies.
+	pruned := filepath.Join(dir, "pruned.safetensors")
+	label := f.Meta.Vocab.Labels[0]
+	stdout, stderr, status = runCmd(append([]string{"ensemble", "--out", pruned, "--dtype", "F32", "--dev", small, "--drop-labels", label, "--calibrate", "n3"}, models...)...)
+	if status != 0 {
+		t.Fatalf("ensemble --drop-labels --calibrate: %s", stderr)
+	}
+	for _, want := range []string{"left out 1 labels: " + label, "calibration of n3", "chosen: disc"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output does not mention %q:\n%s", want, stdout)
+		}
+	}
+	pf, err := weights.ReadFile(pruned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pf.Meta.Config.Labels, f.Meta.Config.Labels-1; got != want || len(pf.Meta.Vocab.Labels) != want || pf.Meta.Vocab.Labels[0] == label {
+		t.Errorf("pruned file: %d labels (vocabulary %q), want %d without %q", got, pf.Meta.Vocab.Labels, want, label)
+	}
+	if !strings.Contains(pf.Meta.Extra["calibration"], `"n3"`) {
+		t.Errorf("pruned file's calibration %q, want an n3 entry", pf.Meta.Extra["calibration"])
+	}
+	if strings.Contains(parse(pruned), "("+label+" ") {
+		t.Errorf("the pruned ensemble predicts the label %s it left out", label)
 	}
 	// A model of other sizes cannot join.
 	other := filepath.Join(dir, "other.safetensors")

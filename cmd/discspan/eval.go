@@ -11,9 +11,10 @@ import (
 )
 
 func runEval(args []string, stdout io.Writer) error {
-	fs := newFlags("eval", "[--json] [--verbose] [--prm FILE] GOLD PRED", stdout)
+	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] GOLD PRED", stdout)
 	asJSON := fs.Bool("json", false, `print {"all":{...},"le40":{...}} as JSON`)
 	verbose := fs.Bool("verbose", false, "also print the per-sentence table")
+	labels := fs.Bool("labels", false, "also print the per-label table (recall, precision and F1 of each label)")
 	prm := fs.String("prm", "", "evaluation parameter file (default: disco-dop's proper.prm)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -51,6 +52,9 @@ func runEval(args []string, stdout io.Writer) error {
 	}
 	if *verbose {
 		fmt.Fprint(stdout, eval.FormatSentences(res))
+	}
+	if *labels {
+		fmt.Fprint(stdout, eval.FormatLabels(res))
 	}
 	fmt.Fprint(stdout, eval.FormatSummary(res))
 	return nil

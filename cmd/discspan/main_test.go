@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,6 +154,54 @@ func TestConvertCommand(t *testing.T) {
 	}
 }
 
+// TestConvertMatchesShippedFiles checks that converting dev.export gives
+// the shipped discbracket files byte for byte (parentheses as -LRB- and
+// -RRB-), with and without --reattach-punct, and that --disco-parens
+// writes #LRB# instead.
+func TestConvertMatchesShippedFiles(t *testing.T) {
+	in := dataPath(t, "dev.export")
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string // the shipped file, or "" for none
+		has   string // a string the output holds
+	}{
+		{name: "plain", want: "dev.discbracket", has: "=-LRB-)"},
+		{name: "reattach-punct", flags: []string{"--reattach-punct"}, want: "dev.punctmoved.discbracket", has: "=-LRB-)"},
+		{name: "disco-parens", flags: []string{"--disco-parens"}, has: "=#LRB#)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(dir, tc.name+".discbracket")
+			if _, stderr, status := runCmd(append(append([]string{"convert"}, tc.flags...), in, out)...); status != 0 {
+				t.Fatalf("convert: %s", stderr)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(got), tc.has) {
+				t.Errorf("no %q in the output", tc.has)
+			}
+			if tc.want == "" {
+				return
+			}
+			want, err := os.ReadFile(dataPath(t, tc.want))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n"); !slices.Equal(gl, wl) {
+				for i := range min(len(gl), len(wl)) {
+					if gl[i] != wl[i] {
+						t.Fatalf("line %d differs from %s:\n got %s\nwant %s", i+1, tc.want, gl[i], wl[i])
+					}
+				}
+				t.Fatalf("%d lines, %s has %d", len(gl), tc.want, len(wl))
+			}
+		})
+	}
+}
+
 func TestBenchCommand(t *testing.T) {
 	out, stderr, status := runCmd("bench", "decode", "--json", "--variant", "n4", "--n", "12", "--labels", "5", "--runs", "2")
 	if status != 0 {
@@ -264,7 +313,8 @@ func TestParseCommand(t *testing.T) {
 	if got := strings.Count(out, "#BOS"); got != 2 {
 		t.Errorf("want 2 sentences in export output, got %d:\n%s", got, out)
 	}
-	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 2") {
+	// Ids are input line numbers: the second sentence is on line 3.
+	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 3") {
 		t.Errorf("export output:\n%s", out)
 	}
 	for _, c := range []struct {

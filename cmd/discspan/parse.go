@@ -70,17 +70,32 @@ func runParse(args []string, stdout io.Writer) error {
 	out := treebank.NewWriter(bw, outFormat)
 	bar := cli.NewProgress(len(sents), "parsing")
 	defer bar.Finish()
+	// One output per input line: a blank line (no words) stays blank in
+	// discbracket; tree ids are line numbers.
 	for start := 0; start < len(sents); start += parseChunk {
 		chunk := sents[start:min(start+parseChunk, len(sents))]
-		results, err := p.ParseBatch(chunk, v, *workers)
+		var words [][]string
+		for _, s := range chunk {
+			if len(s) > 0 {
+				words = append(words, s)
+			}
+		}
+		results, err := p.ParseBatch(words, v, *workers)
 		if err != nil {
 			return fmt.Errorf("sentences %d-%d: %w", start+1, start+len(chunk), err)
 		}
-		for k, r := range results {
-			t := r.Tree
+		for k, s := range chunk {
+			if len(s) == 0 {
+				if err := out.Blank(); err != nil {
+					return err
+				}
+				continue
+			}
+			t := results[0].Tree
+			results = results[1:]
 			t.ID = fmt.Sprint(start + k + 1)
 			if err := out.Write(t); err != nil {
-				return err
+				return fmt.Errorf("line %d: %w", start+k+1, err)
 			}
 		}
 		bar.Set(start + len(chunk))
@@ -123,8 +138,9 @@ func loadParser(flag string) (*parser.Parser, error) {
 }
 
 // readSentences returns the sentences to parse: the words of a treebank's
-// trees, or the lines of a text (tokenized here unless tokenized is set).
-// Empty lines are skipped.
+// trees, or the lines of a text (tokenized here unless tokenized is set),
+// one entry per line, with no words for a blank line. Lines that a
+// treebank file cannot hold are errors (see cli.ReadLines).
 func readSentences(path string, tokenized bool) ([][]string, error) {
 	if path != "" {
 		if _, err := treebank.FormatOf(path); err == nil {
@@ -149,29 +165,11 @@ func readSentences(path string, tokenized bool) ([][]string, error) {
 		defer f.Close()
 		r, name = f, filepath.Base(path)
 	}
-	var sents [][]string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		var words []string
-		if tokenized {
-			words = strings.Fields(text)
-		} else {
-			words = tokenize.Words(text)
-		}
-		if len(words) == 0 {
-			return nil, fmt.Errorf("%s:%d: no words", name, line)
-		}
-		sents = append(sents, words)
+	split := tokenize.Words
+	if tokenized {
+		split = strings.Fields
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return sents, nil
+	return cli.ReadLines(r, name, split)
 }
 
 func wordsOf(t *tree.Tree) []string { return t.Words() }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/discspan/discspan/server"
+	"github.com/discspan/discspan/weights"
 )
 
 // defaultWeights is the shipped default model.
@@ -18,7 +19,7 @@ var defaultWeights = filepath.Join("weights", "default.safetensors")
 func runServe(args []string, stdout io.Writer) error {
 	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
-	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+")")
+	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+" where it exists, else the default model embedded in the binary)")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
 	enable := fs.Bool("train", false, "enable the training API (POST /api/train, /api/jobs)")
 	jobsDir := fs.String("jobs", "", "directory of training jobs; finished models go to its models/ unless --weights is a directory (default: jobs next to the weights directory)")
@@ -32,9 +33,13 @@ func runServe(args []string, stdout io.Writer) error {
 	if err := wantArgs(fs, rest, 0, "no arguments"); err != nil {
 		return err
 	}
-	w := *wdir
-	if w == "" {
-		w = defaultWeights
+	w, note, cleanup, err := serveWeights(*wdir)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	if note != "" {
+		fmt.Fprintln(stdout, note)
 	}
 	if _, err := os.Stat(filepath.Join(*app, "index.html")); err != nil {
 		fmt.Fprintf(stdout, "warning: %s has no built app (run make wasm); / explains this to the browser\n", *app)
@@ -47,7 +52,10 @@ func runServe(args []string, stdout io.Writer) error {
 	if *enable || *jobsDir != "" {
 		o.JobsDir = *jobsDir
 		if o.JobsDir == "" {
-			wd := filepath.Clean(w)
+			wd := filepath.Clean(*wdir)
+			if *wdir == "" {
+				wd = defaultWeights
+			}
 			if fi, err := os.Stat(wd); err != nil || !fi.IsDir() {
 				wd = filepath.Dir(wd)
 			}
@@ -88,4 +96,29 @@ func runServe(args []string, stdout io.Writer) error {
 	return server.Run(ctx, *addr, h, func(url string) {
 		fmt.Fprintf(stdout, "serving the discspan app at %s (Ctrl-C stops)\n", url)
 	})
+}
+
+// serveWeights returns the weights path serve offers: flag when set, else
+// defaultWeights where it exists (in the repository), else the default
+// model embedded in the binary, written to a temporary directory that
+// cleanup removes (note then says so).
+func serveWeights(flag string) (path, note string, cleanup func(), err error) {
+	cleanup = func() {}
+	if flag != "" {
+		return flag, "", cleanup, nil
+	}
+	if _, err := os.Stat(defaultWeights); err == nil {
+		return defaultWeights, "", cleanup, nil
+	}
+	dir, err := os.MkdirTemp("", "discspan-serve-")
+	if err != nil {
+		return "", "", cleanup, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path, err = weights.WriteDefault(dir)
+	if err != nil {
+		cleanup()
+		return "", "", func() {}, err
+	}
+	return path, fmt.Sprintf("no %s here: offering the default model embedded in the binary (--weights names others)", defaultWeights), cleanup, nil
 }

@@ -82,6 +82,12 @@ type AnnotateState struct {
 	Other      *annotate.Corpus
 	OtherScore *OtherScore
 
+	// AddText is the text of the box that adds sentences to the corpus.
+	AddText string
+	// ConfirmNew is set after a first click on "new corpus": a second
+	// one discards the corpus.
+	ConfirmNew bool
+
 	gridTree *tree.Tree      // the tree of grid
 	grid     *treedraw.Grid  // the current tree laid out
 	saving   bool            // a debounced save is pending
@@ -190,7 +196,7 @@ func (a *App) AnnGo(i int) {
 	s.Index = min(max(i, 0), len(s.Corpus.Sentences)-1)
 	s.Sel = NewSelection(a.annSentence().Tree().Len())
 	s.Node, s.Attach, s.LabelMode, s.Diff = -1, nil, "", nil
-	s.Msg, s.Err = "", ""
+	s.Msg, s.Err, s.ConfirmNew = "", "", false
 	a.annRefresh()
 }
 
@@ -770,50 +776,6 @@ func (a *App) AnnRedoList() []string {
 
 // AnnSentence returns the sentence shown, nil without a corpus.
 func (a *App) AnnSentence() *annotate.Sentence { return a.annSentence() }
-
-// AnnNew starts a corpus of one sentence: the sentence tab's text, parsed
-// with the model (a flat tree without one).
-func (a *App) AnnNew() {
-	s := &a.Annotate
-	words := a.Parse.Words()
-	if len(words) == 0 || s.Busy {
-		return
-	}
-	if !a.Model.Ready() {
-		a.AnnSetCorpus(annotate.NewCorpus("sentence", []*tree.Tree{flatTree(words)}, annotate.Untouched), nil, 0)
-		return
-	}
-	if err := a.checkBudget(len(words), a.annVariant()); err != nil {
-		s.Err = err.Error()
-		return
-	}
-	s.Busy, s.Msg, s.Err = true, "parsing the sentence…", ""
-	v := a.annVariant()
-	go func() {
-		p, err := a.engine.Parse(context.Background(), parser.Request{Words: words, Variant: v.String()})
-		a.update(func() {
-			s.Busy = false
-			if err != nil {
-				s.Err = describeParseError(err, len(words))
-				return
-			}
-			p.Tree.ID = "1"
-			c := annotate.NewCorpus("sentence", []*tree.Tree{p.Tree}, annotate.PreAnnotated)
-			gold := annotate.NewCorpus("sentence", []*tree.Tree{p.Tree}, annotate.PreAnnotated)
-			a.AnnSetCorpus(c, gold, 0)
-			s.Msg = "parsed with " + v.String() + "; edit it"
-		})
-	}()
-}
-
-// flatTree returns a tree of the words with no structure.
-func flatTree(words []string) *tree.Tree {
-	t := &tree.Tree{ID: "1", Tokens: make([]tree.Token, len(words))}
-	for i, w := range words {
-		t.Tokens[i] = tree.Token{Word: w, Parent: tree.Root}
-	}
-	return t
-}
 
 // annSetTab is called when the annotation tab is shown.
 func (a *App) annSetTab() {

@@ -89,7 +89,7 @@ func (a *App) annImport(name string, data []byte) {
 	a.annRead(name, data, false, func(c *annotate.Corpus) string {
 		gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
 		a.AnnSetCorpus(c, gold, 0)
-		a.Annotate.Msg = fmt.Sprintf("imported %d sentences from %s", len(c.Sentences), name)
+		a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
 		return ""
 	})
 }
@@ -196,7 +196,7 @@ func (a *App) AnnPreAnnotate() {
 		return
 	}
 	v := a.annVariant()
-	ctx, job := a.startJob(fmt.Sprintf("pre-annotating %d sentences with %s", len(todo), v), len(todo))
+	ctx, job := a.startJob(fmt.Sprintf("pre-annotating %s with %s", Count(len(todo), "sentence"), v), len(todo))
 	go func() {
 		defer a.update(func() { a.finishJob(job) })
 		for k, i := range todo {

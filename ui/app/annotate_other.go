@@ -62,7 +62,7 @@ func (a *App) annImportOther(name string, data []byte) {
 		case sc.Err != "":
 			s.Msg, s.Err = "", sc.Err
 		default:
-			s.Msg = fmt.Sprintf("%s: %d sentences, F1 %.2f against %s", name, len(c.Sentences), sc.F1, sc.Against)
+			s.Msg = fmt.Sprintf("%s: %s, F1 %.2f against %s", name, Count(len(c.Sentences), "sentence"), sc.F1, sc.Against)
 		}
 		return ""
 	})
@@ -149,7 +149,7 @@ func pct(num, den int) float64 {
 // of n sentences by position ("" when it can).
 func countMismatch(n int, other *annotate.Corpus) string {
 	if m := len(other.Sentences); m != n {
-		return fmt.Sprintf("%s has %d sentences, the corpus %d: sentences are compared by position, so both files must hold the same sentences in the same order", other.Name, m, n)
+		return fmt.Sprintf("%s has %s, the corpus %d: sentences are compared by position, so both files must hold the same sentences in the same order", other.Name, Count(m, "sentence"), n)
 	}
 	return ""
 }

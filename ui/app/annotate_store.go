@@ -50,7 +50,8 @@ type savedProject struct {
 	Index               int
 }
 
-// encodeProject writes a project; its Corpus must not be nil.
+// encodeProject writes a project; a nil Corpus writes an empty one (the
+// annotator started a new corpus: nothing to restore).
 func encodeProject(sp savedProject) ([]byte, error) {
 	raw := func(c *annotate.Corpus) (json.RawMessage, error) {
 		if c == nil {
@@ -91,6 +92,9 @@ func decodeProject(data []byte) (savedProject, error) {
 		return savedProject{}, errors.New("saved project: no corpus")
 	}
 	sp := savedProject{Index: p.Index}
+	if string(p.Corpus) == "null" { // emptied
+		return sp, nil
+	}
 	var err error
 	if sp.Corpus, err = annotate.Load(bytes.NewReader(p.Corpus)); err != nil {
 		return savedProject{}, fmt.Errorf("saved project: %w", err)
@@ -143,7 +147,7 @@ func (a *App) annRestore() {
 					a.annSetOther(sp.Other)
 				}
 				s.Saved = s.Seq // nothing new to save
-				s.Msg = fmt.Sprintf("restored %s (%d sentences)", sp.Corpus.Name, len(sp.Corpus.Sentences))
+				s.Msg = fmt.Sprintf("restored %s (%s)", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 				if sp.Other != nil {
 					s.Msg += ", compared with " + sp.Other.Name
 				}
@@ -171,13 +175,10 @@ func (a *App) annScheduleSave() {
 	})
 }
 
-// annEncode encodes the project (the caller holds the lock); data is nil
-// without a corpus.
+// annEncode encodes the project (the caller holds the lock); without a
+// corpus, an empty project (so that a corpus given up is not restored).
 func (a *App) annEncode() (data []byte, seq int, err error) {
 	s := &a.Annotate
-	if s.Corpus == nil {
-		return nil, s.Seq, nil
-	}
 	data, err = encodeProject(savedProject{Corpus: s.Corpus, Gold: s.Gold, Other: s.Other, Index: s.Index})
 	return data, s.Seq, err
 }

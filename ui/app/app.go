@@ -52,6 +52,8 @@ type App struct {
 	Zoom float64
 	// Notice is a transient message (an export written, an error).
 	Notice string
+	// NoticeErr marks Notice as an error (shown in the error style).
+	NoticeErr bool
 
 	weights []byte // the loaded weights file, for reloading the engine
 	loadGen int    // bumped by every load, so that stale loads give up
@@ -115,3 +117,9 @@ func (a *App) update(f func()) {
 	defer a.env.UnlockRender()
 	f()
 }
+
+// note shows a transient message; the caller holds the lock.
+func (a *App) note(msg string) { a.Notice, a.NoticeErr = msg, false }
+
+// noteErr shows a transient error message; the caller holds the lock.
+func (a *App) noteErr(msg string) { a.Notice, a.NoticeErr = msg, true }

@@ -324,8 +324,16 @@ func TestTreebank(t *testing.T) {
 
 	// Pasted text and bad input.
 	env.Do(func() { a.PasteBank("nonsense") })
-	if a.Bank != b || !strings.Contains(a.Notice, "not a treebank") {
-		t.Errorf("notice %q", a.Notice)
+	if a.Bank != b || !strings.Contains(a.Notice, "not a treebank") || !a.NoticeErr {
+		t.Errorf("notice %q (error %v), want an error notice", a.Notice, a.NoticeErr)
+	}
+	env.Do(func() { a.PasteBank(" \n") })
+	if !strings.Contains(a.Notice, "paste export or discbracket trees first") || !a.NoticeErr {
+		t.Errorf("notice %q (error %v), want an error notice", a.Notice, a.NoticeErr)
+	}
+	env.Do(func() { a.ExportAll(app.FormatDiscbracket) })
+	if !strings.HasPrefix(a.Notice, "saved ") || a.NoticeErr {
+		t.Errorf("notice %q (error %v), want a plain notice", a.Notice, a.NoticeErr)
 	}
 }
 
@@ -357,5 +365,22 @@ func TestFocus(t *testing.T) {
 	env.Do(func() { a.HoverAt("main", true, -1); a.Select("main", false, 0) })
 	if a.Describe() != nil || strings.Contains(main.SVG, " sel") {
 		t.Errorf("selection not cleared")
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		noun string
+		want string
+	}{
+		{0, "word", "0 words"},
+		{1, "constituent", "1 constituent"},
+		{2, "constituent", "2 constituents"},
+		{21, "sentence", "21 sentences"},
+	} {
+		if got := app.Count(tc.n, tc.noun); got != tc.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", tc.n, tc.noun, got, tc.want)
+		}
 	}
 }

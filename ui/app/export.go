@@ -41,7 +41,7 @@ func treesBytes(trees []*tree.Tree, format string) ([]byte, error) {
 func (a *App) ExportView(id, format string) {
 	v := a.view(id)
 	if v == nil || v.Tree == nil {
-		a.Notice = "nothing to export"
+		a.noteErr("nothing to export")
 		return
 	}
 	base := "discspan-" + id
@@ -56,7 +56,7 @@ func (a *App) ExportView(id, format string) {
 		a.save(base+".svg", "image/svg+xml", []byte(v.SVG), nil)
 	case FormatPNG:
 		svg, w, h := v.SVG, v.Width, v.Height
-		a.Notice = "drawing the PNG…"
+		a.note("drawing the PNG…")
 		go func() {
 			b, err := a.plat.PNG(svg, w, h, pngScale)
 			a.update(func() { a.save(base+".png", "image/png", b, err) })
@@ -82,13 +82,13 @@ func (a *App) ExportAll(format string) {
 		}
 	}
 	if len(trees) == 0 {
-		a.Notice = "no parses yet: parse the sentences first"
+		a.noteErr("no parses yet: parse the sentences first")
 		return
 	}
 	data, err := treesBytes(trees, format)
 	a.save(fmt.Sprintf("%s.%s.%s", stem(b.Name), b.Variant, format), "text/plain", data, err)
 	if err == nil && len(trees) < b.Len() {
-		a.Notice += fmt.Sprintf(" (%d of %d sentences: the others are not parsed yet)", len(trees), b.Len())
+		a.Notice += fmt.Sprintf(" (%d of %s: the others are not parsed yet)", len(trees), Count(b.Len(), "sentence"))
 	}
 }
 
@@ -98,10 +98,10 @@ func (a *App) save(name, mime string, data []byte, err error) {
 		err = a.plat.Save(name, mime, data)
 	}
 	if err != nil {
-		a.Notice = "export failed: " + err.Error()
+		a.noteErr("export failed: " + err.Error())
 		return
 	}
-	a.Notice = fmt.Sprintf("saved %s (%s)", name, Bytes(int64(len(data))))
+	a.note(fmt.Sprintf("saved %s (%s)", name, Bytes(int64(len(data)))))
 }
 
 // stem is a file name without directory and extension.

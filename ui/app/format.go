@@ -42,3 +42,12 @@ func BlocksString(blocks []tree.Span) string {
 	}
 	return strings.Join(parts, "+")
 }
+
+// Count writes n and the noun, in the plural (noun + "s") unless n is 1:
+// "1 constituent", "3 constituents", "0 words".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -40,6 +40,12 @@ type ModelState struct {
 	FromCache, ListFromCache bool
 	// Info describes the loaded model and backend.
 	Info *parser.Info
+	// Language is the language of the model's training data, from its
+	// metadata (see parser.Describe); "" when unknown.
+	Language string
+	// known reports whether the model's vocabulary has a word (nil until
+	// a model is loaded).
+	known func(string) bool
 	// Err says why the load failed (Phase Failed).
 	Err string
 	// Note is a remark that does not stop the app (the cache refused the
@@ -49,10 +55,93 @@ type ModelState struct {
 	// FetchNs the time to get the weights (download or cache).
 	ReadyAt time.Duration
 	FetchNs int64
+	// Step says what the phase is doing (PhaseLoading: StepWorker, then
+	// the engine's steps, parser.LoadReading and parser.LoadBackend);
+	// Elapsed is the time the phase or step has taken so far, refreshed
+	// twice a second while the model loads.
+	Step    string
+	Elapsed time.Duration
+
+	stepStart time.Duration // plat.Since() when the step began
+}
+
+// StepWorker is the step of PhaseLoading that waits for the parsing
+// worker to start.
+const StepWorker = "starting the parsing worker"
+
+// readier is an Engine that starts in the background (ui/browser's
+// WorkerEngine): WaitReady waits for it.
+type readier interface {
+	WaitReady(ctx context.Context) error
+}
+
+// setPhase enters a phase (and step) of the load, restarting the clock
+// of Elapsed when either changes; the caller holds the lock.
+func (a *App) setPhase(p Phase, step string) {
+	m := &a.Model
+	if m.Phase != p || m.Step != step {
+		m.stepStart, m.Elapsed = a.plat.Since(), 0
+	}
+	m.Phase, m.Step = p, step
+}
+
+// loading reports whether a phase is a step of a load in progress.
+func loading(p Phase) bool {
+	switch p {
+	case PhaseStarting, PhaseListing, PhaseDownloading, PhaseVerifying, PhaseLoading:
+		return true
+	}
+	return false
+}
+
+// tickLoad refreshes Model.Elapsed twice a second while load gen runs.
+func (a *App) tickLoad(gen int) {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for range t.C {
+		done := false
+		a.update(func() {
+			m := &a.Model
+			if done = a.loadGen != gen || !loading(m.Phase); !done {
+				m.Elapsed = a.plat.Since() - m.stepStart
+			}
+		})
+		if done {
+			return
+		}
+	}
 }
 
 // Ready reports whether sentences can be parsed.
 func (m *ModelState) Ready() bool { return m.Phase == PhaseReady }
+
+// NotUsed says why the other backend does not score: why not WebGPU
+// when the CPU scores (no adapter, a software adapter, the self-check
+// refusing the GPU, asked for, slower), why not the CPU when WebGPU does;
+// "" before the model is loaded.
+func (m *ModelState) NotUsed() string {
+	i := m.Info
+	switch {
+	case i == nil:
+		return ""
+	case i.GPU:
+		return "the CPU is not used: " + i.Choice
+	}
+	return "WebGPU is not used: " + i.Choice
+}
+
+// ScoredBy says which backend scored a parse ("cpu", or "webgpu: " and
+// the adapter), and when its scores were those of the sentence's previous
+// parse.
+func ScoredBy(p *parser.Parse) string {
+	switch {
+	case p == nil:
+		return ""
+	case p.Reused:
+		return p.Backend + " (scores of the previous parse reused)"
+	}
+	return p.Backend
+}
 
 // Percent is the download progress in percent (0 when unknown).
 func (m *ModelState) Percent() int {
@@ -67,13 +156,24 @@ const modelsCacheKey = "/discspan/models.json"
 
 // Start loads the model in the background: the model list, the weights
 // (from the cache, or downloaded with progress and checked against the
-// list's SHA-256, then cached), then the engine.
+// list's SHA-256, then cached), then the engine. A job still running (a
+// long parse, a treebank) is cancelled first: its results would belong to
+// the model being replaced, and the engine would finish it before
+// loading.
 func (a *App) Start() {
+	a.Cancel()
 	a.loadGen++
 	gen := a.loadGen
-	a.Model.Phase, a.Model.Err, a.Model.Note = PhaseListing, "", ""
+	a.setPhase(PhaseListing, "")
+	a.Model.Err, a.Model.Note = "", ""
 	a.Model.Done, a.Model.Total = 0, -1
+	if a.engine == nil {
+		// The engine (a Web Worker, which compiles its copy of the app)
+		// starts while the model list and the weights are fetched.
+		a.engine = a.plat.NewEngine()
+	}
 	go a.load(gen)
+	go a.tickLoad(gen)
 }
 
 // Retry starts loading again after a failure.
@@ -144,30 +244,47 @@ func (a *App) load(gen int) {
 
 	start := time.Now()
 	data, cached, err := a.weightsFile(ctx, m, func(done, total int64) {
-		step(func() { a.Model.Phase, a.Model.Done, a.Model.Total = PhaseDownloading, done, total })
-	}, func() { step(func() { a.Model.Phase = PhaseVerifying }) })
+		step(func() { a.setPhase(PhaseDownloading, ""); a.Model.Done, a.Model.Total = done, total })
+	}, func() { step(func() { a.setPhase(PhaseVerifying, "") }) })
 	if err != nil {
 		fail("%v", err)
 		return
 	}
 	fetched := time.Since(start)
+	var eng Engine
 	if !step(func() {
-		a.Model.Phase, a.Model.FromCache, a.Model.FetchNs = PhaseLoading, cached, int64(fetched)
+		a.setPhase(PhaseLoading, StepWorker)
+		a.Model.FromCache, a.Model.FetchNs = cached, int64(fetched)
+		eng = a.engine
 	}) {
 		return
 	}
-
-	if a.engine == nil {
-		a.engine = a.plat.NewEngine()
+	if r, ok := eng.(readier); ok {
+		if err := r.WaitReady(ctx); err != nil {
+			fail("could not start the parsing worker: %v", err)
+			return
+		}
 	}
-	info, err := a.engine.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes})
+	info, err := eng.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes,
+		Progress: func(s string) {
+			a.update(func() {
+				if a.loadGen == gen && a.Model.Phase == PhaseLoading { // not after the load ended
+					a.setPhase(PhaseLoading, s)
+				}
+			})
+		}})
 	if err != nil {
 		fail("could not load the model %s: %v", m.Name, err)
 		return
 	}
+	// The vocabulary and language, from the header only (the engine,
+	// perhaps in a worker, has the rest).
+	lang, known := parser.Describe(data, m.Name)
 	step(func() {
 		a.weights = data
-		a.Model.Phase, a.Model.Info = PhaseReady, info
+		a.Model.Language, a.Model.known = lang, known
+		a.setPhase(PhaseReady, "")
+		a.Model.Info = info
 		a.Model.ReadyAt = a.plat.Since()
 	})
 }

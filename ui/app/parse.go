@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/eval"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
 )
@@ -24,8 +26,10 @@ type ParseState struct {
 	// and drawn beside it with the differences marked.
 	Variant, Other decode.Variant
 	Compare        bool
-	// Main and Side are the last results (Side with Compare).
-	Main, Side *TreeView
+	// Main and Side are the last results (Side with Compare); Gold is the
+	// treebank's tree of an example sentence (see Example.Gold), drawn
+	// beside them with the constituents the parse missed marked.
+	Main, Side, Gold *TreeView
 	// Err says why the last parse failed.
 	Err string
 	// Seq counts the parses shown.
@@ -127,6 +131,7 @@ func (a *App) ParseNow() {
 	}
 	words := a.Parse.Words()
 	if len(words) == 0 {
+		a.clearParse()
 		a.Parse.Err = "type a sentence first"
 		return
 	}
@@ -136,26 +141,29 @@ func (a *App) ParseNow() {
 	}
 	for _, v := range variants {
 		if err := a.checkBudget(len(words), v); err != nil {
+			a.clearParse()
 			a.Parse.Err = err.Error()
 			return
 		}
 	}
 	a.Parse.Err = ""
-	what := fmt.Sprintf("parsing %d words with %s", len(words), variants[0])
+	what := fmt.Sprintf("parsing %s with %s", Count(len(words), "word"), variants[0])
 	if len(variants) > 1 {
 		what += " and " + variants[1].String()
 	}
 	ctx, job := a.startJob(what, 0)
 	labels := a.labels()
+	gold, source := exampleGold(words)
 	go func() {
-		views, err := a.parseViews(ctx, words, variants, labels)
+		views, goldView, err := a.parseViews(ctx, words, variants, labels, gold, source)
 		a.update(func() {
 			a.finishJob(job)
 			if err != nil {
+				a.clearParse()
 				a.Parse.Err = describeParseError(err, len(words))
 				return
 			}
-			a.Parse.Main, a.Parse.Side = views[0], nil
+			a.Parse.Main, a.Parse.Side, a.Parse.Gold = views[0], nil, goldView
 			if len(views) > 1 {
 				a.Parse.Side = views[1]
 			}
@@ -166,14 +174,23 @@ func (a *App) ParseNow() {
 	}()
 }
 
+// clearParse drops the results shown, so that an error or an empty input
+// is not shown above an older sentence's tree.
+func (a *App) clearParse() {
+	a.Parse.Main, a.Parse.Side, a.Parse.Gold = nil, nil, nil
+	a.Selected, a.Hover = Focus{}, Focus{}
+}
+
 // parseViews parses words with each variant and draws the trees, marking
-// where the second differs from the first.
-func (a *App) parseViews(ctx context.Context, words []string, variants []decode.Variant, labels []string) ([]*TreeView, error) {
+// where the second differs from the first. With a gold tree (from source)
+// it draws that too, marking the constituents the first parse missed (and,
+// with one variant, those it has in excess).
+func (a *App) parseViews(ctx context.Context, words []string, variants []decode.Variant, labels []string, gold *tree.Tree, source string) ([]*TreeView, *TreeView, error) {
 	parses := make([]*parser.Parse, len(variants))
 	for i, v := range variants {
 		p, err := a.engine.Parse(ctx, parser.Request{Words: words, Variant: v.String()})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		parses[i] = p
 	}
@@ -181,12 +198,23 @@ func (a *App) parseViews(ctx context.Context, words []string, variants []decode.
 	if len(parses) > 1 {
 		classes[0], classes[1] = compareTrees(parses[0].Tree, parses[1].Tree)
 	}
+	var goldView *TreeView
+	if gold != nil {
+		var goldCls, predCls map[int]string
+		if r, err := eval.NewEvaluator(eval.ProperPrm()).Add(gold, parses[0].Tree); err == nil {
+			goldCls, predCls = classMap(r.GoldUnmatched, "miss"), classMap(r.CandUnmatched, "extra")
+		}
+		if len(parses) == 1 {
+			classes[0] = predCls
+		}
+		goldView = newTreeView("gold", "gold tree ("+source+")", gold, nil, nil, goldCls)
+	}
 	views := make([]*TreeView, len(parses))
 	ids := []string{"main", "side"}
 	for i, p := range parses {
 		views[i] = newTreeView(ids[i], p.Variant, p.Tree, p, labels, classes[i])
 	}
-	return views, nil
+	return views, goldView, nil
 }
 
 // describeParseError turns an engine error into a message for the user.
@@ -198,4 +226,22 @@ func describeParseError(err error, n int) string {
 		return fmt.Sprintf("the sentence (%d words) is too long for this variant in the browser: %v", n, err)
 	}
 	return err.Error()
+}
+
+// UnknownWarning warns, when most words of the sentence are unknown to the
+// model (see tokenize.MostlyUnknown), that its parse will mean little:
+// text in another language than the model's. It is "" otherwise.
+func (a *App) UnknownWarning() string {
+	if a.Model.known == nil {
+		return ""
+	}
+	words := a.Parse.Words()
+	if !tokenize.MostlyUnknown(words, a.Model.known) {
+		return ""
+	}
+	unknown, counted := tokenize.Unknown(words, a.Model.known)
+	if a.Model.Language == "" {
+		return fmt.Sprintf("%d of %d words of this sentence are unknown to the model: its parse will mean little (is the sentence in the language the model was trained on?).", unknown, counted)
+	}
+	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s: its parse will mean little.", unknown, counted, a.Model.Language)
 }

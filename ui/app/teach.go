@@ -55,6 +55,9 @@ type TeachState struct {
 	// Exercise is the exercises section: the student builds a gallery
 	// sentence's tree and checks it (teach_exercise.go).
 	Exercise ExerciseState
+	// Section is the section shown (teach_section.go; "" for the
+	// stepper).
+	Section string
 
 	ready     bool
 	rules     []teach.RuleInfo
@@ -76,8 +79,11 @@ type RuleUse struct {
 // GalleryEntry is one example of the gallery, drawn.
 type GalleryEntry struct {
 	Example teach.Example
-	View    *TreeView
-	Err     string
+	// View is the drawn tree: nil until the gallery is first shown.
+	View *TreeView
+	Err  string
+
+	tree *tree.Tree // the example's tree, nil when Err says why
 }
 
 // ShownTree is the tree of the comparison view with what each variant of
@@ -91,6 +97,8 @@ type ShownTree struct {
 	Builds  []VariantBuild
 	// Err says why the comparison is missing.
 	Err string
+
+	pending bool // View and Builds are not computed yet (teachShowLater)
 }
 
 // VariantBuild is what one variant builds of the shown tree.
@@ -132,12 +140,12 @@ func (a *App) teachInit() {
 	t.rules = teach.Rules()
 	t.Stepper.Speed = PlayNormal
 	t.Stepper.Variant = decode.N3
-	for x, ex := range teach.Gallery() {
+	for _, ex := range teach.Gallery() {
 		e := GalleryEntry{Example: ex}
 		if tr, err := ex.Tree(); err != nil {
 			e.Err = err.Error()
 		} else {
-			e.View = newTreeView(fmt.Sprintf("gallery-%d", x), ex.Title, tr, nil, nil, nil)
+			e.tree = tr
 		}
 		t.Gallery = append(t.Gallery, e)
 	}
@@ -259,32 +267,52 @@ func spans(blocks [][2]int) []tree.Span {
 }
 
 // TeachLoadExample loads gallery example i into the stepper (with the
-// smallest variant that builds it whole) and shows it in the comparison.
+// smallest variant that builds it whole) and makes it the comparison's
+// tree (compared once the comparison is shown).
 func (a *App) TeachLoadExample(i int) {
 	t := &a.Teach
-	if i < 0 || i >= len(t.Gallery) || t.Gallery[i].View == nil {
+	if i < 0 || i >= len(t.Gallery) || t.Gallery[i].tree == nil {
 		return
 	}
 	ex := t.Gallery[i].Example
-	tr := t.Gallery[i].View.Tree
-	a.teachLoadTree(ex.Title, tr, ex.Smallest)
-	a.TeachShowExample(i)
+	a.teachLoadTree(ex.Title, t.Gallery[i].tree, ex.Smallest)
+	t.Shown = a.exampleShown(i)
+	t.Shown.pending = true
+	if a.TeachShown() == TeachSectionVariants {
+		a.teachShow(t.Shown)
+	}
 }
 
 // TeachShowExample shows gallery example i in the comparison.
 func (a *App) TeachShowExample(i int) {
-	t := &a.Teach
-	if i < 0 || i >= len(t.Gallery) || t.Gallery[i].View == nil {
+	if i < 0 || i >= len(a.Teach.Gallery) || a.Teach.Gallery[i].tree == nil {
 		return
 	}
-	ex := t.Gallery[i].Example
-	a.teachShow(&ShownTree{Title: ex.Title, Language: ex.Language, Explanation: ex.Explanation, Example: i, Tree: t.Gallery[i].View.Tree})
+	a.teachShow(a.exampleShown(i))
+}
+
+// exampleShown is gallery example i as the comparison's tree, not yet
+// compared.
+func (a *App) exampleShown(i int) *ShownTree {
+	ex := a.Teach.Gallery[i].Example
+	return &ShownTree{Title: ex.Title, Language: ex.Language, Explanation: ex.Explanation, Example: i, Tree: a.Teach.Gallery[i].tree}
+}
+
+// teachDrawGallery draws the gallery's trees, once.
+func (a *App) teachDrawGallery() {
+	for x := range a.Teach.Gallery {
+		e := &a.Teach.Gallery[x]
+		if e.View == nil && e.tree != nil {
+			e.View = newTreeView(fmt.Sprintf("gallery-%d", x), e.Example.Title, e.tree, nil, nil, nil)
+		}
+	}
 }
 
 // teachShow draws a tree for the comparison and finds what each variant
 // builds of it.
 func (a *App) teachShow(sh *ShownTree) {
 	a.Teach.Shown = sh
+	sh.pending, sh.Builds, sh.Err = false, nil, ""
 	sh.View = newTreeView("teach-shown", sh.Title, sh.Tree, nil, nil, nil)
 	if n := sh.Tree.Len(); n > CompareMaxWords {
 		sh.Err = fmt.Sprintf("The tree has %d words: the comparison of the variants runs in this page for trees of at most %d.", n, CompareMaxWords)
@@ -525,9 +553,9 @@ func (a *App) teachStopPlay() {
 // TeachKey handles a key pressed on the teaching tab (the DOM's
 // KeyboardEvent.key): the left and right arrows step, space plays or
 // pauses, Home and End go to the ends. It reports whether the key was
-// used.
+// used. They work while the stepper is shown.
 func (a *App) TeachKey(key string) bool {
-	if a.Tab != TabTeach || a.Teach.Stepper.Len() == 0 {
+	if a.Tab != TabTeach || a.TeachShown() != TeachSectionStepper || a.Teach.Stepper.Len() == 0 {
 		return false
 	}
 	switch key {

@@ -96,12 +96,14 @@ func (a *App) OpenFragment(frag string) bool {
 	t := &a.Teach
 	t.LinkErr, t.Exercise.LinkErr = "", ""
 	if errors.Is(err, ErrNoAttemptInLink) {
+		a.TeachSetSection(TeachSectionExercises)
 		t.Exercise.Opened++
 		t.Exercise.LinkErr = "This exercise link cannot be opened: " + err.Error() +
 			". The link may have been cut short when it was copied; ask for it again, or pick an exercise below."
 		return true
 	}
 	if err == nil && f.Exercise != "" {
+		a.TeachSetSection(TeachSectionExercises)
 		a.openExercise(f.Exercise)
 	}
 	if err == nil && f.Tree == "" {
@@ -117,6 +119,7 @@ func (a *App) OpenFragment(frag string) bool {
 	if err == nil && shared.Len() == 0 {
 		err = errors.New("the shared tree has no words")
 	}
+	a.TeachSetSection(TeachSectionVariants)
 	if err != nil {
 		t.LinkErr = "This link's tree cannot be shown: " + strings.TrimPrefix(err.Error(), "teach: ") +
 			". The link may have been cut short when it was copied; ask for it again, or pick an example below."

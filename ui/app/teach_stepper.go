@@ -207,7 +207,7 @@ func (s *Stepper) Status() string {
 	case StepperTrace:
 		return fmt.Sprintf("best derivation, item %d of %d: tracing back from the goal", s.Pos-nSteps+1, nBest)
 	}
-	return fmt.Sprintf("done: %d items built, the best derivation has %d, score %s", nSteps, nBest, ScoreString(s.Trace.Score))
+	return fmt.Sprintf("done: %s built, the best derivation has %d, score %s", Count(nSteps, "item"), nBest, ScoreString(s.Trace.Score))
 }
 
 // ScoreString writes a score as the teaching tab shows it.

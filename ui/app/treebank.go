@@ -104,18 +104,19 @@ func (b *Bank) reset(v decode.Variant) {
 func (a *App) OpenBank(name string, data []byte) {
 	b, err := readBank(name, data)
 	if err != nil {
-		a.Notice = err.Error()
+		a.noteErr(err.Error())
 		return
 	}
 	b.Variant = a.Parse.Variant
-	a.Bank, a.Tab, a.Notice = b, TabTreebank, ""
+	a.Bank, a.Tab = b, TabTreebank
+	a.note("")
 	a.BankGo(0)
 }
 
 // PasteBank opens pasted treebank text.
 func (a *App) PasteBank(text string) {
 	if strings.TrimSpace(text) == "" {
-		a.Notice = "paste export or discbracket trees first"
+		a.noteErr("paste export or discbracket trees first")
 		return
 	}
 	a.OpenBank("pasted", []byte(text))
@@ -123,12 +124,12 @@ func (a *App) PasteBank(text string) {
 
 // OpenFiles opens the first file of a FileList (file picker or drop).
 func (a *App) OpenFiles(files js.Value) {
-	a.Notice = "reading the file…"
+	a.note("reading the file…")
 	go func() {
 		name, data, err := a.plat.ReadFile(files)
 		a.update(func() {
 			if err != nil {
-				a.Notice = "could not read the file: " + err.Error()
+				a.noteErr("could not read the file: " + err.Error())
 				return
 			}
 			a.OpenBank(name, data)
@@ -205,7 +206,7 @@ func (a *App) parseBank(todo []int, batch bool) {
 	what := fmt.Sprintf("parsing sentence %d with %s", todo[0]+1, v)
 	total := 0
 	if batch {
-		what, total = fmt.Sprintf("parsing %d sentences with %s", len(todo), v), len(todo)
+		what, total = fmt.Sprintf("parsing %s with %s", Count(len(todo), "sentence"), v), len(todo)
 	}
 	ctx, job := a.startJob(what, total)
 	go func() {

@@ -27,9 +27,14 @@ type TreeView struct {
 	// Nodes has the details of every node, by index into Tree.Nodes.
 	Nodes []NodeInfo
 	// SVG is the drawing (treedraw.SVG); Width and Height its size in CSS
-	// pixels at zoom 1.
+	// pixels at zoom 1, RootX the x of the top label's centre.
 	SVG           string
 	Width, Height float64
+	RootX         float64
+	// TreeKey identifies the tree drawn: unlike Key it stays when the
+	// drawing is redrawn (a selection), so that a renderer scrolls a new
+	// tree into view once (see ScrollLeft).
+	TreeKey string
 	// Key identifies the SVG: it changes whenever the SVG does, so that a
 	// renderer can skip setting an unchanged drawing again.
 	Key string
@@ -83,6 +88,14 @@ func newTreeView(id, title string, t *tree.Tree, p *parser.Parse, labels []strin
 	v.grid = g
 	v.Width = g.Width*treedraw.UnitEm*fontSize + fontSize
 	v.Height = g.Height*treedraw.LineHeight*fontSize + fontSize
+	v.RootX = v.Width / 2
+	for _, n := range g.Nodes {
+		if n.Parent < 0 && n.Kind != treedraw.Word {
+			v.RootX = n.X*treedraw.UnitEm*fontSize + fontSize/2 // as treedraw.SVG, padding fontSize/2
+			break
+		}
+	}
+	v.TreeKey = fmt.Sprintf("%s.%d", id, drawings.Add(1))
 	v.Nodes = nodeInfos(t, p, labels, classes)
 	v.draw()
 	v.DrawNs = int64(time.Since(start))
@@ -257,6 +270,7 @@ func (a *App) Views() []*TreeView {
 	}
 	add(a.Parse.Main)
 	add(a.Parse.Side)
+	add(a.Parse.Gold)
 	return vs
 }
 
@@ -308,4 +322,17 @@ func (a *App) ZoomToWidth(v *TreeView, width float64) {
 // SizeStyle is the CSS size of a drawing at the current zoom.
 func (a *App) SizeStyle(v *TreeView) string {
 	return fmt.Sprintf("width:%.0fpx;height:%.0fpx", v.Width*a.Zoom, v.Height*a.Zoom)
+}
+
+// ScrollLeft is where a panel clientWidth pixels wide, showing the drawing
+// at zoom, scrolls to when the tree is new: so that the top label (the
+// root) is in the middle, within the drawing's extent; 0 when the drawing
+// fits. (Left at 0, a wide tree shows the blank left of its lowest
+// words, the root out of sight.)
+func (v *TreeView) ScrollLeft(zoom, clientWidth float64) float64 {
+	width := v.Width * zoom
+	if width <= clientWidth {
+		return 0
+	}
+	return min(max(v.RootX*zoom-clientWidth/2, 0), width-clientWidth)
 }

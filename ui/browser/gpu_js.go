@@ -20,7 +20,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	if !allowSoftware {
 		software, err := probeAdapter()
 		if err != nil {
-			return nil, false, err
+			return nil, false, classified{err, parser.ErrNoAdapter}
 		}
 		if software {
 			return nil, true, fmt.Errorf("browser: %w", parser.ErrSoftwareAdapter)
@@ -32,7 +32,7 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	}
 	s, err := webgpu.New(p, o)
 	if err != nil {
-		return nil, false, err
+		return nil, false, classifyGPUError(err)
 	}
 	return s, s.Adapter().Software, nil
 }
@@ -46,7 +46,7 @@ func probeAdapter() (software bool, err error) {
 	}
 	ad, err := await(gpu.Call("requestAdapter", map[string]any{"powerPreference": "high-performance"}))
 	if err != nil || !ad.Truthy() {
-		return false, fmt.Errorf("no WebGPU adapter (%v)", err)
+		return false, noAdapter(err)
 	}
 	if info := ad.Get("info"); info.Truthy() && info.Get("isFallbackAdapter").Truthy() {
 		return true, nil

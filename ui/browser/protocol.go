@@ -13,7 +13,9 @@ import (
 // The messages between the page and the worker are JS objects
 //
 //	page → worker: {id, op: "load"|"parse", json, bytes?}
-//	worker → page: {id, json} or {id, err, kind}; and once {op: "ready"}
+//	worker → page: {id, json} or {id, err, kind}; {id, progress} while a
+//	               load runs (a step of parser.Engine.Load); and once
+//	               {op: "ready"}
 //
 // where json is a JSON string: loadRequest for "load" (the weights file in
 // bytes, a Uint8Array), parser.Request for "parse"; the answers are parser.Info
@@ -55,12 +57,19 @@ func workerError(msg, kind string) error {
 
 // handle runs one request on eng and returns the JSON answer.
 func handle(eng app.Engine, op string, payload []byte, data []byte) ([]byte, error) {
+	return handleProgress(eng, op, payload, data, nil)
+}
+
+// handleProgress is handle; progress, when not nil, is told the steps of a
+// load.
+func handleProgress(eng app.Engine, op string, payload []byte, data []byte, progress func(step string)) ([]byte, error) {
 	switch op {
 	case "load":
 		var r loadRequest
 		if err := json.Unmarshal(payload, &r); err != nil {
 			return nil, err
 		}
+		r.Opt.Progress = progress
 		info, err := eng.Load(bg, data, r.Name, r.Opt)
 		if err != nil {
 			return nil, err

@@ -3,11 +3,14 @@ package browser
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -57,5 +60,34 @@ func TestHandle(t *testing.T) {
 	}
 	if _, err := handle(eng, "fly", nil, nil); err == nil {
 		t.Error("unknown op accepted")
+	}
+}
+
+// A load in the worker reports its steps (sent to the page as progress
+// messages): reading the weights, and choosing the backend when WebGPU is
+// a candidate.
+func TestHandleProgress(t *testing.T) {
+	tests := []struct {
+		name, backend string
+		gpu           parser.GPUFunc
+		want          []string
+	}{
+		{"cpu", parser.BackendCPU, nil, []string{parser.LoadReading}},
+		{"auto without WebGPU", parser.BackendAuto, nil, []string{parser.LoadReading}},
+		{"auto with WebGPU", parser.BackendAuto, func(*network.Params, bool, bool) (scorer.Scorer, bool, error) {
+			return nil, false, errors.New("no adapter")
+		}, []string{parser.LoadReading, parser.LoadBackend}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []string
+			load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: tc.backend}})
+			if _, err := handleProgress(&parser.Engine{GPU: tc.gpu}, "load", load, apptest.Model(t, 1), func(s string) { steps = append(steps, s) }); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(steps, tc.want) {
+				t.Errorf("steps %q, want %q", steps, tc.want)
+			}
+		})
 	}
 }

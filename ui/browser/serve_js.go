@@ -3,9 +3,11 @@
 package browser
 
 import (
+	"crypto/sha256"
 	"syscall/js"
 
 	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/weights"
 )
 
 // request is one message from the page.
@@ -21,6 +23,7 @@ type request struct {
 // handled in this goroutine, not in the message callback, since loading
 // WebGPU waits for promises.
 func ServeWorker(eng app.Engine) {
+	weights.DataSHA256 = subtleSHA256
 	self := js.Global()
 	queue := make(chan request, 1024)
 	self.Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -38,11 +41,31 @@ func ServeWorker(eng app.Engine) {
 	}))
 	self.Call("postMessage", map[string]any{"op": "ready"})
 	for r := range queue {
-		out, err := handle(eng, r.op, r.payload, r.data)
+		id := r.id
+		out, err := handleProgress(eng, r.op, r.payload, r.data, func(step string) {
+			self.Call("postMessage", map[string]any{"id": id, "progress": step})
+		})
 		if err != nil {
 			self.Call("postMessage", map[string]any{"id": r.id, "err": err.Error(), "kind": errKind(err)})
 			continue
 		}
 		self.Call("postMessage", map[string]any{"id": r.id, "json": string(out)})
 	}
+}
+
+// subtleSHA256 hashes data with the browser's crypto.subtle (native code:
+// Go's SHA-256 in wasm took 80-200 ms of every model start for the
+// shipped 7.8 MB), or with Go's where that fails.
+func subtleSHA256(data []byte) [32]byte {
+	var sum [32]byte
+	subtle := js.Global().Get("crypto").Get("subtle")
+	if subtle.Truthy() {
+		if d, err := await(subtle.Call("digest", "SHA-256", bytesToJS(data))); err == nil {
+			if b := bytesToGo(d); len(b) == len(sum) {
+				copy(sum[:], b)
+				return sum
+			}
+		}
+	}
+	return sha256.Sum256(data)
 }

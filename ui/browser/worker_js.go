@@ -27,12 +27,18 @@ type WorkerEngine struct {
 	failed  error         // set when the worker failed
 	nextID  int
 	pending map[int]chan reply
-	funcs   []js.Func
+	// progress is told the load steps the worker reports for a request.
+	progress map[int]func(step string)
+	funcs    []js.Func
 	// model is the last load: the weights (a Uint8Array) and the request,
 	// sent again to a restarted worker once it is ready (reload).
 	model   js.Value
 	loadReq []byte
 	reload  bool
+	// loadProgress is the running Load's LoadOptions.Progress; events
+	// runs the calls of progress functions, in order.
+	loadProgress func(step string)
+	events       chan func()
 }
 
 // reply is a worker's answer.
@@ -45,7 +51,12 @@ var _ app.Engine = (*WorkerEngine)(nil)
 
 // NewWorkerEngine starts a worker running script.
 func NewWorkerEngine(script string) *WorkerEngine {
-	e := &WorkerEngine{script: script, pending: map[int]chan reply{}}
+	e := &WorkerEngine{script: script, pending: map[int]chan reply{}, progress: map[int]func(string){}, events: make(chan func(), 64)}
+	go func() {
+		for f := range e.events {
+			f()
+		}
+	}()
 	e.mu.Lock()
 	e.start()
 	e.mu.Unlock()
@@ -61,6 +72,21 @@ func (e *WorkerEngine) start() {
 		m := args[0].Get("data")
 		if m.Get("op").String() == "ready" {
 			once.Do(func() { close(ready) })
+			return nil
+		}
+		if p := m.Get("progress"); p.Truthy() {
+			e.mu.Lock()
+			f := e.progress[m.Get("id").Int()]
+			e.mu.Unlock()
+			if f != nil {
+				// f may take the app's lock: not in this callback, but in
+				// order, in the engine's goroutine.
+				step := p.String()
+				select {
+				case e.events <- func() { f(step) }:
+				default: // a step not shown is no harm
+				}
+			}
 			return nil
 		}
 		r := reply{json: []byte(m.Get("json").String())}
@@ -90,6 +116,7 @@ func (e *WorkerEngine) deliver(id int, r reply) {
 	e.mu.Lock()
 	ch := e.pending[id]
 	delete(e.pending, id)
+	delete(e.progress, id)
 	e.mu.Unlock()
 	if ch != nil {
 		ch <- r
@@ -120,6 +147,7 @@ func (e *WorkerEngine) restart() {
 		ch <- reply{err: context.Canceled}
 		delete(e.pending, id)
 	}
+	clear(e.progress)
 	e.start()
 	// Messages sent before the worker's Go program listens are lost: the
 	// model goes with the next request, once the worker is ready.
@@ -170,20 +198,43 @@ func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data 
 		return nil, err
 	}
 	if e.reload && op != "load" {
-		e.reload = false
 		e.post("load", e.loadReq, e.model) // answer ignored: requests are handled in order
 	}
-	_, ch := e.post(op, payload, data)
+	e.reload = false // a load gives the worker a model of its own
+	id, ch := e.post(op, payload, data)
+	if op == "load" && e.loadProgress != nil {
+		e.progress[id] = e.loadProgress
+	}
 	e.mu.Unlock()
 	select {
 	case r := <-ch:
 		return r.json, r.err
 	case <-ctx.Done():
 		e.mu.Lock()
-		e.restart()
+		// Only while the request is still the worker's: a Load may have
+		// restarted the worker already, and this must not kill it again.
+		if _, busy := e.pending[id]; busy {
+			e.restart()
+		}
 		e.mu.Unlock()
 		return nil, ctx.Err()
 	}
+}
+
+// WaitReady waits until the worker runs (its copy of the app compiled
+// and started) or failed to start (the error), or for ctx.
+func (e *WorkerEngine) WaitReady(ctx context.Context) error {
+	e.mu.Lock()
+	ready := e.ready
+	e.mu.Unlock()
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.failed
 }
 
 // Load sends the weights to the worker, which keeps the model.
@@ -194,9 +245,14 @@ func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt p
 	}
 	model := bytesToJS(data)
 	e.mu.Lock()
-	if e.failed != nil { // a worker that failed to start: try a fresh one
+	if e.failed != nil || len(e.pending) > 0 {
+		// A worker that failed to start, or one busy with a request
+		// (a long parse) that the load would wait behind: a fresh one.
+		// The request is answered context.Canceled.
 		e.restart()
+		e.reload = false // this load gives the fresh worker its model
 	}
+	e.loadProgress = opt.Progress
 	e.mu.Unlock()
 	out, err := e.call(ctx, "load", req, model)
 	if err != nil {

@@ -32,11 +32,11 @@ func (c *AnnotateCorpus) importState() string {
 	case p.Err != "":
 		return p.Name + ": " + p.Err
 	case p.Done && p.Second:
-		return fmt.Sprintf("%s: %d sentences imported as the second file", p.Name, p.Sentences)
+		return fmt.Sprintf("%s: %s imported as the second file", p.Name, app.Count(p.Sentences, "sentence"))
 	case p.Done:
-		return fmt.Sprintf("%s: %d sentences imported", p.Name, p.Sentences)
+		return fmt.Sprintf("%s: %s imported", p.Name, app.Count(p.Sentences, "sentence"))
 	}
-	return fmt.Sprintf("%s: %d sentences read (%d%%)", p.Name, p.Sentences, p.Percent())
+	return fmt.Sprintf("%s: %s read (%d%%)", p.Name, app.Count(p.Sentences, "sentence"), p.Percent())
 }
 
 // otherScore describes the corpus-level score of the second file.
@@ -45,10 +45,10 @@ func (c *AnnotateCorpus) otherScore() string {
 	if sc.Err != "" {
 		return "cannot compare: " + sc.Err
 	}
-	out := fmt.Sprintf("%s against %s: F1 %.2f (P %.2f, R %.2f; %d matching, %d in the first, %d in the second) over %d sentences",
-		sc.Name, sc.Against, sc.F1, sc.Precision, sc.Recall, sc.Matched, sc.Gold, sc.Test, sc.Sentences)
+	out := fmt.Sprintf("%s against %s: F1 %.2f (P %.2f, R %.2f; %d matching, %d in the first, %d in the second) over %s",
+		sc.Name, sc.Against, sc.F1, sc.Precision, sc.Recall, sc.Matched, sc.Gold, sc.Test, app.Count(sc.Sentences, "sentence"))
 	if sc.Mismatched > 0 {
-		out += fmt.Sprintf("; %d sentences left out because their words differ, first %s", sc.Mismatched, sc.Mismatch)
+		out += fmt.Sprintf("; %s left out because their words differ, first %s", app.Count(sc.Mismatched, "sentence"), sc.Mismatch)
 	}
 	return out
 }
@@ -65,7 +65,7 @@ func (c *AnnotateCorpus) otherF1() string {
 // counts is the number of sentences per status.
 func (c *AnnotateCorpus) counts() string {
 	n := c.App.AnnCounts()
-	return fmt.Sprintf("%d sentences: %d untouched, %d pre-annotated, %d checked", n[0]+n[1]+n[2], n[0], n[1], n[2])
+	return fmt.Sprintf("%s: %d untouched, %d pre-annotated, %d checked", app.Count(n[0]+n[1]+n[2], "sentence"), n[0], n[1], n[2])
 }
 
 func (c *AnnotateCorpus) rowClass(i int) string {

@@ -30,7 +30,7 @@ func TestAnnotateCorpusOther(t *testing.T) {
 			name:  "different words",
 			other: "(S (NP (LID 0=de) (N 1=vrouw)) (WW 2=slaapt))\n(S (N 0=Jan) (WW 1=loopt))\n",
 			want: []string{
-				`data-f1="100.00"`, `over 1 sentences; 1 sentences left out because their words differ, first sentence 1 (1): word 2 is &#34;man&#34; in the corpus but &#34;vrouw&#34; in the second file`,
+				`data-f1="100.00"`, `over 1 sentence; 1 sentence left out because their words differ, first sentence 1 (1): word 2 is &#34;man&#34; in the corpus but &#34;vrouw&#34; in the second file`,
 				`id="ann-err"`, `cannot diff: sentence 1 (1): word 2 is &#34;man&#34;`,
 			},
 		},
@@ -38,7 +38,7 @@ func TestAnnotateCorpusOther(t *testing.T) {
 			name:  "fewer sentences",
 			other: "(S (NP (LID 0=de) (N 1=man)) (WW 2=slaapt))\n",
 			want: []string{
-				`data-f1=""`, `cannot compare: second.discbracket has 1 sentences, the corpus 2`,
+				`data-f1=""`, `cannot compare: second.discbracket has 1 sentence, the corpus 2`,
 			},
 		},
 	}

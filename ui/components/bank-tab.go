@@ -64,8 +64,8 @@ func (c *BankTab) corpusScore() string {
 	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d of %d sentences parsed with %s: F1 %.2f (P %.2f, R %.2f), discontinuous F1 %.2f, exact %.2f%%, POS %.2f%%",
-		b.Parsed, b.Len(), b.Variant, s.F1, s.Precision, s.Recall, s.DiscF1, s.Exact, s.POSAccuracy)
+	return fmt.Sprintf("%d of %s parsed with %s: F1 %.2f (P %.2f, R %.2f), discontinuous F1 %.2f, exact %.2f%%, POS %.2f%%",
+		b.Parsed, app.Count(b.Len(), "sentence"), b.Variant, s.F1, s.Precision, s.Recall, s.DiscF1, s.Exact, s.POSAccuracy)
 }
 
 // variants are the decoder variants' names.

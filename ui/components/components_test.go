@@ -126,3 +126,34 @@ func TestBankTab(t *testing.T) {
 	contains(t, html, `id="bankfile"`, `<b>dev.discbracket</b>`, "of 2", `id="panel-gold"`, `id="panel-pred"`,
 		"F1 ", "1 of 2 sentences parsed with n3", `data-view="gold"`)
 }
+
+func TestNotice(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  bool
+		want string
+	}{
+		{"plain", false, `<p id="notice" class="notice" role="status">saved x</p>`},
+		{"error", true, `<p id="notice" class="notice error" role="alert">saved x</p>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _, _ := loaded(t, false)
+			a.Notice, a.NoticeErr = "saved x", tc.err
+			contains(t, render(t, &Root{App: a}), tc.want)
+		})
+	}
+}
+
+// TestLanguage checks the model's language in the model bar and the
+// warning about words the model does not know.
+func TestLanguage(t *testing.T) {
+	a, _, env := loaded(t, false)
+	env.Do(func() { a.SetText("What should I do ?") })
+	contains(t, render(t, &ParseTab{App: a}), `id="unknown-words"`, "3 of 3 words of this sentence are unknown to the model: its parse will mean little")
+	env.Do(func() { a.SetText(strings.Join(apptest.Sentences[0], " ")) })
+	if html := render(t, &ParseTab{App: a}); strings.Contains(html, `id="unknown-words"`) {
+		t.Errorf("a warning for a sentence the model knows:\n%s", html)
+	}
+	a.Model.Language = "Dutch"
+	contains(t, render(t, &ModelBar{App: a}), `<span id="model-language">Dutch, </span>dev F1`)
+}

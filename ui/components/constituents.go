@@ -64,7 +64,7 @@ func (c *Constituents) summary() string {
 			disc++
 		}
 	}
-	return fmt.Sprintf("%s: %d constituents, %d discontinuous", c.View.Title, len(c.View.Nodes), disc)
+	return fmt.Sprintf("%s: %s, %d discontinuous", c.View.Title, app.Count(len(c.View.Nodes), "constituent"), disc)
 }
 
 // blocks writes a node's blocks.

@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/discspan/discspan/ui/app"
 )
@@ -17,7 +18,7 @@ func (c *Loader) status() string {
 	m := &c.App.Model
 	switch m.Phase {
 	case app.PhaseStarting, app.PhaseListing:
-		return "getting the model list…"
+		return "getting the model list…" + elapsed(m.Elapsed)
 	case app.PhaseDownloading:
 		total := "?"
 		if m.Total > 0 {
@@ -25,11 +26,19 @@ func (c *Loader) status() string {
 		}
 		return fmt.Sprintf("downloading the weights of %s: %s of %s (once: the browser keeps them)", m.Current.Name, app.Bytes(m.Done), total)
 	case app.PhaseVerifying:
-		return "checking the weights against their SHA-256…"
+		return "checking the weights against their SHA-256…" + elapsed(m.Elapsed)
 	case app.PhaseLoading:
-		return "starting the model…"
+		return "starting the model: " + m.Step + "…" + elapsed(m.Elapsed)
 	}
 	return ""
+}
+
+// elapsed writes the time a step has taken, once it is over a second.
+func elapsed(d time.Duration) string {
+	if d < time.Second {
+		return ""
+	}
+	return fmt.Sprintf(" (%d s)", int(d.Seconds()))
 }
 
 // progress is the progress bar's value attribute.

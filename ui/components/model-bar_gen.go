@@ -35,7 +35,14 @@ func (c *ModelBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "b", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.App.Model.Current.Name)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    (dev F1 "}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    ("}
+				vgparent.AppendChild(vgn)
+				if c.App.Model.Language != "" {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "model-language"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.App.Model.Language + ", ")
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "dev F1 "}
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "b", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "devf1"}}}
 				vgparent.AppendChild(vgn)
@@ -91,7 +98,8 @@ func (c *ModelBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "why"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML("(" + c.App.Model.Info.Choice + ")")
+				vgn.AddAttrInterface("data-reason", c.App.Model.Info.Reason)
+				vgn.SetInnerHTML("(" + c.App.Model.NotUsed() + ")")
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 			}

@@ -36,7 +36,7 @@ func (c *ParseTab) tokens() string {
 	if len(w) == 0 {
 		return "no words"
 	}
-	return fmt.Sprintf("%d tokens: %s", len(w), strings.Join(w, " · "))
+	return fmt.Sprintf("%s: %s", app.Count(len(w), "token"), strings.Join(w, " · "))
 }
 
 // sentences labels the sentences of the text for the sentence menu.

@@ -239,6 +239,13 @@ func (c *ParseTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.SetInnerHTML(c.tokens())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
+			if c.App.UnknownWarning() != "" {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warning"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "unknown-words"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.App.UnknownWarning())
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
 			if c.App.Parse.Err != "" {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "parse-error"}}}
 				vgparent.AppendChild(vgn)

@@ -20,6 +20,15 @@ func (c *Root) backend() string {
 	return ""
 }
 
+// reason is why the backend in use was chosen (parser.Info.Reason), ""
+// before the model is loaded.
+func (c *Root) reason() string {
+	if i := c.App.Model.Info; i != nil {
+		return i.Reason
+	}
+	return ""
+}
+
 // gpu is "1" when WebGPU scores, else "0".
 func (c *Root) gpu() string {
 	if i := c.App.Model.Info; i != nil && i.GPU {
@@ -46,4 +55,20 @@ func (c *Root) readyMS() string {
 		return ""
 	}
 	return strconv.FormatInt(c.App.Model.ReadyAt.Milliseconds(), 10)
+}
+
+// noticeClass styles the notice: an error in the error style.
+func (c *Root) noticeClass() string {
+	if c.App.NoticeErr {
+		return "notice error"
+	}
+	return "notice"
+}
+
+// noticeRole makes an error notice an alert for screen readers.
+func (c *Root) noticeRole() string {
+	if c.App.NoticeErr {
+		return "alert"
+	}
+	return "status"
 }

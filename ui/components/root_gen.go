@@ -23,6 +23,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	vgn.AddAttrInterface("data-gpu", c.gpu())
 	vgn.AddAttrInterface("data-phase", string(c.App.Model.Phase))
 	vgn.AddAttrInterface("data-ready-ms", c.readyMS())
+	vgn.AddAttrInterface("data-reason", c.reason())
 	vgn.AddAttrInterface("data-seq", c.seq())
 	{
 		vgparent := vgn
@@ -174,8 +175,10 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		if c.App.Notice != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notice"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "notice"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("class", c.noticeClass())
+			vgn.AddAttrInterface("role", c.noticeRole())
 			vgn.SetInnerHTML(c.App.Notice)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}

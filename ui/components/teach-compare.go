@@ -50,5 +50,5 @@ func (c *TeachCompare) verdict(b app.VariantBuild) string {
 	if b.Complete {
 		return "builds the whole tree"
 	}
-	return fmt.Sprintf("builds %d of %d constituents", len(b.Found), len(b.Found)+len(b.Missing))
+	return fmt.Sprintf("builds %d of %s", len(b.Found), app.Count(len(b.Found)+len(b.Missing), "constituent"))
 }

@@ -12,7 +12,11 @@ import (
 // constituents only when revealed) and a damaged link's notice.
 func TestTeachExercise(t *testing.T) {
 	a, _, env := loaded(t, false)
-	env.Do(func() { a.SetTab(app.TabTeach); a.TeachExerciseChoose("wh-question") })
+	env.Do(func() {
+		a.SetTab(app.TabTeach)
+		a.TeachSetSection(app.TeachSectionExercises)
+		a.TeachExerciseChoose("wh-question")
+	})
 	html := render(t, &Root{App: a})
 	contains(t, html, `id="teach-exercise"`, `data-exercise="wh-question"`, `id="exercise-wh-question"`, `class="exercise on"`,
 		`id="exercise-words"`, `data-word="4"`, `id="exercise-label"`, `<option value="SBARQ">`, `id="exercise-make"`, `No words selected.`)

@@ -7,7 +7,7 @@ import (
 
 // TeachGallery shows the classic discontinuities (teach.Gallery) with
 // their explanations and drawn trees, and loads one into the stepper or
-// the comparison, which it then scrolls into view.
+// the comparison, which it then shows.
 type TeachGallery struct {
 	App *app.App
 }
@@ -15,13 +15,15 @@ type TeachGallery struct {
 // load puts example i into the stepper.
 func (c *TeachGallery) load(i int) {
 	c.App.TeachLoadExample(i)
-	scrollTo("stepper")
+	c.App.TeachSetSection(app.TeachSectionStepper)
+	scrollTo("teach-nav")
 }
 
 // show puts example i into the comparison.
 func (c *TeachGallery) show(i int) {
 	c.App.TeachShowExample(i)
-	scrollTo("teach-compare")
+	c.App.TeachSetSection(app.TeachSectionVariants)
+	scrollTo("teach-nav")
 }
 
 // scrollTo scrolls the element with the id into view.

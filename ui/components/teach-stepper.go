@@ -113,7 +113,7 @@ func (c *TeachStepper) what() string {
 	if s.Gold {
 		scores = "scores from the gold tree"
 	}
-	return fmt.Sprintf("%s (%d words, %s)", s.Title, len(s.Words), scores)
+	return fmt.Sprintf("%s (%s, %s)", s.Title, app.Count(len(s.Words), "word"), scores)
 }
 
 // maxPos is the slider's maximum.

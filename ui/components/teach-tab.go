@@ -5,8 +5,9 @@ import (
 	"github.com/vugu/vugu/js"
 )
 
-// TeachTab is the teaching tab: the rules, the chart stepper, the
-// comparison of the variants, the gallery and the exercises. While it is
+// TeachTab is the teaching tab: a menu of its sections (the chart
+// stepper, the rules, the comparison of the variants, the gallery and the
+// exercises) and the section chosen, alone on the page. While it is
 // shown, keys pressed anywhere on the page (outside text fields) drive the
 // stepper, or the exercise when they are pressed inside its section
 // (teach-tab_js.go).
@@ -18,4 +19,12 @@ type TeachTab struct {
 	// tree was brought into view; exShown the same for exercise links
 	// (app.ExerciseState.Opened).
 	shown, exShown int
+}
+
+// navClass is the class of a section's button in the tab's menu.
+func (c *TeachTab) navClass(on bool) string {
+	if on {
+		return "tab on"
+	}
+	return "tab"
 }

@@ -33,91 +33,130 @@ func (c *TeachTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "intro"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(vugu.HTML("How the chart decoders build discontinuous trees: the deduction rules, a decoder replayed item by item,\n    what each variant can and cannot build, and classic examples. Everything here runs in this tab."))
+		vgn.SetInnerHTML(vugu.HTML("How the chart decoders build discontinuous trees: the deduction rules, a decoder replayed item by item,\n    what each variant can and cannot build, classic examples and exercises. Everything here runs in this tab."))
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "teach-nav"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teach-nav"}}}
+		vgparent.AppendChild(vgn)
+		vgn.AddAttrInterface("data-section", c.App.TeachShown())
 		{
-			vgcompKey := vugu.MakeCompKey(0x2EFB9BF2A9CC63A4^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachRules)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(TeachRules)
-				vgin.BuildEnv.WireComponent(vgcomp)
+			vgparent := vgn
+			_ = vgparent
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
+			for vgiterkeyt, s := range c.App.TeachSections() {
+				var vgiterkey interface{} = vgiterkeyt
+				_ = vgiterkey
+				s := s
+				_ = s
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("class", c.navClass(s.On))
+				vgn.AddAttrInterface("id", "teach-nav-"+s.ID)
+				vgn.SetInnerHTML(s.Name)
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.TeachSetSection(s.ID) },
+					// TODO: implement capture, etc. mostly need to decide syntax
+				})
 			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.App = c.App
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 			vgparent.AppendChild(vgn)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		{
-			vgcompKey := vugu.MakeCompKey(0xA4797329B741185A^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachStepper)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(TeachStepper)
-				vgin.BuildEnv.WireComponent(vgcomp)
+		if c.App.TeachShown() == "stepper" {
+			{
+				vgcompKey := vugu.MakeCompKey(0xA4797329B741185A^vgin.CurrentPositionHash(), vgiterkey)
+				// ask BuildEnv for prior instance of this specific component
+				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachStepper)
+				if vgcomp == nil {
+					// create new one if needed
+					vgcomp = new(TeachStepper)
+					vgin.BuildEnv.WireComponent(vgcomp)
+				}
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp.App = c.App
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
+				vgparent.AppendChild(vgn)
 			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.App = c.App
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		{
-			vgcompKey := vugu.MakeCompKey(0x129F97208FAD943^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachCompare)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(TeachCompare)
-				vgin.BuildEnv.WireComponent(vgcomp)
+		if c.App.TeachShown() == "rules" {
+			{
+				vgcompKey := vugu.MakeCompKey(0x2EFB9BF2A9CC63A4^vgin.CurrentPositionHash(), vgiterkey)
+				// ask BuildEnv for prior instance of this specific component
+				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachRules)
+				if vgcomp == nil {
+					// create new one if needed
+					vgcomp = new(TeachRules)
+					vgin.BuildEnv.WireComponent(vgcomp)
+				}
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp.App = c.App
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
+				vgparent.AppendChild(vgn)
 			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.App = c.App
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		{
-			vgcompKey := vugu.MakeCompKey(0xA115D979C5D190B2^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachGallery)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(TeachGallery)
-				vgin.BuildEnv.WireComponent(vgcomp)
+		if c.App.TeachShown() == "variants" {
+			{
+				vgcompKey := vugu.MakeCompKey(0x129F97208FAD943^vgin.CurrentPositionHash(), vgiterkey)
+				// ask BuildEnv for prior instance of this specific component
+				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachCompare)
+				if vgcomp == nil {
+					// create new one if needed
+					vgcomp = new(TeachCompare)
+					vgin.BuildEnv.WireComponent(vgcomp)
+				}
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp.App = c.App
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
+				vgparent.AppendChild(vgn)
 			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.App = c.App
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		{
-			vgcompKey := vugu.MakeCompKey(0xD501881AD3EC9C68^vgin.CurrentPositionHash(), vgiterkey)
-			// ask BuildEnv for prior instance of this specific component
-			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachExercise)
-			if vgcomp == nil {
-				// create new one if needed
-				vgcomp = new(TeachExercise)
-				vgin.BuildEnv.WireComponent(vgcomp)
+		if c.App.TeachShown() == "gallery" {
+			{
+				vgcompKey := vugu.MakeCompKey(0xA115D979C5D190B2^vgin.CurrentPositionHash(), vgiterkey)
+				// ask BuildEnv for prior instance of this specific component
+				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachGallery)
+				if vgcomp == nil {
+					// create new one if needed
+					vgcomp = new(TeachGallery)
+					vgin.BuildEnv.WireComponent(vgcomp)
+				}
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp.App = c.App
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
+				vgparent.AppendChild(vgn)
 			}
-			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-			vgcomp.App = c.App
-			vgout.Components = append(vgout.Components, vgcomp)
-			vgn = &vugu.VGNode{Component: vgcomp}
-			vgparent.AppendChild(vgn)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		if c.App.TeachShown() == "exercises" {
+			{
+				vgcompKey := vugu.MakeCompKey(0xD501881AD3EC9C68^vgin.CurrentPositionHash(), vgiterkey)
+				// ask BuildEnv for prior instance of this specific component
+				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*TeachExercise)
+				if vgcomp == nil {
+					// create new one if needed
+					vgcomp = new(TeachExercise)
+					vgin.BuildEnv.WireComponent(vgcomp)
+				}
+				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+				vgcomp.App = c.App
+				vgout.Components = append(vgout.Components, vgcomp)
+				vgn = &vugu.VGNode{Component: vgcomp}
+				vgparent.AppendChild(vgn)
+			}
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n"}
 		vgparent.AppendChild(vgn)

@@ -10,29 +10,58 @@ import (
 	"github.com/discspan/discspan/ui/app"
 )
 
-// The teaching tab renders the rules, the stepper at each phase, the
-// comparison, the gallery, a chosen rule's uses and a damaged link's
-// notice.
+// sectionIDs are the ids of the teaching tab's sections' elements.
+var sectionIDs = map[string]string{
+	app.TeachSectionStepper: `id="stepper"`, app.TeachSectionRules: `id="teach-rules"`, app.TeachSectionVariants: `id="teach-compare"`,
+	app.TeachSectionGallery: `id="teach-gallery"`, app.TeachSectionExercises: `id="teach-exercise"`,
+}
+
+// onlySection checks that the page shows section id and no other.
+func onlySection(t *testing.T, html, id string) {
+	t.Helper()
+	for s, el := range sectionIDs {
+		if got := strings.Contains(html, el); got != (s == id) {
+			t.Errorf("section %s shown: %v, want it shown only when %s is chosen", s, got, id)
+		}
+	}
+	contains(t, html, `data-section="`+id+`"`)
+}
+
+// The teaching tab renders one section at a time: the stepper at each
+// phase, the rules, the comparison, the gallery, a chosen rule's uses and
+// a damaged link's notice.
 func TestTeachTab(t *testing.T) {
 	a, _, env := loaded(t, true)
 	env.Do(func() { a.SetTab(app.TabTeach) })
 	s := &a.Teach.Stepper
 	html := render(t, &Root{App: a})
-	want := []string{`id="tab-teach"`, `id="teach-rules"`, `id="stepper"`, `id="teach-compare"`, `id="teach-gallery"`,
-		fmt.Sprintf(`data-steps="%d"`, len(s.Trace.Steps)), `data-phase="build"`, `data-pos="0"`, `data-gold="1"`,
-		`id="step-current"`, `id="step-slider"`, `id="teach-shown"`, `id="share"`,
-		// The drawings themselves are set by TeachDrawing.populate, in the browser.
-		`data-svg="` + a.Teach.Shown.View.Key + `"`}
+	onlySection(t, html, app.TeachSectionStepper)
+	contains(t, html, `id="tab-teach"`, `id="teach-nav-rules"`, fmt.Sprintf(`data-steps="%d"`, len(s.Trace.Steps)), `data-phase="build"`, `data-pos="0"`, `data-gold="1"`,
+		`id="step-current"`, `id="step-slider"`)
+	env.Do(func() { a.TeachSetSection(app.TeachSectionRules) })
+	html = render(t, &Root{App: a})
+	onlySection(t, html, app.TeachSectionRules)
 	for x := 1; x <= 12; x++ {
-		want = append(want, fmt.Sprintf(`id="rule-%d"`, x))
+		contains(t, html, fmt.Sprintf(`id="rule-%d"`, x))
 	}
+	env.Do(func() { a.TeachSetSection(app.TeachSectionGallery) })
+	html = render(t, &Root{App: a})
+	onlySection(t, html, app.TeachSectionGallery)
 	for _, ex := range teach.Gallery() {
-		want = append(want, `id="example-`+ex.ID+`"`)
+		contains(t, html, `id="example-`+ex.ID+`"`)
 	}
+	env.Do(func() { a.TeachSetSection(app.TeachSectionVariants) })
+	html = render(t, &Root{App: a})
+	onlySection(t, html, app.TeachSectionVariants)
+	// The drawings themselves are set by TeachDrawing.populate, in the browser.
+	contains(t, html, `id="teach-shown"`, `id="share"`, `data-svg="`+a.Teach.Shown.View.Key+`"`)
 	for _, b := range a.Teach.Shown.Builds {
-		want = append(want, `data-variant="`+b.Variant.String()+`"`)
+		contains(t, html, `data-variant="`+b.Variant.String()+`"`)
 	}
-	contains(t, html, want...)
+	env.Do(func() { a.TeachSetSection(app.TeachSectionExercises) })
+	onlySection(t, render(t, &Root{App: a}), app.TeachSectionExercises)
+	env.Do(func() { a.TeachSetSection("nonsense") })
+	onlySection(t, render(t, &Root{App: a}), app.TeachSectionExercises)
 	if strings.Contains(html, `id="rule-uses"`) || strings.Contains(html, `id="step-result"`) {
 		t.Error("rule uses or result shown before asked for")
 	}
@@ -46,9 +75,11 @@ func TestTeachTab(t *testing.T) {
 			break
 		}
 	}
-	env.Do(func() { a.TeachChooseRule(int(rule)); a.TeachLast() })
+	env.Do(func() { a.TeachSetSection(app.TeachSectionStepper); a.TeachChooseRule(int(rule)); a.TeachLast() })
+	contains(t, render(t, &Root{App: a}), `id="step-result"`, `data-phase="done"`, `data-svg="`+s.Result.Key+`"`)
+	env.Do(func() { a.TeachSetSection(app.TeachSectionRules) })
 	html = render(t, &Root{App: a})
-	contains(t, html, `id="rule-uses"`, `class="rule-card on"`, `id="step-result"`, `data-phase="done"`, `data-svg="`+s.Result.Key+`"`)
+	contains(t, html, `id="rule-uses"`, `class="rule-card on"`)
 	if got, want := strings.Count(html, `<li class="ruleuse"`), len(teach.Applications(d, rule)); got != want || got == 0 {
 		t.Errorf("%s: %d uses listed, want %d", rule, got, want)
 	}
@@ -57,5 +88,7 @@ func TestTeachTab(t *testing.T) {
 	}
 
 	env.Do(func() { a.OpenFragment("#tree=t1.AAAA") })
-	contains(t, render(t, &Root{App: a}), `id="teach-link-error"`, "cannot be shown")
+	html = render(t, &Root{App: a})
+	contains(t, html, `id="teach-link-error"`, "cannot be shown")
+	onlySection(t, html, app.TeachSectionVariants)
 }

@@ -57,13 +57,22 @@ func (c *TreePanel) click(event vugu.DOMEvent) {
 }
 
 // populate sets the drawing into its element when it changed (vugu calls
-// it after every render); the element remembers the key of its SVG.
+// it after every render); the element remembers the key of its SVG. A new
+// tree wider than its panel is scrolled to its root (see
+// app.TreeView.ScrollLeft); a redrawn one stays where the reader put it.
 func (c *TreePanel) populate(el js.Value) {
 	if el.Get("discspanSVG").String() == c.View.Key {
 		return
 	}
 	el.Set("innerHTML", c.View.SVG)
 	el.Set("discspanSVG", c.View.Key)
+	if el.Get("discspanTree").String() == c.View.TreeKey {
+		return
+	}
+	el.Set("discspanTree", c.View.TreeKey)
+	if sc := el.Get("parentElement"); sc.Truthy() {
+		sc.Set("scrollLeft", c.View.ScrollLeft(c.App.Zoom, sc.Get("clientWidth").Float()))
+	}
 }
 
 // fit zooms so that the drawing fills its panel's width.

@@ -29,12 +29,14 @@ func (c *Work) rows() []row {
 			score = "scores reused"
 		}
 		add("scoring ("+v.Parse.Variant+")", score)
+		add("scored on", app.ScoredBy(v.Parse))
 		add("decoding "+v.Parse.Variant, app.MS(v.Parse.DecodeNs))
 		add("drawing", app.MS(v.DrawNs))
 		add("tree score", fmt.Sprintf("%.3f", v.Parse.Score))
 	}
 	m := &a.Model
 	if m.Info != nil {
+		add("backend", m.Info.Backend+"; "+m.NotUsed())
 		models := ""
 		if m.Info.Models > 1 {
 			models = fmt.Sprintf(" in an ensemble of %d models (scores averaged)", m.Info.Models)
@@ -42,6 +44,9 @@ func (c *Work) rows() []row {
 		add("model", fmt.Sprintf("%s: %d parameters%s (%s), %s, trained on %s", m.Current.Name, m.Info.Params, models, m.Info.DType, app.Bytes(m.Current.Bytes), or(m.Info.TrainingData, "?")))
 		if m.Info.DevDiscF1 > 0 {
 			add("dev discontinuous F1", fmt.Sprintf("%.2f", m.Info.DevDiscF1))
+		}
+		if m.Info.TestF1 > 0 {
+			add("test F1 (n3)", fmt.Sprintf("%.2f", m.Info.TestF1))
 		}
 		src := "downloaded"
 		if m.FromCache {

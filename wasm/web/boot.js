@@ -15,12 +15,29 @@
     say("This browser cannot run discspan: it has no WebAssembly.");
     return;
   }
+  // Progress while the app downloads and compiles (seconds on a slow
+  // machine): the megabytes received and the time so far.
+  const t0 = performance.now();
+  let step = "downloading and compiling", got = 0;
+  const show = () => {
+    if (!boot || boot.classList.contains("error")) return;
+    const s = Math.floor((performance.now() - t0) / 1000);
+    boot.textContent = "Starting the app (WebAssembly): " + step + (got ? ", " + (got / 1e6).toFixed(1) + " MB so far" : "") + (s >= 1 ? " (" + s + " s)" : "") + "…";
+  };
+  const tick = setInterval(show, 500);
   try {
     const go = new Go();
-    const result = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
+    let resp = await fetch("main.wasm");
+    if (resp.ok && resp.body && globalThis.TransformStream) {
+      const counter = new TransformStream({ transform(chunk, c) { got += chunk.byteLength; c.enqueue(chunk); } });
+      resp = new Response(resp.body.pipeThrough(counter), { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+    }
+    const result = await WebAssembly.instantiateStreaming(resp, go.importObject);
+    clearInterval(tick);
     globalThis.wasm = result;
     await go.run(result.instance);
   } catch (e) {
+    clearInterval(tick);
     console.error(e);
     say("discspan could not start: " + e + ". Reload the page to try again.");
   }

@@ -8,6 +8,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -86,6 +87,32 @@ func check(out *strings.Builder) {
 			fmt.Fprintf(out, "%s %s, %d sentences: max abs diff %.3g (tolerance %g)\n", verdict, s.Backend(), len(sub), d, tol)
 		}
 		s.Close()
+	}
+	// The self-check: the correct kernels are accepted, a deliberately
+	// broken one (weight reads scaled in lstm.wgsl or lstm_loop.wgsl) is
+	// refused with ErrSelfCheck.
+	if s, err := webgpu.New(m.Params, webgpu.Options{MaxWords: 40}); err != nil {
+		fmt.Fprintf(out, "FAIL selfcheck accepts: %v\n", err)
+	} else {
+		c := s.SelfCheck()
+		verdict := "ok"
+		if c.Skipped || c.Sentences != 8 || !(c.MaxDiff <= webgpu.SelfCheckTolerance/10) {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(out, "%s selfcheck accepts: %s: %s\n", verdict, s.Backend(), c)
+		s.Close()
+	}
+	for _, broken := range []string{"lstm.wgsl", "lstm_loop.wgsl"} {
+		s, err := webgpu.New(m.Params, webgpu.Options{MaxWords: 40, TestPerturb: broken})
+		switch {
+		case err == nil:
+			fmt.Fprintf(out, "FAIL selfcheck refuses %s: accepted (%s)\n", broken, s.SelfCheck())
+			s.Close()
+		case errors.Is(err, webgpu.ErrSelfCheck) && errors.Is(err, scorer.ErrUnavailable):
+			fmt.Fprintf(out, "ok selfcheck refuses %s: %v\n", broken, err)
+		default:
+			fmt.Fprintf(out, "FAIL selfcheck refuses %s: other error %v\n", broken, err)
+		}
 	}
 	var log []string
 	sel := scorer.Select(true, m, func() (scorer.Scorer, error) { return webgpu.New(m.Params, webgpu.Options{}) },

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestParseLines checks that discspan parse keeps one output line per
+// input line (a blank line gives a blank line; export ids are line
+// numbers) and refuses, naming the line and column, what a treebank file
+// cannot hold.
+func TestParseLines(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, in string
+		args     []string
+		want     func(out string) string // "" when out is right
+		wantErr  string
+	}{
+		{
+			name: "blank lines kept", in: "\nHet regent .\n\n\nDe man slaapt .\n\n",
+			want: func(out string) string {
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				blank := []bool{true, false, true, true, false, true}
+				if len(lines) != len(blank) {
+					return "want 6 lines"
+				}
+				for i, b := range blank {
+					if (lines[i] == "") != b || !b && !strings.HasPrefix(lines[i], "(ROOT ") {
+						return "line " + string(rune('1'+i)) + " wrong"
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name: "export ids are line numbers", in: "Het regent .\n\nDe man slaapt .\n", args: []string{"--format", "export"},
+			want: func(out string) string {
+				if !strings.Contains(out, "#BOS 1\n") || !strings.Contains(out, "#BOS 3\n") || strings.Count(out, "#BOS") != 2 {
+					return "want sentences 1 and 3"
+				}
+				return ""
+			},
+		},
+		{name: "NUL byte", in: "Het regent .\nDe\x00man slaapt .\n", wantErr: "in.txt:2:3: NUL byte"},
+		{name: "invalid UTF-8", in: "caf\xe9 .\n", args: []string{"--tokenized"}, wantErr: "in.txt:1:4: invalid UTF-8 (byte 0xe9)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := filepath.Join(dir, "in.txt")
+			if err := os.WriteFile(in, []byte(tc.in), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, stderr, status := runCmd(append([]string{"parse", "--input", in}, tc.args...)...)
+			if tc.wantErr != "" {
+				if status != 2 || !strings.Contains(stderr, tc.wantErr) || strings.Count(stderr, "\n") != 1 || out != "" {
+					t.Errorf("status %d, stderr %q, output %q; want status 2 and one line naming %q", status, stderr, out, tc.wantErr)
+				}
+				return
+			}
+			if status != 0 {
+				t.Fatalf("status %d: %s", status, stderr)
+			}
+			if msg := tc.want(out); msg != "" {
+				t.Errorf("%s; output:\n%q", msg, out)
+			}
+		})
+	}
+}

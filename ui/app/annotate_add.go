@@ -1,0 +1,226 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/tokenize"
+)
+
+// AnnNew adds the Sentence tab's sentence to the corpus (a new corpus of
+// that one sentence when there is none), parsed with the model.
+func (a *App) AnnNew() {
+	words := a.Parse.Words()
+	if len(words) == 0 {
+		a.Annotate.Msg, a.Annotate.Err = "", "the Sentence tab has no sentence: type one there, or in the box below"
+		return
+	}
+	a.annAdd([][]string{words})
+}
+
+// AnnSetAddText sets the text of the box that adds sentences.
+func (a *App) AnnSetAddText(text string) { a.Annotate.AddText = text }
+
+// AnnAddText adds the sentences of the box (one or more a line: each line
+// is split into sentences as the Sentence tab splits its text) to the
+// corpus, parsed with the model, and empties the box.
+func (a *App) AnnAddText() {
+	sents := splitLines(a.Annotate.AddText)
+	if len(sents) == 0 {
+		a.Annotate.Msg, a.Annotate.Err = "", "type or paste the sentences to add first"
+		return
+	}
+	if a.annAdd(sents) {
+		a.Annotate.AddText = ""
+	}
+}
+
+// splitLines tokenizes text line by line into sentences of words: a
+// sentence never spans two lines.
+func splitLines(text string) [][]string {
+	var out [][]string
+	for _, line := range strings.Split(text, "\n") {
+		for _, s := range tokenize.Sentences(line) {
+			words := make([]string, len(s))
+			for i, t := range s {
+				words[i] = t.Text
+			}
+			if len(words) > 0 {
+				out = append(out, words)
+			}
+		}
+	}
+	return out
+}
+
+// annAdd parses sentences with the model in the background and appends
+// them to the corpus (a new one when there is none), showing the first of
+// them; it reports whether the work started. Without a usable model (none
+// on the server, or its load failed) the sentences are added as flat
+// trees and the message says so; while the model loads, or during a
+// re-parse, nothing is added and the error says why.
+func (a *App) annAdd(sents [][]string) bool {
+	s := &a.Annotate
+	switch {
+	case s.Busy:
+		s.Err = "wait for the re-parse to finish"
+		return false
+	case a.Model.Phase == PhaseFailed || a.Model.Phase == PhaseNoModel:
+		trees := make([]*tree.Tree, len(sents))
+		for i, w := range sents {
+			trees[i] = flatTree(w)
+		}
+		a.annAppend(trees, annotate.Untouched)
+		s.Msg = fmt.Sprintf("no model: %s added unparsed (flat trees)", plural(len(sents), "sentence"))
+		return true
+	case !a.Model.Ready():
+		s.Msg, s.Err = "", "the model is still loading: add the sentences once it is ready"
+		return false
+	}
+	v := a.annVariant()
+	for i, w := range sents {
+		if err := a.checkBudget(len(w), v); err != nil {
+			s.Msg, s.Err = "", fmt.Sprintf("sentence %d: %v", i+1, err)
+			return false
+		}
+	}
+	s.Busy, s.Msg, s.Err = true, fmt.Sprintf("parsing %s with %s…", plural(len(sents), "sentence"), v), ""
+	if a.Job != nil {
+		s.Msg += " (after the job running: " + a.Job.What + ")"
+	}
+	go func() {
+		var trees []*tree.Tree
+		var err error
+		for i, w := range sents {
+			var p *parser.Parse
+			if p, err = a.engine.Parse(context.Background(), parser.Request{Words: w, Variant: v.String()}); err != nil {
+				err = fmt.Errorf("sentence %d: %s", i+1, describeParseError(err, len(w)))
+				break
+			}
+			trees = append(trees, p.Tree)
+		}
+		a.update(func() {
+			s.Busy = false
+			if err != nil {
+				s.Msg, s.Err = "", err.Error()
+				return
+			}
+			a.annAppend(trees, annotate.PreAnnotated)
+			s.Msg = fmt.Sprintf("added %s, parsed with %s; edit them", plural(len(trees), "sentence"), v)
+		})
+	}()
+	return true
+}
+
+// annAppend appends trees to the corpus (and to its reference analyses)
+// with fresh ids and shows the first of them. A second file compared by
+// position no longer matches and is closed.
+func (a *App) annAppend(trees []*tree.Tree, status annotate.Status) {
+	s := &a.Annotate
+	if s.Corpus == nil {
+		s.Corpus, s.Gold = &annotate.Corpus{Name: "sentences"}, &annotate.Corpus{Name: "sentences"}
+	}
+	if s.Gold != nil && len(s.Gold.Sentences) != len(s.Corpus.Sentences) {
+		s.Gold = nil // no longer parallel
+	}
+	next := nextID(s.Corpus)
+	first := len(s.Corpus.Sentences)
+	for i, t := range trees {
+		t.ID = strconv.Itoa(next + i)
+		s.Corpus.Sentences = append(s.Corpus.Sentences, annotate.NewSentence(t, status))
+		if s.Gold != nil {
+			s.Gold.Sentences = append(s.Gold.Sentences, annotate.NewSentence(t, status))
+		}
+	}
+	s.Other, s.OtherScore, s.Hits, s.ConfirmNew = nil, nil, nil, false
+	a.AnnGo(first)
+	a.annChanged()
+}
+
+// nextID returns a number above every numeric sentence id of c.
+func nextID(c *annotate.Corpus) int {
+	n := len(c.Sentences)
+	for _, sent := range c.Sentences {
+		if id, err := strconv.Atoi(sent.ID()); err == nil && id > n {
+			n = id
+		}
+	}
+	return n + 1
+}
+
+// AnnRemove removes the sentence shown from the corpus; removing the last
+// one leaves no corpus. A second file compared by position is closed.
+func (a *App) AnnRemove() {
+	s := &a.Annotate
+	sent := a.annSentence()
+	if sent == nil {
+		return
+	}
+	if s.Busy {
+		s.Err = "wait for the re-parse to finish"
+		return
+	}
+	id, i := sent.ID(), s.Index
+	if s.Gold != nil && len(s.Gold.Sentences) == len(s.Corpus.Sentences) {
+		s.Gold.Sentences = append(s.Gold.Sentences[:i:i], s.Gold.Sentences[i+1:]...)
+	} else {
+		s.Gold = nil
+	}
+	s.Corpus.Sentences = append(s.Corpus.Sentences[:i:i], s.Corpus.Sentences[i+1:]...)
+	s.Other, s.OtherScore, s.Hits, s.Diff, s.ConfirmNew = nil, nil, nil, nil, false
+	if len(s.Corpus.Sentences) == 0 {
+		s.Corpus, s.Gold = nil, nil
+		s.Index = 0
+		a.annChanged()
+		s.Msg, s.Err = fmt.Sprintf("removed sentence %s: the corpus is empty", id), ""
+		return
+	}
+	a.AnnGo(min(i, len(s.Corpus.Sentences)-1))
+	a.annChanged()
+	s.Msg = fmt.Sprintf("removed sentence %s (%s left)", id, plural(len(s.Corpus.Sentences), "sentence"))
+}
+
+// AnnNewCorpus starts a new, empty corpus. The first call only asks for
+// confirmation (the corpus is discarded: export it first); the second
+// discards it.
+func (a *App) AnnNewCorpus() {
+	s := &a.Annotate
+	if s.Corpus == nil {
+		return
+	}
+	if s.Busy {
+		s.Err = "wait for the re-parse to finish"
+		return
+	}
+	if !s.ConfirmNew {
+		s.ConfirmNew = true
+		s.Msg, s.Err = fmt.Sprintf("Start a new corpus? This one (%s) is discarded: export it first to keep it. Click \"new corpus\" again to confirm.", plural(len(s.Corpus.Sentences), "sentence")), ""
+		return
+	}
+	s.Corpus, s.Gold, s.Other, s.OtherScore, s.Hits, s.Diff = nil, nil, nil, nil, nil, nil
+	s.Index, s.ConfirmNew = 0, false
+	a.annChanged()
+	s.Msg, s.Err = "started a new corpus: add sentences below or import a treebank", ""
+}
+
+// plural writes n and noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// flatTree returns a tree of the words with no structure.
+func flatTree(words []string) *tree.Tree {
+	t := &tree.Tree{ID: "1", Tokens: make([]tree.Token, len(words))}
+	for i, w := range words {
+		t.Tokens[i] = tree.Token{Word: w, Parent: tree.Root}
+	}
+	return t
+}
