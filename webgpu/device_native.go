@@ -166,7 +166,7 @@ func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
 
 // copyParallel copies src into dst (of the same length), in parts of at
 // least 8 MiB on up to GOMAXPROCS goroutines: one core's copy bandwidth
-// would bound a large read-back (138 MiB for the Alpino test set).
+// would bound a large read-back (114 MiB for the Alpino test set).
 func copyParallel(dst, src []byte) {
 	const part = 8 << 20
 	n := min(runtime.GOMAXPROCS(0), len(src)/part)

@@ -58,7 +58,7 @@
 //
 // A batch's chunks are scheduled in groups (schedule.go): one group unless
 // their results exceed the 256 MiB staging limit (the Alpino test set's
-// take 138 MiB). A group costs one write of the upload buffer; then, in one
+// take 114 MiB with the shipped model). A group costs one write of the upload buffer; then, in one
 // command encoder, for each chunk in turn: the copy of its uniforms and
 // tables from the upload buffer to the uniform and ints buffers, its
 // dispatches in one compute pass, and the copy of its results from the

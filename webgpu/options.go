@@ -39,7 +39,7 @@ const (
 	// by default on a hardware adapter, SoftwareChunkTokens on a software
 	// one (where a single dispatch over 1024 tokens, the MLPs', takes over
 	// a second). Every chunk adds a dispatch per character and sentence
-	// LSTM step: with the shipped model, 2048 tokens (70 MiB of
+	// LSTM step: with the shipped model, 2048 tokens (62 MiB of
 	// activations) score the Alpino test set in 9 chunks and 958
 	// dispatches, 1024 in 16 chunks and 1575 dispatches.
 	DefaultChunkTokens  = 2048
