@@ -58,8 +58,9 @@
 //
 // A batch's chunks are scheduled in groups (schedule.go): one group unless
 // their results exceed the 256 MiB staging limit (the Alpino test set's
-// take 114 MiB with the shipped model). A group costs one write of the upload buffer; then, in one
-// command encoder, for each chunk in turn: the copy of its uniforms and
+// take 114 MiB with the shipped model). A group costs one write of the
+// upload buffer; then, in one command encoder, for each chunk in turn: the
+// copy of its uniforms and
 // tables from the upload buffer to the uniform and ints buffers, its
 // dispatches in one compute pass, and the copy of its results from the
 // arena to its place in the staging buffer; one submission; and one map of
@@ -78,10 +79,12 @@
 // submissions of at most Options.SubmitWork estimated multiply-adds, each
 // waited for (a map of the fence) before the next (a pair product above it
 // is split into dispatches of row tiles), so that every submission stays
-// short (TestSubmissionWork). Natively, a wait polls the device without
-// blocking: a blocking Device.Poll gives up after 5 s, and wgpu-native then
-// failed the device while lavapipe still ran the submission, which crashed
-// it.
+// short (TestSubmissionWork), and a chunk of few sentences takes the
+// per-step LSTM kernel where the loop kernel would pass llvmpipe's 65535
+// loop iterations per invocation (softwareLoopLimit). Natively, a wait
+// polls the device without blocking: a blocking Device.Poll gives up after
+// 5 s, and wgpu-native then failed the device while lavapipe still ran the
+// submission, which crashed it.
 //
 // # Errors
 //
