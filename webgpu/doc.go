@@ -60,19 +60,18 @@
 // their results exceed the 256 MiB staging limit (the Alpino test set's
 // take 114 MiB with the shipped model). A group costs one write of the
 // upload buffer; then, in one command encoder, for each chunk in turn: the
-// copy of its uniforms and
-// tables from the upload buffer to the uniform and ints buffers, its
-// dispatches in one compute pass, and the copy of its results from the
-// arena to its place in the staging buffer; one submission; and one map of
-// the staging buffer, whose bytes are copied once into the []float32 that
-// the results' decode.Scores (cont, disc, gap: the decoder's layout, as
-// assemble.wgsl writes them) and tag logits slice. On a hardware adapter
-// that is all: per batch one upload, one submission, one map, no CPU wait
-// between chunks, and one dispatch per kernel launch (per chunk
-// fixedDispatches, one per character step and one per step of each
-// sentence BiLSTM). For the Alpino test set in one batch with the shipped
-// model: 9 chunks, 958 dispatches (TestHardwareSchedule, which runs that
-// schedule on lavapipe and counts the device's calls).
+// copy of its uniforms and tables from the upload buffer to the uniform and
+// ints buffers, its dispatches in one compute pass, and the copy of its
+// results from the arena to its place in the staging buffer; one
+// submission; and one map of the staging buffer, whose bytes are copied
+// once into the []float32 that the results' decode.Scores (cont, disc, gap:
+// the decoder's layout, as assemble.wgsl writes them) and tag logits slice.
+// On a hardware adapter that is all: per batch one upload, one submission,
+// one map, no CPU wait between chunks, and one dispatch per kernel launch
+// (per chunk fixedDispatches, one per character step and one per step of
+// each sentence BiLSTM). For the Alpino test set in one batch with the
+// shipped model: 9 chunks, 958 dispatches (TestHardwareSchedule, which runs
+// that schedule on lavapipe and counts the device's calls).
 //
 // On a software adapter (lavapipe, SwiftShader) chunks are smaller
 // (SoftwareChunkTokens) and a group's dispatches go in consecutive
