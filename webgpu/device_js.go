@@ -27,6 +27,7 @@ type device struct {
 	f16    bool
 	lost   atomic.Pointer[string]
 	onLost js.Func
+	calls  callCounts
 }
 
 // await waits for a promise (see jsawait.Await).
@@ -168,22 +169,23 @@ func endPass(p *wgpu.ComputePassEncoder) error {
 	return nil
 }
 
-// readBuffer maps the first size bytes of buf (a MapRead buffer), waits for
-// the mapping and returns a copy of them. The wgpu js backend reports
+// readInto maps the first len(dst) bytes of buf (a MapRead buffer), waits
+// for the mapping and copies them into dst. The wgpu js backend reports
 // success even when mapAsync rejects, and then getMappedRange throws: the
 // exception becomes an error here.
-func (d *device) readBuffer(buf *wgpu.Buffer, size uint64) (out []byte, err error) {
+func (d *device) readInto(buf *wgpu.Buffer, dst []byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, unavailable(ErrDevice, "reading results: %v", r)
+			err = unavailable(ErrDevice, "reading results: %v", r)
 		}
 	}()
-	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(wgpu.BufferMapAsyncStatus) {}); err != nil {
-		return nil, unavailable(ErrDevice, "map: %v", err)
+	d.calls.maps++
+	if err := buf.MapAsync(wgpu.MapModeRead, 0, uint64(len(dst)), func(wgpu.BufferMapAsyncStatus) {}); err != nil {
+		return unavailable(ErrDevice, "map: %v", err)
 	}
-	out = buf.GetMappedRange(0, uint(size)) // a copy on js
+	copy(dst, buf.GetMappedRange(0, uint(len(dst)))) // a copy on js
 	buf.Unmap()
-	return out, nil
+	return nil
 }
 
 // release destroys the device. onLost is not released: destroying the

@@ -4,6 +4,8 @@ package webgpu
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
@@ -18,6 +20,7 @@ type device struct {
 	queue    *wgpu.Queue
 	info     AdapterInfo
 	f16      bool // the shader-f16 feature is enabled
+	calls    callCounts
 }
 
 // nativeShaderF16 says whether to use the shader-f16 feature natively: no,
@@ -98,36 +101,90 @@ func (d *device) lostError() error { return nil }
 // endPass ends a compute pass, returning its validation error.
 func endPass(p *wgpu.ComputePassEncoder) error { return p.End() }
 
-// pollLimit bounds the wait for one submission. Device.Poll returns after at
-// most 5 s; polling again keeps waiting for a submission that is merely
-// slow, up to this limit.
+// pollLimit bounds the wait for one submission.
 const pollLimit = 120 * time.Second
 
-// readBuffer maps the first size bytes of buf (a MapRead buffer), waits for
-// the mapping and returns a copy of them.
-func (d *device) readBuffer(buf *wgpu.Buffer, size uint64) ([]byte, error) {
+// spinWait is how long a wait polls without sleeping (a small batch's
+// latency), and maxPollSleep the longest sleep between polls after it.
+const (
+	spinWait     = time.Millisecond
+	maxPollSleep = time.Millisecond
+)
+
+// wait polls the device until done() or pollLimit, never blocking in
+// Device.Poll: a blocking poll gives up after 5 s, and wgpu-native v0.23.0
+// then fails the device while lavapipe still runs the submission, which
+// crashed it (a single 9 s submission of the Alpino test set,
+// TestHardwareSchedule). It spins for spinWait, then sleeps between polls,
+// from 50 µs doubling up to maxPollSleep.
+func (d *device) wait(done func() bool) error {
+	start := time.Now()
+	sleep := 50 * time.Microsecond
+	for {
+		d.dev.Poll(false, nil)
+		if done() {
+			return nil
+		}
+		waited := time.Since(start)
+		switch {
+		case waited > pollLimit:
+			return unavailable(ErrDevice, "submission not finished after %v", pollLimit)
+		case waited < spinWait:
+			runtime.Gosched()
+		default:
+			time.Sleep(sleep)
+			sleep = min(2*sleep, maxPollSleep)
+		}
+	}
+}
+
+// readInto maps the first len(dst) bytes of buf (a MapRead buffer), waits
+// for the mapping (and so for the submissions that write buf) and copies
+// them into dst.
+func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
+	size := uint64(len(dst))
+	d.calls.maps++
 	done := false
 	var status wgpu.BufferMapAsyncStatus
 	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) {
 		status, done = s, true
 	}); err != nil {
-		return nil, unavailable(ErrDevice, "map: %v", err)
+		return unavailable(ErrDevice, "map: %v", err)
 	}
-	deadline := time.Now().Add(pollLimit)
-	for !done {
-		d.dev.Poll(true, nil)
-		if !done && time.Now().After(deadline) {
-			return nil, unavailable(ErrDevice, "submission not finished after %v", pollLimit)
-		}
+	if err := d.wait(func() bool { return done }); err != nil {
+		return err
 	}
 	if status != wgpu.BufferMapAsyncStatusSuccess {
-		return nil, unavailable(ErrDevice, "map: %v", status)
+		return unavailable(ErrDevice, "map: %v", status)
 	}
-	out := append([]byte(nil), buf.GetMappedRange(0, uint(size))...)
+	copyParallel(dst, buf.GetMappedRange(0, uint(size))) // a view of the mapping natively: one copy
 	if err := buf.Unmap(); err != nil {
-		return nil, unavailable(ErrDevice, "unmap: %v", err)
+		return unavailable(ErrDevice, "unmap: %v", err)
 	}
-	return out, nil
+	return nil
+}
+
+// copyParallel copies src into dst (of the same length), in parts of at
+// least 8 MiB on up to GOMAXPROCS goroutines: one core's copy bandwidth
+// would bound a large read-back (114 MiB for the Alpino test set).
+func copyParallel(dst, src []byte) {
+	const part = 8 << 20
+	n := min(runtime.GOMAXPROCS(0), len(src)/part)
+	if n < 2 {
+		copy(dst, src)
+		return
+	}
+	size := (len(src) + n - 1) / n
+	var wg sync.WaitGroup
+	for i := 0; i < len(src); i += size {
+		j := min(i+size, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[i:j], src[i:j])
+		}()
+	}
+	wg.Wait()
 }
 
 // release frees the device, adapter and instance.

@@ -54,7 +54,7 @@ type dispatch struct {
 	work   float64 // estimated multiply-adds (or element operations)
 }
 
-// planner collects the dispatches of one submission.
+// planner collects the dispatches of one chunk (or of the load-time plan).
 type planner struct {
 	l       *layout
 	wm      *weightMap
@@ -252,12 +252,37 @@ func initPlan(l *layout, wm *weightMap) []dispatch {
 	return p.ds
 }
 
+// planLimits are the limits of a software adapter that shape a chunk's
+// dispatches (zero on a hardware adapter: none).
+type planLimits struct {
+	maxWork   float64 // split pair products estimated above it (0: no limit)
+	loopIters int     // the most loop iterations of one invocation (0: no limit)
+}
+
+// softwareLoopLimit is the most loop iterations, all loops together, that
+// llvmpipe (lavapipe) runs in one shader invocation (gallivm's loop
+// limiter, LP_MAX_TGSI_LOOP_ITERATIONS): past it every loop exits at once
+// and the results are wrong. lstm_loop.wgsl met it with the shipped model
+// (H 192) from about 168 words on, so that New's self-check refused
+// lavapipe with the default MaxWords.
+const softwareLoopLimit = 65535
+
+// loopIterations bounds the loop iterations of one lstm_loop.wgsl
+// invocation over a sentence of n words with hidden size hid: per step, up
+// to ceil(hid/128) units of hid+1 iterations each, and two more.
+func loopIterations(n, hid int) int {
+	units := (hid + 127) / 128
+	return (n+2)*(units*(hid+1)+2) + units
+}
+
 // chunkPlan returns the dispatches of the forward pass over a chunk, in
-// order (see doc.go): fixedDispatches plus one per LSTM time step, plus the
-// parts of pair products estimated above maxWork (0: no limit).
-func chunkPlan(l *layout, wm *weightMap, ch *chunk, maxWork float64) []dispatch {
+// order (see doc.go): fixedDispatches plus one per LSTM time step (or per
+// layer for the LSTM loops: at most loopSentences sentences, and within
+// lim.loopIters), plus the parts of pair products estimated above
+// lim.maxWork.
+func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: maxWork}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork}
 	T := ch.tokens
 	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], l.u, l.feat)
 	p.charSteps(ch)
@@ -268,11 +293,12 @@ func chunkPlan(l *layout, wm *weightMap, ch *chunk, maxWork float64) []dispatch 
 			bias: wm.off[name+".fwd.b"], biasZ: wm.off[name+".bwd.b"] - wm.off[name+".fwd.b"],
 			c: l.gm, ldc: 8 * hid, cz: 4 * hid, zs: 2,
 		})
-		// The loop is one dispatch that cannot be split: where it would
-		// exceed the work of a submission (a long sentence on a software
-		// adapter, whose queue gives up after 5 s and leaves the loop's
-		// last steps unwritten), the per-step kernel runs instead.
-		if len(ch.n) <= loopSentences && (p.maxWork <= 0 || loopWork(hid, ch) <= p.maxWork) {
+		// The loop is one dispatch that cannot be split. On a software
+		// adapter the per-step kernel runs instead where the loop would
+		// pass llvmpipe's loop limit (lim.loopIters: every loop exits early
+		// and the last steps are wrong) or the work of a submission.
+		if len(ch.n) <= loopSentences && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
+			(p.maxWork <= 0 || loopWork(hid, ch) <= p.maxWork) {
 			p.lstmLoop(name, hid, ch, out)
 		} else {
 			p.lstmSteps(name, hid, ch, out)

@@ -59,7 +59,7 @@ func TestDispatchByDispatch(t *testing.T) {
 					ids[i] = uint32(i)
 				}
 				checkDispatches(t, s, m.p, initPlan(s.lay, &s.wm), ids)
-				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], 0), chunks[0].ints)
+				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], planLimits{}), chunks[0].ints)
 			})
 		}
 	}
@@ -69,9 +69,6 @@ func TestDispatchByDispatch(t *testing.T) {
 // ints) one by one.
 func checkDispatches(t *testing.T, s *Scorer, p *network.Params, ds []dispatch, ints []uint32) {
 	t.Helper()
-	if err := s.upload(ds, ints); err != nil {
-		t.Fatal(err)
-	}
 	rb, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Label: "arena read-back", Size: uint64(4 * s.lay.arena), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
 	if err != nil {
 		t.Fatal(err)
@@ -105,10 +102,8 @@ func checkDispatches(t *testing.T, s *Scorer, p *network.Params, ds []dispatch, 
 	before := readArena()
 	failed := 0
 	for i, d := range ds {
-		if err := s.submit(ds, i, i+1, 0); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.waitIdle(); err != nil {
+		// Dispatch i alone, with its uniforms in slot 0 (see runGroup).
+		if err := s.runJobs([]*job{{ds: ds[i : i+1], ints: ints}}); err != nil {
 			t.Fatal(err)
 		}
 		after := readArena()

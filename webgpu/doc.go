@@ -17,7 +17,8 @@
 // # Forward pass
 //
 // A batch is sorted by length and cut into chunks that fit the buffers
-// (Options.ChunkTokens tokens, MaxWords² pairs at least). For a chunk of T
+// (Options.ChunkTokens tokens, MaxWords² pairs at least; see Submissions
+// for how they reach the device). For a chunk of T
 // tokens (n+2 per sentence), its dispatches, in order:
 //
 //	gather.wgsl          U[:, :WordDim] = WordEmb[word ids]
@@ -42,22 +43,47 @@
 //
 // # Buffers
 //
-// Five buffers, allocated once by New and reused by every call: the
-// parameters (float32, or float16 kept as stored; see pack.go for the order
-// and the LSTM gate interleaving), the arena (every activation and the
-// results, see layout.go), the ints (ids and tables of the chunk, see
-// plan.go), the uniforms (one 256-byte slot per dispatch) and a staging
-// buffer for the read-back. All kernels share one explicit bind group
+// Allocated by New and reused by every call: the parameters (float32, or
+// float16 kept as stored; see pack.go for the order and the LSTM gate
+// interleaving), the arena (every activation and a chunk's results, see
+// layout.go), the ints (ids and tables of the chunk, see plan.go), the
+// uniforms (one 256-byte slot per dispatch of a chunk), the upload buffer
+// (every chunk's uniforms and tables of a batch), the staging buffer (every
+// chunk's results of a batch, for the read-back) and a 4-byte fence. Upload
+// and staging start at one chunk's size and grow to the largest batch seen
+// (staging at most 256 MiB). All kernels share one explicit bind group
 // layout (weights, arena, ints, uniform); one bind group per uniform slot.
 //
 // # Submissions
 //
-// A chunk's dispatches go in consecutive submissions of at most
-// Options.SubmitWork estimated multiply-adds, each waited for before the
-// next (a pair product above it is split into dispatches of row tiles): on
-// a software adapter (lavapipe, SwiftShader) every submission stays well
-// under the 5 s after which native wgpu's Device.Poll gives up
-// (TestSubmissionTime).
+// A batch's chunks are scheduled in groups (schedule.go): one group unless
+// their results exceed the 256 MiB staging limit (the Alpino test set's
+// take 114 MiB with the shipped model). A group costs one write of the
+// upload buffer; then, in one command encoder, for each chunk in turn: the
+// copy of its uniforms and tables from the upload buffer to the uniform and
+// ints buffers, its dispatches in one compute pass, and the copy of its
+// results from the arena to its place in the staging buffer; one
+// submission; and one map of the staging buffer, whose bytes are copied
+// once into the []float32 that the results' decode.Scores (cont, disc, gap:
+// the decoder's layout, as assemble.wgsl writes them) and tag logits slice.
+// On a hardware adapter that is all: per batch one upload, one submission,
+// one map, no CPU wait between chunks, and one dispatch per kernel launch
+// (per chunk fixedDispatches, one per character step and one per step of
+// each sentence BiLSTM). For the Alpino test set in one batch with the
+// shipped model: 9 chunks, 958 dispatches (TestHardwareSchedule, which runs
+// that schedule on lavapipe and counts the device's calls).
+//
+// On a software adapter (lavapipe, SwiftShader) chunks are smaller
+// (SoftwareChunkTokens) and a group's dispatches go in consecutive
+// submissions of at most Options.SubmitWork estimated multiply-adds, each
+// waited for (a map of the fence) before the next (a pair product above it
+// is split into dispatches of row tiles), so that every submission stays
+// short (TestSubmissionWork), and a chunk of few sentences takes the
+// per-step LSTM kernel where the loop kernel would pass llvmpipe's 65535
+// loop iterations per invocation (softwareLoopLimit). Natively, a wait
+// polls the device without blocking: a blocking Device.Poll gives up after
+// 5 s, and wgpu-native then failed the device while lavapipe still ran the
+// submission, which crashed it.
 //
 // # Errors
 //

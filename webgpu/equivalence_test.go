@@ -21,18 +21,24 @@ const (
 func TestEquivalenceRandom(t *testing.T) {
 	c := microConfig()
 	batch := []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9} // LSTMs as one dispatch per step
+	// perChunk: the hardware schedule with a staging buffer too small for
+	// two chunks' results.
+	const perChunk = 1
 	cases := []struct {
-		name    string
-		opt     Options
-		lengths []int
-		tol     float64
+		name       string
+		opt        Options
+		lengths    []int
+		tol        float64
+		stagingCap int // 0: stagingLimit
 	}{
-		{"f32", Options{Weights: WeightsF32}, batch, tolF32},
-		{"f16 unpack", Options{Weights: WeightsF16, NoShaderF16: true}, batch, tolF16},
-		{"f16 shader-f16 where supported", Options{Weights: WeightsF16}, batch, tolF16},
-		{"f32 one sentence (LSTM loops)", Options{Weights: WeightsF32}, []int{17}, tolF32},
-		{"f16 three sentences (LSTM loops)", Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
-		{"f32 small chunks, one dispatch per submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, batch, tolF32},
+		{"f32", Options{Weights: WeightsF32}, batch, tolF32, 0},
+		{"f16 unpack", Options{Weights: WeightsF16, NoShaderF16: true}, batch, tolF16, 0},
+		{"f16 shader-f16 where supported", Options{Weights: WeightsF16}, batch, tolF16, 0},
+		{"f32 one sentence (LSTM loops)", Options{Weights: WeightsF32}, []int{17}, tolF32, 0},
+		{"f16 three sentences (LSTM loops)", Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16, 0},
+		{"f32 small chunks, one dispatch per submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, batch, tolF32, 0},
+		{"f32 hardware schedule, small chunks in one submission", Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, batch, tolF32, 0},
+		{"f16 hardware schedule, a read-back per chunk", Options{Weights: WeightsF16, MaxWords: 40, ChunkTokens: 50, asHardware: true}, batch, tolF16, perChunk},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -42,10 +48,28 @@ func TestEquivalenceRandom(t *testing.T) {
 				ref = &network.Model{Params: RoundFloat16(m.Params)}
 			}
 			s := openScorer(t, m.Params, tc.opt)
+			if tc.stagingCap > 0 {
+				s.stagingCap = tc.stagingCap
+			}
 			batch := randomBatch(c, 5, tc.lengths...)
+			s.d.calls = callCounts{}
 			got, err := s.Score(batch)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.opt.asHardware {
+				// One submission and one map per group: the batch, or
+				// each chunk.
+				chunks, groups := len(planChunks(batch, s.lay)), 1
+				if tc.stagingCap == perChunk {
+					groups = chunks
+				}
+				if chunks < 2 {
+					t.Errorf("%d chunks: the case needs several", chunks)
+				}
+				if s.d.calls.submits != groups || s.d.calls.maps != groups {
+					t.Errorf("device calls %+v for %d chunks, want %d submissions and maps", s.d.calls, chunks, groups)
+				}
 			}
 			want, err := ref.ForwardBatch(batch)
 			if err != nil {
@@ -55,6 +79,64 @@ func TestEquivalenceRandom(t *testing.T) {
 			t.Logf("max abs diff: scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
 			if d.scores > tc.tol || d.tags > tc.tol || d.trees > 0 {
 				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tc.tol, d.trees)
+			}
+		})
+	}
+}
+
+// TestEquivalenceLongSentence scores single sentences with LSTMs of the
+// shipped model's 192 units. Planned for a software adapter, a sentence
+// whose LSTM loop (lstm_loop.wgsl) would pass llvmpipe's loop limit
+// (softwareLoopLimit: from about 168 words at 192 units) runs the per-step
+// kernel instead, a shorter one the loop; planned for a hardware adapter,
+// both run the loop. On the adapter at hand, the scores are the CPU
+// reference's (on lavapipe, the 200-word sentence differed by 0.2 through
+// the loop).
+func TestEquivalenceLongSentence(t *testing.T) {
+	c := microConfig()
+	c.LSTM1Hidden, c.LSTM2Hidden = 192, 192
+	m := randomModel(t, c, 3)
+	cases := []struct {
+		name     string
+		n        int
+		software bool
+		loop     bool // the plan runs lstm_loop.wgsl
+	}{
+		{"software, 100 words: loop", 100, true, true},
+		{"software, 200 words: steps", 200, true, false},
+		{"hardware, 200 words: loop", 200, false, true},
+	}
+	s := openScorer(t, m.Params, Options{MaxWords: 200})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			batch := randomBatch(c, 9, tc.n)
+			chunks := planChunks(batch, s.lay)
+			lim := planLimits{}
+			if tc.software {
+				lim.loopIters = softwareLoopLimit
+			}
+			loop := false
+			for _, d := range chunkPlan(s.lay, &s.wm, chunks[0], lim) {
+				loop = loop || d.kernel == kLSTMLoop
+			}
+			if loop != tc.loop {
+				t.Errorf("plan runs the LSTM loop: %v, want %v", loop, tc.loop)
+			}
+			if tc.software != s.software {
+				return // the adapter at hand runs the other plan
+			}
+			got, err := s.Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := m.ForwardBatch(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := compare(t, got, want)
+			t.Logf("max abs diff: scores %.3g, tags %.3g", d.scores, d.tags)
+			if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
 			}
 		})
 	}

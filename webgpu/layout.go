@@ -6,9 +6,10 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// layout bounds a chunk (the sentences of one submission) and places its
-// activations in the arena buffer and its tables in the ints buffer. All
-// offsets and sizes are in elements (float32 or uint32).
+// layout bounds a chunk (the sentences whose activations the arena holds at
+// once) and places its activations in the arena buffer and its tables in
+// the ints buffer. All offsets and sizes are in elements (float32 or
+// uint32).
 //
 // Arena, in order (T = tokCap):
 //

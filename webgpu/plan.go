@@ -6,8 +6,8 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// chunk is the part of a batch scored by one submission, with the tables
-// its kernels read (the ints buffer):
+// chunk is the part of a batch whose activations the arena holds at once
+// (see layout), with the tables its kernels read (the ints buffer):
 //
 //	sentence table  at 0:         [first token, words, score offset, span offset] per sentence
 //	token table     at tokTable:  [word id, first char (ints index), char count] per token
@@ -125,11 +125,7 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 		span += n * n
 	}
 	// Token order for the char LSTM, and the rows running at each step.
-	order := make([]int, len(counts))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return counts[order[a]] > counts[order[b]] })
+	order := orderByCount(counts)
 	ch.order = len(ints)
 	for _, t := range order {
 		ints = append(ints, uint32(t))
@@ -140,6 +136,31 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 	ch.tagsOff = score
 	ch.outLen = score + ch.tokens*c.Tags
 	return ch
+}
+
+// orderByCount returns the indices of counts by decreasing count, equal
+// counts in increasing index (a stable counting sort: O(len(counts) + the
+// largest count)).
+func orderByCount(counts []int) []int {
+	top := 0
+	for _, c := range counts {
+		top = max(top, c)
+	}
+	next := make([]int, top+1) // first place of count top-b, for bucket b
+	for _, c := range counts {
+		next[top-c]++
+	}
+	at := 0
+	for b, n := range next {
+		next[b] = at
+		at += n
+	}
+	order := make([]int, len(counts))
+	for i, c := range counts {
+		order[next[top-c]] = i
+		next[top-c]++
+	}
+	return order
 }
 
 // stepRows returns, for each step s of sequences 0..n-1 whose lengths

@@ -115,3 +115,23 @@ func TestNewRejects(t *testing.T) {
 		t.Errorf("New with lstm1_hidden %d: no error", big.LSTM1Hidden)
 	}
 }
+
+func TestOrderByCount(t *testing.T) {
+	cases := []struct {
+		name   string
+		counts []int
+		want   []int
+	}{
+		{"empty", nil, []int{}},
+		{"one", []int{3}, []int{0}},
+		{"decreasing, ties in index order", []int{3, 5, 3, 0, 5, 4}, []int{1, 4, 5, 0, 2, 3}},
+		{"all equal", []int{2, 2, 2}, []int{0, 1, 2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := orderByCount(tc.counts); !slices.Equal(got, tc.want) {
+				t.Errorf("orderByCount(%v) = %v, want %v", tc.counts, got, tc.want)
+			}
+		})
+	}
+}

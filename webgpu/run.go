@@ -5,20 +5,50 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
+
+	"github.com/cogentcore/webgpu/wgpu"
 )
 
-// run executes the dispatches ds (dispatch i with uniform slot i) with the
-// ints table and returns the first outLen floats of the out region (none
-// when outLen is 0). The uniforms and ints are written once; the
-// dispatches go in consecutive submissions of at most s.opts.SubmitWork
-// estimated work each, every one waited for before the next, so that none
-// runs long enough for a native Device.Poll to give up.
-func (s *Scorer) run(ds []dispatch, ints []uint32, outLen int) (vals []float32, err error) {
-	if len(ds) > len(s.groups) {
-		panic(fmt.Sprintf("webgpu: %d dispatches for %d uniform slots", len(ds), len(s.groups)))
+// callCounts counts a device's calls that shape the cost of a batch: queue
+// submissions, buffer maps (every wait and read-back is one), dispatches
+// and buffer writes (TestHardwareSchedule holds them to the schedule).
+type callCounts struct {
+	submits, maps, dispatches, writes int
+}
+
+// runJobs schedules jobs (see schedule) and runs every group, setting
+// each job's out to its read-back.
+func (s *Scorer) runJobs(jobs []*job) error {
+	for _, g := range schedule(jobs, s.opts.SubmitWork, s.stagingCap, uploadLimit) {
+		vals, err := s.runGroup(g)
+		if err != nil {
+			return err
+		}
+		for _, jb := range g.jobs {
+			jb.out = vals[jb.outAt : jb.outAt+jb.outLen : jb.outAt+jb.outLen]
+		}
 	}
-	if len(ints) > s.lay.ints || outLen > s.lay.outCap {
-		panic("webgpu: chunk larger than the layout")
+	return nil
+}
+
+// runGroup runs a group: one write of its uniforms and tables to the upload
+// buffer; then, for each job in order, the copies of its uniforms and
+// tables to the uniform and ints buffers, its dispatches (dispatch i with
+// uniform slot i) in one compute pass, and the copy of its results from the
+// out region to its place in the staging buffer; all in one submission
+// (software: one more at each cut, each waited for before the next, so that
+// none runs long), and one map
+// of the staging buffer at the end. No CPU wait separates two chunks on a
+// hardware adapter.
+func (s *Scorer) runGroup(g *group) (vals []float32, err error) {
+	for _, jb := range g.jobs {
+		if len(jb.ds) > len(s.groups) {
+			panic(fmt.Sprintf("webgpu: %d dispatches for %d uniform slots", len(jb.ds), len(s.groups)))
+		}
+		if len(jb.ints) > s.lay.ints || jb.outLen > s.lay.outCap {
+			panic("webgpu: chunk larger than the layout")
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil { // a JS exception on js
@@ -26,37 +56,14 @@ func (s *Scorer) run(ds []dispatch, ints []uint32, outLen int) (vals []float32, 
 		}
 	}()
 	s.d.pushScopes()
-	err = s.upload(ds, ints)
-	for first := 0; err == nil && first < len(ds); {
-		last, work := first+1, ds[first].work
-		for last < len(ds) && work+ds[last].work <= s.opts.SubmitWork {
-			work += ds[last].work
-			last++
-		}
-		final := last == len(ds)
-		copyOut := 0
-		if final {
-			copyOut = outLen
-		}
-		start := time.Now()
-		err = s.submit(ds, first, last, copyOut)
-		if err == nil && !final {
-			err = s.waitIdle()
-			s.timed(ds[first].what, ds[last-1].what, work, start)
-		}
-		first = last
+	err = s.prepare(g)
+	if err == nil {
+		err = s.record(g)
 	}
-	if err == nil && outLen > 0 {
+	if err == nil && g.outLen > 0 {
 		start := time.Now()
-		var raw []byte
-		raw, err = s.d.readBuffer(s.staging, uint64(4*outLen))
+		vals, err = s.readFloats(s.staging, g.outLen)
 		s.timed("last submission", "read-back", 0, start)
-		if err == nil {
-			vals = make([]float32, outLen)
-			for i := range vals {
-				vals[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
-			}
-		}
 	} else if err == nil {
 		err = s.waitIdle()
 	}
@@ -69,37 +76,142 @@ func (s *Scorer) run(ds []dispatch, ints []uint32, outLen int) (vals []float32, 
 	return vals, err
 }
 
-// upload writes the uniform parameters of ds and the ints table.
-func (s *Scorer) upload(ds []dispatch, ints []uint32) error {
-	q := s.d.queue
-	uni := make([]byte, uniformSlot*len(ds))
-	for i, d := range ds {
-		copy(uni[i*uniformSlot:], d.params)
+// prepare grows the upload and staging buffers where g needs more (they
+// keep their size for later batches) and writes g's uniforms and tables
+// to the upload buffer.
+func (s *Scorer) prepare(g *group) error {
+	var err error
+	if s.upload, s.uploadSize, err = s.grow(s.upload, s.uploadSize, g.upload, "upload", wgpu.BufferUsageCopySrc|wgpu.BufferUsageCopyDst); err != nil {
+		return err
 	}
-	if err := q.WriteBuffer(s.uniforms, 0, uni); err != nil {
-		return unavailable(ErrDevice, "writing uniforms: %v", err)
+	if s.staging, s.stagingSize, err = s.grow(s.staging, s.stagingSize, 4*g.outLen, "staging", wgpu.BufferUsageMapRead|wgpu.BufferUsageCopyDst); err != nil {
+		return err
 	}
-	if len(ints) > 0 {
-		raw := make([]byte, 4*len(ints))
-		for i, v := range ints {
-			binary.LittleEndian.PutUint32(raw[4*i:], v)
+	s.d.calls.writes++
+	if err := s.d.queue.WriteBuffer(s.upload, 0, uploadBytes(g)); err != nil {
+		return unavailable(ErrDevice, "writing uniforms and ids: %v", err)
+	}
+	return nil
+}
+
+// uploadBytes returns the contents of g's upload buffer: each job's
+// uniform slots and ints at their places.
+func uploadBytes(g *group) []byte {
+	raw := make([]byte, g.upload)
+	for _, jb := range g.jobs {
+		for i, d := range jb.ds {
+			copy(raw[jb.uniAt+i*uniformSlot:], d.params)
 		}
-		if err := q.WriteBuffer(s.ints, 0, raw); err != nil {
-			return unavailable(ErrDevice, "writing ids: %v", err)
+		for i, v := range jb.ints {
+			binary.LittleEndian.PutUint32(raw[jb.intsAt+4*i:], v)
+		}
+	}
+	return raw
+}
+
+// grow returns buf when it holds size bytes, or a new buffer of at least
+// size bytes (buf released).
+func (s *Scorer) grow(buf *wgpu.Buffer, have, size int, label string, usage wgpu.BufferUsage) (*wgpu.Buffer, int, error) {
+	if size <= have {
+		return buf, have, nil
+	}
+	size = (size + 255) &^ 255
+	nb, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Label: label, Size: uint64(size), Usage: usage})
+	if err != nil {
+		return buf, have, unavailable(ErrDevice, "creating the %s buffer (%d bytes): %v", label, size, err)
+	}
+	buf.Destroy()
+	buf.Release()
+	return nb, size, nil
+}
+
+// record encodes and submits g's commands (see runGroup), ending a
+// submission and waiting for it at each of g's cuts.
+func (s *Scorer) record(g *group) (err error) {
+	var enc *wgpu.CommandEncoder
+	defer func() {
+		if enc != nil { // not submitted: an error
+			enc.Release()
+		}
+	}()
+	next := 0 // the next cut
+	work, start, from := 0.0, time.Now(), ""
+	for j, jb := range g.jobs {
+		if enc == nil {
+			if enc, err = s.d.dev.CreateCommandEncoder(nil); err != nil {
+				enc = nil
+				return unavailable(ErrDevice, "command encoder: %v", err)
+			}
+		}
+		if err := s.copyTables(enc, jb); err != nil {
+			return err
+		}
+		for first := 0; first < len(jb.ds); {
+			last := len(jb.ds)
+			if next < len(g.cuts) && g.cuts[next].job == j {
+				last = g.cuts[next].at
+			}
+			if last > first {
+				if err := s.pass(enc, jb.ds, first, last); err != nil {
+					return err
+				}
+				if from == "" {
+					from = jb.ds[first].what
+				}
+				for _, d := range jb.ds[first:last] {
+					work += d.work
+				}
+			}
+			if last < len(jb.ds) { // a cut: submit, wait, go on in a new encoder
+				err := s.submit(enc)
+				if enc = nil; err == nil {
+					err = s.waitIdle()
+				}
+				if err != nil {
+					return err
+				}
+				s.timed(from, jb.ds[max(last-1, 0)].what, work, start)
+				work, start, from = 0, time.Now(), ""
+				next++
+				if enc, err = s.d.dev.CreateCommandEncoder(nil); err != nil {
+					enc = nil
+					return unavailable(ErrDevice, "command encoder: %v", err)
+				}
+			}
+			first = last
+		}
+		if jb.outLen > 0 {
+			if err := enc.CopyBufferToBuffer(s.arena, uint64(4*s.lay.out), s.staging, uint64(4*jb.outAt), uint64(4*jb.outLen)); err != nil {
+				return unavailable(ErrDevice, "read-back copy: %v", err)
+			}
+		}
+	}
+	if enc == nil {
+		return nil
+	}
+	err = s.submit(enc)
+	enc = nil
+	return err
+}
+
+// copyTables records the copies of a job's uniforms and ints from the
+// upload buffer.
+func (s *Scorer) copyTables(enc *wgpu.CommandEncoder, jb *job) error {
+	if n := jb.uniBytes(); n > 0 {
+		if err := enc.CopyBufferToBuffer(s.upload, uint64(jb.uniAt), s.uniforms, 0, uint64(n)); err != nil {
+			return unavailable(ErrDevice, "copying uniforms: %v", err)
+		}
+	}
+	if n := 4 * len(jb.ints); n > 0 {
+		if err := enc.CopyBufferToBuffer(s.upload, uint64(jb.intsAt), s.ints, 0, uint64(n)); err != nil {
+			return unavailable(ErrDevice, "copying ids: %v", err)
 		}
 	}
 	return nil
 }
 
-// submit records dispatches first..last-1 of ds in one compute pass, then
-// the copy of the first copyOut floats of the out region to the staging
-// buffer, and submits them.
-func (s *Scorer) submit(ds []dispatch, first, last, copyOut int) error {
-	enc, err := s.d.dev.CreateCommandEncoder(nil)
-	if err != nil {
-		return unavailable(ErrDevice, "command encoder: %v", err)
-	}
-	defer enc.Release()
+// pass records dispatches first..last-1 of ds in one compute pass.
+func (s *Scorer) pass(enc *wgpu.CommandEncoder, ds []dispatch, first, last int) error {
 	pass := enc.BeginComputePass(nil)
 	for i := first; i < last; i++ {
 		d := ds[i]
@@ -107,45 +219,77 @@ func (s *Scorer) submit(ds []dispatch, first, last, copyOut int) error {
 		pass.SetBindGroup(0, s.groups[i], nil)
 		pass.DispatchWorkgroups(d.grid[0], d.grid[1], d.grid[2])
 	}
-	err = endPass(pass)
+	s.d.calls.dispatches += last - first
+	err := endPass(pass)
 	pass.Release() // before Finish: gfx-rs/wgpu#6145
 	if err != nil {
 		return unavailable(ErrDevice, "compute pass (%s .. %s): %v", ds[first].what, ds[last-1].what, err)
 	}
-	if copyOut > 0 {
-		if err := enc.CopyBufferToBuffer(s.arena, uint64(4*s.lay.out), s.staging, 0, uint64(4*copyOut)); err != nil {
-			return unavailable(ErrDevice, "read-back copy: %v", err)
-		}
-	}
+	return nil
+}
+
+// submit finishes enc and submits it; enc is released.
+func (s *Scorer) submit(enc *wgpu.CommandEncoder) error {
+	defer enc.Release()
 	cmd, err := enc.Finish(nil)
 	if err != nil {
 		return unavailable(ErrDevice, "finishing commands: %v", err)
 	}
 	// The command buffer is not released: wgpu-native v0.23.0 frees a
 	// submitted buffer itself, and releasing it too corrupts later work.
+	s.d.calls.submits++
 	s.d.queue.Submit(cmd)
 	return nil
 }
 
-// waitIdle waits for the submitted work by reading back 4 bytes of the out
-// region (a copy after the work, then a map): the same wait on both
-// backends.
+// waitIdle waits for the submitted work by copying 4 bytes of the arena to
+// the fence buffer and mapping it: the same wait on both backends, and no
+// result in the staging buffer is touched.
 func (s *Scorer) waitIdle() error {
 	enc, err := s.d.dev.CreateCommandEncoder(nil)
 	if err != nil {
 		return unavailable(ErrDevice, "command encoder: %v", err)
 	}
-	defer enc.Release()
-	if err := enc.CopyBufferToBuffer(s.arena, uint64(4*s.lay.out), s.staging, 0, 4); err != nil {
+	if err := enc.CopyBufferToBuffer(s.arena, 0, s.fence, 0, 4); err != nil {
+		enc.Release()
 		return unavailable(ErrDevice, "copy: %v", err)
 	}
-	cmd, err := enc.Finish(nil)
-	if err != nil {
-		return unavailable(ErrDevice, "finishing commands: %v", err)
+	if err := s.submit(enc); err != nil {
+		return err
 	}
-	s.d.queue.Submit(cmd)
-	_, err = s.d.readBuffer(s.staging, 4)
-	return err
+	var b [4]byte
+	return s.d.readInto(s.fence, b[:])
+}
+
+// littleEndian says whether float32s are stored as the device's (WebGPU's
+// little-endian) bytes, so that a read-back is copied into them directly.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// readFloats reads the first n floats of buf (a MapRead buffer) into a new
+// slice, waiting for the submissions that write it.
+func (s *Scorer) readFloats(buf *wgpu.Buffer, n int) ([]float32, error) {
+	out := make([]float32, n)
+	if littleEndian {
+		return out, s.d.readInto(buf, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), 4*n))
+	}
+	raw, err := s.d.readBuffer(buf, uint64(4*n))
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return out, nil
+}
+
+// readBuffer returns a copy of the first size bytes of buf (a MapRead
+// buffer), waiting for the submissions that write it.
+func (d *device) readBuffer(buf *wgpu.Buffer, size uint64) ([]byte, error) {
+	out := make([]byte, size)
+	if err := d.readInto(buf, out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // timed reports a submission's duration to the test hook, if any.

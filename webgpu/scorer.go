@@ -24,18 +24,26 @@ type Scorer struct {
 	d     *device
 	wmode string // "f32", "f16 (shader-f16)" or "f16 (unpack2x16float)"
 	// onSubmit, when set (by tests), receives the duration of every
-	// submission of run, from its submission to the end of its wait.
+	// submission of runGroup, from its submission to the end of its wait.
 	onSubmit func(what string, work float64, d time.Duration)
 	snippet  string // the weights_*.wgsl file the kernels are compiled with
 	failed   error  // set once the device failed: every later call returns it
 	closed   bool
 	check    SelfCheck // the outcome of New's self-check
 
-	pipes                                   [numKernels]*wgpu.ComputePipeline
-	bgl                                     *wgpu.BindGroupLayout
-	pl                                      *wgpu.PipelineLayout
-	weights, arena, ints, uniforms, staging *wgpu.Buffer
-	groups                                  []*wgpu.BindGroup // one per uniform slot
+	pipes                          [numKernels]*wgpu.ComputePipeline
+	bgl                            *wgpu.BindGroupLayout
+	pl                             *wgpu.PipelineLayout
+	weights, arena, ints, uniforms *wgpu.Buffer
+	groups                         []*wgpu.BindGroup // one per uniform slot
+	// upload (the uniforms and tables of a group of chunks, copied to
+	// uniforms and ints before each chunk) and staging (a group's
+	// results, mapped once) grow with the batches and are kept; fence is
+	// mapped to wait for a submission.
+	upload, staging, fence  *wgpu.Buffer
+	uploadSize, stagingSize int
+	stagingCap              int  // stagingLimit; lower in tests
+	software                bool // plan for a software adapter (see limits)
 }
 
 var _ scorer.Scorer = (*Scorer)(nil)
@@ -66,13 +74,14 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	o = o.withDefaults(d.info.Software)
+	software := d.info.Software && !o.asHardware
+	o = o.withDefaults(software)
 	lay, err := newLayout(cfg, o)
 	if err != nil {
 		d.release()
 		return nil, err
 	}
-	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d}
+	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d, software: software, stagingCap: stagingLimit}
 	s.snippet = weightSnippet(o.Weights, d.f16)
 	s.wmode = map[string]string{
 		"weights_f32.wgsl":       "f32",
@@ -139,8 +148,7 @@ func (s *Scorer) build(p *network.Params) (err error) {
 	for i := range ids {
 		ids[i] = uint32(i)
 	}
-	_, err = s.run(initPlan(l, &s.wm), ids, 0)
-	return err
+	return s.runJobs([]*job{{ds: initPlan(l, &s.wm), ints: ids}})
 }
 
 // Backend describes the adapter and the weight storage.
@@ -182,7 +190,7 @@ func (s *Scorer) release() {
 	if s.bgl != nil {
 		s.bgl.Release()
 	}
-	for _, b := range []*wgpu.Buffer{s.weights, s.arena, s.ints, s.uniforms, s.staging} {
+	for _, b := range []*wgpu.Buffer{s.weights, s.arena, s.ints, s.uniforms, s.upload, s.staging, s.fence} {
 		if b != nil {
 			b.Destroy()
 			b.Release()
@@ -192,10 +200,13 @@ func (s *Scorer) release() {
 }
 
 // Score scores a batch (see scorer.Scorer). Sentences are sorted by length
-// and split into chunks that fit the buffers; a chunk's dispatches go in
-// submissions of at most Options.SubmitWork estimated work. It fails with an error matching
-// scorer.ErrTooLong when a sentence exceeds MaxWords, and with one matching
-// scorer.ErrUnavailable when the device fails (and on every later call).
+// and split into chunks that fit the buffers; on a hardware adapter every
+// chunk goes in one submission and the results come back with one map
+// (more only when they exceed 256 MiB), on a software one in submissions of
+// at most Options.SubmitWork estimated work (see doc.go, Submissions). It
+// fails with an error matching scorer.ErrTooLong when a sentence exceeds
+// MaxWords, and with one matching scorer.ErrUnavailable when the device
+// fails (and on every later call).
 func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 	if err := s.checkBatch(batch); err != nil {
 		return nil, err
@@ -218,15 +229,33 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 			out[i] = scorer.Result{Scores: decode.NewScores(0, s.cfg.Labels)}
 		}
 	}
-	for _, ch := range planChunks(batch, s.lay) {
-		vals, err := s.run(chunkPlan(s.lay, &s.wm, ch, s.opts.SubmitWork), ch.ints, ch.outLen)
-		if err != nil {
-			s.failed = err
-			return nil, err
-		}
-		s.unpack(ch, vals, out)
+	chunks := planChunks(batch, s.lay)
+	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
+	if err := s.runJobs(jobs); err != nil {
+		s.failed = err
+		return nil, err
+	}
+	for k, ch := range chunks {
+		s.unpack(ch, jobs[k].out, out)
 	}
 	return out, nil
+}
+
+// limits returns the plan limits of the adapter (see planLimits).
+func (s *Scorer) limits() planLimits {
+	if !s.software {
+		return planLimits{maxWork: s.opts.SubmitWork}
+	}
+	return planLimits{maxWork: s.opts.SubmitWork, loopIters: softwareLoopLimit}
+}
+
+// chunkJobs returns the jobs of chunks (see chunkPlan).
+func chunkJobs(l *layout, wm *weightMap, chunks []*chunk, lim planLimits) []*job {
+	jobs := make([]*job, len(chunks))
+	for k, ch := range chunks {
+		jobs[k] = &job{ds: chunkPlan(l, wm, ch, lim), ints: ch.ints, outLen: ch.outLen}
+	}
+	return jobs
 }
 
 // checkBatch reports sentences the scorer cannot take: longer than

@@ -29,7 +29,11 @@ func (s *Scorer) createBuffers(slots int) error {
 		{&s.arena, "arena", 4 * l.arena, wgpu.BufferUsageStorage | wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
 		{&s.ints, "ints", 4 * l.ints, wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst},
 		{&s.uniforms, "uniforms", uniformSlot * slots, wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst},
+		// upload and staging start at one chunk's size and grow with the
+		// batches (see Scorer.prepare).
+		{&s.upload, "upload", uniformSlot*slots + 4*l.ints, wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
 		{&s.staging, "staging", 4 * l.outCap, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},
+		{&s.fence, "fence", 256, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},
 	}
 	for _, b := range specs {
 		buf, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Label: b.label, Size: uint64(b.size), Usage: b.usage})
@@ -38,6 +42,7 @@ func (s *Scorer) createBuffers(slots int) error {
 		}
 		*b.buf = buf
 	}
+	s.uploadSize, s.stagingSize = uniformSlot*slots+4*l.ints, 4*l.outCap
 	return nil
 }
 

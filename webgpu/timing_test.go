@@ -11,16 +11,16 @@ import (
 // of Options.SubmitWork. Submissions of several dispatches stay within
 // SubmitWork; one dispatch that cannot be split may exceed it. On lavapipe
 // 2.4e8 multiply-adds (4× the software bound, the LSTM's step loop) took
-// 0.37 s, so 8× stays far below the 5 s a native Device.Poll waits.
+// 0.37 s, so 8× keeps a submission short.
 const singleDispatchFactor = 8
 
 // TestSubmissionWork scores, with the Tiny preset, a batch holding the
 // longest sentence accepted by default and 16 sentences of 20 words (more
 // than a chunk), and checks the estimated work of every submission against
 // Options.SubmitWork (see singleDispatchFactor): the bound that keeps each
-// one well under the 5 s a native Device.Poll waits (lavapipe may crash
-// after that). The durations are logged, not checked: a wall-clock limit
-// fails on a busy machine.
+// one short on a software adapter (a blocking native Device.Poll gave up
+// after 5 s and lavapipe crashed; see device.wait). The durations are
+// logged, not checked: a wall-clock limit fails on a busy machine.
 func TestSubmissionWork(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow on a software adapter")

@@ -1,0 +1,279 @@
+package webgpu
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
+)
+
+// testTreebank is the Alpino test set (714 sentences, 14,017 words, at most
+// 61 words).
+const testTreebank = "../../shared/data/alpino-cdb/test.punctmoved.discbracket"
+
+// What the design promises for the Alpino test set in one batch on a
+// hardware adapter with the shipped model (DefaultChunkTokens, no
+// SubmitWork bound): the chunks the buffers force, and per batch one write
+// of the upload buffer, one submission, one buffer map (the read-back of
+// every chunk's results and nothing else: 3 kinds × labels × Σn² scores
+// and tags × tokens logits, 114 MiB with the shipped model's 28 labels)
+// and one dispatch per kernel launch: per chunk fixedDispatches, one per
+// character step and one per step of each sentence BiLSTM.
+const (
+	testSetChunks     = 9
+	testSetDispatches = 958
+	testSetPairs      = 352925        // Σn²
+	testSetTokens     = 14017 + 2*714 // words, BOS and EOS
+)
+
+// testSet returns the shipped model's file and the Alpino test set encoded
+// with its vocabulary, or skips the test when either is missing.
+func testSet(t testing.TB) (*weights.File, []network.Input) {
+	t.Helper()
+	f, err := weights.ReadFile(defaultModel)
+	if os.IsNotExist(err) {
+		t.Skipf("%s not present", defaultModel)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := treebank.ReadFile(testTreebank)
+	if os.IsNotExist(err) {
+		t.Skipf("%s not present", testTreebank)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := make([]network.Input, len(trees))
+	for i, tr := range trees {
+		batch[i] = f.Meta.Vocab.Encode(tr.Words())
+	}
+	return f, batch
+}
+
+// planCounts is the schedule of a batch: chunks, groups and what they
+// cost in device calls.
+type planCounts struct {
+	chunks, submissions, maps, writes, dispatches, outFloats int
+}
+
+// planBatch plans batch for c with o (after its defaults for a software or
+// hardware adapter) without a device, as Score does.
+func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch []network.Input) planCounts {
+	t.Helper()
+	o = o.withDefaults(software)
+	l, err := newLayout(p.Config(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wm, err := mapWeights(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks := planChunks(batch, l)
+	var pc planCounts
+	pc.chunks = len(chunks)
+	lim := planLimits{maxWork: o.SubmitWork}
+	if software {
+		lim.loopIters = softwareLoopLimit
+	}
+	for _, g := range schedule(chunkJobs(l, &wm, chunks, lim), o.SubmitWork, stagingLimit, uploadLimit) {
+		pc.submissions += g.submissions()
+		pc.maps += g.submissions()
+		pc.writes++
+		pc.dispatches += g.dispatches()
+		pc.outFloats += g.outLen
+	}
+	return pc
+}
+
+// smallTwin returns a random model with the vocabularies, labels, tags and
+// character limit of c but small layers: its chunks, dispatches and
+// results' sizes are those of c as long as c's buffers are not shrunk to
+// the storage limit (checked by the caller), and lavapipe runs it fast.
+func smallTwin(t *testing.T, c network.Config) *network.Model {
+	t.Helper()
+	c.WordDim, c.CharDim, c.CharHidden, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP = 12, 7, 9, 13, 11, 10, 17
+	return randomModel(t, c, 3)
+}
+
+// TestHardwareSchedule holds the submission structure on a hardware
+// adapter to what the design promises, on the Alpino test set as one batch
+// encoded with the shipped model's vocabulary:
+//
+//   - planned for the shipped model (no device needed): testSetChunks
+//     chunks, one upload, one submission, one map, testSetDispatches
+//     dispatches, and exactly the results read back;
+//   - run on this machine's adapter as a hardware one (Options.asHardware,
+//     lavapipe included) with a small twin of the shipped model (same
+//     vocabularies, labels and tags: the same chunks and read-back; small
+//     layers: fast), counting the device's calls: the same numbers, and
+//     the scores of the CPU reference. On lavapipe that one submission
+//     runs for 5 to 10 s: a blocking native Device.Poll gave up after 5 s
+//     and lavapipe crashed (see device.wait).
+//
+// The software schedule of the same batch is logged for comparison.
+func TestHardwareSchedule(t *testing.T) {
+	f, batch := testSet(t)
+	models, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := models[0].Params
+	c := shipped.Config()
+	want := planCounts{chunks: testSetChunks, submissions: 1, maps: 1, writes: 1, dispatches: testSetDispatches,
+		outFloats: 3*c.Labels*testSetPairs + c.Tags*testSetTokens}
+	hw := planBatch(t, shipped, Options{}, false, batch)
+	if hw != want {
+		t.Errorf("hardware plan of the test set: %+v, want %+v", hw, want)
+	}
+	sw := planBatch(t, shipped, Options{}, true, batch)
+	t.Logf("test set (%d sentences), shipped model: hardware plan %+v (read-back %.0f MiB); software plan %+v", len(batch), hw, float64(4*hw.outFloats)/(1<<20), sw)
+
+	twin := smallTwin(t, shipped.Config())
+	o := Options{asHardware: true}
+	lShipped, err := newLayout(shipped.Config(), o.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lTwin, err := newLayout(twin.Params.Config(), o.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lShipped.tokCap != lTwin.tokCap || lShipped.pairCap != lTwin.pairCap || lShipped.sentCap != lTwin.sentCap || lShipped.charCap != lTwin.charCap {
+		t.Fatalf("the twin's chunk capacities differ from the shipped model's: tokens %d/%d pairs %d/%d sentences %d/%d chars %d/%d",
+			lTwin.tokCap, lShipped.tokCap, lTwin.pairCap, lShipped.pairCap, lTwin.sentCap, lShipped.sentCap, lTwin.charCap, lShipped.charCap)
+	}
+	if tw := planBatch(t, twin.Params, Options{}, false, batch); tw != want {
+		t.Errorf("hardware plan of the twin: %+v, want %+v", tw, want)
+	}
+
+	s := openScorer(t, twin.Params, o)
+	if s.opts.SubmitWork != 0 || s.lay.tokCap != lShipped.tokCap {
+		t.Fatalf("asHardware: SubmitWork %g, chunk tokens %d; want 0 (no bound), %d", s.opts.SubmitWork, s.lay.tokCap, lShipped.tokCap)
+	}
+	s.d.calls = callCounts{}
+	start := time.Now()
+	got, err := s.Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := s.d.calls
+	t.Logf("run on %s as a hardware adapter in %v: %+v", s.Backend(), time.Since(start), calls)
+	wantCalls := callCounts{submits: want.submissions, maps: want.maps, dispatches: want.dispatches, writes: want.writes}
+	if calls != wantCalls {
+		t.Errorf("device calls scoring the test set: %+v, want %+v", calls, wantCalls)
+	}
+	ref, err := scorer.NewCPU(twin).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := compare(t, got, ref)
+	t.Logf("against the CPU reference: max abs diff scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
+	if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+		t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+	}
+}
+
+// TestSchedule checks the grouping, placement and cuts of schedule on
+// jobs of made-up sizes: results and tables placed back to back (tables
+// 256-byte aligned) within a group, a new group where the staging or
+// upload capacity would be exceeded (a job alone always fits), and
+// submissions cut before the dispatch that would pass the work bound.
+func TestSchedule(t *testing.T) {
+	// mk returns a job of n dispatches of work w each, ints ints and outLen
+	// results.
+	mk := func(n int, w float64, ints, outLen int) *job {
+		j := &job{ints: make([]uint32, ints), outLen: outLen}
+		for range n {
+			j.ds = append(j.ds, dispatch{work: w})
+		}
+		return j
+	}
+	three := func() []*job { return []*job{mk(2, 1, 10, 100), mk(3, 1, 70, 200), mk(1, 1, 0, 300)} }
+	cases := []struct {
+		name       string
+		jobs       []*job
+		submitWork float64
+		staging    int     // bytes
+		upload     int     // bytes
+		groups     [][]int // job indices of each group
+		outAt      []int
+		uniAt      []int
+		intsAt     []int
+		cuts       [][]cut // of each group
+	}{
+		{"one group, no bound", three(), 0, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 100, 300}, []int{0, 768, 2048}, []int{512, 1536, 2304}, [][]cut{nil}},
+		{"staging splits", three(), 0, 4 * 300, 1 << 20,
+			[][]int{{0, 1}, {2}}, []int{0, 100, 0}, []int{0, 768, 0}, []int{512, 1536, 256}, [][]cut{nil, nil}},
+		{"a job over the staging capacity alone", three(), 0, 4, 1 << 20,
+			[][]int{{0}, {1}, {2}}, []int{0, 0, 0}, []int{0, 0, 0}, []int{512, 768, 256}, [][]cut{nil, nil, nil}},
+		{"upload splits", three(), 0, 1 << 20, 1024,
+			[][]int{{0}, {1}, {2}}, []int{0, 0, 0}, []int{0, 0, 0}, []int{512, 768, 256}, [][]cut{nil, nil, nil}},
+		{"work bound: cuts inside and between jobs", three(), 2, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 100, 300}, []int{0, 768, 2048}, []int{512, 1536, 2304}, [][]cut{{{1, 0}, {1, 2}}}},
+		{"a dispatch over the bound gets a submission of its own", []*job{mk(1, 1, 0, 0), mk(1, 5, 0, 0), mk(1, 1, 0, 0)}, 2, 1 << 20, 1 << 20,
+			[][]int{{0, 1, 2}}, []int{0, 0, 0}, []int{0, 256, 512}, []int{256, 512, 768}, [][]cut{{{1, 0}, {2, 0}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			groups := schedule(tc.jobs, tc.submitWork, tc.staging, tc.upload)
+			index := map[*job]int{}
+			for i, j := range tc.jobs {
+				index[j] = i
+			}
+			var got [][]int
+			var cuts [][]cut
+			for _, g := range groups {
+				var ids []int
+				for _, j := range g.jobs {
+					ids = append(ids, index[j])
+				}
+				got = append(got, ids)
+				cuts = append(cuts, g.cuts)
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.groups) || fmt.Sprint(cuts) != fmt.Sprint(tc.cuts) {
+				t.Errorf("groups %v cuts %v, want %v cuts %v", got, cuts, tc.groups, tc.cuts)
+			}
+			for i, j := range tc.jobs {
+				if j.outAt != tc.outAt[i] || j.uniAt != tc.uniAt[i] || j.intsAt != tc.intsAt[i] {
+					t.Errorf("job %d at out %d uniforms %d ints %d, want %d %d %d", i, j.outAt, j.uniAt, j.intsAt, tc.outAt[i], tc.uniAt[i], tc.intsAt[i])
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkPlan_TestSet measures the host's part of scoring the Alpino
+// test set as one batch on a hardware adapter with the shipped model,
+// besides encoding the commands and reading back: chunks, dispatches,
+// schedule and the upload buffer's bytes (as Score and prepare do).
+func BenchmarkPlan_TestSet(b *testing.B) {
+	f, batch := testSet(b)
+	models, err := f.Models()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := models[0].Params
+	o := Options{}.withDefaults(false)
+	l, err := newLayout(p.Config(), o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wm, err := mapWeights(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		chunks := planChunks(batch, l)
+		for _, g := range schedule(chunkJobs(l, &wm, chunks, planLimits{}), 0, stagingLimit, uploadLimit) {
+			_ = uploadBytes(g)
+		}
+	}
+}
