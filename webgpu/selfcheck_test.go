@@ -49,9 +49,10 @@ func TestSelfCheckAccepts(t *testing.T) {
 
 // TestSelfCheckShippedModel runs the self-check with the shipped model's
 // first member at the default length limit: its 200-word canary sentence
-// found that lstm_loop.wgsl, one dispatch that cannot be split, ran past
-// lavapipe's 5 s queue limit and left the last ~30 steps unwritten; such a
-// chunk now takes the per-step kernel on a software adapter.
+// found that lstm_loop.wgsl passed llvmpipe's limit of 65535 loop
+// iterations per invocation from about 168 words on (every loop then exits
+// and the last steps stay unwritten); such a chunk now takes the per-step
+// kernel on a software adapter (softwareLoopLimit).
 func TestSelfCheckShippedModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the shipped model's self-check takes about 10 s on a software GPU")
