@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -337,10 +338,7 @@ func (m *jobs) loop() {
 		preset, epochs := j.Preset, j.Epochs
 		m.mu.Unlock()
 
-		sum, err := m.train(ctx, id, preset, epochs)
-		if err == nil && !sum.Interrupted {
-			err = m.install(id)
-		}
+		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
 
 		m.mu.Lock()
@@ -365,6 +363,24 @@ func (m *jobs) loop() {
 
 func (m *jobs) modelPath(id string) string {
 	return filepath.Join(m.modelsDir, "job-"+id+".safetensors")
+}
+
+// run trains a job and installs its model. A panic of the training (a bug,
+// or input that slipped past the checks) fails the job instead of the
+// server, which would otherwise die again on every restart as it resumes
+// the job.
+func (m *jobs) run(ctx context.Context, id, preset string, epochs int) (sum *train.Summary, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.logf("server: job %s: panic: %v\n%s", id, p, debug.Stack())
+			sum, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	sum, err = m.train(ctx, id, preset, epochs)
+	if err == nil && !sum.Interrupted {
+		err = m.install(id)
+	}
+	return sum, err
 }
 
 // train runs (or resumes, when its checkpoint exists) a job's training.

@@ -50,7 +50,7 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 			}
 		}
 	}
-	rest := data
+	rest := bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")) // a byte order mark
 	line := 0
 	for len(rest) > 0 {
 		line++
