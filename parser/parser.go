@@ -31,6 +31,9 @@ type Parser struct {
 	// ChunkWords bounds the words ParseBatch scores in one forward batch;
 	// 0 means DefaultChunkWords.
 	ChunkWords int
+	// MaxWords is the longest sentence accepted (see CheckWords); 0 means
+	// tree.DefaultMaxWords, negative no limit.
+	MaxWords int
 }
 
 // DefaultChunkWords is the default number of words ParseBatch scores in one
@@ -122,6 +125,9 @@ type Result struct {
 func (p *Parser) ParseWords(words []string, v decode.Variant) (*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
+	}
+	if err := p.CheckWords(words); err != nil {
+		return nil, fmt.Errorf("parser: %w", err)
 	}
 	start := time.Now()
 	outs, err := p.scorer().ForwardBatch([]network.Input{p.Vocab.Encode(words)})
