@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
@@ -22,7 +24,7 @@ import (
 const parseChunk = 128
 
 func runParse(args []string, stdout io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export]", stdout)
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export] [--max-words N]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
@@ -30,6 +32,7 @@ func runParse(args []string, stdout io.Writer) error {
 	format := fs.String("format", "discbracket", "output format: discbracket or export")
 	output := fs.String("output", "", "output file (default: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -54,9 +57,21 @@ func runParse(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sents, err := readSentences(*input, *tokenized)
+	p.MaxWords = *maxWords
+	all, refused, err := readInput(*input, *tokenized)
 	if err != nil {
 		return err
+	}
+	// A sentence the parser refuses is reported at the end; the others
+	// are parsed. ids keeps each sentence's number among all of them.
+	var sents [][]string
+	var ids []int
+	for i, s := range all {
+		if err := p.CheckWords(s.words); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: sentence %d: %v", s.where, i+1, err))
+			continue
+		}
+		sents, ids = append(sents, s.words), append(ids, i+1)
 	}
 	var w io.Writer = stdout
 	if *output != "" {
@@ -79,7 +94,7 @@ func runParse(args []string, stdout io.Writer) error {
 		}
 		for k, r := range results {
 			t := r.Tree
-			t.ID = fmt.Sprint(start + k + 1)
+			t.ID = fmt.Sprint(ids[start+k])
 			if err := out.Write(t); err != nil {
 				return err
 			}
@@ -89,7 +104,22 @@ func runParse(args []string, stdout io.Writer) error {
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return refusedError(refused, len(all))
+}
+
+// refusedError reports the refused sentences (the first ten named), or nil.
+func refusedError(refused []string, total int) error {
+	if len(refused) == 0 {
+		return nil
+	}
+	list := strings.Join(refused[:min(len(refused), 10)], "; ")
+	if len(refused) > 10 {
+		list += fmt.Sprintf("; and %d more", len(refused)-10)
+	}
+	return fmt.Errorf("%d sentence(s) refused, the others parsed: %s", len(refused), list)
 }
 
 // loadParser reads a weights file, the embedded default model (path
@@ -156,21 +186,53 @@ func readModelFiles(paths []string) (first *weights.File, members []*network.Par
 	return first, members, names, nil
 }
 
-// readSentences returns the sentences to parse: the words of a treebank's
-// trees, or the lines of a text (tokenized here unless tokenized is set).
-// Empty lines are skipped.
+// sentence is a sentence to parse and where it comes from (name:line).
+type sentence struct {
+	where string
+	words []string
+}
+
+// readSentences returns the words of the sentences of readInput; a refused
+// sentence, or one over tree.DefaultMaxWords, is an error.
 func readSentences(path string, tokenized bool) ([][]string, error) {
+	sents, refused, err := readInput(path, tokenized)
+	if err != nil {
+		return nil, err
+	}
+	if len(refused) > 0 {
+		return nil, errors.New(refused[0])
+	}
+	out := make([][]string, len(sents))
+	for i, s := range sents {
+		if err := tree.CheckLength(len(s.words), 0); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+		out[i] = s.words
+	}
+	return out, nil
+}
+
+// readInput returns the sentences to parse: the words of a treebank's
+// trees, or the lines of a text (tokenized here unless tokenized is set).
+// Empty lines are skipped. What cannot be read (a malformed tree, a line
+// that is not UTF-8) is returned in refused, naming its line; the rest is
+// read. Other errors (a missing file, a read error) are returned.
+func readInput(path string, tokenized bool) (sents []sentence, refused []string, err error) {
 	if path != "" {
 		if _, err := treebank.FormatOf(path); err == nil {
 			trees, err := treebank.ReadFile(path)
-			if err != nil {
-				return nil, err
+			var list treebank.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					refused = append(refused, e.Error())
+				}
+			} else if err != nil {
+				return nil, nil, err
 			}
-			sents := make([][]string, len(trees))
-			for i, t := range trees {
-				sents[i] = wordsOf(t)
+			for _, t := range trees {
+				sents = append(sents, sentence{where: fmt.Sprintf("%s (tree %s)", path, t.ID), words: wordsOf(t)})
 			}
-			return sents, nil
+			return sents, refused, nil
 		}
 	}
 	var r io.Reader = os.Stdin
@@ -178,15 +240,19 @@ func readSentences(path string, tokenized bool) ([][]string, error) {
 	if path != "" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer f.Close()
 		r, name = f, filepath.Base(path)
 	}
-	var sents [][]string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	for line := 1; sc.Scan(); line++ {
+		where := fmt.Sprintf("%s:%d", name, line)
+		if !utf8.Valid(sc.Bytes()) {
+			refused = append(refused, where+": not valid UTF-8 text")
+			continue
+		}
 		text := strings.TrimSpace(sc.Text())
 		if text == "" {
 			continue
@@ -198,14 +264,14 @@ func readSentences(path string, tokenized bool) ([][]string, error) {
 			words = tokenize.Words(text)
 		}
 		if len(words) == 0 {
-			return nil, fmt.Errorf("%s:%d: no words", name, line)
+			return nil, nil, fmt.Errorf("%s: no words", where)
 		}
-		sents = append(sents, words)
+		sents = append(sents, sentence{where: where, words: words})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return sents, nil
+	return sents, refused, nil
 }
 
 func wordsOf(t *tree.Tree) []string { return t.Words() }
