@@ -56,7 +56,7 @@ func newTrainer(o Options) (*trainer, error) {
 	if o.Adam != nil {
 		adam = *o.Adam
 	}
-	data, err := loadData(o.Train, o.Dev, nil, o.MinWordCount, o.HoldOut, o.Folds)
+	data, err := loadData(o.Train, o.Dev, nil, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint %s: vocabulary: %w", o.Checkpoint, err)
 	}
-	data, err := loadData(o.Train, o.Dev, v, 0, set.HoldOut, set.Folds)
+	data, err := loadData(o.Train, o.Dev, v, 0, set.HoldOut, set.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}
