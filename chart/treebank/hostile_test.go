@@ -3,6 +3,7 @@ package treebank
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,6 +126,35 @@ func TestBOM(t *testing.T) {
 			}
 			if gb.String() != wb.String() {
 				t.Errorf("with a BOM:\n%s\nwithout:\n%s", gb.String(), wb.String())
+			}
+		})
+	}
+}
+
+// TestReaderLine: after each tree, Reader.Line is the tree's last line.
+func TestReaderLine(t *testing.T) {
+	tests := []struct {
+		name   string
+		format Format
+		text   string
+		lines  []int
+	}{
+		{"discbracket", Discbracket, "(ROOT (A 0=a))\n\n(ROOT (A 0=b))\n", []int{1, 3}},
+		{"export", Export, "%% x\n#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\n" + tok("b", 0) + "#EOS 2\n", []int{4, 7}},
+		{"ptb", PTB, "(S\n (A a))\n(S (B b))\n", []int{2, 3}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(tc.text), "in", tc.format)
+			var got []int
+			for {
+				if _, err := r.Next(); err != nil {
+					break
+				}
+				got = append(got, r.Line())
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.lines) {
+				t.Errorf("lines %v, want %v", got, tc.lines)
 			}
 		})
 	}

@@ -60,6 +60,9 @@ func (l *lineReader) next() (line []byte, ok bool) {
 	return b, true
 }
 
+// lineNo returns the number of the line last returned.
+func (l *lineReader) lineNo() int { return l.line }
+
 // ioErr returns the read error that ended the input, or nil at a clean end.
 func (l *lineReader) ioErr() error {
 	if l.err == io.EOF {
