@@ -26,8 +26,15 @@
 //     deterministically: every DevEvery-th sentence (the 10th, 20th, ...)
 //     goes to the dev set, the others to the training set; fewer than
 //     MinUploadSentences sentences are refused (400). A malformed treebank
-//     gets 400 with {"error": "line N: reason", "line": N}; a body over
-//     Options.MaxUpload gets 413.
+//     (text that is not UTF-8 included) or a sentence over Options.MaxWords
+//     words gets 400 with {"error": "line N: reason", "line": N}; a body
+//     over Options.MaxUpload gets 413. The upload is read as a stream:
+//     each sentence is written to the job's train/dev split as it is read,
+//     so memory does not grow with the upload. At most Options.MaxUploads
+//     uploads are read at once and at most Options.MaxQueue jobs wait (503
+//     with Retry-After beyond that); a body that sends nothing for
+//     Options.UploadIdleTimeout, or takes longer than Options.UploadTimeout
+//     in all, gets 408.
 //   - GET /api/jobs lists the jobs; GET /api/jobs/{id} gives one (Job:
 //     state queued|running|done|failed|cancelled, epoch/epochs, step, loss,
 //     dev F1, best dev F1, times, error); DELETE /api/jobs/{id} cancels it;

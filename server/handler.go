@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/train"
@@ -51,6 +53,19 @@ type Options struct {
 	// MaxUpload bounds an uploaded treebank in bytes; 0 means
 	// DefaultMaxUpload.
 	MaxUpload int64
+	// MaxUploads bounds the uploads read at once (others get 503); 0 means
+	// DefaultMaxUploads.
+	MaxUploads int
+	// MaxQueue bounds the jobs waiting in the queue (not counting the
+	// running one; others get 503); 0 means DefaultMaxQueue.
+	MaxQueue int
+	// MaxWords is the longest sentence of an upload (tree.CheckLength: 0
+	// means tree.DefaultMaxWords, negative no limit).
+	MaxWords int
+	// UploadIdleTimeout ends an upload whose body sends nothing for that
+	// long, UploadTimeout one that takes longer in all (408); 0 means
+	// DefaultUploadIdleTimeout and DefaultUploadTimeout.
+	UploadIdleTimeout, UploadTimeout time.Duration
 	// Device is the device training jobs run on; "" and "cpu" mean the
 	// CPU, the only one so far. One job runs at a time per device.
 	Device string
@@ -70,6 +85,9 @@ type Handler struct {
 	tmux      *http.ServeMux
 	token     string
 	maxUpload int64
+	maxWords  int
+	uploads   chan struct{} // one token per upload being read
+	idle, end time.Duration // upload timeouts
 }
 
 // New returns the handler for o. It fails when a path of o.Weights cannot
@@ -85,6 +103,9 @@ func New(o Options) (*Handler, error) {
 	if o.JobsDir != "" {
 		if o.Token == "" && !o.Loopback {
 			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
+		}
+		if o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 {
+			return nil, fmt.Errorf("server: negative upload or queue limit")
 		}
 		dev := o.Device
 		if dev == "" {
@@ -109,14 +130,16 @@ func New(o Options) (*Handler, error) {
 	}
 	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux()}
 	if o.JobsDir != "" {
-		j, err := newJobs(o.JobsDir, modelsDir, o.Device, o.TrainDefaults, logf)
+		j, err := newJobs(o.JobsDir, modelsDir, o.Device, cmp.Or(o.MaxQueue, DefaultMaxQueue), o.MaxWords, o.TrainDefaults, logf)
 		if err != nil {
 			return nil, err
 		}
-		h.jobs, h.tmux, h.token, h.maxUpload = j, http.NewServeMux(), o.Token, o.MaxUpload
+		h.jobs, h.tmux, h.token, h.maxUpload, h.maxWords = j, http.NewServeMux(), o.Token, o.MaxUpload, o.MaxWords
 		if h.maxUpload <= 0 {
 			h.maxUpload = DefaultMaxUpload
 		}
+		h.uploads = make(chan struct{}, cmp.Or(o.MaxUploads, DefaultMaxUploads))
+		h.idle, h.end = cmp.Or(o.UploadIdleTimeout, DefaultUploadIdleTimeout), cmp.Or(o.UploadTimeout, DefaultUploadTimeout)
 		h.routeTraining()
 	}
 	if _, err := h.models.models(); err != nil {

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/discspan/discspan/chart/tree"
-	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/train"
 )
@@ -75,6 +73,7 @@ type EpochStat struct {
 // wait in FIFO order.
 type jobs struct {
 	dir, modelsDir, device string
+	maxQueue, maxWords     int
 	defaults               func(*train.Options)
 	logf                   func(string, ...any)
 
@@ -102,13 +101,13 @@ const (
 	jobUploaded = "upload."
 )
 
-func newJobs(dir, modelsDir, device string, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
+func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
 	for _, d := range []string{dir, modelsDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("server: %w", err)
 		}
 	}
-	m := &jobs{dir: dir, modelsDir: modelsDir, device: device, defaults: defaults, logf: logf,
+	m := &jobs{dir: dir, modelsDir: modelsDir, device: device, maxQueue: maxQueue, maxWords: maxWords, defaults: defaults, logf: logf,
 		all: map[string]*Job{}, next: 1, subs: map[string]map[chan struct{}]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if err := m.load(); err != nil {
 		return nil, err
@@ -166,36 +165,49 @@ func (m *jobs) close() {
 
 func (m *jobs) jobDir(id string) string { return filepath.Join(m.dir, id) }
 
-// submit creates a queued job from parsed trees.
-func (m *jobs) submit(data []byte, f treebank.Format, trees []*tree.Tree, preset string, epochs int) (Job, error) {
-	tr, dev := splitDev(trees)
+// errQueueFull refuses a job while maxQueue jobs wait.
+var errQueueFull = errors.New("the job queue is full")
+
+// queueFull reports whether maxQueue jobs wait already.
+func (m *jobs) queueFull() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.queue) >= m.maxQueue
+}
+
+// reserve creates the directory of a new job and returns its id. The job
+// exists once add has recorded it; discard removes the directory of one
+// that never was.
+func (m *jobs) reserve() (string, error) {
 	m.mu.Lock()
 	id := strconv.Itoa(m.next)
 	m.next++
 	m.mu.Unlock()
-	d := m.jobDir(id)
-	fail := func(err error) (Job, error) {
-		os.RemoveAll(d)
-		return Job{}, err
+	if err := os.MkdirAll(m.jobDir(id), 0o755); err != nil {
+		return "", fmt.Errorf("server: %w", err)
 	}
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		return fail(err)
+	return id, nil
+}
+
+// discard removes a reserved job's directory.
+func (m *jobs) discard(id string) {
+	if err := os.RemoveAll(m.jobDir(id)); err != nil {
+		m.logf("server: job %s: %v", id, err)
 	}
-	if err := atomicfile.WriteBytes(filepath.Join(d, jobUploaded+f.String()), data); err != nil {
-		return fail(err)
-	}
-	if err := treebank.WriteFile(filepath.Join(d, jobTrain), tr); err != nil {
-		return fail(&uploadError{Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)})
-	}
-	if err := treebank.WriteFile(filepath.Join(d, jobDev), dev); err != nil {
-		return fail(&uploadError{Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)})
-	}
-	j := &Job{ID: id, State: JobQueued, Preset: preset, Device: m.device, Format: f.String(),
-		TrainSentences: len(tr), DevSentences: len(dev), Epochs: epochs, Created: time.Now().UTC()}
+}
+
+// add records and queues a reserved job whose upload has been converted
+// into its directory (errQueueFull when maxQueue jobs wait).
+func (m *jobs) add(id string, c converted, preset string, epochs int) (Job, error) {
+	j := &Job{ID: id, State: JobQueued, Preset: preset, Device: m.device, Format: c.Format.String(),
+		TrainSentences: c.Train, DevSentences: c.Dev, Epochs: epochs, Created: time.Now().UTC()}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if len(m.queue) >= m.maxQueue {
+		return Job{}, errQueueFull
+	}
 	if err := m.saveLocked(j); err != nil {
-		return fail(err)
+		return Job{}, err
 	}
 	m.all[id] = j
 	m.queue = append(m.queue, id)
@@ -393,6 +405,7 @@ func (m *jobs) train(ctx context.Context, id, preset string, epochs int) (*train
 	if m.defaults != nil {
 		m.defaults(&o)
 	}
+	o.MaxWords = m.maxWords
 	o.Preset, o.Epochs = preset, epochs
 	ck := o.Checkpoint
 	if ck == "" {

@@ -3,9 +3,7 @@ package server
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,6 +18,14 @@ const (
 
 // DefaultMaxUpload is the default upload size limit of POST /api/train.
 const DefaultMaxUpload = 32 << 20
+
+// Defaults of the upload and queue limits (see Options).
+const (
+	DefaultMaxUploads        = 2
+	DefaultMaxQueue          = 8
+	DefaultUploadIdleTimeout = 20 * time.Second
+	DefaultUploadTimeout     = 5 * time.Minute
+)
 
 // DefaultEpochs is the number of epochs of a job without ?epochs=.
 const DefaultEpochs = 10
@@ -101,38 +107,38 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		}
 		epochs = n
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxUpload))
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("treebank larger than %d bytes", h.maxUpload), 0)
-			return
-		}
-		writeError(w, http.StatusBadRequest, "reading the upload: "+err.Error(), 0)
+	if h.jobs.queueFull() {
+		w.Header().Set("Retry-After", "60")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%v (%d jobs wait): try again later", errQueueFull, h.jobs.maxQueue), 0)
 		return
 	}
-	trees, f, err := parseUpload(data, r.Header.Get("Content-Type"))
-	if err != nil {
-		var ue *uploadError
-		if errors.As(err, &ue) {
-			writeError(w, http.StatusBadRequest, ue.Error(), ue.Line)
-			return
-		}
-		writeError(w, http.StatusBadRequest, err.Error(), 0)
+	select {
+	case h.uploads <- struct{}{}:
+		defer func() { <-h.uploads }()
+	default:
+		w.Header().Set("Retry-After", "10")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d uploads are being read: try again later", cap(h.uploads)), 0)
 		return
 	}
-	if len(trees) < MinUploadSentences {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d sentences: want at least %d (every %dth goes to the dev set)", len(trees), MinUploadSentences, DevEvery), 0)
-		return
-	}
-	j, err := h.jobs.submit(data, f, trees, preset, epochs)
-	var ue *uploadError
-	if errors.As(err, &ue) {
-		writeError(w, http.StatusBadRequest, ue.Error(), 0)
-		return
-	}
+	id, err := h.jobs.reserve()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+		return
+	}
+	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
+	defer body.clear()
+	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords)
+	var j Job
+	if err == nil {
+		j, err = h.jobs.add(id, c, preset, epochs)
+	}
+	if err != nil {
+		h.jobs.discard(id)
+		code, line := uploadStatus(err)
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "60")
+		}
+		writeError(w, code, uploadMessage(err, h.maxUpload), line)
 		return
 	}
 	w.Header().Set("Location", JobsPath+"/"+j.ID)

@@ -463,23 +463,33 @@ func sha256hex(b []byte) string {
 }
 
 func FuzzUpload(f *testing.F) {
-	f.Add([]byte("(ROOT (S (N 0=a) (V 1=b)))\n"), "")
-	f.Add([]byte("#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\t0\n#EOS 1\n"), "")
+	f.Add([]byte(strings.Repeat("(ROOT (S (N 0=a) (V 1=b)))\n", 10)), "")
+	f.Add([]byte(strings.Repeat("#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\t0\n#EOS 1\n", 11)), "")
 	f.Add([]byte("%% comment\n#BOS 1\n"), "text/x-export; charset=utf-8")
 	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
-		trees, format, err := parseUpload(data, ctype)
+		var tr, dev bytes.Buffer
+		c, err := convertUpload(bytes.NewReader(data), ctype, 0, &tr, &dev)
 		if err != nil {
 			if _, ok := err.(*uploadError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return
 		}
-		if len(trees) == 0 || (format != treebank.Export && format != treebank.Discbracket) {
-			t.Fatalf("%d trees, format %v", len(trees), format)
+		if c.Format != treebank.Export && c.Format != treebank.Discbracket {
+			t.Fatalf("format %v", c.Format)
 		}
-		tr, dev := splitDev(trees)
-		if len(tr)+len(dev) != len(trees) {
-			t.Fatal("split loses trees")
+		// The split: every DevEvery-th sentence to dev, written as discbracket.
+		if n := c.Train + c.Dev; n < MinUploadSentences || c.Dev != n/DevEvery {
+			t.Fatalf("split %+v", c)
+		}
+		for _, s := range []struct {
+			b *bytes.Buffer
+			n int
+		}{{&tr, c.Train}, {&dev, c.Dev}} {
+			trees, err := treebank.ReadDiscbracket(s.b, "split")
+			if err != nil || len(trees) != s.n {
+				t.Fatalf("%d trees read back (%v), want %d", len(trees), err, s.n)
+			}
 		}
 	})
 }

@@ -1,0 +1,183 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/train"
+)
+
+// limitServer starts a handler with the training API and options o (its
+// JobsDir, Token, Logf and TrainDefaults set here; gate, when not nil,
+// holds the first job running until it is closed).
+func limitServer(t *testing.T, o Options, gate chan struct{}) (*Handler, *httptest.Server) {
+	t.Helper()
+	var once sync.Once
+	o.JobsDir, o.Token, o.Logf = t.TempDir(), testToken, t.Logf
+	o.TrainDefaults = func(o *train.Options) {
+		tinyTrain(o)
+		if gate != nil {
+			once.Do(func() { <-gate })
+		}
+	}
+	h, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		if gate != nil {
+			select {
+			case <-gate:
+			default:
+				close(gate)
+			}
+		}
+		srv.Close()
+		h.Close()
+	})
+	return h, srv
+}
+
+// errorOf decodes an error answer.
+func errorOf(t *testing.T, b []byte) errorJSON {
+	t.Helper()
+	var e errorJSON
+	if err := json.Unmarshal(b, &e); err != nil || e.Error == "" {
+		t.Fatalf("error answer %s: %v", b, err)
+	}
+	return e
+}
+
+// TestUploadMaxWords: a sentence over the word limit is a 400 naming its
+// line; no job is made.
+func TestUploadMaxWords(t *testing.T) {
+	data := string(shortTreebank(t, 12, 8))
+	long := "(ROOT (S (N 0=w)"
+	for i := 1; i <= 300; i++ {
+		long += " (N " + strconv.Itoa(i) + "=w)"
+	}
+	long += "))\n"
+	tests := []struct {
+		name     string
+		maxWords int
+		body     string
+		line     int
+		want     string
+	}{
+		{"301 words", 0, data[:strings.Index(data, "\n")+1] + long + data, 2, "line 2: discbracket: sentence 2: sentence of 301 words: longer than the limit of 300 words"},
+		{"own limit", 3, data, 1, "line 1: discbracket: sentence 1: sentence of"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv := limitServer(t, Options{MaxWords: tc.maxWords}, nil)
+			resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", []byte(tc.body))
+			if e := errorOf(t, b); resp.StatusCode != http.StatusBadRequest || e.Line != tc.line || !strings.HasPrefix(e.Error, tc.want) {
+				t.Errorf("%s %s, want 400 at line %d: %q", resp.Status, b, tc.line, tc.want)
+			}
+			if jobs := h.jobs.list(); len(jobs) != 0 {
+				t.Errorf("refused upload made jobs: %+v", jobs)
+			}
+			if ents, _ := os.ReadDir(h.jobs.dir); len(ents) != 1 { // models/
+				t.Errorf("jobs directory after a refused upload: %v", ents)
+			}
+		})
+	}
+}
+
+// TestQueueLimit: with MaxQueue jobs waiting, a new upload gets 503 (and
+// Retry-After) before its body is read; once one is cancelled, it goes in.
+func TestQueueLimit(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	_, srv := limitServer(t, Options{MaxQueue: 2}, make(chan struct{}))
+	id1 := submit(t, srv, "?epochs=50", data)
+	waitJob(t, srv, id1, "running", func(j Job) bool { return j.State == JobRunning })
+	id2 := submit(t, srv, "?epochs=50", data)
+	submit(t, srv, "?epochs=50", data)
+	resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", data)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(errorOf(t, b).Error, "queue is full") {
+		t.Fatalf("upload to a full queue: %s %v %s", resp.Status, resp.Header, b)
+	}
+	do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id2, testToken, "", nil)
+	submit(t, srv, "?epochs=50", data)
+}
+
+// stalledBody sends data, then nothing until release is closed.
+type stalledBody struct {
+	data    []byte
+	release chan struct{}
+}
+
+func (s *stalledBody) Read(p []byte) (int, error) {
+	if len(s.data) > 0 {
+		n := copy(p, s.data)
+		s.data = s.data[n:]
+		return n, nil
+	}
+	<-s.release
+	return 0, io.EOF
+}
+
+// TestSlowUploads: a body that stalls gets 408 after the idle timeout, and
+// while MaxUploads bodies are being read another upload gets 503.
+func TestSlowUploads(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	_, srv := limitServer(t, Options{MaxUploads: 1, UploadIdleTimeout: 300 * time.Millisecond}, nil)
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{})
+	type answer struct {
+		code int
+		body []byte
+		err  error
+	}
+	slow := make(chan answer, 1)
+	go func() {
+		body := &stalledBody{data: data[:len(data)/2], release: release}
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+TrainPath, io.MultiReader(body))
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		close(started)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			slow <- answer{err: err}
+			return
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		slow <- answer{code: resp.StatusCode, body: b}
+	}()
+	<-started
+	// While the slow upload holds the only slot, another is refused; poll
+	// until the slow one has reached the handler.
+	for {
+		resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", data)
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			if !strings.Contains(errorOf(t, b).Error, "uploads are being read") {
+				t.Errorf("503 answer %s", b)
+			}
+			break
+		}
+		if resp.StatusCode != http.StatusAccepted {
+			t.Fatalf("second upload: %s %s", resp.Status, b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	a := <-slow
+	if a.err != nil {
+		t.Fatal(a.err)
+	}
+	if a.code != http.StatusRequestTimeout || !bytes.Contains(a.body, []byte("too slow")) {
+		t.Errorf("stalled upload: %d %s, want 408", a.code, a.body)
+	}
+	// The slot is free again.
+	submit(t, srv, "?epochs=1", data)
+}
