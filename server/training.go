@@ -108,6 +108,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		epochs = n
 	}
 	if h.jobs.queueFull() {
+		w.Header().Set("Connection", "close") // rather than read the body
 		w.Header().Set("Retry-After", "60")
 		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%v (%d jobs wait): try again later", errQueueFull, h.jobs.maxQueue), 0)
 		return
@@ -116,6 +117,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	case h.uploads <- struct{}{}:
 		defer func() { <-h.uploads }()
 	default:
+		w.Header().Set("Connection", "close")
 		w.Header().Set("Retry-After", "10")
 		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d uploads are being read: try again later", cap(h.uploads)), 0)
 		return
@@ -134,6 +136,9 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		h.jobs.discard(id)
+		// Close the connection rather than read what is left of the body
+		// (net/http would wait for up to 256 KiB of it, without a deadline).
+		w.Header().Set("Connection", "close")
 		code, line := uploadStatus(err)
 		if code == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "60")
