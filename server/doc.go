@@ -43,6 +43,13 @@
 //   - One job runs at a time (one device); the others wait, first in first
 //     out. A finished job's weights are written to the models directory as
 //     job-<id>.safetensors and appear in /api/models.
+//   - Every answer carries a Content-Security-Policy (ContentSecurityPolicy),
+//     X-Content-Type-Options: nosniff, X-Frame-Options: DENY,
+//     Referrer-Policy: no-referrer and the cross-origin isolation headers
+//     (COOP same-origin, COEP require-corp, CORP same-origin). With
+//     Options.Hosts, a request naming another host gets 421 (DNS
+//     rebinding); a cross-origin POST or DELETE (Sec-Fetch-Site or Origin)
+//     gets 403.
 //   - Every training endpoint wants "Authorization: Bearer <Options.Token>"
 //     (compared in constant time; 401 otherwise). New refuses the API
 //     without a token unless Options.Loopback says the server listens on

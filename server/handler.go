@@ -45,6 +45,10 @@ type Options struct {
 	// (job-<id>.safetensors); it is offered like Weights. Empty: the
 	// first directory of Weights, else JobsDir/models.
 	ModelsDir string
+	// Hosts, when not empty, are the host names (without port) a request's
+	// Host header may name; others get 421. HostsFor gives them for a
+	// listening address. Empty: any host.
+	Hosts []string
 	// Token is the bearer token of the training API. Without one the API
 	// is refused unless Loopback is set.
 	Token string
@@ -80,6 +84,8 @@ type Handler struct {
 	static *static
 	models modelSource
 	mux    *http.ServeMux
+	hosts  map[string]bool // nil: any
+	cross  *http.CrossOriginProtection
 
 	jobs      *jobs // nil: no training API
 	tmux      *http.ServeMux
@@ -128,7 +134,8 @@ func New(o Options) (*Handler, error) {
 		}
 		o.Device = dev
 	}
-	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux()}
+	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux(),
+		hosts: hostSet(o.Hosts), cross: http.NewCrossOriginProtection()}
 	if o.JobsDir != "" {
 		j, err := newJobs(o.JobsDir, modelsDir, o.Device, cmp.Or(o.MaxQueue, DefaultMaxQueue), o.MaxWords, o.TrainDefaults, logf)
 		if err != nil {
@@ -159,10 +166,23 @@ func (h *Handler) route() {
 }
 
 // ServeHTTP answers GET and HEAD requests (and the training API's POST
-// and DELETE); other methods get 405.
+// and DELETE); other methods get 405. Every answer carries the security
+// headers (see ContentSecurityPolicy); a request whose Host is not one of
+// Options.Hosts gets 421, and a cross-origin POST or DELETE (by its
+// Sec-Fetch-Site or Origin header) 403.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header())
+	if !hostAllowed(h.hosts, r.Host) {
+		refuseHost(w, r.Host)
+		return
+	}
 	if h.jobs != nil && isTraining(r.URL.Path) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if h.cross != nil {
+			if err := h.cross.Check(r); err != nil {
+				writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error(), 0)
+				return
+			}
+		}
 		h.tmux.ServeHTTP(w, r)
 		return
 	}
@@ -171,7 +191,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
 	h.mux.ServeHTTP(w, r)
 }
 

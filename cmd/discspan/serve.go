@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -17,7 +18,7 @@ import (
 var defaultWeights = filepath.Join("weights", "default.safetensors")
 
 func runServe(args []string, stdout io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N]", stdout)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N] [--hosts NAMES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
 	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+")")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
@@ -28,6 +29,7 @@ func runServe(args []string, stdout io.Writer) error {
 	maxUploads := fs.Int("max-uploads", server.DefaultMaxUploads, "uploads read at once (others get 503)")
 	maxQueue := fs.Int("max-queue", server.DefaultMaxQueue, "jobs waiting in the queue (others get 503)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence of an upload, in words (-1: no limit)")
+	hosts := fs.String("hosts", "", "host names the server answers to besides its address's (comma-separated; a loopback address also answers to localhost, 127.0.0.1 and ::1); other Host headers get 421")
 	device := fs.String("device", "cpu", "device of training jobs: cpu, cuda (an NVIDIA GPU) or auto (cuda when one is usable)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -47,6 +49,7 @@ func runServe(args []string, stdout io.Writer) error {
 		App:     os.DirFS(*app),
 		Weights: []string{w},
 		Logf:    func(f string, a ...any) { fmt.Fprintf(stdout, "warning: "+f+"\n", a...) },
+		Hosts:   server.HostsFor(*addr, strings.Split(*hosts, ",")),
 	}
 	if *enable || *jobsDir != "" {
 		o.JobsDir = *jobsDir
@@ -84,6 +87,9 @@ func runServe(args []string, stdout io.Writer) error {
 	}
 	if !server.Loopback(*addr) {
 		fmt.Fprintf(stdout, "warning: %s is not a loopback address: the server is reachable from other machines\n", *addr)
+	}
+	if o.Hosts == nil {
+		fmt.Fprintln(stdout, "warning: any Host header is accepted (name the server's host names with --hosts)")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
