@@ -10,7 +10,9 @@ import (
 // ContentSecurityPolicy is the Content-Security-Policy of every answer. The
 // app is Go compiled to wasm, started by wasm_exec.js and boot.js (and by
 // worker.js in a Web Worker): scripts only from this origin, and
-// 'wasm-unsafe-eval' to compile the wasm; its components set inline style
+// 'wasm-unsafe-eval' to compile the wasm, but no eval of JavaScript (vugu's
+// renderer helper, which vugu evals, is loaded from vugu.js instead, see
+// wasm/web/boot.js); its components set inline style
 // attributes (sizes, grid layouts), hence 'unsafe-inline' for styles only;
 // data: for the empty favicon, blob: for exported drawings; fetches (the
 // wasm, the model list, the weights) only to this origin; no plugins, no

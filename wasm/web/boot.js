@@ -15,6 +15,11 @@
     say("This browser cannot run discspan: it has no WebAssembly.");
     return;
   }
+  // vugu's renderer hands its helper script to window.eval, which the
+  // Content-Security-Policy forbids; the page has loaded it (vugu.js), so
+  // that eval is skipped. Any other eval is refused as before.
+  const nativeEval = globalThis.eval;
+  globalThis.eval = (src) => (globalThis.vuguRender ? undefined : nativeEval(src));
   try {
     const go = new Go();
     const result = await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
