@@ -110,6 +110,9 @@ func newTrainer(o Options) (*trainer, error) {
 // resumeTrainer continues a run from its checkpoint. raw are the options as
 // given, to tell the settings a caller chose from the defaults.
 func resumeTrainer(o, raw Options) (*trainer, error) {
+	if _, err := os.Stat(o.Checkpoint); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("train: resume: no checkpoint %s to resume from (a run writes it as it goes; start without --resume, or name it with --checkpoint)", o.Checkpoint)
+	}
 	ck, err := readCheckpoint(o.Checkpoint)
 	if err != nil {
 		return nil, err
