@@ -1,7 +1,7 @@
 // Package server serves the discspan browser app: its static files (with
 // precompressed gzip and brotli variants and the right MIME types, among
 // them application/wasm), the model list at api.ModelsPath (JSON, read from
-// the weight files' metadata with weights.ReadMeta) and the weight files
+// the weight files' metadata; only files that pass weights.Verify are listed) and the weight files
 // themselves under content-addressed names (api.WeightsURL) with an ETag,
 // "Cache-Control: immutable" and Range requests.
 //
@@ -61,7 +61,8 @@
 //     unfinished jobs again in id order and resumes the interrupted one
 //     from its checkpoint.
 //
-// Costs: the model list stats every weight file per request and reads and
-// hashes a file (SHA-256 of the whole file) only when its size or
-// modification time changed; a static file is hashed once for its ETag.
+// Costs: the model list stats every weight file per request and verifies
+// and hashes a file (SHA-256 of its data and of the whole file) only when
+// its size or modification time changed, a failed file included; a static
+// file is hashed once for its ETag.
 package server
