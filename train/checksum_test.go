@@ -69,3 +69,29 @@ func TestResumeWithoutCheckpoint(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestRunSweepsTemporaries: the zero-byte temporaries a killed run left
+// beside its output, checkpoint and log are removed when a run starts;
+// other files stay.
+func TestRunSweepsTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 5, 8)
+	stale := []string{".m.safetensors.tmp-1", ".m.safetensors.ckpt.tmp-2", ".m.safetensors.log.jsonl.tmp-3"}
+	keep := ".other.safetensors.tmp-4"
+	for _, f := range append(stale, keep) {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Run(context.Background(), Options{Train: data, Out: filepath.Join(dir, "m.safetensors"), Config: smallConfig(), Epochs: 1, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range stale {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s left", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, keep)); err != nil {
+		t.Errorf("another file's temporary removed: %v", err)
+	}
+}

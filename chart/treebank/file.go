@@ -2,6 +2,7 @@ package treebank
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,7 +39,12 @@ func WriteFile(path string, trees []*tree.Tree) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("treebank: %w", err)
+		// Name the target, not the temporary file.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("treebank: writing %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
 	}
 	if err := writeTemp(tmp, trees, f); err != nil {
 		tmp.Close()

@@ -159,3 +159,13 @@ func TestReaderLine(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteFileMissingFolder: writing into a folder that does not exist
+// names the target, not the temporary file.
+func TestWriteFileMissingFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "no", "out.discbracket")
+	err := WriteFile(path, nil)
+	if err == nil || !strings.Contains(err.Error(), "writing "+path) || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("error %v", err)
+	}
+}

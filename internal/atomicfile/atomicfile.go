@@ -6,10 +6,12 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Write replaces path with what write produces: a hidden temporary file in
@@ -21,6 +23,11 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
+		// Name the target, not the temporary file the caller never chose.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("cannot create a file in %s: %w", dir, pe.Err)
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer func() {
@@ -70,4 +77,38 @@ func syncDir(dir string) {
 	}
 	_ = d.Sync()
 	d.Close()
+}
+
+// RemoveTemps removes the temporary files that Write left for path when a
+// process writing it was killed (".NAME.tmp-*" beside it) and returns how
+// many it removed. Call it only while nothing else writes path.
+func RemoveTemps(path string) (int, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, "."+base+".tmp-") })
+}
+
+// SweepDir removes every temporary file of Write in dir (".*.tmp-*") and
+// returns how many it removed. Call it only while nothing writes in dir.
+func SweepDir(dir string) (int, error) {
+	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") })
+}
+
+func sweep(dir string, match func(string) bool) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range ents {
+		if e.Type().IsRegular() && match(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
 }
