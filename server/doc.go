@@ -37,7 +37,9 @@
 //     in all, gets 408.
 //   - GET /api/jobs lists the jobs; GET /api/jobs/{id} gives one (Job:
 //     state queued|running|done|failed|cancelled, epoch/epochs, step, loss,
-//     dev F1, best dev F1, times, error); DELETE /api/jobs/{id} cancels it;
+//     dev F1, best dev F1, times, error); DELETE /api/jobs/{id} cancels a
+//     queued or running job (202) and deletes a finished one (200: its
+//     record and directory; its model stays);
 //     GET /api/jobs/{id}/events streams it as Server-Sent Events ("job"
 //     events carrying the Job JSON, a last "end" event when it finishes).
 //   - One job runs at a time (one device); the others wait, first in first
@@ -56,7 +58,10 @@
 //     loopback only.
 //   - Jobs live under JobsDir/<id>/: job.json (written atomically), the
 //     upload, train.discbracket and dev.discbracket, and train's output and
-//     checkpoint. Handler.Close interrupts a running job (its checkpoint
+//     checkpoint. Once a job is done, failed or cancelled, only job.json
+//     and the training log stay. At start, the server removes temporary
+//     files left by a killed process and the directories of unfinished
+//     uploads. Handler.Close interrupts a running job (its checkpoint
 //     written); a handler created later on the same directory queues the
 //     unfinished jobs again in id order and resumes the interrupted one
 //     from its checkpoint.

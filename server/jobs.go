@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -118,8 +119,15 @@ func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults fun
 }
 
 // load reads the job records; queued and running jobs are queued again (by
-// id, which is creation order).
+// id, which is creation order). It removes what a killed server left: the
+// temporary files of atomic writes, and the directories of uploads that
+// were being received.
 func (m *jobs) load() error {
+	for _, d := range []string{m.dir, m.modelsDir} {
+		if _, err := atomicfile.SweepDir(d); err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+	}
 	ents, err := os.ReadDir(m.dir)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
@@ -130,7 +138,18 @@ func (m *jobs) load() error {
 		if err != nil || !e.IsDir() {
 			continue
 		}
+		if _, err := atomicfile.SweepDir(filepath.Join(m.dir, e.Name())); err != nil {
+			m.logf("server: job %s: %v", e.Name(), err)
+		}
 		b, err := os.ReadFile(filepath.Join(m.dir, e.Name(), jobRecord))
+		if errors.Is(err, fs.ErrNotExist) {
+			// An upload the server did not finish receiving.
+			m.next = max(m.next, n+1)
+			if err := os.RemoveAll(filepath.Join(m.dir, e.Name())); err != nil {
+				m.logf("server: job %s: %v", e.Name(), err)
+			}
+			continue
+		}
 		if err != nil {
 			m.logf("server: job %s: %v (skipped)", e.Name(), err)
 			continue
@@ -313,7 +332,47 @@ func (m *jobs) finishLocked(j *Job, s JobState, msg string) {
 	if err := m.saveLocked(j); err != nil {
 		m.logf("server: job %s: %v", j.ID, err)
 	}
+	m.cleanup(j.ID)
 	m.notifyLocked(j.ID)
+}
+
+// cleanup removes the files a finished job no longer needs: the upload,
+// the train/dev split, the checkpoint and the weights (a done job's are
+// in the models directory). The record and the training log stay.
+func (m *jobs) cleanup(id string) {
+	d := m.jobDir(id)
+	ents, err := os.ReadDir(d)
+	if err != nil {
+		m.logf("server: job %s: %v", id, err)
+		return
+	}
+	for _, e := range ents {
+		if name := e.Name(); name != jobRecord && name != jobOut+".log.jsonl" {
+			if err := os.RemoveAll(filepath.Join(d, name)); err != nil {
+				m.logf("server: job %s: %v", id, err)
+			}
+		}
+	}
+}
+
+// remove deletes a finished job: its record and directory (not its model).
+// It reports whether the job existed and was finished.
+func (m *jobs) remove(id string) (existed, finished bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.all[id]
+	if !ok {
+		return false, false, nil
+	}
+	if !j.State.final() {
+		return true, false, nil
+	}
+	if err := os.RemoveAll(m.jobDir(id)); err != nil {
+		return true, true, fmt.Errorf("server: job %s: %w", id, err)
+	}
+	delete(m.all, id)
+	m.notifyLocked(id)
+	return true, true, nil
 }
 
 // loop runs the queued jobs one at a time until close.

@@ -163,8 +163,18 @@ func (h *Handler) serveJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, j)
 }
 
+// serveCancel cancels a queued or running job (202 with the job), or
+// deletes a finished one (200 with {"deleted": id}).
 func (h *Handler) serveCancel(w http.ResponseWriter, r *http.Request) {
-	j, ok := h.jobs.cancel(r.PathValue("id"))
+	id := r.PathValue("id")
+	if _, finished, err := h.jobs.remove(id); err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+		return
+	} else if finished {
+		writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
+		return
+	}
+	j, ok := h.jobs.cancel(id)
 	if !ok {
 		writeError(w, http.StatusNotFound, errNoJob.Error(), 0)
 		return
@@ -194,7 +204,14 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer keep.Stop()
 	sent := 0 // epochs sent
 	for {
-		j, _ := h.jobs.get(id)
+		j, ok := h.jobs.get(id)
+		if !ok { // deleted
+			fmt.Fprint(w, "event: end\ndata: {}\n\n")
+			if fl != nil {
+				fl.Flush()
+			}
+			return
+		}
 		for _, e := range j.History {
 			if e.Epoch > sent {
 				b, _ := json.Marshal(e)
