@@ -213,3 +213,102 @@ func TestServePoisonedJob(t *testing.T) {
 	}
 	s.stop(t)
 }
+
+// TestServeGuard runs discspan serve on 127.0.0.1 without a token: a
+// request naming another host (DNS rebinding, as a page of evil.example
+// that resolves to 127.0.0.1 sends) gets 421, a cross-origin POST 403;
+// every answer carries the security headers; an upload with a sentence
+// over --max-words gets 400 naming its line; beyond --max-queue waiting
+// jobs an upload gets 503.
+func TestServeGuard(t *testing.T) {
+	data, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upload := []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:20], ""))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html><title>app</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, "--train", "--jobs", filepath.Join(dir, "jobs"), "--weights", filepath.Join(dir, "models"), "--app", dir,
+		"--max-queue", "1", "--max-words", "40")
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		body    []byte
+		headers []string
+		want    int
+	}{
+		{"app", "GET", "/", nil, nil, 200},
+		{"models on localhost", "GET", "/api/models", nil, []string{"Host", "localhost"}, 200},
+		{"rebinding", "POST", "/api/train?preset=paper&epochs=1000", upload, []string{"Origin", "http://evil.example", "Host", "evil.example"}, 421},
+		{"rebinding GET", "GET", "/api/jobs", nil, []string{"Host", "evil.example"}, 421},
+		{"cross-origin", "POST", "/api/train?epochs=1", upload, []string{"Origin", "http://evil.example"}, 403},
+		{"cross-site", "DELETE", "/api/jobs/1", nil, []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		{"long sentence", "POST", "/api/train?epochs=1", upload, nil, 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, b := s.request(t, tc.method, tc.path, tc.body, tc.headers...)
+			if code != tc.want {
+				t.Fatalf("%d, want %d: %s", code, tc.want, b)
+			}
+		})
+	}
+	// The long sentence: its line is named.
+	if _, b := s.request(t, "POST", "/api/train?epochs=1", upload); !strings.Contains(string(b), "longer than the limit of 40 words") || !strings.Contains(string(b), `"line":`) {
+		t.Errorf("long sentence: %s", b)
+	}
+	req, _ := http.NewRequest("GET", s.url+"/", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy"} {
+		if resp.Header.Get(h) == "" {
+			t.Errorf("no %s header", h)
+		}
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "'wasm-unsafe-eval'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+
+	// The queue: one job runs, one waits, the next is refused.
+	short := shortLines(t, data, 20, 40)
+	var ids []string
+	for range 2 {
+		code, b := s.request(t, "POST", "/api/train?epochs=1000", short)
+		var r struct{ ID string }
+		if code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
+			t.Fatalf("upload: %d %s", code, b)
+		}
+		ids = append(ids, r.ID)
+	}
+	if code, b := s.request(t, "POST", "/api/train?epochs=1000", short); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "queue is full") {
+		t.Errorf("upload to a full queue: %d %s", code, b)
+	}
+	for _, id := range ids {
+		s.request(t, "DELETE", "/api/jobs/"+id, nil)
+		if j := s.waitFinished(t, id); j.State != "cancelled" {
+			t.Errorf("job %s after DELETE: %+v", id, j)
+		}
+	}
+}
+
+// shortLines returns the first k lines of a discbracket text with at most
+// maxWords words each.
+func shortLines(t *testing.T, data []byte, k, maxWords int) []byte {
+	t.Helper()
+	var out []string
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if strings.Count(l, "=") <= maxWords && strings.TrimSpace(l) != "" {
+			out = append(out, l)
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}
