@@ -156,3 +156,24 @@ func TestHostsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestBearerScheme: the scheme of the Authorization header is
+// case-insensitive; the token is not.
+func TestBearerScheme(t *testing.T) {
+	_, srv := trainServer(t, t.TempDir(), tinyTrain)
+	for _, c := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer " + testToken, 200},
+		{"bearer " + testToken, 200},
+		{"BEARER  " + testToken, 200},
+		{"Bearer " + strings.ToUpper(testToken), 401},
+		{"Basic " + testToken, 401},
+		{testToken, 401},
+	} {
+		if resp, b := send(t, "GET", srv.URL+JobsPath, nil, "Authorization", c.auth); resp.StatusCode != c.want {
+			t.Errorf("Authorization %q: %s, want %d: %s", c.auth, resp.Status, c.want, b)
+		}
+	}
+}
