@@ -172,6 +172,12 @@ func (h *Handler) route() {
 // Sec-Fetch-Site or Origin header) 403.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setSecurityHeaders(w.Header())
+	if r.ContentLength != 0 && (r.Method != http.MethodPost || r.URL.Path != TrainPath) {
+		// A body nobody reads: close the connection after the answer
+		// rather than let net/http drain it, without a deadline, from a
+		// client that may send it slowly.
+		w.Header().Set("Connection", "close")
+	}
 	if !hostAllowed(h.hosts, r.Host) {
 		refuseHost(w, r.Host)
 		return

@@ -181,3 +181,31 @@ func TestSlowUploads(t *testing.T) {
 	// The slot is free again.
 	submit(t, srv, "?epochs=1", data)
 }
+
+// TestUnreadBody: a request whose body no handler reads (here one that
+// never ends) is answered at once and its connection closed, instead of
+// the server waiting to drain the body.
+func TestUnreadBody(t *testing.T) {
+	_, srv := limitServer(t, Options{}, nil)
+	for _, c := range []struct {
+		method, path string
+		want         int
+	}{
+		{http.MethodPut, "/", http.StatusMethodNotAllowed},
+		{http.MethodGet, "/api/models", http.StatusOK},
+		{http.MethodDelete, JobsPath + "/9", http.StatusNotFound},
+	} {
+		release := make(chan struct{})
+		req, _ := http.NewRequest(c.method, srv.URL+c.path, &stalledBody{data: []byte("x"), release: release})
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := http.DefaultClient.Do(req)
+		close(release)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want || !resp.Close {
+			t.Errorf("%s %s: %s, close %v; want %d and the connection closed", c.method, c.path, resp.Status, resp.Close, c.want)
+		}
+	}
+}
