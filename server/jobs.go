@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -415,7 +416,8 @@ func (m *jobs) loop() {
 		m.mu.Lock()
 		switch {
 		case err != nil:
-			m.finishLocked(j, JobFailed, err.Error())
+			// The job's files by their names, not the server's paths.
+			m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
 		case sum.Interrupted && m.userCancel:
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:

@@ -188,7 +188,7 @@ func TestServePoisonedJob(t *testing.T) {
 	s := startServe(t, args...)
 	j := s.waitFinished(t, "1")
 	want := fmt.Sprintf("train.discbracket:1:%d: invalid UTF-8 (byte 0xff)", strings.IndexByte(lines[0], 0xff)+1)
-	if j.State != "failed" || !strings.Contains(j.Error, want) {
+	if j.State != "failed" || !strings.Contains(j.Error, ": "+want) || strings.Contains(j.Error, dir) {
 		t.Fatalf("poisoned job: %+v", j)
 	}
 	code, b := s.request(t, http.MethodPost, "/api/train?epochs=1", []byte(strings.Join(lines, "")))
