@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,7 +132,7 @@ func (s *stalledBody) Read(p []byte) (int, error) {
 // while MaxUploads bodies are being read another upload gets 503.
 func TestSlowUploads(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
-	_, srv := limitServer(t, Options{MaxUploads: 1, UploadIdleTimeout: 300 * time.Millisecond}, nil)
+	h, srv := limitServer(t, Options{MaxUploads: 1, UploadIdleTimeout: time.Second}, nil)
 	release := make(chan struct{})
 	defer close(release)
 	started := make(chan struct{})
@@ -156,20 +157,17 @@ func TestSlowUploads(t *testing.T) {
 		slow <- answer{code: resp.StatusCode, body: b}
 	}()
 	<-started
-	// While the slow upload holds the only slot, another is refused; poll
-	// until the slow one has reached the handler.
+	// The slow upload holds the only slot once the handler has reserved
+	// its job directory (1/); another upload is then refused.
 	for {
-		resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", data)
-		if resp.StatusCode == http.StatusServiceUnavailable {
-			if !strings.Contains(errorOf(t, b).Error, "uploads are being read") {
-				t.Errorf("503 answer %s", b)
-			}
+		if _, err := os.Stat(filepath.Join(h.jobs.dir, "1")); err == nil {
 			break
 		}
-		if resp.StatusCode != http.StatusAccepted {
-			t.Fatalf("second upload: %s %s", resp.Status, b)
-		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
+	}
+	resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", data)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(errorOf(t, b).Error, "uploads are being read") {
+		t.Errorf("second upload while the first is read: %s %s", resp.Status, b)
 	}
 	a := <-slow
 	if a.err != nil {
