@@ -278,13 +278,21 @@ func TestServeGuard(t *testing.T) {
 	// The queue: one job runs, one waits, the next is refused.
 	short := shortLines(t, data, 20, 40)
 	var ids []string
-	for range 2 {
+	for k := range 2 {
 		code, b := s.request(t, "POST", "/api/train?epochs=1000", short)
 		var r struct{ ID string }
 		if code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
 			t.Fatalf("upload: %d %s", code, b)
 		}
 		ids = append(ids, r.ID)
+		for k == 0 { // the first leaves the queue: it runs
+			_, b := s.request(t, "GET", "/api/jobs/"+r.ID, nil)
+			var j servedJob
+			if json.Unmarshal(b, &j) == nil && j.State != "queued" {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 	if code, b := s.request(t, "POST", "/api/train?epochs=1000", short); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "queue is full") {
 		t.Errorf("upload to a full queue: %d %s", code, b)
