@@ -172,11 +172,11 @@ func (h *Handler) route() {
 // Sec-Fetch-Site or Origin header) 403.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setSecurityHeaders(w.Header())
-	if r.ContentLength != 0 && (r.Method != http.MethodPost || r.URL.Path != TrainPath) {
-		// A body nobody reads: close the connection after the answer
-		// rather than let net/http drain it, without a deadline, from a
-		// client that may send it slowly.
-		w.Header().Set("Connection", "close")
+	if r.ContentLength != 0 {
+		// Only an upload reads its body (under deadlines of its own, see
+		// timedBody); any answer closes the connection rather than drain
+		// what is left of a body.
+		abandonBody(w)
 	}
 	if !hostAllowed(h.hosts, r.Host) {
 		refuseHost(w, r.Host)

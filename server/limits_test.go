@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -180,30 +181,39 @@ func TestSlowUploads(t *testing.T) {
 	submit(t, srv, "?epochs=1", data)
 }
 
-// TestUnreadBody: a request whose body no handler reads (here one that
-// never ends) is answered at once and its connection closed, instead of
-// the server waiting to drain the body.
+// TestUnreadBody: a request whose body the server does not read to its
+// end (no handler reads it, or the upload is refused) and whose client
+// sends it slowly is answered at once, and its connection closed instead
+// of the server waiting to drain the body.
 func TestUnreadBody(t *testing.T) {
-	_, srv := limitServer(t, Options{}, nil)
+	_, srv := limitServer(t, Options{MaxQueue: 1}, nil)
 	for _, c := range []struct {
-		method, path string
-		want         int
+		name, request string
+		want          string
 	}{
-		{http.MethodPut, "/", http.StatusMethodNotAllowed},
-		{http.MethodGet, "/api/models", http.StatusOK},
-		{http.MethodDelete, JobsPath + "/9", http.StatusNotFound},
+		{"PUT, chunked", "PUT / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n", "405"},
+		{"PUT, length", "PUT / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx", "405"},
+		{"GET with a body", "GET /api/models HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nx", "200"},
+		{"refused upload", "POST /api/train?epochs=0 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + testToken + "\r\nContent-Length: 100000\r\n\r\n(ROOT", "400"},
+		{"malformed upload", "POST /api/train HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + testToken + "\r\nContent-Length: 100000\r\n\r\n)\n", "400"},
 	} {
-		release := make(chan struct{})
-		req, _ := http.NewRequest(c.method, srv.URL+c.path, &stalledBody{data: []byte("x"), release: release})
-		req.Header.Set("Authorization", "Bearer "+testToken)
-		resp, err := http.DefaultClient.Do(req)
-		close(release)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != c.want || !resp.Close {
-			t.Errorf("%s %s: %s, close %v; want %d and the connection closed", c.method, c.path, resp.Status, resp.Close, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, c.request); err != nil {
+				t.Fatal(err)
+			}
+			// The answer, then the end of the connection.
+			b, err := io.ReadAll(conn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(b), "HTTP/1.1 "+c.want) {
+				t.Errorf("answer %.60q, want %s", b, c.want)
+			}
+		})
 	}
 }

@@ -132,7 +132,16 @@ func (b *timedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// clear removes the read deadline.
+// abandonBody makes the connection close after the answer instead of
+// net/http reading what is left of the request body (up to 256 KiB,
+// without a deadline: a client sending it slowly would hold the
+// connection): "Connection: close", and a read deadline in the past.
+func abandonBody(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+}
+
+// clear removes the read deadline (after a body read to its end).
 func (b *timedBody) clear() {
 	if !b.noDeadline {
 		b.rc.SetReadDeadline(time.Time{})

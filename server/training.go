@@ -109,7 +109,6 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		epochs = n
 	}
 	if h.jobs.queueFull() {
-		w.Header().Set("Connection", "close") // rather than read the body
 		w.Header().Set("Retry-After", "60")
 		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%v (%d jobs wait): try again later", errQueueFull, h.jobs.maxQueue), 0)
 		return
@@ -118,7 +117,6 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	case h.uploads <- struct{}{}:
 		defer func() { <-h.uploads }()
 	default:
-		w.Header().Set("Connection", "close")
 		w.Header().Set("Retry-After", "10")
 		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d uploads are being read: try again later", cap(h.uploads)), 0)
 		return
@@ -129,7 +127,6 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
-	defer body.clear()
 	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords)
 	var j Job
 	if err == nil {
@@ -137,9 +134,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		h.jobs.discard(id)
-		// Close the connection rather than read what is left of the body
-		// (net/http would wait for up to 256 KiB of it, without a deadline).
-		w.Header().Set("Connection", "close")
+		abandonBody(w) // again: the body's reads set later deadlines
 		code, line := uploadStatus(err)
 		if code == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "60")
@@ -147,6 +142,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, code, uploadMessage(err, h.maxUpload), line)
 		return
 	}
+	body.clear()
 	w.Header().Set("Location", JobsPath+"/"+j.ID)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "job": j})
 }

@@ -81,6 +81,26 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 // non-blank line must start within it.
 const formatPeek = 64 << 10
 
+// peekHead returns the start of br's input, without consuming it: as much
+// as detectFormat needs (the first two bytes after leading white space and
+// a byte order mark), or all of it up to formatPeek bytes or the end. It
+// waits only for the bytes it needs.
+func peekHead(br *bufio.Reader) ([]byte, error) {
+	for {
+		head, _ := br.Peek(br.Buffered())
+		rest := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n\v\f")
+		if len(rest) >= 2 || len(head) >= formatPeek {
+			return head, nil
+		}
+		if _, err := br.Peek(len(head) + 1); err == io.EOF {
+			head, _ = br.Peek(br.Buffered())
+			return head, nil
+		} else if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // converted is what convertUpload wrote.
 type converted struct {
 	Format     treebank.Format
@@ -98,8 +118,8 @@ type converted struct {
 func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.Writer) (converted, error) {
 	var c converted
 	br := bufio.NewReaderSize(r, formatPeek)
-	head, err := br.Peek(formatPeek)
-	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+	head, err := peekHead(br)
+	if err != nil {
 		return c, fmt.Errorf("reading the upload: %w", err)
 	}
 	if c.Format, err = detectFormat(head, contentType); err != nil {
