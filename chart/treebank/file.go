@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/discspan/discspan/chart/tree"
 )
@@ -55,7 +57,30 @@ func WriteFile(path string, trees []*tree.Tree) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("treebank: %w", err)
 	}
+	removeStaleTemps(path, time.Now().Add(-staleAfter))
 	return nil
+}
+
+// staleAfter is the age after which a temporary file of WriteFile is taken
+// for the leftover of a killed writer (as in internal/atomicfile).
+const staleAfter = time.Hour
+
+// removeStaleTemps removes the temporaries of path (".NAME.tmp*") last
+// modified before cutoff, best effort.
+func removeStaleTemps(path string, cutoff time.Time) {
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // writeTemp writes trees to the temporary file and closes it.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Write replaces path with what write produces: a hidden temporary file in
@@ -57,7 +58,31 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		return err
 	}
 	syncDir(dir)
+	removeStale(path, time.Now().Add(-StaleAfter))
 	return nil
+}
+
+// StaleAfter is the age after which a temporary file of Write is taken for
+// the leftover of a killed writer: Write removes such temporaries of the
+// path it has just written (best effort), so that commands run again and
+// again (weights, treebanks, annotation projects) do not pile them up.
+const StaleAfter = time.Hour
+
+// removeStale removes the temporaries of path last modified before cutoff.
+func removeStale(path string, cutoff time.Time) {
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp-"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // WriteBytes replaces path with b (see Write).

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestSweep: the temporaries a killed writer left (zero-byte .NAME.tmp-*
@@ -57,5 +58,40 @@ func TestWriteMissingFolder(t *testing.T) {
 	err := WriteBytes(path, []byte("x"))
 	if err == nil || !strings.Contains(err.Error(), "writing "+path) || strings.Contains(err.Error(), ".tmp-") || !strings.Contains(err.Error(), "no such file") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestWriteRemovesStale: a successful Write removes the temporaries of its
+// path that are older than StaleAfter (a killed writer's), not fresh ones
+// (a writer at work) nor other files'.
+func TestWriteRemovesStale(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "w.safetensors")
+	old := time.Now().Add(-2 * StaleAfter)
+	files := map[string]bool{ // name: removed
+		".w.safetensors.tmp-1":      true,
+		".w.safetensors.tmp-fresh":  false,
+		".x.safetensors.tmp-2":      false,
+		".w.safetensors.ckpt.tmp-3": false,
+	}
+	for name := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name != ".w.safetensors.tmp-fresh" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := WriteBytes(path, []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	for name, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if gone := err != nil; gone != removed {
+			t.Errorf("%s: removed %v, want %v", name, gone, removed)
+		}
 	}
 }
