@@ -21,11 +21,17 @@ type job struct {
 // results in order. The network scores chunks of at most ChunkWords words
 // with its batched forward pass (its own goroutines, see network.Model's
 // Workers) while workers goroutines (0: GOMAXPROCS), each with its own
-// decode.Decoder, decode the chunks already scored. It stops at the first
-// error and returns it, naming the sentence.
+// decode.Decoder, decode the chunks already scored. It refuses the batch
+// when a sentence fails CheckWords, before scoring anything; otherwise it
+// stops at the first error and returns it, naming the sentence.
 func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
+	}
+	for i, words := range sents {
+		if err := p.CheckWords(words); err != nil {
+			return nil, fmt.Errorf("parser: sentence %d: %w", i+1, err)
+		}
 	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

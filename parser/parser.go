@@ -31,6 +31,9 @@ type Parser struct {
 	// decoding (see Calibrate); a weights file's own comes with
 	// Models.Parser and Engine.Load.
 	Calibration Calibration
+	// MaxWords is the longest sentence accepted (see CheckWords); 0 means
+	// tree.DefaultMaxWords, negative no limit.
+	MaxWords int
 }
 
 // DefaultChunkWords is the default number of words ParseBatch scores in one
@@ -131,6 +134,9 @@ func (p *Parser) ParseWords(words []string, v decode.Variant) (*Result, error) {
 func (p *Parser) parseOne(words []string, v decode.Variant, c *constraints) (*Result, network.Output, error) {
 	if err := p.check(); err != nil {
 		return nil, network.Output{}, err
+	}
+	if err := p.CheckWords(words); err != nil {
+		return nil, network.Output{}, fmt.Errorf("parser: %w", err)
 	}
 	start := time.Now()
 	outs, err := p.scorer().Score([]network.Input{p.Vocab.Encode(words)})

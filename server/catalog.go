@@ -18,9 +18,11 @@ import (
 	"github.com/discspan/discspan/weights"
 )
 
-// catalog is the list of weight files, refreshed on demand: a file is read
-// (header) and hashed (whole file) again only when its size or modification
-// time changed.
+// catalog is the list of weight files, refreshed on demand: a file is
+// verified (weights.Verify: its header, and its data against the SHA-256
+// the header states) and hashed (whole file) again only when its size or
+// modification time changed. A file that fails verification is left out,
+// and not read again until it changes either.
 type catalog struct {
 	paths []string
 	logf  func(string, ...any)
@@ -36,6 +38,7 @@ type entry struct {
 	size    int64
 	modTime time.Time
 	model   api.Model
+	err     error // why the file is not offered; nil when it is
 }
 
 func newCatalog(paths []string, logf func(string, ...any)) *catalog {
@@ -141,11 +144,17 @@ func (c *catalog) entry(path string) (entry, error) {
 	e, ok := c.known[path]
 	c.mu.Unlock()
 	if ok && e.size == fi.Size() && e.modTime.Equal(fi.ModTime()) {
-		return e, nil
+		return e, e.err
 	}
-	meta, err := weights.ReadMeta(path)
-	if err != nil {
+	fail := func(err error) (entry, error) {
+		c.mu.Lock()
+		c.known[path] = entry{path: path, size: fi.Size(), modTime: fi.ModTime(), err: err}
+		c.mu.Unlock()
 		return entry{}, err
+	}
+	meta, err := weights.Verify(path)
+	if err != nil {
+		return fail(err)
 	}
 	sum, err := fileSHA256(path)
 	if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/train"
@@ -43,6 +45,10 @@ type Options struct {
 	// (job-<id>.safetensors); it is offered like Weights. Empty: the
 	// first directory of Weights, else JobsDir/models.
 	ModelsDir string
+	// Hosts, when not empty, are the host names (without port) a request's
+	// Host header may name; others get 421. HostsFor gives them for a
+	// listening address. Empty: any host.
+	Hosts []string
 	// Token is the bearer token of the training API. Without one the API
 	// is refused unless Loopback is set.
 	Token string
@@ -51,6 +57,19 @@ type Options struct {
 	// MaxUpload bounds an uploaded treebank in bytes; 0 means
 	// DefaultMaxUpload.
 	MaxUpload int64
+	// MaxUploads bounds the uploads read at once (others get 503); 0 means
+	// DefaultMaxUploads.
+	MaxUploads int
+	// MaxQueue bounds the jobs waiting in the queue (not counting the
+	// running one; others get 503); 0 means DefaultMaxQueue.
+	MaxQueue int
+	// MaxWords is the longest sentence of an upload (tree.CheckLength: 0
+	// means tree.DefaultMaxWords, negative no limit).
+	MaxWords int
+	// UploadIdleTimeout ends an upload whose body sends nothing for that
+	// long, UploadTimeout one that takes longer in all (408); 0 means
+	// DefaultUploadIdleTimeout and DefaultUploadTimeout.
+	UploadIdleTimeout, UploadTimeout time.Duration
 	// Device is the device training jobs run on; "" and "cpu" mean the
 	// CPU, the only one so far. One job runs at a time per device.
 	Device string
@@ -65,11 +84,16 @@ type Handler struct {
 	static *static
 	models modelSource
 	mux    *http.ServeMux
+	hosts  map[string]bool // nil: any
+	cross  *http.CrossOriginProtection
 
 	jobs      *jobs // nil: no training API
 	tmux      *http.ServeMux
 	token     string
 	maxUpload int64
+	maxWords  int
+	uploads   chan struct{} // one token per upload being read
+	idle, end time.Duration // upload timeouts
 }
 
 // New returns the handler for o. It fails when a path of o.Weights cannot
@@ -85,6 +109,9 @@ func New(o Options) (*Handler, error) {
 	if o.JobsDir != "" {
 		if o.Token == "" && !o.Loopback {
 			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
+		}
+		if o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 {
+			return nil, fmt.Errorf("server: negative upload or queue limit")
 		}
 		dev := o.Device
 		if dev == "" {
@@ -107,16 +134,19 @@ func New(o Options) (*Handler, error) {
 		}
 		o.Device = dev
 	}
-	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux()}
+	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux(),
+		hosts: hostSet(o.Hosts), cross: http.NewCrossOriginProtection()}
 	if o.JobsDir != "" {
-		j, err := newJobs(o.JobsDir, modelsDir, o.Device, o.TrainDefaults, logf)
+		j, err := newJobs(o.JobsDir, modelsDir, o.Device, cmp.Or(o.MaxQueue, DefaultMaxQueue), o.MaxWords, o.TrainDefaults, logf)
 		if err != nil {
 			return nil, err
 		}
-		h.jobs, h.tmux, h.token, h.maxUpload = j, http.NewServeMux(), o.Token, o.MaxUpload
+		h.jobs, h.tmux, h.token, h.maxUpload, h.maxWords = j, http.NewServeMux(), o.Token, o.MaxUpload, o.MaxWords
 		if h.maxUpload <= 0 {
 			h.maxUpload = DefaultMaxUpload
 		}
+		h.uploads = make(chan struct{}, cmp.Or(o.MaxUploads, DefaultMaxUploads))
+		h.idle, h.end = cmp.Or(o.UploadIdleTimeout, DefaultUploadIdleTimeout), cmp.Or(o.UploadTimeout, DefaultUploadTimeout)
 		h.routeTraining()
 	}
 	if _, err := h.models.models(); err != nil {
@@ -136,10 +166,29 @@ func (h *Handler) route() {
 }
 
 // ServeHTTP answers GET and HEAD requests (and the training API's POST
-// and DELETE); other methods get 405.
+// and DELETE); other methods get 405. Every answer carries the security
+// headers (see ContentSecurityPolicy); a request whose Host is not one of
+// Options.Hosts gets 421, and a cross-origin POST or DELETE (by its
+// Sec-Fetch-Site or Origin header) 403.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	setSecurityHeaders(w.Header())
+	if r.ContentLength != 0 {
+		// Only an upload reads its body (under deadlines of its own, see
+		// timedBody); any answer closes the connection rather than drain
+		// what is left of a body.
+		abandonBody(w)
+	}
+	if !hostAllowed(h.hosts, r.Host) {
+		refuseHost(w, r.Host)
+		return
+	}
 	if h.jobs != nil && isTraining(r.URL.Path) {
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		if h.cross != nil {
+			if err := h.cross.Check(r); err != nil {
+				writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error(), 0)
+				return
+			}
+		}
 		h.tmux.ServeHTTP(w, r)
 		return
 	}
@@ -148,7 +197,6 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
 	h.mux.ServeHTTP(w, r)
 }
 

@@ -6,15 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/discspan/discspan/chart/tree"
-	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/train"
 )
@@ -74,6 +75,7 @@ type EpochStat struct {
 // wait in FIFO order.
 type jobs struct {
 	dir, modelsDir, device string
+	maxQueue, maxWords     int
 	defaults               func(*train.Options)
 	logf                   func(string, ...any)
 
@@ -101,13 +103,13 @@ const (
 	jobUploaded = "upload."
 )
 
-func newJobs(dir, modelsDir, device string, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
+func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
 	for _, d := range []string{dir, modelsDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("server: %w", err)
 		}
 	}
-	m := &jobs{dir: dir, modelsDir: modelsDir, device: device, defaults: defaults, logf: logf,
+	m := &jobs{dir: dir, modelsDir: modelsDir, device: device, maxQueue: maxQueue, maxWords: maxWords, defaults: defaults, logf: logf,
 		all: map[string]*Job{}, next: 1, subs: map[string]map[chan struct{}]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if err := m.load(); err != nil {
 		return nil, err
@@ -118,8 +120,15 @@ func newJobs(dir, modelsDir, device string, defaults func(*train.Options), logf 
 }
 
 // load reads the job records; queued and running jobs are queued again (by
-// id, which is creation order).
+// id, which is creation order). It removes what a killed server left: the
+// temporary files of atomic writes, and the directories of uploads that
+// were being received.
 func (m *jobs) load() error {
+	for _, d := range []string{m.dir, m.modelsDir} {
+		if _, err := atomicfile.SweepDir(d); err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+	}
 	ents, err := os.ReadDir(m.dir)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
@@ -130,7 +139,18 @@ func (m *jobs) load() error {
 		if err != nil || !e.IsDir() {
 			continue
 		}
+		if _, err := atomicfile.SweepDir(filepath.Join(m.dir, e.Name())); err != nil {
+			m.logf("server: job %s: %v", e.Name(), err)
+		}
 		b, err := os.ReadFile(filepath.Join(m.dir, e.Name(), jobRecord))
+		if errors.Is(err, fs.ErrNotExist) {
+			// An upload the server did not finish receiving.
+			m.next = max(m.next, n+1)
+			if err := os.RemoveAll(filepath.Join(m.dir, e.Name())); err != nil {
+				m.logf("server: job %s: %v", e.Name(), err)
+			}
+			continue
+		}
 		if err != nil {
 			m.logf("server: job %s: %v (skipped)", e.Name(), err)
 			continue
@@ -165,36 +185,49 @@ func (m *jobs) close() {
 
 func (m *jobs) jobDir(id string) string { return filepath.Join(m.dir, id) }
 
-// submit creates a queued job from parsed trees.
-func (m *jobs) submit(data []byte, f treebank.Format, trees []*tree.Tree, preset string, epochs int) (Job, error) {
-	tr, dev := splitDev(trees)
+// errQueueFull refuses a job while maxQueue jobs wait.
+var errQueueFull = errors.New("the job queue is full")
+
+// queueFull reports whether maxQueue jobs wait already.
+func (m *jobs) queueFull() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.queue) >= m.maxQueue
+}
+
+// reserve creates the directory of a new job and returns its id. The job
+// exists once add has recorded it; discard removes the directory of one
+// that never was.
+func (m *jobs) reserve() (string, error) {
 	m.mu.Lock()
 	id := strconv.Itoa(m.next)
 	m.next++
 	m.mu.Unlock()
-	d := m.jobDir(id)
-	fail := func(err error) (Job, error) {
-		os.RemoveAll(d)
-		return Job{}, err
+	if err := os.MkdirAll(m.jobDir(id), 0o755); err != nil {
+		return "", fmt.Errorf("server: %w", err)
 	}
-	if err := os.MkdirAll(d, 0o755); err != nil {
-		return fail(err)
+	return id, nil
+}
+
+// discard removes a reserved job's directory.
+func (m *jobs) discard(id string) {
+	if err := os.RemoveAll(m.jobDir(id)); err != nil {
+		m.logf("server: job %s: %v", id, err)
 	}
-	if err := atomicfile.WriteBytes(filepath.Join(d, jobUploaded+f.String()), data); err != nil {
-		return fail(err)
-	}
-	if err := treebank.WriteFile(filepath.Join(d, jobTrain), tr); err != nil {
-		return fail(&uploadError{Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)})
-	}
-	if err := treebank.WriteFile(filepath.Join(d, jobDev), dev); err != nil {
-		return fail(&uploadError{Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)})
-	}
-	j := &Job{ID: id, State: JobQueued, Preset: preset, Device: m.device, Format: f.String(),
-		TrainSentences: len(tr), DevSentences: len(dev), Epochs: epochs, Created: time.Now().UTC()}
+}
+
+// add records and queues a reserved job whose upload has been converted
+// into its directory (errQueueFull when maxQueue jobs wait).
+func (m *jobs) add(id string, c converted, preset string, epochs int) (Job, error) {
+	j := &Job{ID: id, State: JobQueued, Preset: preset, Device: m.device, Format: c.Format.String(),
+		TrainSentences: c.Train, DevSentences: c.Dev, Epochs: epochs, Created: time.Now().UTC()}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if len(m.queue) >= m.maxQueue {
+		return Job{}, errQueueFull
+	}
 	if err := m.saveLocked(j); err != nil {
-		return fail(err)
+		return Job{}, err
 	}
 	m.all[id] = j
 	m.queue = append(m.queue, id)
@@ -300,7 +333,47 @@ func (m *jobs) finishLocked(j *Job, s JobState, msg string) {
 	if err := m.saveLocked(j); err != nil {
 		m.logf("server: job %s: %v", j.ID, err)
 	}
+	m.cleanup(j.ID)
 	m.notifyLocked(j.ID)
+}
+
+// cleanup removes the files a finished job no longer needs: the upload,
+// the train/dev split, the checkpoint and the weights (a done job's are
+// in the models directory). The record and the training log stay.
+func (m *jobs) cleanup(id string) {
+	d := m.jobDir(id)
+	ents, err := os.ReadDir(d)
+	if err != nil {
+		m.logf("server: job %s: %v", id, err)
+		return
+	}
+	for _, e := range ents {
+		if name := e.Name(); name != jobRecord && name != jobOut+".log.jsonl" {
+			if err := os.RemoveAll(filepath.Join(d, name)); err != nil {
+				m.logf("server: job %s: %v", id, err)
+			}
+		}
+	}
+}
+
+// remove deletes a finished job: its record and directory (not its model).
+// It reports whether the job existed and was finished.
+func (m *jobs) remove(id string) (existed, finished bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	j, ok := m.all[id]
+	if !ok {
+		return false, false, nil
+	}
+	if !j.State.final() {
+		return true, false, nil
+	}
+	if err := os.RemoveAll(m.jobDir(id)); err != nil {
+		return true, true, fmt.Errorf("server: job %s: %w", id, err)
+	}
+	delete(m.all, id)
+	m.notifyLocked(id)
+	return true, true, nil
 }
 
 // loop runs the queued jobs one at a time until close.
@@ -337,16 +410,14 @@ func (m *jobs) loop() {
 		preset, epochs := j.Preset, j.Epochs
 		m.mu.Unlock()
 
-		sum, err := m.train(ctx, id, preset, epochs)
-		if err == nil && !sum.Interrupted {
-			err = m.install(id)
-		}
+		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
 
 		m.mu.Lock()
 		switch {
 		case err != nil:
-			m.finishLocked(j, JobFailed, err.Error())
+			// The job's files by their names, not the server's paths.
+			m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
 		case sum.Interrupted && m.userCancel:
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:
@@ -367,6 +438,24 @@ func (m *jobs) modelPath(id string) string {
 	return filepath.Join(m.modelsDir, "job-"+id+".safetensors")
 }
 
+// run trains a job and installs its model. A panic of the training (a bug,
+// or input that slipped past the checks) fails the job instead of the
+// server, which would otherwise die again on every restart as it resumes
+// the job.
+func (m *jobs) run(ctx context.Context, id, preset string, epochs int) (sum *train.Summary, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m.logf("server: job %s: panic: %v\n%s", id, p, debug.Stack())
+			sum, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	sum, err = m.train(ctx, id, preset, epochs)
+	if err == nil && !sum.Interrupted {
+		err = m.install(id)
+	}
+	return sum, err
+}
+
 // train runs (or resumes, when its checkpoint exists) a job's training.
 func (m *jobs) train(ctx context.Context, id, preset string, epochs int) (*train.Summary, error) {
 	d := m.jobDir(id)
@@ -377,6 +466,7 @@ func (m *jobs) train(ctx context.Context, id, preset string, epochs int) (*train
 	if m.defaults != nil {
 		m.defaults(&o)
 	}
+	o.MaxWords = m.maxWords
 	o.Preset, o.Epochs = preset, epochs
 	ck := o.Checkpoint
 	if ck == "" {

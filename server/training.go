@@ -3,9 +3,7 @@ package server
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,6 +18,14 @@ const (
 
 // DefaultMaxUpload is the default upload size limit of POST /api/train.
 const DefaultMaxUpload = 32 << 20
+
+// Defaults of the upload and queue limits (see Options).
+const (
+	DefaultMaxUploads        = 2
+	DefaultMaxQueue          = 8
+	DefaultUploadIdleTimeout = 20 * time.Second
+	DefaultUploadTimeout     = 5 * time.Minute
+)
 
 // DefaultEpochs is the number of epochs of a job without ?epochs=.
 const DefaultEpochs = 10
@@ -51,8 +57,9 @@ func (h *Handler) authorized(r *http.Request) bool {
 	if h.token == "" {
 		return true
 	}
-	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
+	// The scheme is case-insensitive (RFC 9110, section 11.1).
+	scheme, got, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return false
 	}
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.token)) == 1
@@ -101,40 +108,41 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		}
 		epochs = n
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxUpload))
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("treebank larger than %d bytes", h.maxUpload), 0)
-			return
-		}
-		writeError(w, http.StatusBadRequest, "reading the upload: "+err.Error(), 0)
+	if h.jobs.queueFull() {
+		w.Header().Set("Retry-After", "60")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%v (%d jobs wait): try again later", errQueueFull, h.jobs.maxQueue), 0)
 		return
 	}
-	trees, f, err := parseUpload(data, r.Header.Get("Content-Type"))
-	if err != nil {
-		var ue *uploadError
-		if errors.As(err, &ue) {
-			writeError(w, http.StatusBadRequest, ue.Error(), ue.Line)
-			return
-		}
-		writeError(w, http.StatusBadRequest, err.Error(), 0)
+	select {
+	case h.uploads <- struct{}{}:
+		defer func() { <-h.uploads }()
+	default:
+		w.Header().Set("Retry-After", "10")
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d uploads are being read: try again later", cap(h.uploads)), 0)
 		return
 	}
-	if len(trees) < MinUploadSentences {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("%d sentences: want at least %d (every %dth goes to the dev set)", len(trees), MinUploadSentences, DevEvery), 0)
-		return
-	}
-	j, err := h.jobs.submit(data, f, trees, preset, epochs)
-	var ue *uploadError
-	if errors.As(err, &ue) {
-		writeError(w, http.StatusBadRequest, ue.Error(), 0)
-		return
-	}
+	id, err := h.jobs.reserve()
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error(), 0)
 		return
 	}
+	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
+	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords)
+	var j Job
+	if err == nil {
+		j, err = h.jobs.add(id, c, preset, epochs)
+	}
+	if err != nil {
+		h.jobs.discard(id)
+		abandonBody(w) // again: the body's reads set later deadlines
+		code, line := uploadStatus(err)
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "60")
+		}
+		writeError(w, code, uploadMessage(err, h.maxUpload), line)
+		return
+	}
+	body.clear()
 	w.Header().Set("Location", JobsPath+"/"+j.ID)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": j.ID, "job": j})
 }
@@ -152,8 +160,18 @@ func (h *Handler) serveJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, j)
 }
 
+// serveCancel cancels a queued or running job (202 with the job), or
+// deletes a finished one (200 with {"deleted": id}).
 func (h *Handler) serveCancel(w http.ResponseWriter, r *http.Request) {
-	j, ok := h.jobs.cancel(r.PathValue("id"))
+	id := r.PathValue("id")
+	if _, finished, err := h.jobs.remove(id); err != nil {
+		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+		return
+	} else if finished {
+		writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
+		return
+	}
+	j, ok := h.jobs.cancel(id)
 	if !ok {
 		writeError(w, http.StatusNotFound, errNoJob.Error(), 0)
 		return
@@ -183,7 +201,14 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 	defer keep.Stop()
 	sent := 0 // epochs sent
 	for {
-		j, _ := h.jobs.get(id)
+		j, ok := h.jobs.get(id)
+		if !ok { // deleted
+			fmt.Fprint(w, "event: end\ndata: {}\n\n")
+			if fl != nil {
+				fl.Flush()
+			}
+			return
+		}
 		for _, e := range j.History {
 			if e.Epoch > sent {
 				b, _ := json.Marshal(e)

@@ -312,6 +312,8 @@ func TestTrainUploadErrors(t *testing.T) {
 		{"bad export", "", "", "#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\tX\n#EOS 1\n", 400, 3},
 		{"export by content type", "", "text/x-export", good, 400, 1},
 		{"unknown format", "", "", "\n\nhello\n", 400, 3},
+		{"invalid UTF-8 discbracket", "", "", good + "(ROOT (S (N 0=a) (V 1=b\xff)))\n" + strings.Repeat(good, 10), 400, 2},
+		{"invalid UTF-8 export", "", "", "#BOS 1\na\tN\t--\t--\t0\n#EOS 1\n#BOS 2\n\xc3\tN\t--\t--\t0\n#EOS 2\n", 400, 5},
 		{"empty", "", "", "  \n", 400, 0},
 		{"bad preset", "?preset=huge", "", strings.Repeat(good, 10), 400, 0},
 		{"bad epochs", "?epochs=0", "", strings.Repeat(good, 10), 400, 0},
@@ -333,6 +335,25 @@ func TestTrainUploadErrors(t *testing.T) {
 	if jobs := h.jobs.list(); len(jobs) != 0 {
 		t.Fatalf("refused uploads made jobs: %+v", jobs)
 	}
+}
+
+// TestTrainPanic: a job whose training panics ends as failed; the server
+// goes on answering and runs the next job.
+func TestTrainPanic(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	calls := 0
+	_, srv := trainServer(t, t.TempDir(), func(o *train.Options) {
+		tinyTrain(o)
+		if calls++; calls == 1 {
+			panic("network: vocab: poisoned")
+		}
+	})
+	id := submit(t, srv, "?epochs=1", data)
+	if j := waitJob(t, srv, id, "finished", isDone); j.State != JobFailed || !strings.Contains(j.Error, "poisoned") {
+		t.Fatalf("job after a panic: %+v", j)
+	}
+	id2 := submit(t, srv, "?epochs=1", data)
+	checkModel(t, srv, waitJob(t, srv, id2, "finished", isDone))
 }
 
 // TestTrainQueueCancel: a second job waits while the first runs; DELETE
@@ -444,23 +465,57 @@ func sha256hex(b []byte) string {
 }
 
 func FuzzUpload(f *testing.F) {
-	f.Add([]byte("(ROOT (S (N 0=a) (V 1=b)))\n"), "")
-	f.Add([]byte("#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\t0\n#EOS 1\n"), "")
+	f.Add([]byte(strings.Repeat("(ROOT (S (N 0=a) (V 1=b)))\n", 10)), "")
+	f.Add([]byte(strings.Repeat("#BOS 1\na\tN\t--\t--\t500\n#500\tS\t--\t--\t0\n#EOS 1\n", 11)), "")
 	f.Add([]byte("%% comment\n#BOS 1\n"), "text/x-export; charset=utf-8")
 	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
-		trees, format, err := parseUpload(data, ctype)
+		var tr, dev bytes.Buffer
+		c, err := convertUpload(bytes.NewReader(data), ctype, 0, &tr, &dev)
 		if err != nil {
 			if _, ok := err.(*uploadError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return
 		}
-		if len(trees) == 0 || (format != treebank.Export && format != treebank.Discbracket) {
-			t.Fatalf("%d trees, format %v", len(trees), format)
+		if c.Format != treebank.Export && c.Format != treebank.Discbracket {
+			t.Fatalf("format %v", c.Format)
 		}
-		tr, dev := splitDev(trees)
-		if len(tr)+len(dev) != len(trees) {
-			t.Fatal("split loses trees")
+		// The split: every DevEvery-th sentence to dev, written as discbracket.
+		if n := c.Train + c.Dev; n < MinUploadSentences || c.Dev != n/DevEvery {
+			t.Fatalf("split %+v", c)
+		}
+		for _, s := range []struct {
+			b *bytes.Buffer
+			n int
+		}{{&tr, c.Train}, {&dev, c.Dev}} {
+			trees, err := treebank.ReadDiscbracket(s.b, "split")
+			if err != nil || len(trees) != s.n {
+				t.Fatalf("%d trees read back (%v), want %d", len(trees), err, s.n)
+			}
 		}
 	})
+}
+
+// TestDetectFormat: the format of an upload comes from its Content-Type or
+// its first non-blank line, after a byte order mark.
+func TestDetectFormat(t *testing.T) {
+	for _, c := range []struct {
+		name, ctype, data string
+		want              treebank.Format
+	}{
+		{"discbracket", "", "\n(ROOT (N 0=a))\n", treebank.Discbracket},
+		{"export", "", "#BOS 1\n", treebank.Export},
+		{"export comment", "", "%% word tag\n", treebank.Export},
+		{"BOM discbracket", "", "\xEF\xBB\xBF(ROOT (N 0=a))\n", treebank.Discbracket},
+		{"BOM export", "", "\xEF\xBB\xBF#BOS 1\n", treebank.Export},
+		{"content type", "application/x-discbracket", "#BOS 1\n", treebank.Discbracket},
+		{"unknown", "", "hello\n", treebank.Unknown},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := detectFormat([]byte(c.data), c.ctype)
+			if got != c.want || (err != nil) != (c.want == treebank.Unknown) {
+				t.Errorf("detectFormat(%q, %q) = %v, %v; want %v", c.data, c.ctype, got, err, c.want)
+			}
+		})
+	}
 }

@@ -1,9 +1,11 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"strings"
 
@@ -50,7 +52,7 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 			}
 		}
 	}
-	rest := data
+	rest := bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")) // a byte order mark
 	line := 0
 	for len(rest) > 0 {
 		line++
@@ -75,35 +77,89 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 	return treebank.Unknown, &uploadError{Msg: "empty treebank"}
 }
 
-// parseUpload reads an uploaded treebank. Any error of the reader makes the
-// whole upload fail, with the first error's line and reason.
-func parseUpload(data []byte, contentType string) ([]*tree.Tree, treebank.Format, error) {
-	f, err := detectFormat(data, contentType)
-	if err != nil {
-		return nil, f, err
-	}
-	trees, err := treebank.ReadAll(bytes.NewReader(data), "upload", f)
-	if err != nil {
-		var e *treebank.Error
-		if errors.As(err, &e) {
-			return nil, f, &uploadError{Line: e.Line, Msg: fmt.Sprintf("%s: %s", f, e.Msg)}
+// formatPeek is how much of an upload detectFormat sees: its first
+// non-blank line must start within it.
+const formatPeek = 64 << 10
+
+// peekHead returns the start of br's input, without consuming it: as much
+// as detectFormat needs (the first two bytes after leading white space and
+// a byte order mark), or all of it up to formatPeek bytes or the end. It
+// waits only for the bytes it needs.
+func peekHead(br *bufio.Reader) ([]byte, error) {
+	for {
+		head, _ := br.Peek(br.Buffered())
+		rest := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n\v\f")
+		if len(rest) >= 2 || len(head) >= formatPeek {
+			return head, nil
 		}
-		return nil, f, &uploadError{Msg: err.Error()}
+		if _, err := br.Peek(len(head) + 1); err == io.EOF {
+			head, _ = br.Peek(br.Buffered())
+			return head, nil
+		} else if err != nil {
+			return nil, err
+		}
 	}
-	if len(trees) == 0 {
-		return nil, f, &uploadError{Msg: "no sentences in the treebank"}
-	}
-	return trees, f, nil
 }
 
-// splitDev splits trees into training and dev sets (see DevEvery).
-func splitDev(trees []*tree.Tree) (trainSet, dev []*tree.Tree) {
-	for i, t := range trees {
-		if i%DevEvery == DevEvery-1 {
-			dev = append(dev, t)
+// converted is what convertUpload wrote.
+type converted struct {
+	Format     treebank.Format
+	Train, Dev int // sentences
+}
+
+// convertUpload reads an uploaded treebank from r as a stream and writes its
+// sentences as discbracket to train and dev (every DevEvery-th to dev),
+// holding one sentence in memory at a time. The first error of the reader,
+// a sentence longer than maxWords (tree.CheckLength), a sentence that
+// cannot be written as discbracket, or fewer than MinUploadSentences
+// sentences make it fail with an *uploadError (naming the line where
+// there is one); an error of r (a body over the size limit, a timeout) is
+// returned wrapped.
+func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.Writer) (converted, error) {
+	var c converted
+	br := bufio.NewReaderSize(r, formatPeek)
+	head, err := peekHead(br)
+	if err != nil {
+		return c, fmt.Errorf("reading the upload: %w", err)
+	}
+	if c.Format, err = detectFormat(head, contentType); err != nil {
+		return c, err
+	}
+	rd := treebank.NewReader(br, "upload", c.Format)
+	tw, dw := treebank.NewWriter(train, treebank.Discbracket), treebank.NewWriter(dev, treebank.Discbracket)
+	for k := 1; ; k++ {
+		t, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var e *treebank.Error
+		switch {
+		case errors.As(err, &e):
+			return c, &uploadError{Line: e.Line, Msg: fmt.Sprintf("%s: %s", c.Format, e.Msg)}
+		case err != nil:
+			return c, fmt.Errorf("reading the upload: %w", err)
+		}
+		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
+			return c, &uploadError{Line: rd.Line(), Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
+		}
+		w := tw
+		if k%DevEvery == 0 {
+			w, c.Dev = dw, c.Dev+1
 		} else {
-			trainSet = append(trainSet, t)
+			c.Train++
+		}
+		if err := w.Write(t); err != nil {
+			return c, &uploadError{Line: rd.Line(), Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
 		}
 	}
-	return trainSet, dev
+	if n := c.Train + c.Dev; n < MinUploadSentences {
+		if n == 0 {
+			return c, &uploadError{Msg: "no sentences in the treebank"}
+		}
+		return c, &uploadError{Msg: fmt.Sprintf("%d sentences: want at least %d (every %dth goes to the dev set)", n, MinUploadSentences, DevEvery)}
+	}
+	if err := tw.Flush(); err != nil {
+		return c, err
+	}
+	return c, dw.Flush()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,7 +23,8 @@ import (
 // sentences in a known format; an upload it refuses gets an *uploadError
 // that names the offending line (1 to one past the last line, and in the
 // 400 answer's "line" and message), except for the two refusals that are
-// about the whole upload: an empty one and one without any sentence.
+// about the whole upload: an empty one, one without any sentence and one
+// with too few.
 func FuzzUploadErrors(f *testing.F) {
 	f.Add([]byte("(ROOT (S (N 0=a) (V 1=b)))\n"), "")
 	f.Add([]byte("(ROOT (S (N 0=a) (V 1=b))\n"), "")
@@ -30,10 +32,10 @@ func FuzzUploadErrors(f *testing.F) {
 	f.Add([]byte("#BOS 1\na\tN\t--\t--\t501\n#EOS 1\n"), "text/x-export")
 	f.Add([]byte("hello\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
-		trees, format, err := parseUpload(data, ctype)
+		c, err := convertUpload(bytes.NewReader(data), ctype, 0, io.Discard, io.Discard)
 		if err == nil {
-			if len(trees) == 0 || (format != treebank.Export && format != treebank.Discbracket) {
-				t.Fatalf("accepted %d trees in format %v", len(trees), format)
+			if c.Train+c.Dev < MinUploadSentences || (c.Format != treebank.Export && c.Format != treebank.Discbracket) {
+				t.Fatalf("accepted %+v", c)
 			}
 			return
 		}
@@ -45,6 +47,7 @@ func FuzzUploadErrors(f *testing.F) {
 			switch {
 			case ue.Msg == "empty treebank" && len(bytes.TrimSpace(data)) == 0:
 			case ue.Msg == "no sentences in the treebank":
+			case strings.Contains(ue.Msg, fmt.Sprintf("want at least %d", MinUploadSentences)):
 			default:
 				t.Fatalf("error without a line number: %q", ue.Error())
 			}

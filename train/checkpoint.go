@@ -2,6 +2,8 @@ package train
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/gob"
 	"encoding/json"
@@ -15,8 +17,14 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// checkpointMagic opens every checkpoint file.
-const checkpointMagic = "discspan-train-checkpoint 1\n"
+// checkpointMagic opens every checkpoint file: the magic line, the gob
+// encoding of the checkpoint, and (since version 2) the SHA-256 of all that
+// as the last 32 bytes, checked before the checkpoint is decoded, as weight
+// files are. Version 1 files have no checksum; they are read unchecked.
+const (
+	checkpointMagic   = "discspan-train-checkpoint 2\n"
+	checkpointMagicV1 = "discspan-train-checkpoint 1\n"
+)
 
 // settings are what a run was started with and a resumed run must keep.
 type settings struct {
@@ -146,10 +154,16 @@ func paramsFromRaw(c network.Config, rs []rawTensor) (*network.Params, error) {
 // writeCheckpoint writes c to path atomically.
 func writeCheckpoint(path string, c *checkpoint) error {
 	err := atomicfile.Write(path, func(w io.Writer) error {
-		if _, err := io.WriteString(w, checkpointMagic); err != nil {
+		sum := sha256.New()
+		hw := io.MultiWriter(w, sum)
+		if _, err := io.WriteString(hw, checkpointMagic); err != nil {
 			return err
 		}
-		return gob.NewEncoder(w).Encode(c)
+		if err := gob.NewEncoder(hw).Encode(c); err != nil {
+			return err
+		}
+		_, err := w.Write(sum.Sum(nil))
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("train: checkpoint: %w", err)
@@ -166,8 +180,17 @@ func readCheckpoint(path string) (*checkpoint, error) {
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	magic := make([]byte, len(checkpointMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != checkpointMagic {
+	if _, err := io.ReadFull(r, magic); err != nil || (string(magic) != checkpointMagic && string(magic) != checkpointMagicV1) {
 		return nil, fmt.Errorf("train: checkpoint %s: not a discspan training checkpoint", path)
+	}
+	if string(magic) == checkpointMagic {
+		if err := verifyChecksum(f); err != nil {
+			return nil, fmt.Errorf("train: checkpoint %s: %w (the file is damaged: delete it to train from the start)", path, err)
+		}
+		if _, err := f.Seek(int64(len(magic)), io.SeekStart); err != nil {
+			return nil, fmt.Errorf("train: checkpoint %s: %w", path, err)
+		}
+		r.Reset(f)
 	}
 	var c checkpoint
 	if err := gob.NewDecoder(r).Decode(&c); err != nil {
@@ -177,6 +200,31 @@ func readCheckpoint(path string) (*checkpoint, error) {
 		return nil, fmt.Errorf("train: checkpoint %s: %w", path, err)
 	}
 	return &c, nil
+}
+
+// verifyChecksum checks that the last 32 bytes of f are the SHA-256 of
+// the bytes before them. It reads the whole file.
+func verifyChecksum(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	n := fi.Size() - sha256.Size
+	if n < int64(len(checkpointMagic)) {
+		return errors.New("truncated: no checksum")
+	}
+	sum := sha256.New()
+	if _, err := io.Copy(sum, io.NewSectionReader(f, 0, n)); err != nil {
+		return err
+	}
+	want := make([]byte, sha256.Size)
+	if _, err := f.ReadAt(want, n); err != nil {
+		return err
+	}
+	if got := sum.Sum(nil); !bytes.Equal(got, want) {
+		return fmt.Errorf("SHA-256 of the contents %x, the file says %x", got[:8], want[:8])
+	}
+	return nil
 }
 
 // vocabOf decodes the checkpoint's vocabulary.

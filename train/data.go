@@ -179,10 +179,15 @@ type dataset struct {
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
 // the vocabulary to use (a resumed run's), else it is built from train with
-// words seen at least minWordCount times (0: DefaultMinWordCount).
-func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut, folds int) (*dataset, error) {
+// words seen at least minWordCount times (0: DefaultMinWordCount). A
+// sentence of train or dev longer than maxWords (tree.CheckLength) is an
+// error, found before any example is built.
+func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
 	trees, excluded, err := readTrainingTrees(trainPath)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkLengths(trainPath, trees, maxWords); err != nil {
 		return nil, err
 	}
 	merged := Merge(trees)
@@ -218,6 +223,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 		if d.devGold, err = treebank.ReadFile(devPath); err != nil {
 			return nil, fmt.Errorf("train: reading dev data: %w", err)
 		}
+		if err := checkLengths(devPath, d.devGold, maxWords); err != nil {
+			return nil, err
+		}
 		for _, t := range d.devGold {
 			d.devWords = append(d.devWords, t.Words())
 			d.stats.DevWords += t.Len()
@@ -226,6 +234,16 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 	}
 	d.stats.Words, d.stats.Chars, d.stats.Labels, d.stats.Tags = len(v.Words), len(v.Chars), len(v.Labels), len(v.Tags)
 	return d, nil
+}
+
+// checkLengths reports the first tree longer than maxWords, naming it.
+func checkLengths(name string, trees []*tree.Tree, maxWords int) error {
+	for i, t := range trees {
+		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
+			return fmt.Errorf("train: %s: sentence %d (id %s): %w", name, i+1, t.ID, err)
+		}
+	}
+	return nil
 }
 
 // foldOf returns the fold (1-based) of training example i of folds.

@@ -200,7 +200,7 @@ func TestMinWordCount(t *testing.T) {
 	dev := needData(t, "dev.punctmoved.discbracket")
 	counts := map[int]int{}
 	for _, min := range []int{0, 2, 3} {
-		d, err := loadData(dev, "", nil, min, 0, 0)
+		d, err := loadData(dev, "", nil, min, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,6 +47,11 @@ type Options struct {
 	// at least this often in the training data get an embedding; 0 means
 	// DefaultMinWordCount. A resumed run keeps its checkpoint's vocabulary.
 	MinWordCount int
+	// MaxWords is the longest sentence of the training and dev data: a
+	// longer one is an error, found before any example is built (the
+	// network's memory grows with the square of the length). 0 means
+	// tree.DefaultMaxWords, negative no limit.
+	MaxWords int
 	// Dev is the development treebank for model selection; empty: no
 	// evaluation, the last epoch's parameters are the output.
 	Dev string

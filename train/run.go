@@ -25,6 +25,12 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Temporaries of a run that was killed while writing (kill -9).
+	for _, p := range []string{o.Out, o.Checkpoint, o.Out + ".log.jsonl"} {
+		if _, err := atomicfile.RemoveTemps(p); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+	}
 	var t *trainer
 	if o.Resume {
 		t, err = resumeTrainer(o, opts)

@@ -53,7 +53,7 @@ func newTrainer(o Options) (*trainer, error) {
 	if o.Adam != nil {
 		adam = *o.Adam
 	}
-	data, err := loadData(o.Train, o.Dev, nil, o.MinWordCount, o.HoldOut, o.Folds)
+	data, err := loadData(o.Train, o.Dev, nil, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +107,9 @@ func newTrainer(o Options) (*trainer, error) {
 // resumeTrainer continues a run from its checkpoint. raw are the options as
 // given, to tell the settings a caller chose from the defaults.
 func resumeTrainer(o, raw Options) (*trainer, error) {
+	if _, err := os.Stat(o.Checkpoint); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("train: resume: no checkpoint %s to resume from (a run writes it as it goes; start without --resume, or name it with --checkpoint)", o.Checkpoint)
+	}
 	ck, err := readCheckpoint(o.Checkpoint)
 	if err != nil {
 		return nil, err
@@ -130,7 +133,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint %s: vocabulary: %w", o.Checkpoint, err)
 	}
-	data, err := loadData(o.Train, o.Dev, v, 0, set.HoldOut, set.Folds)
+	data, err := loadData(o.Train, o.Dev, v, 0, set.HoldOut, set.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,9 @@ type Report struct {
 	// Skipped counts sentences refused by the decoder's memory budget; their
 	// constituents count as not recovered.
 	Skipped int
+	// TooLong counts sentences longer than Options.MaxWords: they are left
+	// out of the counts (not even their constituents are collected).
+	TooLong int
 }
 
 // Options tune Compute.
@@ -57,6 +60,10 @@ type Options struct {
 	Decode   decode.Options        // memory budget and cancellation
 	Progress func(done, total int) // called after each sentence, may be nil
 	Context  context.Context       // cancels the run, may be nil
+	// MaxWords is the longest sentence measured (tree.CheckLength: 0 means
+	// tree.DefaultMaxWords, negative no limit); longer ones are counted in
+	// Report.TooLong before anything of their size is allocated.
+	MaxWords int
 }
 
 // Compute returns the coverage of the variant on the trees.
@@ -77,6 +84,7 @@ func Compute(trees []*tree.Tree, v decode.Variant, opt *Options) (*Report, error
 	type result struct {
 		all, le2, eq2 Counts
 		skipped       bool
+		tooLong       bool
 		err           error
 	}
 	results := make([]result, len(trees))
@@ -91,7 +99,11 @@ func Compute(trees []*tree.Tree, v decode.Variant, opt *Options) (*Report, error
 			dec := decode.NewDecoder(&dopt)
 			for idx := range jobs {
 				r := &results[idx]
-				r.all, r.le2, r.eq2, r.skipped, r.err = sentence(dec, trees[idx], v)
+				if tree.CheckLength(trees[idx].Len(), opt.MaxWords) != nil {
+					r.tooLong = true
+				} else {
+					r.all, r.le2, r.eq2, r.skipped, r.err = sentence(dec, trees[idx], v)
+				}
 				if opt.Progress != nil {
 					mu.Lock()
 					done++
@@ -121,6 +133,9 @@ feed:
 		}
 		if r.skipped {
 			rep.Skipped++
+		}
+		if r.tooLong {
+			rep.TooLong++
 		}
 		rep.All.add(r.all)
 		rep.BDLe2.add(r.le2)

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"time"
@@ -31,11 +32,34 @@ type BenchResult struct {
 	PeakBytes uint64 `json:"peak_bytes"`
 }
 
+// ScoreBytes returns the memory of the score tensors of a sentence of n
+// words with l labels: three n x n x l tensors of float32.
+func ScoreBytes(n, l int) int64 { return 3 * int64(n) * int64(n) * int64(l) * 4 }
+
 // Bench decodes random scores runs times, each with a fresh Decoder (so
 // that chart allocation is part of the time, as in a one-shot decode), and
-// reports the best time and the bytes one run allocates. One thread.
+// reports the best time and the bytes one run allocates. One thread. The
+// random scores (ScoreBytes) and the chart (ChartBytes) must each fit the
+// memory budget: otherwise Bench fails (wrapping ErrTooLong) before
+// generating anything.
 func Bench(v Variant, n, labels, runs int, opt *Options) (BenchResult, error) {
 	res := BenchResult{Variant: v.String(), N: n, Labels: labels, Runs: runs}
+	if v < Continuous || v > N6 {
+		return res, fmt.Errorf("decode: unknown variant %d", int(v))
+	}
+	if n < 0 || n > 1<<20 || labels < 0 || labels > 1<<20 {
+		return res, fmt.Errorf("decode %s: %d words and %d labels: want 0 to %d of each: %w", v, n, labels, 1<<20, ErrTooLong)
+	}
+	budget := opt.maxBytes()
+	for _, c := range []struct {
+		what string
+		need int64
+	}{{"random scores", ScoreBytes(n, labels)}, {"chart", ChartBytes(v, n, labels)}} {
+		if c.need > budget {
+			return res, fmt.Errorf("decode %s: %d words and %d labels need %d MiB of %s, budget %d MiB: %w",
+				v, n, labels, c.need>>20, c.what, budget>>20, ErrTooLong)
+		}
+	}
 	s := RandomScores(uint64(n)*1000+uint64(labels), n, labels)
 	best := time.Duration(1<<63 - 1)
 	for r := 0; r < max(runs, 1); r++ {

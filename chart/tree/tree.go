@@ -98,7 +98,8 @@ func (t *Tree) Clone() *Tree {
 }
 
 // Validate checks that parent indices are in range and that the parent links
-// form a forest (no cycles). It returns a descriptive error otherwise.
+// form a forest (no cycles). It returns a descriptive error otherwise. Cost
+// O(tokens + nodes + secondary edges), however deep the tree.
 func (t *Tree) Validate() error {
 	check := func(what string, idx, parent int) error {
 		if parent != Root && (parent < 0 || parent >= len(t.Nodes)) {
@@ -126,17 +127,38 @@ func (t *Tree) Validate() error {
 			}
 		}
 	}
-	// Cycle check: follow parents at most len(Nodes) steps.
-	for i := range t.Nodes {
-		p := t.Nodes[i].Parent
-		for steps := 0; p != Root; steps++ {
-			if steps > len(t.Nodes) {
-				return fmt.Errorf("node %d (%s): parent links form a cycle", i, t.Nodes[i].Label)
-			}
-			p = t.Nodes[p].Parent
-		}
+	if i := cycleNode(len(t.Nodes), func(i int) int { return t.Nodes[i].Parent }); i >= 0 {
+		return fmt.Errorf("node %d (%s): parent links form a cycle", i, t.Nodes[i].Label)
 	}
 	return nil
+}
+
+// cycleNode returns the first node (by index) of n whose parent links
+// (parent(i), a node index or Root) lead into a cycle, or -1 when they all
+// lead to Root. Each node's link is followed at most twice, so the cost is
+// O(n) however deep the tree (following every node's links to the root
+// would be O(n * depth): quadratic on a deep unary chain).
+func cycleNode(n int, parent func(int) int) int {
+	const (
+		unseen = iota
+		onPath // on the path being followed from the current start
+		done   // leads to Root
+	)
+	state := make([]uint8, n)
+	for i := range n {
+		p := i
+		for p != Root && state[p] == unseen {
+			state[p] = onPath
+			p = parent(p)
+		}
+		if p != Root && state[p] == onPath {
+			return i
+		}
+		for p = i; p != Root && state[p] == onPath; p = parent(p) {
+			state[p] = done
+		}
+	}
+	return -1
 }
 
 // Children returns, for every node, the indices of its child tokens and child

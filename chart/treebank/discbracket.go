@@ -43,6 +43,9 @@ func (d *discReader) next() (*tree.Tree, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkUTF8(d.name, d.lr.line, line); err != nil {
+			return nil, err
+		}
 		t.BOSExtra = string(comment)
 		return t, nil
 	}

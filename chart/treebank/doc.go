@@ -25,8 +25,10 @@
 // most 10, then "too many errors" and reading stops); the trees that were
 // read without error are returned along with it. No input makes a reader
 // panic or loop; sentences are checked for bad and dangling parent
-// numbers, duplicate node numbers, cycles, bracket balance and word
-// indices. The writers return an error, naming the tree, for a tree they
+// numbers, duplicate node numbers, cycles, bracket balance, word indices
+// and UTF-8 (a sentence with a byte that is not UTF-8 is refused, naming
+// its line and column; a byte order mark at the start of the input is
+// skipped). The writers return an error, naming the tree, for a tree they
 // cannot write so that it reads back the same (white space inside a field,
 // parent links that are out of range or form a cycle, and so on).
 //

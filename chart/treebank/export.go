@@ -169,6 +169,8 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree
 	defer func() { x.toks, x.nodes = t.Tokens[:0], t.Nodes[:0] }()
 	if len(f) < 2 {
 		fail(errorf(x.name, bosLine, 0, "#BOS without a sentence id"))
+	} else if err := checkUTF8(x.name, bosLine, bos); err != nil {
+		fail(err)
 	} else {
 		t.ID = string(f[1])
 		t.BOSExtra = bosExtra(bos)
@@ -212,6 +214,10 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree
 			return nil, errorf(x.name, lineNo, 0, "#BOS before the #EOS of sentence %s (line %d)", t.ID, bosLine)
 		}
 		if sentErr != nil {
+			continue
+		}
+		if err := checkUTF8(x.name, lineNo, line); err != nil {
+			fail(err)
 			continue
 		}
 		if isNodeNum(f[0]) {

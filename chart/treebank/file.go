@@ -2,9 +2,12 @@ package treebank
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/discspan/discspan/chart/tree"
 )
@@ -50,7 +53,12 @@ func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("treebank: %w", err)
+		// Name the target, not the temporary file.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("treebank: writing %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
 	}
 	if err := writeTemp(tmp, trees, f, o); err != nil {
 		tmp.Close()
@@ -61,7 +69,30 @@ func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("treebank: %w", err)
 	}
+	removeStaleTemps(path, time.Now().Add(-staleAfter))
 	return nil
+}
+
+// staleAfter is the age after which a temporary file of WriteFile is taken
+// for the leftover of a killed writer (as in internal/atomicfile).
+const staleAfter = time.Hour
+
+// removeStaleTemps removes the temporaries of path (".NAME.tmp*") last
+// modified before cutoff, best effort.
+func removeStaleTemps(path string, cutoff time.Time) {
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // writeTemp writes trees to the temporary file and closes it.

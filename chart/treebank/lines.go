@@ -2,9 +2,15 @@ package treebank
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
+	"unicode/utf8"
 )
+
+// bom is the UTF-8 byte order mark, which some editors write at the start of
+// a file; the readers skip it.
+var bom = []byte("\xEF\xBB\xBF")
 
 // lineReader returns the lines of an input one at a time, counting them.
 type lineReader struct {
@@ -19,7 +25,8 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 // next returns the next line without its "\n" ending and without trailing
-// "\r" characters. The slice is valid until the next call. ok is false at the
+// "\r" characters, and without a byte order mark at the start of the input.
+// The slice is valid until the next call. ok is false at the
 // end of the input or after a read error; see ioErr.
 func (l *lineReader) next() (line []byte, ok bool) {
 	if l.err != nil {
@@ -47,8 +54,14 @@ func (l *lineReader) next() (line []byte, ok bool) {
 	for n := len(b); n > 0 && b[n-1] == '\r'; n-- {
 		b = b[:n-1]
 	}
+	if l.line == 1 {
+		b = bytes.TrimPrefix(b, bom)
+	}
 	return b, true
 }
+
+// lineNo returns the number of the line last returned.
+func (l *lineReader) lineNo() int { return l.line }
 
 // ioErr returns the read error that ended the input, or nil at a clean end.
 func (l *lineReader) ioErr() error {
@@ -71,4 +84,22 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// checkUTF8 returns an *Error naming the line and byte column of the first
+// byte of b that is not valid UTF-8, or nil when b is valid. Words, tags and
+// labels become strings that the network's vocabulary splits into
+// characters, so the readers refuse such bytes instead of passing them on.
+func checkUTF8(name string, lineNo int, b []byte) *Error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return errorf(name, lineNo, i+1, "invalid UTF-8 (byte 0x%02x): the treebank must be UTF-8 text", b[i])
+		}
+		i += size
+	}
+	return nil
 }

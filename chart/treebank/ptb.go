@@ -46,6 +46,13 @@ func (r *ptbReader) next() (*tree.Tree, error) {
 				return nil, io.EOF
 			}
 			r.line, r.pos, r.lineNo = line, 0, r.lr.line
+			if err := checkUTF8(r.name, r.lineNo, line); err != nil {
+				// Drop the line and the tree it is part of.
+				r.line = nil
+				p.reset()
+				r.skipping = true
+				return nil, err
+			}
 		case tokOpen:
 			if p.depth() == 0 {
 				p.reset()

@@ -12,6 +12,7 @@ import (
 type Reader struct {
 	next    func() (*tree.Tree, error)
 	version func() int
+	line    func() int
 }
 
 // NewReader returns a Reader of trees in format f from r. name is used in
@@ -20,11 +21,13 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 	switch f {
 	case Export:
 		x := newExportReader(r, name)
-		return &Reader{next: x.next, version: x.versionSeen}
+		return &Reader{next: x.next, version: x.versionSeen, line: x.lr.lineNo}
 	case Discbracket:
-		return &Reader{next: newDiscReader(r, name).next}
+		d := newDiscReader(r, name)
+		return &Reader{next: d.next, line: d.lr.lineNo}
 	case PTB:
-		return &Reader{next: newPTBReader(r, name).next}
+		p := newPTBReader(r, name)
+		return &Reader{next: p.next, line: p.lr.lineNo}
 	case TigerXML:
 		return &Reader{next: newTigerReader(r, name).next}
 	}
@@ -38,6 +41,16 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 // underlying reader) is final and is returned again by later calls.
 func (r *Reader) Next() (*tree.Tree, error) {
 	return r.next()
+}
+
+// Line returns the number (1-based) of the last line read: after Next has
+// returned a tree, the tree's last line (its #EOS line in export, its line
+// in discbracket). It is 0 for TIGER-XML, whose reader counts no lines.
+func (r *Reader) Line() int {
+	if r.line == nil {
+		return 0
+	}
+	return r.line()
 }
 
 // ExportVersion returns the export format version (3 or 4) that the Reader

@@ -30,6 +30,7 @@ func runBench(args []string, stdout io.Writer) error {
 	asJSON := fs.Bool("json", false, "print JSON")
 	table := fs.Bool("table", false, "print the comparison table with the reference C++ decoder (n = 20, 40, 80)")
 	full := fs.Bool("full", false, "with --table: include n6 at n = 80 (about 10 s a run)")
+	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "memory budget in MiB of the random scores and of the chart, each (larger sizes are refused before anything is generated)")
 	rest, err := parseFlags(fs, args[1:])
 	if err != nil {
 		return err
@@ -47,7 +48,10 @@ func runBench(args []string, stdout io.Writer) error {
 	if *n < 0 || *labels < 1 || *runs < 1 {
 		return fmt.Errorf("%w: --n must be >= 0, --labels and --runs >= 1", errUsage)
 	}
-	res, err := decode.Bench(v, *n, *labels, *runs, nil)
+	if *maxMB < 1 {
+		return fmt.Errorf("%w: --max-mb must be >= 1", errUsage)
+	}
+	res, err := decode.Bench(v, *n, *labels, *runs, &decode.Options{MaxBytes: *maxMB << 20})
 	if err != nil {
 		return err
 	}

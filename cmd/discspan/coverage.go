@@ -22,6 +22,7 @@ type coverageJSON struct {
 	Counts    coverageCounts `json:"counts"`
 	Sentences int            `json:"sentences"`
 	Skipped   int            `json:"skipped_sentences"`
+	TooLong   int            `json:"too_long_sentences,omitempty"`
 }
 
 type coverageCounts struct {
@@ -31,10 +32,11 @@ type coverageCounts struct {
 }
 
 func runCoverage(args []string, stdout io.Writer) error {
-	fs := newFlags("coverage", "[--json] --variant V FILE...", stdout)
+	fs := newFlags("coverage", "[--json] [--max-words N] --variant V FILE...", stdout)
 	variants := fs.String("variant", "n3", "decoder variant, a comma-separated list, or 'all'")
 	asJSON := fs.Bool("json", false, "print JSON (one object per variant, one per line)")
 	workers := fs.Int("workers", 0, "parallel decoders (default: all cores)")
+	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence measured, in words (longer ones are left out and counted; -1: no limit)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -68,14 +70,14 @@ func runCoverage(args []string, stdout io.Writer) error {
 	}
 	for _, v := range vs {
 		bar := cli.NewProgress(len(trees), "coverage "+v.String())
-		rep, err := coverage.Compute(trees, v, &coverage.Options{Workers: *workers, Progress: func(done, _ int) { bar.Set(done) }})
+		rep, err := coverage.Compute(trees, v, &coverage.Options{Workers: *workers, MaxWords: *maxWords, Progress: func(done, _ int) { bar.Set(done) }})
 		bar.Finish()
 		if err != nil {
 			return err
 		}
 		if *asJSON {
 			out := coverageJSON{Variant: v.String(), All: rep.All.Recall(), BDLe2: rep.BDLe2.Recall(), BDEq2: rep.BDEq2.Recall(),
-				Counts: coverageCounts{rep.All, rep.BDLe2, rep.BDEq2}, Sentences: rep.Sentences, Skipped: rep.Skipped}
+				Counts: coverageCounts{rep.All, rep.BDLe2, rep.BDEq2}, Sentences: rep.Sentences, Skipped: rep.Skipped, TooLong: rep.TooLong}
 			if err := json.NewEncoder(stdout).Encode(out); err != nil {
 				return err
 			}
@@ -83,6 +85,9 @@ func runCoverage(args []string, stdout io.Writer) error {
 		}
 		cell := func(c coverage.Counts) string { return fmt.Sprintf("%6.2f (%d/%d)", c.Recall(), c.Recovered, c.Total) }
 		fmt.Fprintf(stdout, "%-11s %-24s %-24s %-24s\n", v, cell(rep.All), cell(rep.BDLe2), cell(rep.BDEq2))
+		if rep.TooLong > 0 {
+			fmt.Fprintf(stdout, "  (%d sentences longer than %d words were left out: --max-words)\n", rep.TooLong, *maxWords)
+		}
 		if rep.Skipped > 0 {
 			fmt.Fprintf(stdout, "  (%d sentences exceeded the %s memory budget and count as not recovered)\n", rep.Skipped, v)
 		}

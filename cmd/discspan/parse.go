@@ -21,7 +21,7 @@ import (
 const parseChunk = 128
 
 func runParse(args []string, stdout io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export]", stdout)
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export] [--max-words N]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
@@ -29,6 +29,7 @@ func runParse(args []string, stdout io.Writer) error {
 	format := fs.String("format", "discbracket", "output format: discbracket or export")
 	output := fs.String("output", "", "output file (default: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
+	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -53,9 +54,20 @@ func runParse(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sents, err := readSentences(*input, *tokenized)
+	p.MaxWords = *maxWords
+	lines, refused, err := readInput(*input, *tokenized)
 	if err != nil {
 		return err
+	}
+	// A sentence the parser refuses (too long, not UTF-8) is named at the
+	// end and gets a blank output line; the others are parsed.
+	sents := make([][]string, len(lines))
+	for i, s := range lines {
+		if err := p.CheckWords(s.words); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", s.where, err))
+			continue
+		}
+		sents[i] = s.words
 	}
 	var w io.Writer = stdout
 	if *output != "" {
@@ -70,8 +82,8 @@ func runParse(args []string, stdout io.Writer) error {
 	out := treebank.NewWriter(bw, outFormat)
 	bar := cli.NewProgress(len(sents), "parsing")
 	defer bar.Finish()
-	// One output per input line: a blank line (no words) stays blank in
-	// discbracket; tree ids are line numbers.
+	// One output per input line: a blank line (no words) or a refused one
+	// stays blank in discbracket; tree ids are line numbers.
 	for start := 0; start < len(sents); start += parseChunk {
 		chunk := sents[start:min(start+parseChunk, len(sents))]
 		var words [][]string
@@ -103,7 +115,22 @@ func runParse(args []string, stdout io.Writer) error {
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return refusedError(refused)
+}
+
+// refusedError reports the refused sentences (the first ten named), or nil.
+func refusedError(refused []string) error {
+	if len(refused) == 0 {
+		return nil
+	}
+	list := strings.Join(refused[:min(len(refused), 10)], "; ")
+	if len(refused) > 10 {
+		list += fmt.Sprintf("; and %d more", len(refused)-10)
+	}
+	return fmt.Errorf("%d sentence(s) refused, the others parsed: %s", len(refused), list)
 }
 
 // loadModels reads the weights a --weights flag names (see
@@ -137,22 +164,60 @@ func loadParser(flag string) (*parser.Parser, error) {
 	return ms.Parser()
 }
 
-// readSentences returns the sentences to parse: the words of a treebank's
-// trees, or the lines of a text (tokenized here unless tokenized is set),
-// one entry per line, with no words for a blank line. Lines that a
-// treebank file cannot hold are errors (see cli.ReadLines).
+// sentence is a sentence to parse and where it comes from (name:line, or
+// the treebank and the tree's id); words is empty for a blank or refused
+// line.
+type sentence struct {
+	where string
+	words []string
+}
+
+// readSentences returns the words of the sentences of readInput, blank
+// lines left out; a refused line, or a sentence over tree.DefaultMaxWords,
+// is an error.
 func readSentences(path string, tokenized bool) ([][]string, error) {
+	sents, refused, err := readInput(path, tokenized)
+	if err != nil {
+		return nil, err
+	}
+	if len(refused) > 0 {
+		return nil, errors.New(refused[0])
+	}
+	var out [][]string
+	for _, s := range sents {
+		if len(s.words) == 0 {
+			continue
+		}
+		if err := tree.CheckLength(len(s.words), 0); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.where, err)
+		}
+		out = append(out, s.words)
+	}
+	return out, nil
+}
+
+// readInput returns the sentences to parse, one per tree of a treebank or
+// per line of a text (tokenized here unless tokenized is set; a blank line
+// gives a sentence without words). What cannot be read (a malformed tree;
+// a line with invalid UTF-8, a NUL or another control character, which a
+// treebank file cannot hold) is listed in refused, naming its line, and
+// the rest is read; other errors (a missing file) are returned.
+func readInput(path string, tokenized bool) (sents []sentence, refused []string, err error) {
 	if path != "" {
 		if _, err := treebank.FormatOf(path); err == nil {
 			trees, err := treebank.ReadFile(path)
-			if err != nil {
-				return nil, err
+			var list treebank.ErrorList
+			if errors.As(err, &list) {
+				for _, e := range list {
+					refused = append(refused, e.Error())
+				}
+			} else if err != nil {
+				return nil, nil, err
 			}
-			sents := make([][]string, len(trees))
-			for i, t := range trees {
-				sents[i] = wordsOf(t)
+			for _, t := range trees {
+				sents = append(sents, sentence{where: fmt.Sprintf("%s (tree %s)", path, t.ID), words: t.Words()})
 			}
-			return sents, nil
+			return sents, refused, nil
 		}
 	}
 	var r io.Reader = os.Stdin
@@ -160,7 +225,7 @@ func readSentences(path string, tokenized bool) ([][]string, error) {
 	if path != "" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		defer f.Close()
 		r, name = f, filepath.Base(path)
@@ -169,7 +234,16 @@ func readSentences(path string, tokenized bool) ([][]string, error) {
 	if tokenized {
 		split = strings.Fields
 	}
-	return cli.ReadLines(r, name, split)
+	lines, bad, err := cli.ReadLinesRefusing(r, name, split)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, words := range lines {
+		sents = append(sents, sentence{where: fmt.Sprintf("%s:%d", name, i+1), words: words})
+	}
+	refused = append(refused, bad.List...)
+	if more := bad.Total - len(bad.List); more > 0 {
+		refused = append(refused, fmt.Sprintf("%s: %d more lines that a treebank file cannot hold", name, more))
+	}
+	return sents, refused, nil
 }
-
-func wordsOf(t *tree.Tree) []string { return t.Words() }

@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/weights"
 )
@@ -17,7 +19,7 @@ import (
 var defaultWeights = filepath.Join("weights", "default.safetensors")
 
 func runServe(args []string, stdout io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES]", stdout)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N] [--hosts NAMES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
 	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+" where it exists, else the default model embedded in the binary)")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
@@ -25,6 +27,10 @@ func runServe(args []string, stdout io.Writer) error {
 	jobsDir := fs.String("jobs", "", "directory of training jobs; finished models go to its models/ unless --weights is a directory (default: jobs next to the weights directory)")
 	token := fs.String("token", "", "bearer token of the training API (default $DISCSPAN_TOKEN; required unless --addr is loopback)")
 	maxUpload := fs.Int64("max-upload", server.DefaultMaxUpload, "largest treebank upload in bytes")
+	maxUploads := fs.Int("max-uploads", server.DefaultMaxUploads, "uploads read at once (others get 503)")
+	maxQueue := fs.Int("max-queue", server.DefaultMaxQueue, "jobs waiting in the queue (others get 503)")
+	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence of an upload, in words (-1: no limit)")
+	hosts := fs.String("hosts", "", "host names the server answers to besides its address's (comma-separated; a loopback address also answers to localhost, 127.0.0.1 and ::1); other Host headers get 421")
 	device := fs.String("device", "cpu", "device of training jobs: cpu, cuda (an NVIDIA GPU) or auto (cuda when one is usable)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -48,6 +54,7 @@ func runServe(args []string, stdout io.Writer) error {
 		App:     os.DirFS(*app),
 		Weights: []string{w},
 		Logf:    func(f string, a ...any) { fmt.Fprintf(stdout, "warning: "+f+"\n", a...) },
+		Hosts:   server.HostsFor(*addr, strings.Split(*hosts, ",")),
 	}
 	if *enable || *jobsDir != "" {
 		o.JobsDir = *jobsDir
@@ -66,6 +73,7 @@ func runServe(args []string, stdout io.Writer) error {
 			o.Token = os.Getenv("DISCSPAN_TOKEN")
 		}
 		o.Loopback, o.MaxUpload, o.Device = server.Loopback(*addr), *maxUpload, *device
+		o.MaxUploads, o.MaxQueue, o.MaxWords = *maxUploads, *maxQueue, *maxWords
 	}
 	h, err := server.New(o)
 	if err != nil {
@@ -87,6 +95,9 @@ func runServe(args []string, stdout io.Writer) error {
 	}
 	if !server.Loopback(*addr) {
 		fmt.Fprintf(stdout, "warning: %s is not a loopback address: the server is reachable from other machines\n", *addr)
+	}
+	if o.Hosts == nil {
+		fmt.Fprintln(stdout, "warning: any Host header is accepted (name the server's host names with --hosts)")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -1,16 +1,330 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/weights"
 )
+
+// runMainEnv, set in the environment, makes the test binary run the
+// command line instead of the tests: the tests start it as a real
+// `discspan serve` process.
+const runMainEnv = "DISCSPAN_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// serveProc is a `discspan serve` process on 127.0.0.1.
+type serveProc struct {
+	cmd    *exec.Cmd
+	url    string
+	output *bytes.Buffer // what it printed after its URL
+	done   chan error
+}
+
+// startServe starts `discspan serve --addr 127.0.0.1:0 args...` and waits
+// until it listens.
+func startServe(t *testing.T, args ...string) *serveProc {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1", "DISCSPAN_TOKEN=")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &serveProc{cmd: cmd, output: new(bytes.Buffer), done: make(chan error, 1)}
+	sc := bufio.NewScanner(out)
+	var head []string
+	for sc.Scan() {
+		head = append(head, sc.Text())
+		if _, u, ok := strings.Cut(sc.Text(), "serving the discspan app at "); ok {
+			p.url = strings.Fields(u)[0]
+			break
+		}
+	}
+	if p.url == "" {
+		cmd.Wait()
+		t.Fatalf("discspan serve did not start: %s", strings.Join(head, "\n"))
+	}
+	go func() {
+		io.Copy(p.output, out)
+		p.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() { p.stop(t) })
+	return p
+}
+
+// stop interrupts the server (as Ctrl-C does) and waits for it to exit;
+// it fails the test when the process did not exit cleanly.
+func (p *serveProc) stop(t *testing.T) {
+	t.Helper()
+	if p.cmd.ProcessState != nil {
+		return
+	}
+	p.cmd.Process.Signal(os.Interrupt)
+	if err := <-p.done; err != nil {
+		t.Errorf("discspan serve: %v\n%s", err, p.output)
+	}
+}
+
+// exited reports whether the server process has ended (it must not).
+func (p *serveProc) exited() error {
+	select {
+	case err := <-p.done:
+		return fmt.Errorf("discspan serve exited: %v\n%s", err, p.output)
+	default:
+		return nil
+	}
+}
+
+// request sends a request to the server and returns the status and body.
+func (p *serveProc) request(t *testing.T, method, path string, body []byte, headers ...string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, p.url+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i] == "Host" {
+			req.Host = headers[i+1]
+		}
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if e := p.exited(); e != nil {
+			t.Fatal(e)
+		}
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+// servedJob is the part of a job's JSON the tests look at.
+type servedJob struct {
+	ID, State, Error string
+}
+
+// waitFinished polls a job until it is done, failed or cancelled.
+func (p *serveProc) waitFinished(t *testing.T, id string) servedJob {
+	t.Helper()
+	for {
+		code, b := p.request(t, http.MethodGet, "/api/jobs/"+id, nil)
+		var j servedJob
+		if code != http.StatusOK || json.Unmarshal(b, &j) != nil {
+			t.Fatalf("GET job %s: %d %s", id, code, b)
+		}
+		if j.State == "done" || j.State == "failed" || j.State == "cancelled" {
+			return j
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// poisonedLines returns the first k lines of the training data with one
+// byte that is not UTF-8 in the first word of line 1 ("0=D\xfft").
+func poisonedLines(t *testing.T, k int) []string {
+	t.Helper()
+	data, err := os.ReadFile(dataPath(t, "train.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")[:k]
+	if !strings.Contains(lines[0], "0=Dit") {
+		t.Fatalf("line 1 has no 0=Dit: %s", lines[0])
+	}
+	lines[0] = strings.Replace(lines[0], "0=Dit", "0=D\xfft", 1)
+	return lines
+}
+
+// TestServePoisonedJob: an upload with a byte that is not UTF-8 gets a 400
+// naming its line; a job left on disk with such data (as an earlier server
+// wrote it, "running") fails on start with an error naming the line, and
+// neither that server nor the next one on the same directory dies.
+func TestServePoisonedJob(t *testing.T) {
+	lines := poisonedLines(t, 20)
+	dir := t.TempDir()
+	jobs, models, app := filepath.Join(dir, "jobs"), filepath.Join(dir, "models"), filepath.Join(dir, "app")
+	for _, d := range []string{filepath.Join(jobs, "1"), models, app} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		"upload.discbracket": strings.Join(lines, ""),
+		"train.discbracket":  strings.Join(lines[:18], ""),
+		"dev.discbracket":    strings.Join(lines[18:], ""),
+		"job.json":           `{"id":"1","state":"running","preset":"tiny","device":"cpu","format":"discbracket","epochs":1,"created":"2026-01-01T00:00:00Z"}`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(jobs, "1", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := []string{"--train", "--jobs", jobs, "--weights", models, "--app", app}
+
+	s := startServe(t, args...)
+	j := s.waitFinished(t, "1")
+	want := fmt.Sprintf("train.discbracket:1:%d: invalid UTF-8 (byte 0xff)", strings.IndexByte(lines[0], 0xff)+1)
+	if j.State != "failed" || !strings.Contains(j.Error, ": "+want) || strings.Contains(j.Error, dir) {
+		t.Fatalf("poisoned job: %+v", j)
+	}
+	code, b := s.request(t, http.MethodPost, "/api/train?epochs=1", []byte(strings.Join(lines, "")))
+	var e struct {
+		Error string
+		Line  int
+	}
+	if err := json.Unmarshal(b, &e); code != http.StatusBadRequest || err != nil || e.Line != 1 || !strings.Contains(e.Error, "invalid UTF-8") {
+		t.Errorf("poisoned upload: %d %s, want 400 naming line 1", code, b)
+	}
+	if code, b := s.request(t, http.MethodGet, "/api/models", nil); code != http.StatusOK {
+		t.Errorf("models after the poisoned job: %d %s", code, b)
+	}
+	s.stop(t)
+
+	s = startServe(t, args...)
+	if j := s.waitFinished(t, "1"); j.State != "failed" {
+		t.Errorf("poisoned job after a restart: %+v", j)
+	}
+	if code, b := s.request(t, http.MethodGet, "/api/jobs", nil); code != http.StatusOK || !strings.Contains(string(b), `"failed"`) {
+		t.Errorf("jobs after a restart: %d %s", code, b)
+	}
+	s.stop(t)
+}
+
+// TestServeGuard runs discspan serve on 127.0.0.1 without a token: a
+// request naming another host (DNS rebinding, as a page of evil.example
+// that resolves to 127.0.0.1 sends) gets 421, a cross-origin POST 403;
+// every answer carries the security headers; an upload with a sentence
+// over --max-words gets 400 naming its line; beyond --max-queue waiting
+// jobs an upload gets 503.
+func TestServeGuard(t *testing.T) {
+	data, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upload := []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:20], ""))
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html><title>app</title>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, "--train", "--jobs", filepath.Join(dir, "jobs"), "--weights", filepath.Join(dir, "models"), "--app", dir,
+		"--max-queue", "1", "--max-words", "40")
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		body    []byte
+		headers []string
+		want    int
+	}{
+		{"app", "GET", "/", nil, nil, 200},
+		{"models on localhost", "GET", "/api/models", nil, []string{"Host", "localhost"}, 200},
+		{"rebinding", "POST", "/api/train?preset=paper&epochs=1000", upload, []string{"Origin", "http://evil.example", "Host", "evil.example"}, 421},
+		{"rebinding GET", "GET", "/api/jobs", nil, []string{"Host", "evil.example"}, 421},
+		{"cross-origin", "POST", "/api/train?epochs=1", upload, []string{"Origin", "http://evil.example"}, 403},
+		{"cross-site", "DELETE", "/api/jobs/1", nil, []string{"Sec-Fetch-Site", "cross-site"}, 403},
+		{"long sentence", "POST", "/api/train?epochs=1", upload, nil, 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, b := s.request(t, tc.method, tc.path, tc.body, tc.headers...)
+			if code != tc.want {
+				t.Fatalf("%d, want %d: %s", code, tc.want, b)
+			}
+		})
+	}
+	// The long sentence: its line is named.
+	if _, b := s.request(t, "POST", "/api/train?epochs=1", upload); !strings.Contains(string(b), "longer than the limit of 40 words") || !strings.Contains(string(b), `"line":`) {
+		t.Errorf("long sentence: %s", b)
+	}
+	req, _ := http.NewRequest("GET", s.url+"/", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, h := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Cross-Origin-Opener-Policy", "Cross-Origin-Embedder-Policy"} {
+		if resp.Header.Get(h) == "" {
+			t.Errorf("no %s header", h)
+		}
+	}
+	if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "'wasm-unsafe-eval'") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+
+	// The queue: one job runs, one waits, the next is refused.
+	short := shortLines(t, data, 20, 40)
+	var ids []string
+	for k := range 2 {
+		code, b := s.request(t, "POST", "/api/train?epochs=1000", short)
+		var r struct{ ID string }
+		if code != http.StatusAccepted || json.Unmarshal(b, &r) != nil {
+			t.Fatalf("upload: %d %s", code, b)
+		}
+		ids = append(ids, r.ID)
+		for k == 0 { // the first leaves the queue: it runs
+			_, b := s.request(t, "GET", "/api/jobs/"+r.ID, nil)
+			var j servedJob
+			if json.Unmarshal(b, &j) == nil && j.State != "queued" {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if code, b := s.request(t, "POST", "/api/train?epochs=1000", short); code != http.StatusServiceUnavailable || !strings.Contains(string(b), "queue is full") {
+		t.Errorf("upload to a full queue: %d %s", code, b)
+	}
+	for _, id := range ids {
+		s.request(t, "DELETE", "/api/jobs/"+id, nil)
+		if j := s.waitFinished(t, id); j.State != "cancelled" {
+			t.Errorf("job %s after DELETE: %+v", id, j)
+		}
+	}
+}
+
+// shortLines returns the first k lines of a discbracket text with at most
+// maxWords words each.
+func shortLines(t *testing.T, data []byte, k, maxWords int) []byte {
+	t.Helper()
+	var out []string
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if strings.Count(l, "=") <= maxWords && strings.TrimSpace(l) != "" {
+			out = append(out, l)
+			if len(out) == k {
+				break
+			}
+		}
+	}
+	return []byte(strings.Join(out, ""))
+}
 
 // TestServeWeights checks which model discspan serve offers: the
 // --weights value, else weights/default.safetensors in the working

@@ -28,6 +28,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
+	maxWords := fs.Int("max-words", 0, "longest sentence of the training and dev data, in words (a longer one is an error; default 300, -1: no limit)")
 	minCount := fs.Int("min-word-count", 0, "words (lower-cased) seen at least this often in the training data get an embedding (default 2; a larger threshold keeps a model trained on more data small)")
 	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
 	teacher := fs.String("teacher", "", "distil: mix this model's (or ensemble's) distributions over the span classes into the targets; it must share the training data's vocabulary. T1,...,TK: cross-fitted teachers, Tk trained with --hold-out k/K, each scoring its held-out fold")
@@ -140,7 +141,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		epochCount = defaultEpochs
 	}
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, MinWordCount: *minCount, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
+		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})

@@ -6,10 +6,13 @@ package atomicfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Write replaces path with what write produces: a hidden temporary file in
@@ -21,6 +24,11 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
+		// Name the target, not the temporary file the caller never chose.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("cannot create a file in %s: %w", dir, pe.Err)
+		}
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer func() {
@@ -50,7 +58,31 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		return err
 	}
 	syncDir(dir)
+	removeStale(path, time.Now().Add(-StaleAfter))
 	return nil
+}
+
+// StaleAfter is the age after which a temporary file of Write is taken for
+// the leftover of a killed writer: Write removes such temporaries of the
+// path it has just written (best effort), so that commands run again and
+// again (weights, treebanks, annotation projects) do not pile them up.
+const StaleAfter = time.Hour
+
+// removeStale removes the temporaries of path last modified before cutoff.
+func removeStale(path string, cutoff time.Time) {
+	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp-"
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // WriteBytes replaces path with b (see Write).
@@ -70,4 +102,38 @@ func syncDir(dir string) {
 	}
 	_ = d.Sync()
 	d.Close()
+}
+
+// RemoveTemps removes the temporary files that Write left for path when a
+// process writing it was killed (".NAME.tmp-*" beside it) and returns how
+// many it removed. Call it only while nothing else writes path.
+func RemoveTemps(path string) (int, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, "."+base+".tmp-") })
+}
+
+// SweepDir removes every temporary file of Write in dir (".*.tmp-*") and
+// returns how many it removed. Call it only while nothing writes in dir.
+func SweepDir(dir string) (int, error) {
+	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") })
+}
+
+func sweep(dir string, match func(string) bool) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range ents {
+		if e.Type().IsRegular() && match(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return n, err
+			}
+			n++
+		}
+	}
+	return n, nil
 }

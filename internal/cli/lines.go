@@ -40,14 +40,27 @@ func (e *LineErrors) add(msg string) {
 // error; all of them (up to ten) are returned together as *LineErrors,
 // named name:line:col, and no sentences then. Lines may hold up to 16 MiB.
 func ReadLines(r io.Reader, name string, split func(string) []string) ([][]string, error) {
-	var sents [][]string
-	errs := &LineErrors{}
+	sents, refused, err := ReadLinesRefusing(r, name, split)
+	if err != nil {
+		return nil, err
+	}
+	if refused.Total > 0 {
+		return nil, refused
+	}
+	return sents, nil
+}
+
+// ReadLinesRefusing is ReadLines that goes on past the lines it refuses:
+// each gets an entry with no words (as a blank line does) and is listed in
+// refused; err is for reading failures only.
+func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (sents [][]string, refused *LineErrors, err error) {
+	refused = &LineErrors{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
 	for line := 1; sc.Scan(); line++ {
 		raw := sc.Text()
 		if col, what := badText(raw); what != "" {
-			errs.add(fmt.Sprintf("%s:%d:%d: %s: a treebank file cannot hold it", name, line, col, what))
+			refused.add(fmt.Sprintf("%s:%d:%d: %s: a treebank file cannot hold it", name, line, col, what))
 			sents = append(sents, nil)
 			continue
 		}
@@ -58,17 +71,14 @@ func ReadLines(r io.Reader, name string, split func(string) []string) ([][]strin
 		}
 		words := split(text)
 		if len(words) == 0 {
-			errs.add(fmt.Sprintf("%s:%d: no words", name, line))
+			refused.add(fmt.Sprintf("%s:%d: no words", name, line))
 		}
 		sents = append(sents, words)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if errs.Total > 0 {
-		return nil, errs
-	}
-	return sents, nil
+	return sents, refused, nil
 }
 
 // badText returns the column (in bytes, from 1) and a description of the

@@ -328,6 +328,18 @@ func checkAnswers(t *testing.T, base string, m api.Model, data []byte) {
 	if len(got) != 1 || got[0] != m {
 		t.Errorf("%s lists %+v, want [%+v]", api.ModelsPath, got, m)
 	}
+	// The security headers of discspan serve, through workerd.
+	for name, want := range map[string]string{
+		"Content-Security-Policy":      server.ContentSecurityPolicy,
+		"X-Content-Type-Options":       "nosniff",
+		"X-Frame-Options":              "DENY",
+		"Cross-Origin-Opener-Policy":   "same-origin",
+		"Cross-Origin-Embedder-Policy": "require-corp",
+	} {
+		if got := resp.Header.Get(name); got != want {
+			t.Errorf("%s: %s %q, want %q", api.ModelsPath, name, got, want)
+		}
+	}
 
 	for _, tc := range []struct {
 		name, method string

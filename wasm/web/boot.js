@@ -25,6 +25,11 @@
     boot.textContent = "Starting the app (WebAssembly): " + step + (got ? ", " + (got / 1e6).toFixed(1) + " MB so far" : "") + (s >= 1 ? " (" + s + " s)" : "") + "…";
   };
   const tick = setInterval(show, 500);
+  // vugu's renderer hands its helper script to window.eval, which the
+  // Content-Security-Policy forbids; the page has loaded it (vugu.js), so
+  // that eval is skipped. Any other eval is refused as before.
+  const nativeEval = globalThis.eval;
+  globalThis.eval = (src) => (globalThis.vuguRender ? undefined : nativeEval(src));
   try {
     const go = new Go();
     let resp = await fetch("main.wasm");

@@ -5,7 +5,7 @@
 // cache ("discspan-data-v1"), which this worker never deletes.
 "use strict";
 const APP_CACHE = "discspan-app-v1";
-const SHELL = ["./", "index.html", "app.css", "boot.js", "worker.js", "wasm_exec.js", "main.wasm", "api/models"];
+const SHELL = ["./", "index.html", "app.css", "boot.js", "vugu.js", "worker.js", "wasm_exec.js", "main.wasm", "api/models"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(APP_CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

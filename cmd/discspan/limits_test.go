@@ -1,0 +1,54 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLimits: commands refuse sizes over their limits with a message naming
+// the limit, before allocating anything of that size.
+func TestLimits(t *testing.T) {
+	data, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(t.TempDir(), "small.discbracket")
+	long := "(ROOT (S (N 0=w)"
+	for i := 1; i < 400; i++ {
+		long += " (N " + itoa(i) + "=w)"
+	}
+	long += "))\n"
+	lines := strings.SplitAfter(string(data), "\n")[:10]
+	if err := os.WriteFile(small, []byte(long+strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		want   string // part of stdout (status 0) or stderr
+	}{
+		{"bench decode n=100000", []string{"bench", "decode", "--n", "100000"}, 2, "MiB of random scores, budget 1024 MiB"},
+		{"bench decode n=2000 n5", []string{"bench", "decode", "--variant", "n5", "--n", "2000"}, 2, "MiB of random scores"},
+		{"bench decode own budget", []string{"bench", "decode", "--variant", "n5", "--n", "100", "--max-mb", "8"}, 2, "MiB of chart, budget 8 MiB"},
+		{"coverage 400 words", []string{"coverage", "--variant", "n3", small}, 0, "1 sentences longer than 300 words were left out"},
+		{"coverage json", []string{"coverage", "--json", "--variant", "n3", small}, 0, `"too_long_sentences":1`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, status := runCmd(tc.args...)
+			got := stderr
+			if tc.status == 0 {
+				got = out
+			}
+			if status != tc.status || !strings.Contains(got, tc.want) {
+				t.Errorf("status %d, stdout %q, stderr %q; want %d and %q", status, out, stderr, tc.status, tc.want)
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestParseRefuses: a sentence over the word limit or a line that is not
+// UTF-8 is refused and named; the other sentences are parsed and written,
+// and the command exits with status 2 at the end.
+func TestParseRefuses(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("woord ", 3000)
+	text := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(text, []byte("Het bulletin sluit aan op de brief.\n"+long+"\nDe bis\xffschoppen.\nZij gaven hem uit.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	poisoned := filepath.Join(dir, "in.discbracket")
+	lines := poisonedLines(t, 4)
+	if err := os.WriteFile(poisoned, []byte(lines[1]+lines[0]+lines[2]+lines[3]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		ids     []string // the sentences written, by #BOS id (the line number for text)
+		refused []string // parts of the error
+	}{
+		{"text", []string{"--input", text}, []string{"1", "4"},
+			[]string{"2 sentence(s) refused", "in.txt:2: sentence of 3000 words: longer than the limit of 300 words", "in.txt:3:7: invalid UTF-8"}},
+		{"text, own limit", []string{"--input", text, "--max-words", "5"}, []string{"4"},
+			[]string{"3 sentence(s) refused", "in.txt:1: sentence of 8 words: longer than the limit of 5 words"}},
+		{"treebank", []string{"--input", poisoned}, []string{"1", "2", "3"},
+			[]string{"1 sentence(s) refused", "in.discbracket:2:", "invalid UTF-8 (byte 0xff)"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, status := runCmd(append([]string{"parse", "--format", "export"}, tc.args...)...)
+			if status != 2 {
+				t.Errorf("status %d, want 2", status)
+			}
+			for _, want := range tc.refused {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr %q, want %q", stderr, want)
+				}
+			}
+			var ids []string
+			for _, l := range strings.Split(out, "\n") {
+				if id, ok := strings.CutPrefix(l, "#BOS "); ok {
+					ids = append(ids, strings.Fields(id)[0])
+				}
+			}
+			if strings.Join(ids, " ") != strings.Join(tc.ids, " ") {
+				t.Errorf("sentences written %v, want %v", ids, tc.ids)
+			}
+		})
+	}
+}

@@ -1,0 +1,25 @@
+package parser
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/discspan/discspan/chart/tree"
+)
+
+// CheckWords reports why a sentence cannot be parsed: more words than
+// p.MaxWords (a *tree.LengthError; the network's and the decoder's memory
+// grow with the square of the length and faster), or a word that is not
+// valid UTF-8 (the vocabulary reads words as characters). It allocates
+// nothing; callers check before scoring.
+func (p *Parser) CheckWords(words []string) error {
+	if err := tree.CheckLength(len(words), p.MaxWords); err != nil {
+		return err
+	}
+	for i, w := range words {
+		if !utf8.ValidString(w) {
+			return fmt.Errorf("word %d (%q) is not valid UTF-8", i+1, w)
+		}
+	}
+	return nil
+}

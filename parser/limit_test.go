@@ -1,0 +1,73 @@
+package parser
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/network"
+)
+
+// countingScorer counts the words it is asked to score.
+type countingScorer struct {
+	fixedScorer
+	words *int
+}
+
+func (c countingScorer) Score(ins []network.Input) ([]network.Output, error) {
+	for _, in := range ins {
+		*c.words += in.Len()
+	}
+	return c.fixedScorer.Score(ins)
+}
+
+// TestCheckWords: a sentence over the word limit or with a word that is
+// not UTF-8 is refused by ParseWords and ParseBatch before anything is
+// scored; the others parse.
+func TestCheckWords(t *testing.T) {
+	long := strings.Fields(strings.Repeat("w0 ", tree.DefaultMaxWords+1))
+	four := []string{"w0", "w1", "w2", "w3"}
+	tests := []struct {
+		name     string
+		maxWords int
+		words    []string
+		want     string // part of the error; "" for none
+	}{
+		{"four words", 0, four, ""},
+		{"default limit", 0, long, "301 words: longer than the limit of 300 words"},
+		{"own limit", 3, four, "4 words: longer than the limit of 3"},
+		{"no limit", -1, four, ""},
+		{"invalid UTF-8", 0, []string{"w0", "w\xff", "w2", "w3"}, "word 2 (\"w\\xff\") is not valid UTF-8"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			scored := 0
+			p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}),
+				Scorer: countingScorer{forcedScorer(), &scored}, MaxWords: tc.maxWords}
+			_, err1 := p.ParseWords(tc.words, decode.N3)
+			_, err2 := p.ParseBatch([][]string{{"w0", "w1"}, tc.words}, decode.N3, 1)
+			for _, err := range []error{err1, err2} {
+				switch {
+				case tc.want == "" && err != nil:
+					t.Errorf("error %v", err)
+				case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+					t.Errorf("error %v, want %q", err, tc.want)
+				}
+			}
+			if tc.want != "" {
+				if scored != 0 {
+					t.Errorf("%d words scored before the refusal", scored)
+				}
+				if !strings.Contains(err2.Error(), "sentence 2") {
+					t.Errorf("batch error %v does not name sentence 2", err2)
+				}
+			}
+			var le *tree.LengthError
+			if errors.As(err1, &le) != strings.Contains(tc.want, "longer") {
+				t.Errorf("error %v: *tree.LengthError %v", err1, le)
+			}
+		})
+	}
+}

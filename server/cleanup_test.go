@@ -1,0 +1,83 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// jobFiles lists the files of a job's directory.
+func jobFiles(t *testing.T, dir, id string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(dir, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestJobCleanup: a finished or cancelled job keeps only its record and
+// training log; DELETE removes a finished job; a restart sweeps the
+// temporaries and unfinished uploads a killed server left.
+func TestJobCleanup(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	dir := t.TempDir()
+	h, srv := trainServer(t, dir, tinyTrain)
+	done := submit(t, srv, "?epochs=1", data)
+	j := waitJob(t, srv, done, "finished", isDone)
+	checkModel(t, srv, j)
+	if got := jobFiles(t, dir, done); !slices.Equal(got, []string{jobRecord, jobOut + ".log.jsonl"}) {
+		t.Errorf("done job's files %v", got)
+	}
+	second := submit(t, srv, "?epochs=1", append([]byte("\n"), data...))
+	if resp, b := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+done, testToken, "", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("DELETE of a done job: %s %s", resp.Status, b)
+	}
+	if resp, _ := do(t, http.MethodGet, srv.URL+JobsPath+"/"+done, testToken, "", nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("deleted job: %s", resp.Status)
+	}
+	if _, err := os.Stat(filepath.Join(dir, done)); err == nil {
+		t.Error("deleted job's directory left")
+	}
+	checkModel(t, srv, j) // the model stays
+	waitJob(t, srv, second, "finished", isDone)
+
+	// A killed server's leftovers.
+	h.Close()
+	srv.Close()
+	leftovers := []string{filepath.Join(dir, ".x.tmp-1"), filepath.Join(dir, "models", ".job-9.safetensors.tmp-2"),
+		filepath.Join(dir, second, ".job.json.tmp-3"), filepath.Join(dir, "77", "upload.part")}
+	for _, f := range leftovers {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, srv2 := trainServer(t, dir, tinyTrain)
+	for _, f := range leftovers {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s left after a restart", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "77")); err == nil {
+		t.Error("unfinished upload's directory left")
+	}
+	if id := submit(t, srv2, "?epochs=1", data); id == "77" || id == done {
+		t.Errorf("new job reuses id %s", id)
+	} else {
+		do(t, http.MethodDelete, srv2.URL+JobsPath+"/"+id, testToken, "", nil)
+		waitJob(t, srv2, id, "finished", isDone)
+		if got := jobFiles(t, dir, id); !slices.Equal(got, []string{jobRecord}) && !slices.Equal(got, []string{jobRecord, jobOut + ".log.jsonl"}) {
+			t.Errorf("cancelled job's files %v", got)
+		}
+	}
+}
