@@ -135,6 +135,14 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 		return false
 	}
 	gemmCheck(m, n, kk, a, ars, aks, b, ldb, c, ldc)
+	k.invokeGemm(acc, m, n, kk, a, ars, aks, b, ldb, c, ldc, 32, 8)
+	return true
+}
+
+// invokeGemm sets the GEMM kernel's parameters (B's layout given by ldb,
+// its tile stride bts and panel stride panel) and runs it; the caller has
+// checked the bounds.
+func (k *wasmKernels) invokeGemm(acc bool, m, n, kk int, a []float32, ars, aks int, b []float32, ldb int, c []float32, ldc, bts, panel int) {
 	k.mu.Lock()
 	p := k.prm
 	p[wasmsimd.GemmAcc] = 0
@@ -145,13 +153,12 @@ func (k *wasmKernels) gemm(acc bool, m, n, kk int, a []float32, ars, aks int, b 
 	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(ars), int32(aks)
 	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(b), int32(ldb)
 	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
-	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = 32, 8
+	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = int32(bts), int32(panel)
 	k.gemmFn.Invoke(k.arg)
 	k.mu.Unlock()
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
-	return true
 }
 
 // lstmCells runs lstmCellsFwd's cells with the SIMD kernel (the same
@@ -193,22 +200,7 @@ func (k *wasmKernels) gemmPacked(acc bool, m, n, kk int, a []float32, lda int, b
 		panic(fmt.Sprintf("network: packed gemm: B of %d values for %dx%d", len(bp), kk, n))
 	}
 	gemmCheck(m, n, kk, a, lda, 1, bp, 0, c, ldc)
-	k.mu.Lock()
-	p := k.prm
-	p[wasmsimd.GemmAcc] = 0
-	if acc {
-		p[wasmsimd.GemmAcc] = 1
-	}
-	p[wasmsimd.GemmM], p[wasmsimd.GemmN], p[wasmsimd.GemmK] = int32(m), int32(n), int32(kk)
-	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(lda), 1
-	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(bp), 32
-	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
-	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = int32(32*kk), 8
-	k.gemmFn.Invoke(k.arg)
-	k.mu.Unlock()
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bp)
-	runtime.KeepAlive(c)
+	k.invokeGemm(acc, m, n, kk, a, lda, 1, bp, 32, c, ldc, 32*kk, 8)
 	return true
 }
 
@@ -223,21 +215,6 @@ func (k *wasmKernels) gemmPanels(acc bool, m, n, kk int, a []float32, lda int, b
 		panic(fmt.Sprintf("network: gemm by panels: B of %d values for %dx%d", len(bp), kk, n))
 	}
 	gemmCheck(m, n, kk, a, lda, 1, bp, 0, c, ldc)
-	k.mu.Lock()
-	p := k.prm
-	p[wasmsimd.GemmAcc] = 0
-	if acc {
-		p[wasmsimd.GemmAcc] = 1
-	}
-	p[wasmsimd.GemmM], p[wasmsimd.GemmN], p[wasmsimd.GemmK] = int32(m), int32(n), int32(kk)
-	p[wasmsimd.GemmA], p[wasmsimd.GemmARS], p[wasmsimd.GemmAKS] = addr(a), int32(lda), 1
-	p[wasmsimd.GemmB], p[wasmsimd.GemmLDB] = addr(bp), 8
-	p[wasmsimd.GemmC], p[wasmsimd.GemmLDC] = addr(c), int32(ldc)
-	p[wasmsimd.GemmBTS], p[wasmsimd.GemmPanel] = 32, int32(8*kk)
-	k.gemmFn.Invoke(k.arg)
-	k.mu.Unlock()
-	runtime.KeepAlive(a)
-	runtime.KeepAlive(bp)
-	runtime.KeepAlive(c)
+	k.invokeGemm(acc, m, n, kk, a, lda, 1, bp, 8, c, ldc, 32, 8*kk)
 	return true
 }
