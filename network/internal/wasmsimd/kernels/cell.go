@@ -48,13 +48,7 @@ func expFn() *fn {
 	f.simd(opF32x4Mul)
 	f.simd(opF32x4Sub)
 	f.set(r)
-	f.v128F32(expPoly[0])
-	for _, c := range expPoly[1:] {
-		f.get(r)
-		f.simd(opF32x4Mul)
-		f.v128F32(c)
-		f.simd(opF32x4Add)
-	}
+	f.horner(r, expPoly)
 	f.set(p)
 	// p*r*r + r + 1
 	f.get(p)
@@ -85,6 +79,18 @@ func expFn() *fn {
 	return f
 }
 
+// horner emits the polynomial with coefficients c (highest degree first)
+// at the local z, by Horner's rule, leaving it on the stack.
+func (f *fn) horner(z uint32, c []float32) {
+	f.v128F32(c[0])
+	for _, c := range c[1:] {
+		f.get(z)
+		f.simd(opF32x4Mul)
+		f.v128F32(c)
+		f.simd(opF32x4Add)
+	}
+}
+
 // expIndex is the index of expFn in the module.
 const expIndex = 2
 
@@ -95,12 +101,12 @@ func (f *fn) vexp(dst, x uint32) {
 	f.set(dst)
 }
 
-// vsigmoid emits dst = 1/(1+expf(-x)).
-func (f *fn) vsigmoid(dst, x uint32, t [4]uint32) {
+// vsigmoid emits dst = 1/(1+expf(-x)), holding -x in the local tmp.
+func (f *fn) vsigmoid(dst, x, tmp uint32) {
 	f.get(x)
 	f.simd(opF32x4Neg)
-	f.set(t[3])
-	f.vexp(dst, t[3])
+	f.set(tmp)
+	f.vexp(dst, tmp)
 	f.v128F32(1)
 	f.v128F32(1)
 	f.get(dst)
@@ -137,13 +143,7 @@ func (f *fn) vtanh(dst, x uint32, t [5]uint32) {
 	f.get(x)
 	f.simd(opF32x4Mul)
 	f.set(dst)
-	f.v128F32(tanhPoly[0])
-	for _, c := range tanhPoly[1:] {
-		f.get(dst)
-		f.simd(opF32x4Mul)
-		f.v128F32(c)
-		f.simd(opF32x4Add)
-	}
+	f.horner(dst, tanhPoly)
 	f.set(small)
 	f.get(x)
 	f.get(x)
@@ -189,6 +189,18 @@ func (f *fn) vtanh(dst, x uint32, t [5]uint32) {
 	f.simd(opF32x4Lt)
 	f.simd(opV128Bitselect) // ax < 0.625 ? small : big
 	f.set(dst)
+}
+
+// gateAddr emits the address of gate q's column: the local p plus q times
+// the local hb (H in bytes).
+func (f *fn) gateAddr(p, hb uint32, q int) {
+	f.get(p)
+	if q > 0 {
+		f.get(hb)
+		f.i32(int32(q))
+		f.i32Mul()
+		f.i32Add()
+	}
 }
 
 // cellFn assembles lstm(p): for every row and every column j (4 at a
@@ -241,21 +253,9 @@ func cellFn() *fn {
 	f.loop()
 	for q := range 4 {
 		// x = a[q*H+j] + b[q*H+j]
-		f.get(pa)
-		if q > 0 {
-			f.get(hb)
-			f.i32(int32(q))
-			f.i32Mul()
-			f.i32Add()
-		}
+		f.gateAddr(pa, hb, q)
 		f.v128Load(0)
-		f.get(pb)
-		if q > 0 {
-			f.get(hb)
-			f.i32(int32(q))
-			f.i32Mul()
-			f.i32Add()
-		}
+		f.gateAddr(pb, hb, q)
 		f.v128Load(0)
 		f.simd(opF32x4Add)
 		f.set(x)
@@ -264,15 +264,9 @@ func cellFn() *fn {
 			f.call(tanhIndex)
 			f.set(gate[q])
 		} else {
-			f.vsigmoid(gate[q], x, [4]uint32{t[0], t[1], t[2], t[3]})
+			f.vsigmoid(gate[q], x, t[3])
 		}
-		f.get(pa)
-		if q > 0 {
-			f.get(hb)
-			f.i32(int32(q))
-			f.i32Mul()
-			f.i32Add()
-		}
+		f.gateAddr(pa, hb, q)
 		f.get(gate[q])
 		f.v128Store(0)
 	}
