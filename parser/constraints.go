@@ -79,15 +79,15 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 		}
 		byYield[k] = append(byYield[k], strings.Split(r.Label, "/")...)
 	}
+	if len(order) > 0 && len(labels) == 0 {
+		return nil, fmt.Errorf("the model has no labels: %w", decode.ErrBadConstraint)
+	}
 	for _, k := range order {
 		chain := byYield[k]
 		label, ok := chainLabel(index, chain)
 		if !ok {
 			label = 0
-			extra = append(extra, extraLabel{label: strings.Join(chain, "/"), stand: 0, blocks: blocksOf[k]})
-		}
-		if len(labels) == 0 {
-			return nil, fmt.Errorf("the model has no labels: %w", decode.ErrBadConstraint)
+			extra = append(extra, extraLabel{label: strings.Join(chain, "/"), stand: label, blocks: blocksOf[k]})
 		}
 		c.Require = append(c.Require, decode.Required{Label: label, Blocks: blocksOf[k]})
 	}

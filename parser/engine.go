@@ -138,11 +138,10 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if err != nil {
 		return nil, err
 	}
-	p, err := New(ms.Models[0], ms.Vocab)
+	p, err := ms.Parser()
 	if err != nil {
 		return nil, err
 	}
-	p.Calibration = ms.Calibration
 	p.Decode.MaxBytes = opt.MaxBytes
 	if p.Decode.MaxBytes <= 0 {
 		p.Decode.MaxBytes = DefaultMaxBytes
