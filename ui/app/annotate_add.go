@@ -76,7 +76,7 @@ func (a *App) annAdd(sents [][]string) bool {
 			trees[i] = flatTree(w)
 		}
 		a.annAppend(trees, annotate.Untouched)
-		s.Msg = fmt.Sprintf("no model: %s added unparsed (flat trees)", plural(len(sents), "sentence"))
+		s.Msg = fmt.Sprintf("no model: %s added unparsed (flat trees)", Count(len(sents), "sentence"))
 		return true
 	case !a.Model.Ready():
 		s.Msg, s.Err = "", "the model is still loading: add the sentences once it is ready"
@@ -89,7 +89,7 @@ func (a *App) annAdd(sents [][]string) bool {
 			return false
 		}
 	}
-	s.Busy, s.Msg, s.Err = true, fmt.Sprintf("parsing %s with %s…", plural(len(sents), "sentence"), v), ""
+	s.Busy, s.Msg, s.Err = true, fmt.Sprintf("parsing %s with %s…", Count(len(sents), "sentence"), v), ""
 	if a.Job != nil {
 		s.Msg += " (after the job running: " + a.Job.What + ")"
 	}
@@ -111,7 +111,7 @@ func (a *App) annAdd(sents [][]string) bool {
 				return
 			}
 			a.annAppend(trees, annotate.PreAnnotated)
-			s.Msg = fmt.Sprintf("added %s, parsed with %s; edit them", plural(len(trees), "sentence"), v)
+			s.Msg = fmt.Sprintf("added %s, parsed with %s; edit them", Count(len(trees), "sentence"), v)
 		})
 	}()
 	return true
@@ -182,7 +182,7 @@ func (a *App) AnnRemove() {
 	}
 	a.AnnGo(min(i, len(s.Corpus.Sentences)-1))
 	a.annChanged()
-	s.Msg = fmt.Sprintf("removed sentence %s (%s left)", id, plural(len(s.Corpus.Sentences), "sentence"))
+	s.Msg = fmt.Sprintf("removed sentence %s (%s left)", id, Count(len(s.Corpus.Sentences), "sentence"))
 }
 
 // AnnNewCorpus starts a new, empty corpus. The first call only asks for
@@ -199,21 +199,13 @@ func (a *App) AnnNewCorpus() {
 	}
 	if !s.ConfirmNew {
 		s.ConfirmNew = true
-		s.Msg, s.Err = fmt.Sprintf("Start a new corpus? This one (%s) is discarded: export it first to keep it. Click \"new corpus\" again to confirm.", plural(len(s.Corpus.Sentences), "sentence")), ""
+		s.Msg, s.Err = fmt.Sprintf("Start a new corpus? This one (%s) is discarded: export it first to keep it. Click \"new corpus\" again to confirm.", Count(len(s.Corpus.Sentences), "sentence")), ""
 		return
 	}
 	s.Corpus, s.Gold, s.Other, s.OtherScore, s.Hits, s.Diff = nil, nil, nil, nil, nil, nil
 	s.Index, s.ConfirmNew = 0, false
 	a.annChanged()
 	s.Msg, s.Err = "started a new corpus: add sentences below or import a treebank", ""
-}
-
-// plural writes n and noun, with an s unless n is 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // flatTree returns a tree of the words with no structure.
