@@ -128,7 +128,10 @@ func (s *Scorer) grow(buf *wgpu.Buffer, have, size int, label string, usage wgpu
 // record encodes and submits g's commands (see runGroup), ending a
 // submission and waiting for it at each of g's cuts.
 func (s *Scorer) record(g *group) (err error) {
-	var enc *wgpu.CommandEncoder
+	enc, err := s.newEncoder()
+	if err != nil {
+		return err
+	}
 	defer func() {
 		if enc != nil { // not submitted: an error
 			enc.Release()
@@ -137,12 +140,6 @@ func (s *Scorer) record(g *group) (err error) {
 	next := 0 // the next cut
 	work, start, from := 0.0, time.Now(), ""
 	for j, jb := range g.jobs {
-		if enc == nil {
-			if enc, err = s.d.dev.CreateCommandEncoder(nil); err != nil {
-				enc = nil
-				return unavailable(ErrDevice, "command encoder: %v", err)
-			}
-		}
 		if err := s.copyTables(enc, jb); err != nil {
 			return err
 		}
@@ -173,9 +170,8 @@ func (s *Scorer) record(g *group) (err error) {
 				s.timed(from, jb.ds[max(last-1, 0)].what, work, start)
 				work, start, from = 0, time.Now(), ""
 				next++
-				if enc, err = s.d.dev.CreateCommandEncoder(nil); err != nil {
-					enc = nil
-					return unavailable(ErrDevice, "command encoder: %v", err)
+				if enc, err = s.newEncoder(); err != nil {
+					return err
 				}
 			}
 			first = last
@@ -186,12 +182,18 @@ func (s *Scorer) record(g *group) (err error) {
 			}
 		}
 	}
-	if enc == nil {
-		return nil
-	}
 	err = s.submit(enc)
 	enc = nil
 	return err
+}
+
+// newEncoder returns a new command encoder (nil with the error).
+func (s *Scorer) newEncoder() (*wgpu.CommandEncoder, error) {
+	enc, err := s.d.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, unavailable(ErrDevice, "command encoder: %v", err)
+	}
+	return enc, nil
 }
 
 // copyTables records the copies of a job's uniforms and ints from the
@@ -246,9 +248,9 @@ func (s *Scorer) submit(enc *wgpu.CommandEncoder) error {
 // the fence buffer and mapping it: the same wait on both backends, and no
 // result in the staging buffer is touched.
 func (s *Scorer) waitIdle() error {
-	enc, err := s.d.dev.CreateCommandEncoder(nil)
+	enc, err := s.newEncoder()
 	if err != nil {
-		return unavailable(ErrDevice, "command encoder: %v", err)
+		return err
 	}
 	if err := enc.CopyBufferToBuffer(s.arena, 0, s.fence, 0, 4); err != nil {
 		enc.Release()
