@@ -48,8 +48,12 @@ func hostAllowed(hosts map[string]bool, host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
-	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
-	return hosts[host]
+	return hosts[normHost(host)]
+}
+
+// normHost lower-cases a host name and strips an IPv6 address's brackets.
+func normHost(host string) string {
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
 }
 
 // HostsFor returns the host names a server listening on addr answers to
@@ -87,7 +91,7 @@ func hostSet(hosts []string) map[string]bool {
 	}
 	m := map[string]bool{}
 	for _, h := range hosts {
-		m[strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))] = true
+		m[normHost(h)] = true
 	}
 	return m
 }
