@@ -84,8 +84,8 @@ type Handler struct {
 	static *static
 	models modelSource
 	mux    *http.ServeMux
-	hosts  map[string]bool // nil: any
-	cross  *http.CrossOriginProtection
+	hosts  map[string]bool             // nil: any
+	cross  *http.CrossOriginProtection // checks the training API's requests
 
 	jobs      *jobs // nil: no training API
 	tmux      *http.ServeMux
@@ -183,11 +183,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.jobs != nil && isTraining(r.URL.Path) {
-		if h.cross != nil {
-			if err := h.cross.Check(r); err != nil {
-				writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error(), 0)
-				return
-			}
+		if err := h.cross.Check(r); err != nil {
+			writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error(), 0)
+			return
 		}
 		h.tmux.ServeHTTP(w, r)
 		return
