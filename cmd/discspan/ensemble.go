@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
@@ -79,13 +80,21 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		meta.TestF1 = testF1
 	}
 	if *devPath != "" {
-		f1, disc, err := ensembleDev(stdout, *devPath, members, rest, meta.Vocab, *workers)
+		gold, err := treebank.ReadFile(*devPath)
+		if err != nil {
+			return err
+		}
+		ens, models, err := meanParser(members, meta.Vocab)
+		if err != nil {
+			return err
+		}
+		f1, disc, err := ensembleDev(stdout, *devPath, gold, ens, models, rest, *workers)
 		if err != nil {
 			return err
 		}
 		meta.DevF1, meta.DevDiscF1 = f1, disc
 		if *calibrate != "" {
-			cal, err := calibrateEnsemble(stdout, *devPath, members, meta.Vocab, strings.Split(*calibrate, ","), *workers)
+			cal, err := calibrateEnsemble(stdout, *devPath, gold, ens, strings.Split(*calibrate, ","), *workers)
 			if err != nil {
 				return err
 			}
@@ -105,17 +114,25 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// ensembleDev parses the dev treebank with every model alone and with the
-// ensemble, prints their F1, and returns the ensemble's F1 and disc. F1.
-func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths []string, v *network.Vocab, workers int) (f1, disc float64, err error) {
-	gold, err := treebank.ReadFile(devPath)
-	if err != nil {
-		return 0, 0, err
-	}
+// meanParser returns the members' models and a parser whose Scorer
+// averages their scores on the CPU (scorer.MeanCPU).
+func meanParser(members []*network.Params, v *network.Vocab) (*parser.Parser, []*network.Model, error) {
 	models := make([]*network.Model, len(members))
 	for k, p := range members {
 		models[k] = &network.Model{Params: p}
 	}
+	p, err := parser.New(models[0], v)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Scorer = scorer.MeanCPU(models)
+	return p, models, nil
+}
+
+// ensembleDev parses the dev treebank gold (read from devPath) with every
+// model alone and with the ensemble ens, prints their F1, and returns the
+// ensemble's F1 and disc. F1.
+func ensembleDev(w io.Writer, devPath string, gold []*tree.Tree, ens *parser.Parser, models []*network.Model, paths []string, workers int) (f1, disc float64, err error) {
 	ctx := context.Background()
 	row := func(name string, p *parser.Parser) (float64, float64, error) {
 		res, err := train.EvaluateParser(ctx, p, gold, train.DevVariant, workers)
@@ -127,7 +144,7 @@ func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths [
 	}
 	fmt.Fprintf(w, "%s, %s decoder:\n", devPath, train.DevVariant)
 	for k, m := range models {
-		p, err := parser.New(m, v)
+		p, err := parser.New(m, ens.Vocab)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -139,12 +156,7 @@ func ensembleDev(w io.Writer, devPath string, members []*network.Params, paths [
 			return 0, 0, err
 		}
 	}
-	p, err := parser.New(models[0], v)
-	if err != nil {
-		return 0, 0, err
-	}
-	p.Scorer = scorer.MeanCPU(models)
-	return row(fmt.Sprintf("ensemble of %d", len(models)), p)
+	return row(fmt.Sprintf("ensemble of %d", len(models)), ens)
 }
 
 // withoutLabels returns the members and the vocabulary without the named
@@ -174,29 +186,16 @@ func withoutLabels(members []*network.Params, v *network.Vocab, names []string) 
 }
 
 // calibrateEnsemble chooses the discontinuity offsets of each variant on
-// the dev treebank for the ensemble's mean scores (parser.Calibrate) and
-// prints every trial.
-func calibrateEnsemble(w io.Writer, devPath string, members []*network.Params, v *network.Vocab, variants []string, workers int) (parser.Calibration, error) {
-	gold, err := treebank.ReadFile(devPath)
-	if err != nil {
-		return nil, err
-	}
-	models := make([]*network.Model, len(members))
-	for k, p := range members {
-		models[k] = &network.Model{Params: p}
-	}
-	p, err := parser.New(models[0], v)
-	if err != nil {
-		return nil, err
-	}
-	p.Scorer = scorer.MeanCPU(models)
+// the dev treebank gold (read from devPath) for the ensemble ens's mean
+// scores (parser.Calibrate) and prints every trial.
+func calibrateEnsemble(w io.Writer, devPath string, gold []*tree.Tree, ens *parser.Parser, variants []string, workers int) (parser.Calibration, error) {
 	cal := parser.Calibration{}
 	for _, name := range variants {
 		variant, err := decode.ParseVariant(strings.TrimSpace(name))
 		if err != nil {
 			return nil, fmt.Errorf("%w: --calibrate: %v", errUsage, err)
 		}
-		o, trials, err := p.Calibrate(context.Background(), gold, variant, workers)
+		o, trials, err := ens.Calibrate(context.Background(), gold, variant, workers)
 		if err != nil {
 			return nil, err
 		}
