@@ -105,7 +105,7 @@ func read(data []byte) (*File, *Error) {
 	}
 	sum := DataSHA256(body)
 	if got := hex.EncodeToString(sum[:]); got != h.tensorsSHA {
-		return nil, problem(ErrChecksum, nil, "corrupt: tensors checksum mismatch (tensors_sha256 is %s, the data section hashes to %s)", h.tensorsSHA, got)
+		return nil, checksumError(h.tensorsSHA, got)
 	}
 	for k, p := range h.params {
 		for _, t := range p.Tensors() {
@@ -184,6 +184,13 @@ func unflatten(i int, shape []int) []int {
 // check of Read except the data checksum and the values, and returns a File
 // whose Params is nil.
 func ReadMeta(path string) (*File, error) {
+	return readMetaFile(path, nil)
+}
+
+// readMetaFile opens the weights file at path and reads its header (see
+// readMeta); then, when rest is not nil, it calls rest with the file
+// positioned at the data section. An *Error from either is named path.
+func readMetaFile(path string, rest func(f *File, data io.Reader) *Error) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("weights: %w", err)
@@ -194,6 +201,9 @@ func ReadMeta(path string) (*File, error) {
 		return nil, fmt.Errorf("weights: %w", err)
 	}
 	f, e := readMeta(fh, st.Size())
+	if e == nil && rest != nil {
+		e = rest(f, fh)
+	}
 	if e != nil {
 		e.Name = path
 		return nil, e
