@@ -199,12 +199,12 @@ func TestReadTrainingTreesList(t *testing.T) {
 func TestMinWordCount(t *testing.T) {
 	dev := needData(t, "dev.punctmoved.discbracket")
 	counts := map[int]int{}
-	for _, min := range []int{0, 2, 3} {
-		d, err := loadData(dev, "", nil, min, 0, 0, 0)
+	for _, threshold := range []int{0, 2, 3} {
+		d, err := loadData(dev, "", nil, threshold, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		counts[min] = d.stats.Words
+		counts[threshold] = d.stats.Words
 	}
 	if counts[0] != counts[DefaultMinWordCount] {
 		t.Errorf("threshold 0 gave %d words, the default %d", counts[0], counts[DefaultMinWordCount])

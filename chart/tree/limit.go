@@ -20,13 +20,13 @@ func (e *LengthError) Error() string {
 }
 
 // CheckLength returns a *LengthError when a sentence of n words exceeds the
-// limit max: 0 means DefaultMaxWords, a negative max means no limit.
-func CheckLength(n, max int) error {
-	if max == 0 {
-		max = DefaultMaxWords
+// limit: 0 means DefaultMaxWords, a negative limit means none.
+func CheckLength(n, limit int) error {
+	if limit == 0 {
+		limit = DefaultMaxWords
 	}
-	if max > 0 && n > max {
-		return &LengthError{Words: n, Max: max}
+	if limit > 0 && n > limit {
+		return &LengthError{Words: n, Max: limit}
 	}
 	return nil
 }
