@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/discspan/discspan/bench"
-	"github.com/discspan/discspan/weights"
 )
 
 // runBenchServe is discspan bench serve: a load test of the server's
@@ -35,9 +32,9 @@ func runBenchServe(args []string, stdout io.Writer) error {
 	if *clients < 1 || *duration <= 0 || *maxRequests < 1 || *rangeShare < 0 || *rangeShare > 1 {
 		return fmt.Errorf("%w: want --clients >= 1, --duration > 0, --max-requests >= 1 and 0 <= --range-share <= 1", errUsage)
 	}
-	path, cleanup, err := benchWeights(*wpath)
+	path, _, cleanup, err := serveWeights(*wpath)
 	if err != nil {
-		return err
+		return fmt.Errorf("bench serve: %w", err)
 	}
 	defer cleanup()
 	if !*asJSON {
@@ -63,26 +60,4 @@ func runBenchServe(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%d errors and %d corrupted responses (first: %s)", res.Errors, res.Corrupted, res.FirstProblem)
 	}
 	return nil
-}
-
-// benchWeights returns the weights file to serve: path, else the shipped
-// file when the working directory is the repository, else the embedded
-// default model written to a temporary file (removed by the cleanup).
-func benchWeights(path string) (string, func(), error) {
-	if path != "" {
-		return path, func() {}, nil
-	}
-	if _, err := os.Stat(defaultWeights); err == nil {
-		return defaultWeights, func() {}, nil
-	}
-	dir, err := os.MkdirTemp("", "discspan-bench-*")
-	if err != nil {
-		return "", nil, fmt.Errorf("bench serve: %w", err)
-	}
-	p := filepath.Join(dir, weights.DefaultName)
-	if err := os.WriteFile(p, weights.DefaultBytes(), 0o644); err != nil {
-		os.RemoveAll(dir)
-		return "", nil, fmt.Errorf("bench serve: %w", err)
-	}
-	return p, func() { os.RemoveAll(dir) }, nil
 }
