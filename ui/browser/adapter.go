@@ -1,6 +1,9 @@
 package browser
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // noAdapter is the error for a requestAdapter that gave no adapter: with
 // the browser's error when it threw one, else the reason it gives none.
@@ -8,5 +11,5 @@ func noAdapter(err error) error {
 	if err != nil {
 		return fmt.Errorf("no WebGPU adapter: %v", err)
 	}
-	return fmt.Errorf("no WebGPU adapter: the browser offers none (no usable GPU, or WebGPU blocked for it)")
+	return errors.New("no WebGPU adapter: the browser offers none (no usable GPU, or WebGPU blocked for it)")
 }

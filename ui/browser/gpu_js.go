@@ -12,7 +12,7 @@ import (
 	"github.com/discspan/discspan/webgpu"
 )
 
-// GPU builds a WebGPU scorer (an parser.GPUFunc): float16 weights stay
+// GPU builds a WebGPU scorer (a parser.GPUFunc): float16 weights stay
 // float16 on the device. Unless allowSoftware, it first asks for an adapter
 // and gives up, wrapping parser.ErrSoftwareAdapter, when it is a fallback
 // (software) one, before compiling the kernels.
