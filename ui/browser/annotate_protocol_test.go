@@ -17,7 +17,7 @@ import (
 func TestHandleConstrained(t *testing.T) {
 	eng := &parser.Engine{}
 	load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: parser.BackendCPU}})
-	if _, err := handle(eng, "load", load, apptest.Model(t, 1)); err != nil {
+	if _, err := handle(eng, "load", load, apptest.Model(t, 1), nil); err != nil {
 		t.Fatal(err)
 	}
 	words := apptest.Sentences[0]
@@ -34,7 +34,7 @@ func TestHandleConstrained(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := json.Marshal(tc.req)
-			out, err := handle(eng, "parse", req, nil)
+			out, err := handle(eng, "parse", req, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

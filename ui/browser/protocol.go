@@ -55,14 +55,9 @@ func workerError(msg, kind string) error {
 	return errors.New(msg)
 }
 
-// handle runs one request on eng and returns the JSON answer.
-func handle(eng app.Engine, op string, payload []byte, data []byte) ([]byte, error) {
-	return handleProgress(eng, op, payload, data, nil)
-}
-
-// handleProgress is handle; progress, when not nil, is told the steps of a
-// load.
-func handleProgress(eng app.Engine, op string, payload []byte, data []byte, progress func(step string)) ([]byte, error) {
+// handle runs one request on eng and returns the JSON answer; progress,
+// when not nil, is told the steps of a load.
+func handle(eng app.Engine, op string, payload []byte, data []byte, progress func(step string)) ([]byte, error) {
 	switch op {
 	case "load":
 		var r loadRequest

@@ -19,11 +19,11 @@ import (
 // errors that must keep their kind across the boundary.
 func TestHandle(t *testing.T) {
 	eng := &parser.Engine{}
-	if _, err := handle(eng, "parse", []byte(`{"words":["x"],"variant":"n3"}`), nil); !errors.Is(workerError(err.Error(), errKind(err)), parser.ErrNoModel) {
+	if _, err := handle(eng, "parse", []byte(`{"words":["x"],"variant":"n3"}`), nil, nil); !errors.Is(workerError(err.Error(), errKind(err)), parser.ErrNoModel) {
 		t.Errorf("parse before load: %v", err)
 	}
 	load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: parser.BackendCPU, MaxBytes: 1 << 20}})
-	out, err := handle(eng, "load", load, apptest.Model(t, 1))
+	out, err := handle(eng, "load", load, apptest.Model(t, 1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestHandle(t *testing.T) {
 	}
 	words := apptest.Sentences[0]
 	req, _ := json.Marshal(parser.Request{Words: words, Variant: "n4"})
-	out, err = handle(eng, "parse", req, nil)
+	out, err = handle(eng, "parse", req, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +54,11 @@ func TestHandle(t *testing.T) {
 	// A chart over the 1 MiB budget.
 	long := strings.Fields(strings.Repeat("het boek ", 40))
 	req, _ = json.Marshal(parser.Request{Words: long, Variant: "n6"})
-	_, err = handle(eng, "parse", req, nil)
+	_, err = handle(eng, "parse", req, nil, nil)
 	if err == nil || !errors.Is(workerError(err.Error(), errKind(err)), decode.ErrTooLong) {
 		t.Errorf("too long: %v", err)
 	}
-	if _, err := handle(eng, "fly", nil, nil); err == nil {
+	if _, err := handle(eng, "fly", nil, nil, nil); err == nil {
 		t.Error("unknown op accepted")
 	}
 }
@@ -82,7 +82,7 @@ func TestHandleProgress(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var steps []string
 			load, _ := json.Marshal(loadRequest{Name: "m", Opt: parser.LoadOptions{Backend: tc.backend}})
-			if _, err := handleProgress(&parser.Engine{GPU: tc.gpu}, "load", load, apptest.Model(t, 1), func(s string) { steps = append(steps, s) }); err != nil {
+			if _, err := handle(&parser.Engine{GPU: tc.gpu}, "load", load, apptest.Model(t, 1), func(s string) { steps = append(steps, s) }); err != nil {
 				t.Fatal(err)
 			}
 			if !slices.Equal(steps, tc.want) {

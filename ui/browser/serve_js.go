@@ -42,7 +42,7 @@ func ServeWorker(eng app.Engine) {
 	self.Call("postMessage", map[string]any{"op": "ready"})
 	for r := range queue {
 		id := r.id
-		out, err := handleProgress(eng, r.op, r.payload, r.data, func(step string) {
+		out, err := handle(eng, r.op, r.payload, r.data, func(step string) {
 			self.Call("postMessage", map[string]any{"id": id, "progress": step})
 		})
 		if err != nil {
