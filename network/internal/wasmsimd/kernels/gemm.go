@@ -80,6 +80,21 @@ func gemmFn(relaxed bool) *fn {
 			f.set(pc[r])
 		}
 	}
+	// kLoop emits the loop over the k rows of B from colB: body, then pb
+	// steps to the next row.
+	kLoop := func(body func()) {
+		f.get(colB)
+		f.set(pb)
+		f.get(prm[wasmsimd.GemmK])
+		f.set(cnt)
+		f.loop()
+		body()
+		f.addLocal(pb, prm[wasmsimd.GemmLDB])
+		f.addTo(cnt, -1)
+		f.get(cnt)
+		f.brIf(0)
+		f.end()
+	}
 	// tile emits one rows × 4*vecs tile at colB, colC.
 	tile := func(rows, vecs int) {
 		setRows(rows)
@@ -100,11 +115,6 @@ func gemmFn(relaxed bool) *fn {
 			}
 		}
 		f.end()
-		f.get(colB)
-		f.set(pb)
-		f.get(prm[wasmsimd.GemmK])
-		f.set(cnt)
-		f.loop()
 		// One row: each vector of B used once, straight from memory
 		// (fewer live registers); several: loaded once for all rows.
 		loadB := func(v int) {
@@ -115,39 +125,36 @@ func gemmFn(relaxed bool) *fn {
 				f.get(bv[v])
 			}
 		}
-		if rows > 1 {
-			for v := range vecs {
-				f.get(pb)
-				f.v128Load(uint32(16 * v))
-				f.set(bv[v])
-			}
-		}
-		for r := range rows {
-			f.get(pa[r])
-			f.v128Load32Splat()
-			f.set(splat)
-			for v := range vecs {
-				if relaxed {
-					f.get(splat)
-					loadB(v)
-					f.get(accV[r][v])
-					f.simd(opF32x4RelaxMadd)
-				} else {
-					f.get(accV[r][v])
-					f.get(splat)
-					loadB(v)
-					f.simd(opF32x4Mul)
-					f.simd(opF32x4Add)
+		kLoop(func() {
+			if rows > 1 {
+				for v := range vecs {
+					f.get(pb)
+					f.v128Load(uint32(16 * v))
+					f.set(bv[v])
 				}
-				f.set(accV[r][v])
 			}
-			f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
-		}
-		f.addLocal(pb, prm[wasmsimd.GemmLDB])
-		f.addTo(cnt, -1)
-		f.get(cnt)
-		f.brIf(0)
-		f.end()
+			for r := range rows {
+				f.get(pa[r])
+				f.v128Load32Splat()
+				f.set(splat)
+				for v := range vecs {
+					if relaxed {
+						f.get(splat)
+						loadB(v)
+						f.get(accV[r][v])
+						f.simd(opF32x4RelaxMadd)
+					} else {
+						f.get(accV[r][v])
+						f.get(splat)
+						loadB(v)
+						f.simd(opF32x4Mul)
+						f.simd(opF32x4Add)
+					}
+					f.set(accV[r][v])
+				}
+				f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
+			}
+		})
 		for r := range rows {
 			for v := range vecs {
 				f.get(pc[r])
@@ -170,29 +177,21 @@ func gemmFn(relaxed bool) *fn {
 			f.set(accS[r])
 			f.end()
 		}
-		f.get(colB)
-		f.set(pb)
-		f.get(prm[wasmsimd.GemmK])
-		f.set(cnt)
-		f.loop()
-		f.get(pb)
-		f.f32Load(0)
-		f.set(bs)
-		for r := range rows {
-			f.get(accS[r])
-			f.get(pa[r])
+		kLoop(func() {
+			f.get(pb)
 			f.f32Load(0)
-			f.get(bs)
-			f.f32Mul()
-			f.f32Add()
-			f.set(accS[r])
-			f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
-		}
-		f.addLocal(pb, prm[wasmsimd.GemmLDB])
-		f.addTo(cnt, -1)
-		f.get(cnt)
-		f.brIf(0)
-		f.end()
+			f.set(bs)
+			for r := range rows {
+				f.get(accS[r])
+				f.get(pa[r])
+				f.f32Load(0)
+				f.get(bs)
+				f.f32Mul()
+				f.f32Add()
+				f.set(accS[r])
+				f.addLocal(pa[r], prm[wasmsimd.GemmAKS])
+			}
+		})
 		for r := range rows {
 			f.get(pc[r])
 			f.get(accS[r])
