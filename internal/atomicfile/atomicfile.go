@@ -22,7 +22,7 @@ import (
 // the error names path.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		// Name the target, not the temporary file the caller never chose.
 		var pe *os.PathError
@@ -68,22 +68,21 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 // again (weights, treebanks, annotation projects) do not pile them up.
 const StaleAfter = time.Hour
 
-// removeStale removes the temporaries of path last modified before cutoff.
+// removeStale removes the temporaries of path last modified before
+// cutoff, best effort.
 func removeStale(path string, cutoff time.Time) {
-	dir, prefix := filepath.Dir(path), "."+filepath.Base(path)+".tmp-"
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), prefix) {
-			continue
+	prefix := tempPrefix(path)
+	_, _ = sweep(filepath.Dir(path), func(e os.DirEntry) bool {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			return false
 		}
-		if fi, err := e.Info(); err == nil && fi.ModTime().Before(cutoff) {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
+		fi, err := e.Info()
+		return err == nil && fi.ModTime().Before(cutoff)
+	})
 }
+
+// tempPrefix is how the names of Write's temporary files for path begin.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
 
 // WriteBytes replaces path with b (see Write).
 func WriteBytes(path string, b []byte) error {
@@ -108,17 +107,21 @@ func syncDir(dir string) {
 // process writing it was killed (".NAME.tmp-*" beside it) and returns how
 // many it removed. Call it only while nothing else writes path.
 func RemoveTemps(path string) (int, error) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, "."+base+".tmp-") })
+	prefix := tempPrefix(path)
+	return sweep(filepath.Dir(path), func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), prefix) })
 }
 
 // SweepDir removes every temporary file of Write in dir (".*.tmp-*") and
 // returns how many it removed. Call it only while nothing writes in dir.
 func SweepDir(dir string) (int, error) {
-	return sweep(dir, func(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-") })
+	return sweep(dir, func(e os.DirEntry) bool {
+		return strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-")
+	})
 }
 
-func sweep(dir string, match func(string) bool) (int, error) {
+// sweep removes the regular files of dir that match and returns how many
+// it removed; it stops at the first error.
+func sweep(dir string, match func(os.DirEntry) bool) (int, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -128,7 +131,7 @@ func sweep(dir string, match func(string) bool) (int, error) {
 	}
 	n := 0
 	for _, e := range ents {
-		if e.Type().IsRegular() && match(e.Name()) {
+		if e.Type().IsRegular() && match(e) {
 			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
 				return n, err
 			}
