@@ -16,6 +16,9 @@ func (s *Scorer) createBuffers(slots int) error {
 	if wbytes > storageLimit {
 		return fmt.Errorf("webgpu: %d MiB of weights exceed the %d MiB storage limit (try WeightsF16)", wbytes>>20, storageLimit>>20)
 	}
+	// upload and staging start at one chunk's size and grow with the
+	// batches (see Scorer.prepare).
+	s.uploadSize, s.stagingSize = uniformSlot*slots+4*l.ints, 4*l.outCap
 	specs := []struct {
 		buf   **wgpu.Buffer
 		label string
@@ -29,10 +32,8 @@ func (s *Scorer) createBuffers(slots int) error {
 		{&s.arena, "arena", 4 * l.arena, wgpu.BufferUsageStorage | wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
 		{&s.ints, "ints", 4 * l.ints, wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst},
 		{&s.uniforms, "uniforms", uniformSlot * slots, wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst},
-		// upload and staging start at one chunk's size and grow with the
-		// batches (see Scorer.prepare).
-		{&s.upload, "upload", uniformSlot*slots + 4*l.ints, wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
-		{&s.staging, "staging", 4 * l.outCap, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},
+		{&s.upload, "upload", s.uploadSize, wgpu.BufferUsageCopySrc | wgpu.BufferUsageCopyDst},
+		{&s.staging, "staging", s.stagingSize, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},
 		{&s.fence, "fence", 256, wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst},
 	}
 	for _, b := range specs {
@@ -42,7 +43,6 @@ func (s *Scorer) createBuffers(slots int) error {
 		}
 		*b.buf = buf
 	}
-	s.uploadSize, s.stagingSize = uniformSlot*slots+4*l.ints, 4*l.outCap
 	return nil
 }
 
