@@ -158,3 +158,17 @@ func (s TargetStats) String() string {
 		s.Skipped, MaxTargetBlocks, pct(s.Skipped, s.Constituents),
 		s.SkippedSentences, pct(s.SkippedSentences, s.Sentences), s.MaxBlockDegree)
 }
+
+// Discontinuous returns the labelled discontinuous constituents of t (more
+// than one block), as Labelled.String gives them, sorted. Cost O(nodes x
+// words).
+func (t *Tree) Discontinuous() []string {
+	var out []string
+	for i, y := range t.Yields() {
+		if b := Blocks(y); len(b) > 1 {
+			out = append(out, Labelled{Label: t.Nodes[i].Label, Blocks: b}.String())
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -164,3 +164,28 @@ func TestCountTargetsTreebank(t *testing.T) {
 		})
 	}
 }
+
+func TestDiscontinuous(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"continuous", "(ROOT (S (NP (DT 0=the) (NN 1=dog)) (VB 2=barks)))", nil},
+		{
+			"one gap, labels sorted",
+			"(ROOT (S (VP (V 0=a) (V 2=c)) (N 1=b) (X (P 3=d) (P 5=f)) (Q 4=e)))",
+			[]string{
+				tree.Labelled{Label: "VP", Blocks: sp(0, 1, 2, 3)}.String(),
+				tree.Labelled{Label: "X", Blocks: sp(3, 4, 5, 6)}.String(),
+			},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mustParse(t, tc.in).Discontinuous(); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

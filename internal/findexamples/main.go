@@ -21,7 +21,6 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/eval"
-	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
@@ -53,7 +52,7 @@ func run(bank string, minWords, maxWords int, exact bool) error {
 		if len(words) < minWords || len(words) > maxWords || !tokenizes(words) {
 			continue
 		}
-		disc := Discontinuous(gold)
+		disc := gold.Discontinuous()
 		if len(disc) == 0 {
 			continue
 		}
@@ -61,7 +60,7 @@ func run(bank string, minWords, maxWords int, exact bool) error {
 		if err != nil {
 			return fmt.Errorf("sentence %d: %w", i+1, err)
 		}
-		if !slices.Equal(disc, Discontinuous(r.Tree)) {
+		if !slices.Equal(disc, r.Tree.Discontinuous()) {
 			continue
 		}
 		res, err := eval.NewEvaluator(eval.ProperPrm()).Add(gold, r.Tree)
@@ -79,19 +78,6 @@ func run(bank string, minWords, maxWords int, exact bool) error {
 		fmt.Printf("%d\t%d\t%s\tF1 %.1f\texact %v\t%s\n", i+1, len(words), strings.Join(labels, ","), res.F1, isExact, strings.Join(words, " "))
 	}
 	return nil
-}
-
-// Discontinuous returns the labelled discontinuous constituents of t,
-// sorted.
-func Discontinuous(t *tree.Tree) []string {
-	var out []string
-	for i, y := range t.Yields() {
-		if b := tree.Blocks(y); len(b) > 1 {
-			out = append(out, tree.Labelled{Label: t.Nodes[i].Label, Blocks: b}.String())
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // tokenizes reports whether the tokenizer gives back words, as one

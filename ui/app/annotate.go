@@ -301,8 +301,7 @@ func (a *App) AnnDo(cmd annotate.Command) {
 	if sent == nil {
 		return
 	}
-	if s.Busy {
-		s.Err = "wait for the re-parse to finish"
+	if a.annBusy() {
 		return
 	}
 	desc := cmd.Describe(sent.Tree())
@@ -780,4 +779,13 @@ func (a *App) AnnSentence() *annotate.Sentence { return a.annSentence() }
 // annSetTab is called when the annotation tab is shown.
 func (a *App) annSetTab() {
 	a.annRefresh()
+}
+
+// annBusy reports whether a re-parse is running, saying so in the
+// annotation's error: edits wait for it.
+func (a *App) annBusy() bool {
+	if a.Annotate.Busy {
+		a.Annotate.Err = "wait for the re-parse to finish"
+	}
+	return a.Annotate.Busy
 }

@@ -67,8 +67,7 @@ func splitLines(text string) [][]string {
 func (a *App) annAdd(sents [][]string) bool {
 	s := &a.Annotate
 	switch {
-	case s.Busy:
-		s.Err = "wait for the re-parse to finish"
+	case a.annBusy():
 		return false
 	case a.Model.Phase == PhaseFailed || a.Model.Phase == PhaseNoModel:
 		trees := make([]*tree.Tree, len(sents))
@@ -161,8 +160,7 @@ func (a *App) AnnRemove() {
 	if sent == nil {
 		return
 	}
-	if s.Busy {
-		s.Err = "wait for the re-parse to finish"
+	if a.annBusy() {
 		return
 	}
 	id, i := sent.ID(), s.Index
@@ -193,8 +191,7 @@ func (a *App) AnnNewCorpus() {
 	if s.Corpus == nil {
 		return
 	}
-	if s.Busy {
-		s.Err = "wait for the re-parse to finish"
+	if a.annBusy() {
 		return
 	}
 	if !s.ConfirmNew {

@@ -11,25 +11,12 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
-	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/tokenize"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 	"github.com/discspan/discspan/weights"
 )
-
-// discontinuous lists a tree's discontinuous constituents, sorted.
-func discontinuous(tr *tree.Tree) []string {
-	var out []string
-	for i, y := range tr.Yields() {
-		if b := tree.Blocks(y); len(b) > 1 {
-			out = append(out, tree.Labelled{Label: tr.Nodes[i].Label, Blocks: b}.String())
-		}
-	}
-	slices.Sort(out)
-	return out
-}
 
 // TestExamplesShowDiscontinuity checks the examples taken from the
 // treebank: the text tokenizes into the gold tree's words as one
@@ -67,7 +54,7 @@ func TestExamplesShowDiscontinuity(t *testing.T) {
 			if want := gold.Words(); !slices.Equal(got, want) {
 				t.Errorf("the text tokenizes into %q (%d sentences), the gold tree has %q", got, len(sents), want)
 			}
-			disc := discontinuous(gold)
+			disc := gold.Discontinuous()
 			if len(disc) == 0 {
 				t.Errorf("the gold tree has no discontinuous constituent")
 			}
@@ -75,7 +62,7 @@ func TestExamplesShowDiscontinuity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if parsed := discontinuous(r.Tree); !slices.Equal(parsed, disc) {
+			if parsed := r.Tree.Discontinuous(); !slices.Equal(parsed, disc) {
 				t.Errorf("the shipped model's discontinuous constituents %v, the gold tree's %v", parsed, disc)
 			}
 			if devErr == nil {
