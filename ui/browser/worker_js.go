@@ -176,13 +176,8 @@ func (e *WorkerEngine) call(ctx context.Context, op string, payload []byte, data
 
 // try is call; with retry, a dead worker is restarted once.
 func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data js.Value, retry bool) ([]byte, error) {
-	e.mu.Lock()
-	ready := e.ready
-	e.mu.Unlock()
-	select {
-	case <-ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := e.started(ctx); err != nil {
+		return nil, err
 	}
 	e.mu.Lock()
 	if e.failed != nil && e.loadReq != nil && op != "load" && retry {
@@ -221,16 +216,25 @@ func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data 
 	}
 }
 
-// WaitReady waits until the worker runs (its copy of the app compiled
-// and started) or failed to start (the error), or for ctx.
-func (e *WorkerEngine) WaitReady(ctx context.Context) error {
+// started waits until the current worker has started or failed to (its
+// ready channel closed), or for ctx.
+func (e *WorkerEngine) started(ctx context.Context) error {
 	e.mu.Lock()
 	ready := e.ready
 	e.mu.Unlock()
 	select {
 	case <-ready:
+		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// WaitReady waits until the worker runs (its copy of the app compiled
+// and started) or failed to start (the error), or for ctx.
+func (e *WorkerEngine) WaitReady(ctx context.Context) error {
+	if err := e.started(ctx); err != nil {
+		return err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
