@@ -14,7 +14,8 @@ import (
 // warmupWords is the length of the sentence timed to choose a backend.
 const warmupWords = 20
 
-// chooseBackend returns the scorer for the backend asked for, and records
+// chooseBackend returns the scorer for the backend asked for (cpu being
+// the CPU's, see cpuScorer), and records
 // what it is and why in info:
 //
 //   - cpu: the CPU reference;
@@ -28,8 +29,7 @@ const warmupWords = 20
 // the CPU for good when the device is lost, and per batch for sentences
 // longer than it accepts. An ensemble's models are scored each on the
 // chosen backend and averaged (scorer.Mean).
-func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network.Model, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
-	cpu := scorer.MeanCPU(models)
+func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network.Model, cpu scorer.Scorer, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
 	info.Backend = cpu.Backend()
 	switch backend {
 	case BackendCPU:

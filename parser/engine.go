@@ -1,9 +1,10 @@
 package parser
 
 import (
+	"cmp"
 	"context"
 	"errors"
-	"strings"
+	"fmt"
 	"sync"
 	"time"
 
@@ -25,6 +26,10 @@ type LoadOptions struct {
 	Backend string `json:"backend"`
 	// MaxBytes is the decoders' chart memory budget (0: DefaultMaxBytes).
 	MaxBytes int64 `json:"max_bytes"`
+	// Serial, with the CPU, scores an ensemble's models one after the
+	// other in the engine's goroutine even where Engine.Members could
+	// score them elsewhere at the same time (the app's ?workers=1).
+	Serial bool `json:"serial"`
 	// Progress, when not nil, is told each step of the load as it starts
 	// (LoadReading, LoadBackend); it does not cross a worker boundary
 	// (the worker sends the steps as messages of their own).
@@ -71,6 +76,11 @@ type Info struct {
 	// TestF1 is the model card's labelled test F1 (n3); 0 when not stored.
 	TestF1  float64 `json:"test_f1,omitempty"`
 	Created string  `json:"created"`
+	// Workers is the number of threads an ensemble's models score in at
+	// once on the CPU (1: one after the other, or a single model);
+	// Parallel says how, or why not in parallel ("" for a single model).
+	Workers  int    `json:"workers"`
+	Parallel string `json:"parallel,omitempty"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
 }
@@ -110,6 +120,15 @@ const (
 	ReasonFaster    = "faster"     // both were timed; the one chosen was faster
 )
 
+// MemberFunc starts a scorer of model k (k >= 1) of the ensemble held in
+// data (a weights file that name names), which scores elsewhere while the
+// engine's goroutine scores model 0: in the browser, in a Web Worker of its
+// own (ui/browser). local is model k here; the scorer scores with it from
+// the moment its own thread fails, so that no parse is lost. An error (one
+// core, no workers) means model k is scored here, after model 0. ctx bounds
+// the start.
+type MemberFunc func(ctx context.Context, data []byte, name string, k int, local *network.Model) (scorer.Scorer, error)
+
 // Engine holds one loaded model at a time, scores with the backend it
 // chose (the CPU, or WebGPU through GPU) and parses in the calling
 // goroutine. In the browser it runs inside the Web Worker; on the host it
@@ -119,6 +138,10 @@ const (
 type Engine struct {
 	// GPU builds the WebGPU scorer; nil means CPU only.
 	GPU GPUFunc
+	// Members, when not nil, scores an ensemble's models 1, 2, ... on the
+	// CPU in parallel with model 0 (see MemberFunc); nil: one after the
+	// other.
+	Members MemberFunc
 
 	mu sync.Mutex
 	p  *Parser // its Scorer is the memo in front of the chosen backend
@@ -165,16 +188,24 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if opt.Backend != BackendCPU && e.GPU != nil {
 		progress(LoadBackend)
 	}
-	sc, err := e.chooseBackend(ctx, p, ms.Models, f.DType == weights.Float16, opt.Backend, info)
+	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Serial, info)
+	sc, err := e.chooseBackend(ctx, p, ms.Models, cpu, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {
+		_ = cpu.Close()
 		return nil, err
 	}
+	if sc != cpu {
+		// WebGPU scores: the members' workers are not needed.
+		_ = cpu.Close()
+		info.Workers, info.Parallel = 1, ""
+	}
 	p.Scorer = &memo{s: sc}
-	if strings.HasSuffix(sc.Backend(), BackendCPU) {
+	if sc == cpu {
 		// The CPU in a tab: prepare the weights, load the SIMD kernels and
 		// let the JavaScript engine compile the hot code now, not during
-		// the user's first parse (network.Model.WarmUp).
-		for _, m := range ms.Models {
+		// the user's first parse (network.Model.WarmUp). Members scored
+		// elsewhere warm up there.
+		for _, m := range local {
 			m.WarmUp()
 		}
 	}
@@ -185,6 +216,49 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	e.closeLocked()
 	e.p = p
 	return info, nil
+}
+
+// cpuScorer returns the CPU scorer of models and the models it scores in
+// this goroutine: with Members (and not serial), an ensemble whose models
+// 1, 2, ... score elsewhere at the same time as model 0 (those that cannot
+// score here, after it); else scorer.MeanCPU. info.Workers and
+// info.Parallel say which.
+func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, serial bool, info *Info) (scorer.Scorer, []*network.Model) {
+	info.Workers = 1
+	if len(models) == 1 {
+		return scorer.NewCPU(models[0]), models
+	}
+	switch {
+	case serial:
+		info.Parallel = fmt.Sprintf("the %d models score one after the other (asked for)", len(models))
+		return scorer.MeanCPU(models), models
+	case e.Members == nil:
+		info.Parallel = fmt.Sprintf("the %d models score one after the other", len(models))
+		return scorer.MeanCPU(models), models
+	}
+	members := []scorer.Scorer{scorer.NewCPU(models[0])}
+	local := models[:1]
+	var whyNot error
+	for k, m := range models[1:] {
+		s, err := e.Members(ctx, data, name, k+1, m)
+		if err != nil {
+			whyNot = cmp.Or(whyNot, err)
+			s = scorer.NewCPU(m)
+			local = append(local, m)
+		} else {
+			info.Workers++
+		}
+		members = append(members, s)
+	}
+	switch {
+	case whyNot == nil:
+		info.Parallel = fmt.Sprintf("the %d models score at the same time, each in a worker of its own", len(models))
+	case info.Workers == 1:
+		info.Parallel = fmt.Sprintf("the %d models score one after the other: %s", len(models), firstLine(whyNot.Error()))
+	default:
+		info.Parallel = fmt.Sprintf("%d of the %d models score at the same time: %s", info.Workers, len(models), firstLine(whyNot.Error()))
+	}
+	return scorer.Mean(members...), local
 }
 
 // Parse parses one sentence (see Parser.Parse); before Load it returns

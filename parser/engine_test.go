@@ -235,3 +235,107 @@ func TestEngineParse(t *testing.T) {
 		t.Error("no words accepted")
 	}
 }
+
+// elsewhere is an ensemble member that scores in a goroutine of its own
+// (a scorer.Starter), as a Web Worker does in the browser.
+type elsewhere struct {
+	scorer.Scorer
+	k       int
+	started *int
+	closed  *int
+}
+
+func (m elsewhere) Start(b []network.Input) func() ([]scorer.Result, error) {
+	*m.started++
+	type answer struct {
+		outs []scorer.Result
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		outs, err := m.Scorer.Score(b)
+		ch <- answer{outs, err}
+	}()
+	return func() ([]scorer.Result, error) { a := <-ch; return a.outs, a.err }
+}
+
+func (m elsewhere) Close() error { *m.closed++; return nil }
+
+// TestEngineMembers loads an ensemble whose second model scores elsewhere
+// (Engine.Members): the parses equal the sequential ensemble's, the info
+// says how many threads score and why, and the members' threads are closed
+// when WebGPU scores or the engine closes.
+func TestEngineMembers(t *testing.T) {
+	data := parsertest.Ensemble(t, []uint64{1, 2})
+	ms, err := parser.Read(data, "ens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		return fakeGPU{scorer.NewCPU(&network.Model{Params: p}), 0}, false, nil
+	}
+	tests := []struct {
+		name        string
+		opt         parser.LoadOptions
+		fail        error
+		wantWorkers int
+		wantWhy     string
+		wantCalls   int // MemberFunc calls
+		wantStarted bool
+	}{
+		{"parallel", parser.LoadOptions{Backend: parser.BackendCPU}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
+		{"member cannot start", parser.LoadOptions{Backend: parser.BackendCPU}, errors.New("one core"), 1, "the 2 models score one after the other: one core", 1, false},
+		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Serial: true}, nil, 1, "the 2 models score one after the other (asked for)", 0, false},
+		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls, created, started, closed := 0, 0, 0, 0
+			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model) (scorer.Scorer, error) {
+				calls++
+				if k != 1 || local != nil && local.Params == nil || !slices.Equal(d, data) || name != "ens" {
+					t.Errorf("MemberFunc(k=%d, name=%q, %d bytes)", k, name, len(d))
+				}
+				if tc.fail != nil {
+					return nil, tc.fail
+				}
+				created++
+				return elsewhere{scorer.NewCPU(local), k, &started, &closed}, nil
+			}}
+			info, err := e.Load(context.Background(), data, "ens", tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.Workers != tc.wantWorkers || info.Parallel != tc.wantWhy || calls != tc.wantCalls {
+				t.Fatalf("workers %d, parallel %q, %d MemberFunc calls; want %d, %q, %d", info.Workers, info.Parallel, calls, tc.wantWorkers, tc.wantWhy, tc.wantCalls)
+			}
+			if tc.opt.Backend == parser.BackendWebGPU && closed != created {
+				t.Errorf("WebGPU scores, but %d of %d members' threads were closed", closed, created)
+			}
+			for _, words := range parsertest.Sentences {
+				got, err := e.Parse(context.Background(), parser.Request{Words: words, Variant: "n3"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := ref.ParseWords(words, decode.N3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g, w := constituents(got.Tree), constituents(want.Tree); !slices.Equal(g, w) {
+					t.Fatalf("%v:\n got %v\nwant %v", words, g, w)
+				}
+			}
+			if (started > 0) != tc.wantStarted {
+				t.Errorf("the member scored elsewhere %d times", started)
+			}
+			e.Close()
+			if closed != created {
+				t.Errorf("after Close, %d of %d members' threads closed", closed, created)
+			}
+		})
+	}
+}

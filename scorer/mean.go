@@ -32,27 +32,57 @@ func MeanCPU(models []*network.Model) Scorer {
 	return Mean(members...)
 }
 
-// Score scores the batch with every member in turn and averages.
+// Score scores the batch with every member and averages. Members that are
+// Starters are started first and score while the others score here, in
+// order; the sum is taken in member order whatever finishes first, so the
+// results do not depend on where the members ran.
 func (m *mean) Score(batch []network.Input) ([]Result, error) {
 	e := m.members
 	if len(e) == 0 {
 		return nil, errors.New("scorer: an ensemble without members")
 	}
-	sum, err := e[0].Score(batch)
-	if err != nil {
-		return nil, err
-	}
-	for k, s := range e[1:] {
-		outs, err := s.Score(batch)
-		if err != nil {
-			return nil, err
+	waits := make([]func() ([]Result, error), len(e))
+	for k, s := range e {
+		if st, ok := s.(Starter); ok {
+			waits[k] = st.Start(batch)
 		}
-		if len(outs) != len(sum) {
-			return nil, fmt.Errorf("scorer: ensemble member %d returned %d results for %d sentences", k+1, len(outs), len(sum))
+	}
+	outs := make([][]Result, len(e))
+	var first error
+	for k, s := range e {
+		if waits[k] != nil {
+			continue
+		}
+		o, err := s.Score(batch)
+		if err != nil {
+			first = memberError(k, err)
+			break
+		}
+		outs[k] = o
+	}
+	for k, wait := range waits {
+		if wait == nil {
+			continue
+		}
+		// Every started member is waited for, also after a failure, so
+		// that none is still scoring when Score returns.
+		o, err := wait()
+		if err != nil && first == nil {
+			first = memberError(k, err)
+		}
+		outs[k] = o
+	}
+	if first != nil {
+		return nil, first
+	}
+	sum := outs[0]
+	for k := 1; k < len(e); k++ {
+		if len(outs[k]) != len(sum) {
+			return nil, fmt.Errorf("scorer: ensemble member %d returned %d results for %d sentences", k, len(outs[k]), len(sum))
 		}
 		for i := range sum {
-			if err := accumulate(&sum[i], outs[i]); err != nil {
-				return nil, fmt.Errorf("scorer: ensemble member %d, sentence %d: %w", k+1, i, err)
+			if err := accumulate(&sum[i], outs[k][i]); err != nil {
+				return nil, fmt.Errorf("scorer: ensemble member %d, sentence %d: %w", k, i, err)
 			}
 		}
 	}
@@ -65,6 +95,16 @@ func (m *mean) Score(batch []network.Input) ([]Result, error) {
 		}
 	}
 	return sum, nil
+}
+
+// memberError is err, unchanged for the first member (whose errors an
+// ensemble reports as a single model would) and naming the member
+// otherwise; errors.Is sees through both.
+func memberError(k int, err error) error {
+	if k == 0 {
+		return err
+	}
+	return fmt.Errorf("ensemble member %d: %w", k, err)
 }
 
 // accumulate adds b's scores and tag logits to a's (which the ensemble owns:

@@ -102,3 +102,83 @@ func TestMeanErrorsAndClose(t *testing.T) {
 		t.Error("an ensemble without members scored")
 	}
 }
+
+// started is a Starter over a CPU scorer that logs when it is started and
+// waited for; err, when set, is what its wait returns.
+type started struct {
+	Scorer
+	name string
+	log  *[]string
+	err  error
+}
+
+func (s *started) Start(batch []network.Input) func() ([]Result, error) {
+	*s.log = append(*s.log, "start "+s.name)
+	return func() ([]Result, error) {
+		*s.log = append(*s.log, "wait "+s.name)
+		if s.err != nil {
+			return nil, s.err
+		}
+		return s.Scorer.Score(batch)
+	}
+}
+
+// logged is a Scorer over a CPU scorer that logs its calls.
+type logged struct {
+	Scorer
+	name string
+	log  *[]string
+}
+
+func (s *logged) Score(batch []network.Input) ([]Result, error) {
+	*s.log = append(*s.log, "score "+s.name)
+	return s.Scorer.Score(batch)
+}
+
+func TestMeanStartsStartersFirst(t *testing.T) {
+	batch := []network.Input{sentence(5), sentence(2)}
+	a, b, c := seeded(t, 1), seeded(t, 2), seeded(t, 3)
+	want, err := Mean(NewCPU(a), NewCPU(b), NewCPU(c)).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		failB   error
+		wantLog string
+		wantErr string
+	}{
+		{"parallel", nil, "start b, score a, score c, wait b", ""},
+		{"started member fails", errors.New("worker died"), "start b, score a, score c, wait b", "ensemble member 1: worker died"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var log []string
+			s := Mean(&logged{NewCPU(a), "a", &log}, &started{NewCPU(b), "b", &log, tc.failB}, &logged{NewCPU(c), "c", &log})
+			got, err := s.Score(batch)
+			if gotLog := strings.Join(log, ", "); gotLog != tc.wantLog {
+				t.Errorf("calls %q, want %q", gotLog, tc.wantLog)
+			}
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Summed in member order wherever the members ran: equal to
+			// the sequential ensemble bit for bit.
+			for i := range want {
+				for _, p := range [][2][]float32{{got[i].Scores.Cont, want[i].Scores.Cont}, {got[i].Scores.Disc, want[i].Scores.Disc}, {got[i].Scores.Gap, want[i].Scores.Gap}, {got[i].Tags, want[i].Tags}} {
+					for j := range p[1] {
+						if p[0][j] != p[1][j] {
+							t.Fatalf("sentence %d: entry %d is %v, the sequential ensemble's %v", i, j, p[0][j], p[1][j])
+						}
+					}
+				}
+			}
+		})
+	}
+}

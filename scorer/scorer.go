@@ -37,6 +37,16 @@ type Scorer interface {
 	Close() error
 }
 
+// Starter is a Scorer that can score elsewhere while the caller goes on (a
+// model in a Web Worker of its own): Start sends batch off and returns a
+// function that waits for its results, which are then what Score would
+// have returned. Mean starts such members before it scores the others, so
+// that an ensemble scores in parallel.
+type Starter interface {
+	Scorer
+	Start(batch []network.Input) (wait func() ([]Result, error))
+}
+
 var (
 	// ErrUnavailable marks failures after which a backend cannot be used:
 	// no adapter, a shader that does not compile, a lost device.

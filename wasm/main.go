@@ -21,7 +21,7 @@ import (
 
 func main() {
 	if browser.InWorker() {
-		browser.ServeWorker(&parser.Engine{GPU: browser.GPU})
+		browser.ServeWorker(&parser.Engine{GPU: browser.GPU, Members: browser.Member})
 		return
 	}
 	page := browser.Page()

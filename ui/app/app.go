@@ -15,6 +15,9 @@ type Options struct {
 	Variant string
 	// Text is the initial sentence; "" means the first example.
 	Text string
+	// Serial scores an ensemble's models one after the other in the
+	// parsing worker, not each in a worker of its own (workers=1).
+	Serial bool
 }
 
 // Tabs of the app.

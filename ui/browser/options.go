@@ -16,8 +16,9 @@ type PageOptions struct {
 }
 
 // ParseQuery reads the query of the page URL: backend (auto, cpu,
-// webgpu), model, variant, s (the sentence) and worker (0 to parse in the
-// page). Unknown or malformed parameters are ignored.
+// webgpu), model, variant, s (the sentence), worker (0 to parse in the
+// page) and workers (1: an ensemble's models score one after the other in
+// the parsing worker, not each in a worker of its own). Unknown or malformed parameters are ignored.
 func ParseQuery(rawQuery string) PageOptions {
 	q, _ := url.ParseQuery(rawQuery)
 	o := PageOptions{Worker: q.Get("worker") != "0"}
@@ -28,5 +29,6 @@ func ParseQuery(rawQuery string) PageOptions {
 	o.App.Model = q.Get("model")
 	o.App.Variant = q.Get("variant")
 	o.App.Text = q.Get("s")
+	o.App.Serial = q.Get("workers") == "1"
 	return o
 }

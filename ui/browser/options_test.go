@@ -16,6 +16,8 @@ func TestParseQuery(t *testing.T) {
 			PageOptions{App: app.Options{Backend: "webgpu", Model: "big", Variant: "n5", Text: "De kat slaapt ."}}},
 		{"cpu", "backend=cpu", PageOptions{App: app.Options{Backend: "cpu"}, Worker: true}},
 		{"bad backend", "backend=cuda", PageOptions{Worker: true}},
+		{"serial ensemble", "workers=1", PageOptions{App: app.Options{Serial: true}, Worker: true}},
+		{"workers other than 1", "workers=4", PageOptions{Worker: true}},
 		{"malformed", "%zz&backend=cpu", PageOptions{App: app.Options{Backend: "cpu"}, Worker: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

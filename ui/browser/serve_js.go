@@ -18,8 +18,9 @@ type request struct {
 	data    []byte
 }
 
-// ServeWorker answers the page's requests with eng, one after another, and
-// never returns. It runs in the worker (see worker.js): the requests are
+// ServeWorker answers the page's requests with eng (or, in an ensemble
+// member's worker, the parsing worker's: see Member), one after another,
+// and never returns. It runs in the worker (see worker.js): the requests are
 // handled in this goroutine, not in the message callback, since loading
 // WebGPU waits for promises.
 func ServeWorker(eng app.Engine) {
@@ -40,8 +41,24 @@ func ServeWorker(eng app.Engine) {
 		return nil
 	}))
 	self.Call("postMessage", map[string]any{"op": "ready"})
+	// The worker may be an ensemble member's (see Member): it then keeps
+	// one model and scores batches.
+	member := &memberServer{}
 	for r := range queue {
 		id := r.id
+		if r.op == "member-load" || r.op == "score" {
+			out, scores, err := member.handle(r.op, r.payload, r.data)
+			switch {
+			case err != nil:
+				self.Call("postMessage", map[string]any{"id": id, "err": err.Error()})
+			case scores != nil:
+				b := bytesToJS(scores)
+				self.Call("postMessage", map[string]any{"id": id, "json": string(out), "bytes": b}, []any{b.Get("buffer")})
+			default:
+				self.Call("postMessage", map[string]any{"id": id, "json": string(out)})
+			}
+			continue
+		}
 		out, err := handle(eng, r.op, r.payload, r.data, func(step string) {
 			self.Call("postMessage", map[string]any{"id": id, "progress": step})
 		})

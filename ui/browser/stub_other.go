@@ -64,3 +64,8 @@ func ServeWorker(app.Engine) { panic("browser: ServeWorker outside a browser") }
 
 // GPU fails: no WebGPU here.
 func GPU(*network.Params, bool, bool) (scorer.Scorer, bool, error) { return nil, false, errNotBrowser }
+
+// Member fails: no Web Workers here.
+func Member(context.Context, []byte, string, int, *network.Model) (scorer.Scorer, error) {
+	return nil, errNotBrowser
+}

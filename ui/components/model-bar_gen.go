@@ -100,6 +100,14 @@ func (c *ModelBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("data-reason", c.App.Model.Info.Reason)
 				vgn.SetInnerHTML("(" + c.App.Model.NotUsed() + ")")
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if c.App.Model.Info.Parallel != "" {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "parallel"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("data-workers", c.App.Model.Info.Workers)
+					vgn.SetInnerHTML("(" + c.App.Model.Info.Parallel + ")")
+				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 			}

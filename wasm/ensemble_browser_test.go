@@ -1,0 +1,93 @@
+//go:build !js
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/parser/parsertest"
+)
+
+// TestBrowserEnsembleWorkers loads an ensemble of two models on the CPU:
+// by default the second model scores in a Web Worker of its own, started
+// by the parsing worker, while the parsing worker scores the first; with
+// ?workers=1 both score in the parsing worker, one after the other. Both
+// draw the tree the native ensemble gives, and the page says how the
+// models score. It logs the click-to-drawing times of both, alternating
+// page loads (DISCSPAN_ROUNDS rounds, default 1; DISCSPAN_WEIGHTS for the
+// shipped ensemble): a measurement, not a limit.
+func TestBrowserEnsembleWorkers(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	words, other, _ := devData(t)
+	data := weightsOrEnv(t, parsertest.Ensemble(t, []uint64{1, 2}, words, other))
+	srv := serveApp(t, web, data)
+	want := nativeConstituents(t, data, words, decode.N3)
+	ctx := newBrowser(t, chrome)
+
+	rounds := 1
+	if s := os.Getenv("DISCSPAN_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("DISCSPAN_ROUNDS=%q: want a positive number", s)
+		}
+		rounds = n
+	}
+	modes := []struct {
+		name, query string
+		workers     string
+		why         string
+	}{
+		{"parallel", "?backend=cpu", "2", "the 2 models score at the same time, each in a worker of its own"},
+		{"serial", "?backend=cpu&workers=1", "1", "the 2 models score one after the other (asked for)"},
+	}
+	times := map[string][]float64{}
+	work := map[string]string{}
+	loads := map[string][]float64{}
+	for round := 0; round < rounds; round++ {
+		for _, m := range modes {
+			ready, backend, _ := load(t, ctx, srv.URL+"/"+m.query)
+			loads[m.name] = append(loads[m.name], ready)
+			var shown struct {
+				Workers string `json:"workers"`
+				Text    string `json:"text"`
+			}
+			if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => { const e = document.querySelector('#parallel');
+				return e ? {workers: e.dataset.workers, text: e.textContent} : {}; })()`, &shown)); err != nil {
+				t.Fatal(err)
+			}
+			if shown.Workers != m.workers || !strings.Contains(shown.Text, m.why) || backend != "ensemble of 2: cpu" {
+				t.Fatalf("%s: the page shows workers %q, %q, backend %q; want %q, %q, ensemble of 2: cpu", m.name, shown.Workers, shown.Text, backend, m.workers, m.why)
+			}
+			parseInPage(t, ctx, other, "n3") // another sentence first: no reuse of scores
+			for range 3 {
+				r := parseInPage(t, ctx, words, "n3")
+				checkTree(t, m.name, r, want)
+				// A member whose worker failed says so in the backend.
+				if !strings.Contains(r.Work, "ensemble of 2: cpu") || strings.Contains(r.Work, "(here:") {
+					t.Fatalf("%s: the parse was scored on something else:\n%s", m.name, r.Work)
+				}
+				times[m.name] = append(times[m.name], r.MS)
+				work[m.name] = r.Work
+				parseInPage(t, ctx, other, "n3")
+			}
+		}
+	}
+	median := func(v []float64) float64 {
+		v = slices.Clone(v)
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	var b strings.Builder
+	for _, m := range modes {
+		fmt.Fprintf(&b, "\n  %-8s click to drawing median %.1f ms (%d parses: %.0f), load to ready median %.0f ms; the last parse:\n%s", m.name, median(times[m.name]), len(times[m.name]), times[m.name], median(loads[m.name]), work[m.name])
+	}
+	t.Logf("ensemble of 2 on the CPU, %d words, n3, %d round(s) alternating:%s", len(words), rounds, b.String())
+}
