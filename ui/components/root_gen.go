@@ -136,50 +136,55 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		if !c.App.Model.Ready() {
-			{
-				vgcompKey := vugu.MakeCompKey(0x2477A34D5936D883^vgin.CurrentPositionHash(), vgiterkey)
-				// ask BuildEnv for prior instance of this specific component
-				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Loader)
-				if vgcomp == nil {
-					// create new one if needed
-					vgcomp = new(Loader)
-					vgin.BuildEnv.WireComponent(vgcomp)
-				}
-				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-				vgcomp.App = c.App
-				vgout.Components = append(vgout.Components, vgcomp)
-				vgn = &vugu.VGNode{Component: vgcomp}
-				vgparent.AppendChild(vgn)
+		{
+			vgcompKey := vugu.MakeCompKey(0x2477A34D5936D883^vgin.CurrentPositionHash(), vgiterkey)
+			// ask BuildEnv for prior instance of this specific component
+			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*Loader)
+			if vgcomp == nil {
+				// create new one if needed
+				vgcomp = new(Loader)
+				vgin.BuildEnv.WireComponent(vgcomp)
 			}
-		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		if c.App.Job != nil {
-			{
-				vgcompKey := vugu.MakeCompKey(0x331CDEA5A550805F^vgin.CurrentPositionHash(), vgiterkey)
-				// ask BuildEnv for prior instance of this specific component
-				vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*JobBar)
-				if vgcomp == nil {
-					// create new one if needed
-					vgcomp = new(JobBar)
-					vgin.BuildEnv.WireComponent(vgcomp)
-				}
-				vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
-				vgcomp.App = c.App
-				vgout.Components = append(vgout.Components, vgcomp)
-				vgn = &vugu.VGNode{Component: vgcomp}
-				vgparent.AppendChild(vgn)
-			}
-		}
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
-		vgparent.AppendChild(vgn)
-		if c.App.Notice != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "notice"}}}
+			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp.App = c.App
+			vgout.Components = append(vgout.Components, vgcomp)
+			vgn = &vugu.VGNode{Component: vgcomp}
 			vgparent.AppendChild(vgn)
-			vgn.AddAttrInterface("class", c.noticeClass())
-			vgn.AddAttrInterface("role", c.noticeRole())
-			vgn.SetInnerHTML(c.App.Notice)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		{
+			vgcompKey := vugu.MakeCompKey(0x331CDEA5A550805F^vgin.CurrentPositionHash(), vgiterkey)
+			// ask BuildEnv for prior instance of this specific component
+			vgcomp, _ := vgin.BuildEnv.CachedComponent(vgcompKey).(*JobBar)
+			if vgcomp == nil {
+				// create new one if needed
+				vgcomp = new(JobBar)
+				vgin.BuildEnv.WireComponent(vgcomp)
+			}
+			vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+			vgcomp.App = c.App
+			vgout.Components = append(vgout.Components, vgcomp)
+			vgn = &vugu.VGNode{Component: vgcomp}
+			vgparent.AppendChild(vgn)
+		}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
+		vgparent.AppendChild(vgn)
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slot"}}}
+		vgparent.AppendChild(vgn)
+		{
+			vgparent := vgn
+			_ = vgparent
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "i", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
+			vgparent.AppendChild(vgn)
+			vgn.SetInnerHTML(vugu.HTML(""))
+			if c.App.Notice != "" {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "notice"}}}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("class", c.noticeClass())
+				vgn.AddAttrInterface("role", c.noticeRole())
+				vgn.SetInnerHTML(c.App.Notice)
+			}
 		}
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
