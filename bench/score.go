@@ -57,8 +57,13 @@ type ScoreRow struct {
 	// reference (its first pass); nil when not measured.
 	MaxAbsDiff     *float64 `json:"max_abs_diff,omitempty"`
 	MaxAbsDiffTags *float64 `json:"max_abs_diff_tags,omitempty"`
-	Err            string   `json:"error,omitempty"`
-	Unavailable    bool     `json:"unavailable,omitempty"`
+	// Phases is where a timed pass's time went on WebGPU (webgpu.Phases,
+	// averaged over the timed passes and summed over the ensemble's models,
+	// which score at the same time: the sum can exceed the pass); nil for
+	// the CPU.
+	Phases      *webgpu.Phases `json:"phases_per_pass,omitempty"`
+	Err         string         `json:"error,omitempty"`
+	Unavailable bool           `json:"unavailable,omitempty"`
 }
 
 // Scoring is one "bench score" run: the encoded sentences and the
@@ -75,11 +80,11 @@ type Scoring struct {
 	reference []network.Output // the CPU's first pass, once run
 }
 
-// open builds the scorer of a backend (an ensemble's mean over its models)
-// and describes the device it runs on.
-func (b *Scoring) open(backend string) (scorer.Scorer, string, float64, error) {
+// open builds the scorer of a backend (an ensemble's mean over its
+// models, which it also returns) and describes the device it runs on.
+func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, float64, error) {
 	if backend == "cpu" {
-		return scorer.MeanCPU(b.Models), CPUDescription(), 0, nil
+		return scorer.MeanCPU(b.Models), nil, CPUDescription(), 0, nil
 	}
 	longest := 0
 	for _, in := range b.Ins {
@@ -103,7 +108,7 @@ func (b *Scoring) open(backend string) (scorer.Scorer, string, float64, error) {
 			if len(b.Models) > 1 {
 				err = fmt.Errorf("model %d: %w", k+1, err)
 			}
-			return nil, "", 0, err
+			return nil, nil, "", 0, err
 		}
 		if k == 0 {
 			a := s.Adapter()
@@ -114,7 +119,7 @@ func (b *Scoring) open(backend string) (scorer.Scorer, string, float64, error) {
 		}
 		members = append(members, s)
 	}
-	return scorer.Mean(members...), device, selfCheckSeconds(members), nil
+	return scorer.Mean(members...), members, device, selfCheckSeconds(members), nil
 }
 
 // selfCheckSeconds sums the self-check time of the WebGPU scorers among
@@ -164,7 +169,7 @@ func (b *Scoring) Measure(backend string) ScoreRow {
 		b.reference = ref
 	}
 	start := time.Now()
-	s, device, selfCheck, err := b.open(backend)
+	s, members, device, selfCheck, err := b.open(backend)
 	if err != nil {
 		return fail(err)
 	}
@@ -186,6 +191,13 @@ func (b *Scoring) Measure(backend string) ScoreRow {
 	if keep {
 		b.reference = outs
 	}
+	var gpus []*webgpu.Scorer
+	for _, m := range members {
+		if w, ok := m.(*webgpu.Scorer); ok {
+			w.ResetPhases()
+			gpus = append(gpus, w)
+		}
+	}
 	times := make([]float64, b.Runs)
 	for r := range times {
 		runtime.GC() // the garbage of the previous pass is not this one's
@@ -201,6 +213,14 @@ func (b *Scoring) Measure(backend string) ScoreRow {
 	}
 	row.SentencesPerSecond = float64(row.Sentences) / row.BestSeconds
 	row.MaxAbsDiff, row.MaxAbsDiffTags = &diff.scores, &diff.tags
+	if len(gpus) > 0 {
+		var sum webgpu.Phases
+		for _, w := range gpus {
+			sum = sum.Add(w.Phases())
+		}
+		sum = sum.Scale(1 / float64(b.Runs))
+		row.Phases = &sum
+	}
 	return row
 }
 

@@ -26,7 +26,20 @@ func (f *fake) Score(b []network.Input) ([]Result, error) {
 	return f.cpu.Score(b)
 }
 func (f *fake) Backend() string { return "fake gpu" }
-func (f *fake) Close() error    { f.closed = true; return nil }
+
+// startingFake is a fake whose work can be started (a Starter).
+type startingFake struct {
+	*fake
+	started int
+}
+
+func (f *startingFake) Start(b []network.Input) func() ([]Result, error) {
+	f.started++
+	out, err := f.fake.Score(b)
+	return func() ([]Result, error) { return out, err }
+}
+
+func (f *fake) Close() error { f.closed = true; return nil }
 
 func tinyModel(t *testing.T) *network.Model {
 	t.Helper()
@@ -72,42 +85,60 @@ func TestSelect(t *testing.T) {
 		{"bad input", true, nil, errors.New("id outside the vocabulary"), "fake gpu", "", true, false},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var log []string
-			logf := func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
-			g := &fake{cpu: NewCPU(m), err: c.scoreErr}
-			s := Select(c.prefer, m, func() (Scorer, error) {
-				if c.build != nil {
-					return nil, c.build
+		// Through Score, and through Start with a GPU that is a Starter
+		// (as webgpu.Scorer is): the same answers, fallbacks and logs.
+		for _, via := range []string{"Score", "Start"} {
+			t.Run(c.name+" via "+via, func(t *testing.T) {
+				var log []string
+				logf := func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
+				g := &fake{cpu: NewCPU(m), err: c.scoreErr}
+				var gpu Scorer = g
+				sg := &startingFake{fake: g}
+				if via == "Start" {
+					gpu = sg
 				}
-				return g, nil
-			}, logf)
-			got, err := s.Score(batch)
-			if (err != nil) != c.wantErr {
-				t.Fatalf("Score error %v, want error %v", err, c.wantErr)
-			}
-			if err == nil && (len(got) != 2 || got[1].Scores.N != 5) {
-				t.Fatalf("Score returned %d results", len(got))
-			}
-			if b := s.Backend(); b != c.want {
-				t.Errorf("Backend() = %q, want %q", b, c.want)
-			}
-			joined := strings.Join(log, "\n")
-			if c.wantLog == "" && joined != "" || !strings.Contains(joined, c.wantLog) {
-				t.Errorf("log %q, want %q", joined, c.wantLog)
-			}
-			if g.closed != c.wantClose {
-				t.Errorf("GPU closed = %v, want %v", g.closed, c.wantClose)
-			}
-			if c.name == "device lost" { // later calls go straight to the CPU
-				calls := g.calls
-				if _, err := s.Score(batch); err != nil || g.calls != calls {
-					t.Errorf("after the failure: err %v, GPU calls %d -> %d", err, calls, g.calls)
+				s := Select(c.prefer, m, func() (Scorer, error) {
+					if c.build != nil {
+						return nil, c.build
+					}
+					return gpu, nil
+				}, logf)
+				var got []Result
+				var err error
+				if st, ok := s.(Starter); ok && via == "Start" {
+					got, err = st.Start(batch)()
+					if c.prefer && c.build == nil && sg.started != 1 {
+						t.Errorf("the GPU was started %d times, want once", sg.started)
+					}
+				} else {
+					got, err = s.Score(batch)
 				}
-			}
-			if err := s.Close(); err != nil {
-				t.Error(err)
-			}
-		})
+				if (err != nil) != c.wantErr {
+					t.Fatalf("Score error %v, want error %v", err, c.wantErr)
+				}
+				if err == nil && (len(got) != 2 || got[1].Scores.N != 5) {
+					t.Fatalf("Score returned %d results", len(got))
+				}
+				if b := s.Backend(); b != c.want {
+					t.Errorf("Backend() = %q, want %q", b, c.want)
+				}
+				joined := strings.Join(log, "\n")
+				if c.wantLog == "" && joined != "" || !strings.Contains(joined, c.wantLog) {
+					t.Errorf("log %q, want %q", joined, c.wantLog)
+				}
+				if g.closed != c.wantClose {
+					t.Errorf("GPU closed = %v, want %v", g.closed, c.wantClose)
+				}
+				if c.name == "device lost" { // later calls go straight to the CPU
+					calls := g.calls
+					if _, err := s.Score(batch); err != nil || g.calls != calls {
+						t.Errorf("after the failure: err %v, GPU calls %d -> %d", err, calls, g.calls)
+					}
+				}
+				if err := s.Close(); err != nil {
+					t.Error(err)
+				}
+			})
+		}
 	}
 }

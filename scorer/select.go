@@ -57,6 +57,27 @@ func (f *fallback) Score(batch []network.Input) ([]Result, error) {
 		return f.cpu.Score(batch)
 	}
 	out, err := s.Score(batch)
+	return f.settle(s, batch, out, err)
+}
+
+// Start starts the GPU on batch when it is a Starter (see Select and
+// Starter); otherwise the batch is scored when waited for.
+func (f *fallback) Start(batch []network.Input) func() ([]Result, error) {
+	s := f.current()
+	st, ok := s.(Starter)
+	if s == f.cpu || !ok {
+		return func() ([]Result, error) { return f.Score(batch) }
+	}
+	wait := st.Start(batch)
+	return func() ([]Result, error) {
+		out, err := wait()
+		return f.settle(s, batch, out, err)
+	}
+}
+
+// settle returns the GPU s's answer for batch, or the CPU's after a
+// failure of s (see Select).
+func (f *fallback) settle(s Scorer, batch []network.Input, out []Result, err error) ([]Result, error) {
 	switch {
 	case err == nil:
 		return out, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall/js"
+	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -28,6 +29,7 @@ type device struct {
 	lost   atomic.Pointer[string]
 	onLost js.Func
 	calls  callCounts
+	phases Phases // Wait and Copy are set here, the rest by the Scorer
 }
 
 // await waits for a promise (see jsawait.Await).
@@ -180,10 +182,14 @@ func (d *device) readInto(buf *wgpu.Buffer, dst []byte) (err error) {
 		}
 	}()
 	d.calls.maps++
+	start := time.Now()
 	if err := buf.MapAsync(wgpu.MapModeRead, 0, uint64(len(dst)), func(wgpu.BufferMapAsyncStatus) {}); err != nil {
 		return unavailable(ErrDevice, "map: %v", err)
 	}
+	d.phases.Wait += time.Since(start)
+	start = time.Now()
 	copy(dst, buf.GetMappedRange(0, uint(len(dst)))) // a copy on js
+	d.phases.Copy += time.Since(start)
 	buf.Unmap()
 	return nil
 }

@@ -21,6 +21,7 @@ type device struct {
 	info     AdapterInfo
 	f16      bool // the shader-f16 feature is enabled
 	calls    callCounts
+	phases   Phases // Wait and Copy are set here, the rest by the Scorer
 }
 
 // nativeShaderF16 says whether to use the shader-f16 feature natively: no,
@@ -144,6 +145,7 @@ func (d *device) wait(done func() bool) error {
 func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
 	size := uint64(len(dst))
 	d.calls.maps++
+	start := time.Now()
 	done := false
 	var status wgpu.BufferMapAsyncStatus
 	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) {
@@ -157,7 +159,10 @@ func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
 	if status != wgpu.BufferMapAsyncStatusSuccess {
 		return unavailable(ErrDevice, "map: %v", status)
 	}
+	d.phases.Wait += time.Since(start)
+	start = time.Now()
 	copyParallel(dst, buf.GetMappedRange(0, uint(size))) // a view of the mapping natively: one copy
+	d.phases.Copy += time.Since(start)
 	if err := buf.Unmap(); err != nil {
 		return unavailable(ErrDevice, "unmap: %v", err)
 	}

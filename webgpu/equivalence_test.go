@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 )
 
 // Tolerances of the equivalence tests against the CPU reference, on the
@@ -140,4 +141,64 @@ func TestEquivalenceLongSentence(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEquivalenceEnsembleAtOnce scores an ensemble of two models, each on a
+// device of its own, with scorer.Mean: the members are Starters, so both
+// score at the same time (two goroutines, two devices), and the mean
+// equals the CPU ensemble's within tolF32, with the same n3 trees. Run
+// several times over, so that the two devices' work interleaves
+// differently.
+func TestEquivalenceEnsembleAtOnce(t *testing.T) {
+	c := microConfig()
+	a, b := randomModel(t, c, 3), randomModel(t, c, 4)
+	ens := scorer.Mean(openScorer(t, a.Params, Options{Weights: WeightsF32}), openScorer(t, b.Params, Options{Weights: WeightsF32}))
+	batch := randomBatch(c, 6, 3, 0, 1, 7, 12, 2, 40, 5, 33, 9)
+	want, err := scorer.MeanCPU([]*network.Model{a, b}).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := scorer.NewCPU(a).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := compare(t, alone, want); d.scores < 100*tolF32 {
+		t.Fatalf("the first model alone is within %.2g of the ensemble: the test cannot see the second", d.scores)
+	}
+	for round := range 3 {
+		got, err := ens.Score(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := compare(t, got, want); d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+			t.Fatalf("round %d: scores differ by %.3g, tags by %.3g, %d trees differ (tolerance %.g)", round, d.scores, d.tags, d.trees, tolF32)
+		}
+	}
+}
+
+// TestPhases checks the scorer's account of where its time went: one call
+// per Score, the device's waits and copies counted, and zero after
+// ResetPhases.
+func TestPhases(t *testing.T) {
+	c := microConfig()
+	m := randomModel(t, c, 3)
+	s := openScorer(t, m.Params, Options{Weights: WeightsF32, asHardware: true})
+	s.ResetPhases()
+	if p := s.Phases(); p != (Phases{}) {
+		t.Fatalf("after ResetPhases: %v", p)
+	}
+	batch := randomBatch(c, 5, 3, 7, 12)
+	for range 2 {
+		if _, err := s.Score(batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := s.Phases()
+	if p.Calls != 2 || p.Plan <= 0 || p.Record <= 0 || p.Wait <= 0 || p.Copy < 0 || p.Unpack < 0 {
+		t.Errorf("after two Score calls: %+v", p)
+	}
+	if half := p.Scale(0.5); half.Calls != 2 || p.Wait-2*half.Wait < 0 || p.Wait-2*half.Wait > 1 {
+		t.Errorf("Scale(0.5) of %v: %v", p, half)
+	}
+	t.Logf("%v", p)
 }

@@ -46,7 +46,7 @@ type Scorer struct {
 	software                bool // plan for a software adapter (see limits)
 }
 
-var _ scorer.Scorer = (*Scorer)(nil)
+var _ scorer.Starter = (*Scorer)(nil)
 
 // New uploads the parameters p (float32, or rounded to float16 with
 // WeightsF16) to a WebGPU device, compiles the kernels and computes the
@@ -156,6 +156,21 @@ func (s *Scorer) Backend() string {
 	return fmt.Sprintf("webgpu: %s, weights %s", s.d, s.wmode)
 }
 
+// Phases returns where the time of the Score calls went since the scorer
+// was built (the load-time dispatches included) or since ResetPhases.
+func (s *Scorer) Phases() Phases {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.d.phases
+}
+
+// ResetPhases sets the phase times to zero.
+func (s *Scorer) ResetPhases() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.d.phases = Phases{}
+}
+
 // Adapter describes the adapter.
 func (s *Scorer) Adapter() AdapterInfo { return s.d.info }
 
@@ -207,6 +222,27 @@ func (s *Scorer) release() {
 // fails with an error matching scorer.ErrTooLong when a sentence exceeds
 // MaxWords, and with one matching scorer.ErrUnavailable when the device
 // fails (and on every later call).
+// Start scores batch in a goroutine of its own and returns the wait for
+// its results (a scorer.Starter): an ensemble of scorers, each on its own
+// device, scores with all of them at once (scorer.Mean starts every member
+// before waiting for any), so that one member's uploads, waits and
+// unpacking overlap the others' GPU work.
+func (s *Scorer) Start(batch []network.Input) func() ([]scorer.Result, error) {
+	type answer struct {
+		out []scorer.Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		out, err := s.Score(batch)
+		ch <- answer{out, err}
+	}()
+	return func() ([]scorer.Result, error) {
+		a := <-ch
+		return a.out, a.err
+	}
+}
+
 func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 	if err := s.checkBatch(batch); err != nil {
 		return nil, err
@@ -229,15 +265,20 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 			out[i] = scorer.Result{Scores: decode.NewScores(0, s.cfg.Labels)}
 		}
 	}
+	start := time.Now()
 	chunks := planChunks(batch, s.lay)
 	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
+	s.d.phases.Plan += time.Since(start)
+	s.d.phases.Calls++
 	if err := s.runJobs(jobs); err != nil {
 		s.failed = err
 		return nil, err
 	}
+	start = time.Now()
 	for k, ch := range chunks {
 		s.unpack(ch, jobs[k].out, out)
 	}
+	s.d.phases.Unpack += time.Since(start)
 	return out, nil
 }
 

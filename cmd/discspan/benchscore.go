@@ -70,9 +70,12 @@ func runBenchScore(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	var failed []string
+	var failed, phases []string
 	for _, be := range backends {
 		row := b.Measure(be)
+		if row.Phases != nil {
+			phases = append(phases, fmt.Sprintf("%s, per timed pass (summed over the models): %s", be, row.Phases))
+		}
 		if row.Err != "" && !row.Unavailable {
 			failed = append(failed, be+": "+row.Err)
 		}
@@ -82,6 +85,15 @@ func runBenchScore(args []string, stdout io.Writer) error {
 			}
 		} else {
 			fmt.Fprintln(w, row.Markdown())
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(phases) > 0 && !*asJSON {
+		fmt.Fprintf(w, "\nWhere the WebGPU time went:\n")
+		for _, p := range phases {
+			fmt.Fprintln(w, "  "+p)
 		}
 		if err := w.Flush(); err != nil {
 			return err
