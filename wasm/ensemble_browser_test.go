@@ -18,7 +18,8 @@ import (
 // TestBrowserEnsembleWorkers loads an ensemble of two models on the CPU:
 // by default the second model scores in a Web Worker of its own, started
 // by the parsing worker, while the parsing worker scores the first; with
-// ?workers=1 both score in the parsing worker, one after the other. Both
+// ?workers=1 both score in the parsing worker, one after the other; with
+// ?worker=0 the page parses, and the second model scores in a worker. All
 // draw the tree the native ensemble gives, and the page says how the
 // models score. It logs the click-to-drawing times of both (the first
 // parse after the load, and warm ones), alternating page loads (DISCSPAN_ROUNDS rounds, default 1; DISCSPAN_WEIGHTS for the
@@ -47,6 +48,9 @@ func TestBrowserEnsembleWorkers(t *testing.T) {
 	}{
 		{"parallel", "?backend=cpu", "2", "the 2 models score at the same time, each in a worker of its own"},
 		{"serial", "?backend=cpu&workers=1", "1", "the 2 models score one after the other (asked for)"},
+		// Parsing in the page itself (worker=0): the second model still
+		// scores in a worker of its own.
+		{"in page", "?backend=cpu&worker=0", "2", "the 2 models score at the same time, each in a worker of its own"},
 	}
 	times := map[string][]float64{}
 	work := map[string]string{}

@@ -29,7 +29,8 @@ func Member(ctx context.Context, data []byte, name string, k int, local *network
 	if !js.Global().Get("Worker").Truthy() {
 		return nil, errors.New("no Web Workers inside the parsing worker in this browser")
 	}
-	c, err := startMember(ctx, js.Global().Get("location").Get("href").String(), k)
+	// worker.js: relative to the calling worker's script, or the page.
+	c, err := startMember(ctx, "worker.js", k)
 	if err != nil {
 		return nil, err
 	}
@@ -104,6 +105,13 @@ func startMember(ctx context.Context, script string, k int) (*workerConn, error)
 	w.Set("onmessage", onMessage)
 	w.Set("onerror", onError)
 	c.w, c.funcs = w, []js.Func{onMessage, onError}
+	// This thread's compiled module (see worker.js): the member starts on
+	// code compiled and optimised already. null: it fetches main.wasm.
+	var module any
+	if m := js.Global().Get("wasm"); m.Truthy() && m.Get("module").Truthy() {
+		module = m.Get("module")
+	}
+	w.Call("postMessage", map[string]any{"op": "module", "module": module})
 	select {
 	case <-ready:
 	case <-ctx.Done():

@@ -143,7 +143,7 @@ func (p *Platform) NewEngine() app.Engine {
 	if p.Worker && js.Global().Get("Worker").Truthy() {
 		return NewWorkerEngine("worker.js")
 	}
-	return &parser.Engine{GPU: GPU}
+	return &parser.Engine{GPU: GPU, Members: Member}
 }
 
 // Save offers data as a download through a temporary link.
