@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/network"
@@ -61,19 +62,21 @@ func packResults(outs []network.Output) (scoreAnswer, []byte) {
 		size += len(o.Tags)
 		a.Results[i] = sh
 	}
-	b := make([]byte, 0, 4*size)
-	put := func(v []float32) {
-		for _, x := range v {
-			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
-		}
-	}
+	flat := make([]float32, 0, size)
 	for _, o := range outs {
 		if o.Scores != nil {
-			put(o.Scores.Cont)
-			put(o.Scores.Disc)
-			put(o.Scores.Gap)
+			flat = append(flat, o.Scores.Cont...)
+			flat = append(flat, o.Scores.Disc...)
+			flat = append(flat, o.Scores.Gap...)
 		}
-		put(o.Tags)
+		flat = append(flat, o.Tags...)
+	}
+	b := floatBytes(flat)
+	if !littleEndian {
+		b = make([]byte, 0, 4*len(flat))
+		for _, x := range flat {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+		}
 	}
 	return a, b
 }
@@ -84,16 +87,22 @@ func unpackResults(a scoreAnswer, b []byte) ([]network.Output, error) {
 	if len(b)%4 != 0 {
 		return nil, fmt.Errorf("member scores: %d bytes, not a whole number of float32", len(b))
 	}
+	// One copy of the bytes into float32s, which the results then share.
+	all := make([]float32, len(b)/4)
+	if littleEndian {
+		copy(floatBytes(all), b)
+	} else {
+		for i := range all {
+			all[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	}
 	at := 0
 	take := func(n int) ([]float32, error) {
-		if n < 0 || n > (len(b)-at)/4 {
+		if n < 0 || n > len(all)-at {
 			return nil, fmt.Errorf("member scores: %d bytes, shorter than the %d results' shapes say", len(b), len(a.Results))
 		}
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[at:]))
-			at += 4
-		}
+		v := all[at : at+n : at+n]
+		at += n
 		return v, nil
 	}
 	outs := make([]network.Output, len(a.Results))
@@ -119,10 +128,22 @@ func unpackResults(a scoreAnswer, b []byte) ([]network.Output, error) {
 			outs[i].Tags = tags
 		}
 	}
-	if at != len(b) {
-		return nil, fmt.Errorf("member scores: %d bytes, %d more than the results' shapes say", len(b), len(b)-at)
+	if at != len(all) {
+		return nil, fmt.Errorf("member scores: %d bytes, %d more than the results' shapes say", len(b), len(b)-4*at)
 	}
 	return outs, nil
+}
+
+// littleEndian is set where float32s are stored little-endian (wasm,
+// amd64, arm64): the scores then cross as the bytes of their float32s.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// floatBytes is the bytes of v (no copy).
+func floatBytes(v []float32) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }
 
 // memberConn is a connection to a worker that holds one model: send
