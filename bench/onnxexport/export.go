@@ -120,7 +120,7 @@ func Export(p *network.Params) ([]byte, error) {
 			if bw == nil {
 				continue // reported below
 			}
-			q := make([]float32, D*D*O)            // (D, D*O): q[i][j*O+o] = w[o][i][j]
+			q := make([]float32, D*D*O) // (D, D*O): q[i][j*O+o] = w[o][i][j]
 			for o := range O {
 				for i := range D {
 					for j := range D {
