@@ -24,7 +24,7 @@ import (
 
 // Rounds of BenchmarkBrowserORT, and sentences scored in a row per sample.
 const (
-	ortRounds = 40
+	ortRounds = 60
 	ortReps   = 5
 )
 
@@ -35,11 +35,12 @@ const (
 // running the same model exported by Export, on the first 10, 20 and 40
 // words of Alpino dev sentences. The page (testdata/ortbench) alternates
 // the three engines for ortRounds rounds; the benchmark logs the median
-// milliseconds per sentence of each and the ratio discspan / ORT 1 thread,
-// with the machine's load average. Not a timed test: it reports what it
-// measures. It needs Chromium ($CHROMIUM or /usr/bin/chromium) and
-// onnxruntime-web (make bench-ort installs it and runs this), and is
-// skipped, saying why, without them. Run it with
+// milliseconds per sentence of each and the ratios discspan / ORT, with
+// the machine's load average. With $DISCSPAN_ORT_DUMP set, it also writes
+// every sample (the page's JSON) to that file. Not a timed test: it
+// reports what it measures. It needs Chromium ($CHROMIUM or
+// /usr/bin/chromium) and onnxruntime-web (make bench-ort installs it and
+// runs this), and is skipped, saying why, without them. Run it with
 //
 //	go test -run '^$' -bench BrowserORT -benchtime 1x ./bench/onnxexport
 func BenchmarkBrowserORT(b *testing.B) {
@@ -155,6 +156,11 @@ func BenchmarkBrowserORT(b *testing.B) {
 				b.Fatalf("the page's result: %v", err)
 			}
 			found = true
+			if d := os.Getenv("DISCSPAN_ORT_DUMP"); d != "" {
+				if err := os.WriteFile(d, []byte(s), 0o644); err != nil {
+					b.Fatalf("DISCSPAN_ORT_DUMP: %v", err)
+				}
+			}
 		}
 	}
 	if !found {
