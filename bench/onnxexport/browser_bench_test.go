@@ -22,10 +22,15 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// Rounds of BenchmarkBrowserORT, and sentences scored in a row per sample.
+// Rounds of BenchmarkBrowserORT, sentences scored in a row per sample,
+// and the idle pause after each sample (milliseconds): without it, what
+// an engine leaves running (ORT's 2-thread pool spins a while after a
+// run) slows the next one down (on 2 cores under load, discspan's median
+// for 10 words went from 3.7 to 5.4 ms).
 const (
 	ortRounds = 60
 	ortReps   = 5
+	ortPause  = 100
 )
 
 // BenchmarkBrowserORT compares, in one headless-Chromium page, discspan's
@@ -37,10 +42,12 @@ const (
 // the three engines for ortRounds rounds; the benchmark logs the median
 // milliseconds per sentence of each and the ratios discspan / ORT, with
 // the machine's load average. With $DISCSPAN_ORT_DUMP set, it also writes
-// every sample (the page's JSON) to that file. Not a timed test: it
-// reports what it measures. It needs Chromium ($CHROMIUM or
-// /usr/bin/chromium) and onnxruntime-web (make bench-ort installs it and
-// runs this), and is skipped, saying why, without them. Run it with
+// every sample (the page's JSON) to that file; $DISCSPAN_ORT_ENGINES
+// (e.g. "discspan,ort1") runs a subset of discspan, ort1 and ort2, and
+// $DISCSPAN_ORT_PAUSE sets the pause after each sample in ms. Not a
+// timed test: it reports what it measures. It needs Chromium ($CHROMIUM
+// or /usr/bin/chromium) and onnxruntime-web (make bench-ort installs it
+// and runs this), and is skipped, saying why, without them. Run it with
 //
 //	go test -run '^$' -bench BrowserORT -benchtime 1x ./bench/onnxexport
 func BenchmarkBrowserORT(b *testing.B) {
@@ -127,9 +134,16 @@ func BenchmarkBrowserORT(b *testing.B) {
 	load0 := loadAvg()
 	start := time.Now()
 	var exit string
-	url := fmt.Sprintf("%s/index.html?rounds=%d&reps=%d", srv.URL, ortRounds, ortReps)
+	pause := strconv.Itoa(ortPause)
+	if p := os.Getenv("DISCSPAN_ORT_PAUSE"); p != "" {
+		pause = p
+	}
+	url := fmt.Sprintf("%s/index.html?rounds=%d&reps=%d&pause=%s", srv.URL, ortRounds, ortReps, pause)
+	if e := os.Getenv("DISCSPAN_ORT_ENGINES"); e != "" {
+		url += "&engines=" + e
+	}
 	if err := chromedp.Run(ctx, chromedp.Navigate(url),
-		chromedp.Poll(`window.benchExit === undefined ? false : String(window.benchExit)`, &exit)); err != nil {
+		chromedp.Poll(`window.benchExit === undefined ? false : String(window.benchExit)`, &exit, chromedp.WithPollingTimeout(0))); err != nil {
 		b.Fatal(err)
 	}
 	elapsed := time.Since(start)
@@ -178,24 +192,34 @@ func BenchmarkBrowserORT(b *testing.B) {
 		return (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
 	var t strings.Builder
-	fmt.Fprintf(&t, "in-tab scoring of one Tiny model (shipped model, first member), ms per sentence, median (min) of %d alternating rounds of %d sentences each\n", ortRounds, ortReps)
+	fmt.Fprintf(&t, "in-tab scoring of one Tiny model (shipped model, first member), ms per sentence, median (min) of %d alternating rounds of %d sentences in a row each, %s ms pause after each\n", ortRounds, ortReps, pause)
 	fmt.Fprintf(&t, "discspan: %s; onnxruntime-web %s (wasm EP, threads %v); %s, %d logical CPUs; load average %s before, %s after (%.0f s)\n",
 		res.Kernels, res.ORT, res.Threads, res.UserAgent, res.HardwareConcurrency, load0, load1, elapsed.Seconds())
 	fmt.Fprintf(&t, "| words | discspan (wasm SIMD) | ORT Web 1 thread | ORT Web 2 threads | discspan / ORT 1 thread | discspan / ORT 2 threads |\n|---|---|---|---|---|---|\n")
 	for _, n := range []int{10, 20, 40} {
 		var med, lo [3]float64
+		cells := []string{strconv.Itoa(n)}
 		for e, name := range []string{"discspan", "ort1", "ort2"} {
 			v := res.MS[fmt.Sprintf("%s/%d", name, n)]
+			if len(v) == 0 {
+				cells = append(cells, "-") // left out by $DISCSPAN_ORT_ENGINES
+				continue
+			}
 			if len(v) != ortRounds {
 				b.Fatalf("%s, %d words: %d samples, want %d", name, n, len(v), ortRounds)
 			}
 			med[e], lo[e] = median(v), slices.Min(v)
+			cells = append(cells, fmt.Sprintf("%.2f ms (%.2f)", med[e], lo[e]))
+			b.ReportMetric(med[e], fmt.Sprintf("ms-%s-%dw", name, n))
 		}
-		fmt.Fprintf(&t, "| %d | %.2f ms (%.2f) | %.2f ms (%.2f) | %.2f ms (%.2f) | %.2f | %.2f |\n",
-			n, med[0], lo[0], med[1], lo[1], med[2], lo[2], med[0]/med[1], med[0]/med[2])
-		b.ReportMetric(med[0], fmt.Sprintf("ms-discspan-%dw", n))
-		b.ReportMetric(med[1], fmt.Sprintf("ms-ort1-%dw", n))
-		b.ReportMetric(med[2], fmt.Sprintf("ms-ort2-%dw", n))
+		for e := 1; e < 3; e++ {
+			if med[0] > 0 && med[e] > 0 {
+				cells = append(cells, fmt.Sprintf("%.2f", med[0]/med[e]))
+			} else {
+				cells = append(cells, "-")
+			}
+		}
+		fmt.Fprintf(&t, "| %s |\n", strings.Join(cells, " | "))
 	}
 	b.Log("\n" + t.String())
 }
