@@ -26,7 +26,8 @@ import (
 // and the idle pause after each sample (milliseconds): without it, what
 // an engine leaves running (ORT's 2-thread pool spins a while after a
 // run) slows the next one down (on 2 cores under load, discspan's median
-// for 10 words went from 3.7 to 5.4 ms).
+// for 10 words was 5.1-5.7 ms over six runs without it, 3.2-4.2 ms over
+// five with it).
 const (
 	ortRounds = 60
 	ortReps   = 5
