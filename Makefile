@@ -10,7 +10,7 @@ WEB     ?= build/web
 ADDR    ?= 127.0.0.1:8080
 WEIGHTS ?= weights/default.safetensors
 
-.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
+.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
 
 all: build
 
@@ -98,6 +98,21 @@ test-wasm:
 # alternating, under Node.
 bench-wasm:
 	for i in 1 2 3; do GOOS=js GOARCH=wasm $(GO) test -run '^$$' -bench 'BenchmarkForwardOne_Tiny20(Portable)?$$' -benchtime 100x -exec "$(WASM_EXEC)/go_js_wasm_exec" ./network | grep ^Benchmark; done
+
+# In-tab scoring against ONNX Runtime Web (docs/browser-app.md): installs
+# the pinned onnxruntime-web in ORT_DIR (outside the repository) when it is
+# missing, checks the exported ONNX model's scores against the CPU forward
+# pass (under node), then runs BenchmarkBrowserORT in headless Chromium.
+ORT_VERSION := 1.30.0
+ORT_DIR     ?= $(HOME)/.cache/discspan/ort
+
+bench-ort: chromium
+	@grep -qs '"version": "$(ORT_VERSION)"' $(ORT_DIR)/node_modules/onnxruntime-web/package.json || { \
+		command -v npm >/dev/null 2>&1 || { echo "bench-ort: npm is needed to install onnxruntime-web@$(ORT_VERSION)"; exit 1; }; \
+		echo "bench-ort: installing onnxruntime-web@$(ORT_VERSION) in $(ORT_DIR)"; \
+		mkdir -p $(ORT_DIR) && cd $(ORT_DIR) && npm install --no-audit --no-fund --save-exact onnxruntime-web@$(ORT_VERSION); }
+	DISCSPAN_ORT_DIR=$(ORT_DIR) $(GO) test -count=1 -v -run TestORTMatchesForward ./bench/onnxexport
+	DISCSPAN_ORT_DIR=$(ORT_DIR) $(GO) test -run '^$$' -bench BrowserORT -benchtime 1x ./bench/onnxexport
 
 # The headless Chromium tests of the app alone (they are part of make test).
 test-browser: chromium wasm

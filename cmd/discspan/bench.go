@@ -15,12 +15,15 @@ func runBench(args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "score" {
 		return runBenchScore(args[1:], stdout)
 	}
+	if len(args) > 0 && args[0] == "onnx-export" {
+		return runBenchONNXExport(args[1:], stdout)
+	}
 	if len(args) == 0 || args[0] != "decode" {
 		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			fmt.Fprintln(stdout, "Usage: discspan bench decode [--json] --variant V --n N [--labels L] [--runs R]\n       discspan bench decode --table [--runs R] [--full]\n       discspan bench serve [--clients N] [--duration D] (load test of the weight downloads)\n       discspan bench score --input FILE [--weights W] [--backends cpu,webgpu] [--batch N] [--runs R] [--json] (network scoring speed per backend)")
+			fmt.Fprintln(stdout, "Usage: discspan bench decode [--json] --variant V --n N [--labels L] [--runs R]\n       discspan bench decode --table [--runs R] [--full]\n       discspan bench serve [--clients N] [--duration D] (load test of the weight downloads)\n       discspan bench score --input FILE [--weights W] [--backends cpu,webgpu] [--batch N] [--runs R] [--json] (network scoring speed per backend)\n       discspan bench onnx-export --out FILE [--weights W] [--member K] (one model as ONNX, for make bench-ort)")
 			return nil
 		}
-		return fmt.Errorf("%w: want 'bench decode', 'bench serve' or 'bench score' (see discspan bench --help)", errUsage)
+		return fmt.Errorf("%w: want 'bench decode', 'bench serve', 'bench score' or 'bench onnx-export' (see discspan bench --help)", errUsage)
 	}
 	fs := newFlags("bench decode", "[--json] --variant V --n N [--labels L] [--runs R] | --table", stdout)
 	variant := fs.String("variant", "n3", "decoder variant")

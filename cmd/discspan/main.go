@@ -27,7 +27,7 @@ func commands() map[string]command {
 		"eval":     {"evaluate parses against gold trees (disco-dop proper.prm semantics)", runEval},
 		"coverage": {"maximum constituent recall of a decoder variant on a treebank", runCoverage},
 		"convert":  {"convert a treebank between export, discbracket and TIGER-XML (and PTB input)", runConvert},
-		"bench":    {"benchmarks (bench decode, bench serve, bench score)", runBench},
+		"bench":    {"benchmarks (bench decode, bench serve, bench score, bench onnx-export)", runBench},
 		"parse":    {"parse text or a treebank's words with a trained model", runParse},
 		"train":    {"train the scoring network on a treebank (best model by dev F1)", runTrain},
 		"serve":    {"serve the browser app, the model list and the weights", runServe},
