@@ -26,10 +26,11 @@ type LoadOptions struct {
 	Backend string `json:"backend"`
 	// MaxBytes is the decoders' chart memory budget (0: DefaultMaxBytes).
 	MaxBytes int64 `json:"max_bytes"`
-	// Serial, with the CPU, scores an ensemble's models one after the
-	// other in the engine's goroutine even where Engine.Members could
-	// score them elsewhere at the same time (the app's ?workers=1).
-	Serial bool `json:"serial"`
+	// Workers says where an ensemble's models score on the CPU: 0, each
+	// in a thread of its own where Engine.Members finds enough cores; 1,
+	// one after the other in the engine's goroutine; 2 or more, each in a
+	// thread of its own whatever the cores (the app's ?workers=N).
+	Workers int `json:"workers"`
 	// Progress, when not nil, is told each step of the load as it starts
 	// (LoadReading, LoadBackend); it does not cross a worker boundary
 	// (the worker sends the steps as messages of their own).
@@ -127,7 +128,11 @@ const (
 // the moment its own thread fails, so that no parse is lost. An error (one
 // core, no workers) means model k is scored here, after model 0. ctx bounds
 // the start.
-type MemberFunc func(ctx context.Context, data []byte, name string, k int, local *network.Model) (scorer.Scorer, error)
+//
+// Without always, it also fails where there are too few cores for the
+// threads to run at once (in the browser: one for the page and one for
+// each model up to k).
+type MemberFunc func(ctx context.Context, data []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error)
 
 // Engine holds one loaded model at a time, scores with the backend it
 // chose (the CPU, or WebGPU through GPU) and parses in the calling
@@ -188,7 +193,7 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if opt.Backend != BackendCPU && e.GPU != nil {
 		progress(LoadBackend)
 	}
-	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Serial, info)
+	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Workers, info)
 	sc, err := e.chooseBackend(ctx, p, ms.Models, cpu, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {
 		_ = cpu.Close()
@@ -219,17 +224,17 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 }
 
 // cpuScorer returns the CPU scorer of models and the models it scores in
-// this goroutine: with Members (and not serial), an ensemble whose models
+// this goroutine: with Members (and workers not 1), an ensemble whose models
 // 1, 2, ... score elsewhere at the same time as model 0 (those that cannot
 // score here, after it); else scorer.MeanCPU. info.Workers and
 // info.Parallel say which.
-func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, serial bool, info *Info) (scorer.Scorer, []*network.Model) {
+func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, workers int, info *Info) (scorer.Scorer, []*network.Model) {
 	info.Workers = 1
 	if len(models) == 1 {
 		return scorer.NewCPU(models[0]), models
 	}
 	switch {
-	case serial:
+	case workers == 1:
 		info.Parallel = fmt.Sprintf("the %d models score one after the other (asked for)", len(models))
 		return scorer.MeanCPU(models), models
 	case e.Members == nil:
@@ -240,7 +245,7 @@ func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models
 	local := models[:1]
 	var whyNot error
 	for k, m := range models[1:] {
-		s, err := e.Members(ctx, data, name, k+1, m)
+		s, err := e.Members(ctx, data, name, k+1, m, workers >= 2)
 		if err != nil {
 			whyNot = cmp.Or(whyNot, err)
 			s = scorer.NewCPU(m)

@@ -289,14 +289,18 @@ func TestEngineMembers(t *testing.T) {
 	}{
 		{"parallel", parser.LoadOptions{Backend: parser.BackendCPU}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
 		{"member cannot start", parser.LoadOptions{Backend: parser.BackendCPU}, errors.New("one core"), 1, "the 2 models score one after the other: one core", 1, false},
-		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Serial: true}, nil, 1, "the 2 models score one after the other (asked for)", 0, false},
+		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 1}, nil, 1, "the 2 models score one after the other (asked for)", 0, false},
+		{"workers asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 2}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
 		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 1, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls, created, started, closed := 0, 0, 0, 0
-			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model) (scorer.Scorer, error) {
+			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error) {
 				calls++
+				if always != (tc.opt.Workers >= 2) {
+					t.Errorf("MemberFunc told always=%v for workers=%d", always, tc.opt.Workers)
+				}
 				if k != 1 || local != nil && local.Params == nil || !slices.Equal(d, data) || name != "ens" {
 					t.Errorf("MemberFunc(k=%d, name=%q, %d bytes)", k, name, len(d))
 				}

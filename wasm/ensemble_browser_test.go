@@ -16,11 +16,11 @@ import (
 )
 
 // TestBrowserEnsembleWorkers loads an ensemble of two models on the CPU:
-// by default the second model scores in a Web Worker of its own, started
-// by the parsing worker, while the parsing worker scores the first; with
-// ?workers=1 both score in the parsing worker, one after the other; with
-// ?worker=0 the page parses, and the second model scores in a worker. All
-// draw the tree the native ensemble gives, and the page says how the
+// with ?workers=2 the second model scores in a Web Worker of its own,
+// started by the parsing worker, while the parsing worker scores the
+// first; with ?workers=1 both score in the parsing worker, one after the
+// other; by default, as the cores allow; with ?worker=0 the page parses,
+// and the second model scores in a worker. All draw the tree the native ensemble gives, and the page says how the
 // models score. It logs the click-to-drawing times of both (the first
 // parse after the load, and warm ones), alternating page loads (DISCSPAN_ROUNDS rounds, default 1; DISCSPAN_WEIGHTS for the
 // shipped ensemble): a measurement, not a limit.
@@ -41,16 +41,27 @@ func TestBrowserEnsembleWorkers(t *testing.T) {
 		}
 		rounds = n
 	}
+	// Without ?workers, a model gets a worker of its own where the browser
+	// reports a core for the page and one for each model.
+	var cores int
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.Evaluate(`navigator.hardwareConcurrency`, &cores)); err != nil {
+		t.Fatal(err)
+	}
+	auto := struct{ workers, why string }{"1", fmt.Sprintf("the 2 models score one after the other: %d cores, fewer than the page and 2 models need", cores)}
+	if cores >= 3 {
+		auto.workers, auto.why = "2", "the 2 models score at the same time, each in a worker of its own"
+	}
 	modes := []struct {
 		name, query string
 		workers     string
 		why         string
 	}{
-		{"parallel", "?backend=cpu", "2", "the 2 models score at the same time, each in a worker of its own"},
+		{"parallel", "?backend=cpu&workers=2", "2", "the 2 models score at the same time, each in a worker of its own"},
 		{"serial", "?backend=cpu&workers=1", "1", "the 2 models score one after the other (asked for)"},
+		{"auto", "?backend=cpu", auto.workers, auto.why},
 		// Parsing in the page itself (worker=0): the second model still
 		// scores in a worker of its own.
-		{"in page", "?backend=cpu&worker=0", "2", "the 2 models score at the same time, each in a worker of its own"},
+		{"in page", "?backend=cpu&worker=0&workers=2", "2", "the 2 models score at the same time, each in a worker of its own"},
 	}
 	times := map[string][]float64{}
 	work := map[string]string{}

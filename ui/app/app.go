@@ -15,9 +15,10 @@ type Options struct {
 	Variant string
 	// Text is the initial sentence; "" means the first example.
 	Text string
-	// Serial scores an ensemble's models one after the other in the
-	// parsing worker, not each in a worker of its own (workers=1).
-	Serial bool
+	// Workers is where an ensemble's models score (parser.LoadOptions'
+	// Workers: 0 as the cores allow, 1 one after the other, 2 or more each
+	// in a worker of its own).
+	Workers int
 }
 
 // Tabs of the app.

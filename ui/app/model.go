@@ -265,7 +265,7 @@ func (a *App) load(gen int) {
 			return
 		}
 	}
-	info, err := eng.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes, Serial: a.opts.Serial,
+	info, err := eng.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes, Workers: a.opts.Workers,
 		Progress: func(s string) {
 			a.update(func() {
 				if a.loadGen == gen && a.Model.Phase == PhaseLoading { // not after the load ended

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"net/url"
+	"strconv"
 
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
@@ -18,7 +19,9 @@ type PageOptions struct {
 // ParseQuery reads the query of the page URL: backend (auto, cpu,
 // webgpu), model, variant, s (the sentence), worker (0 to parse in the
 // page) and workers (1: an ensemble's models score one after the other in
-// the parsing worker, not each in a worker of its own). Unknown or malformed parameters are ignored.
+// the parsing worker; 2 or more: each in a worker of its own, whatever the
+// cores; by default each in a worker of its own where the browser reports
+// a core for the page and one for each model). Unknown or malformed parameters are ignored.
 func ParseQuery(rawQuery string) PageOptions {
 	q, _ := url.ParseQuery(rawQuery)
 	o := PageOptions{Worker: q.Get("worker") != "0"}
@@ -29,6 +32,8 @@ func ParseQuery(rawQuery string) PageOptions {
 	o.App.Model = q.Get("model")
 	o.App.Variant = q.Get("variant")
 	o.App.Text = q.Get("s")
-	o.App.Serial = q.Get("workers") == "1"
+	if n, err := strconv.Atoi(q.Get("workers")); err == nil && n >= 1 && n <= 64 {
+		o.App.Workers = n
+	}
 	return o
 }

@@ -16,8 +16,10 @@ func TestParseQuery(t *testing.T) {
 			PageOptions{App: app.Options{Backend: "webgpu", Model: "big", Variant: "n5", Text: "De kat slaapt ."}}},
 		{"cpu", "backend=cpu", PageOptions{App: app.Options{Backend: "cpu"}, Worker: true}},
 		{"bad backend", "backend=cuda", PageOptions{Worker: true}},
-		{"serial ensemble", "workers=1", PageOptions{App: app.Options{Serial: true}, Worker: true}},
-		{"workers other than 1", "workers=4", PageOptions{Worker: true}},
+		{"serial ensemble", "workers=1", PageOptions{App: app.Options{Workers: 1}, Worker: true}},
+		{"a worker per model", "workers=2", PageOptions{App: app.Options{Workers: 2}, Worker: true}},
+		{"bad workers", "workers=0&x=1", PageOptions{Worker: true}},
+		{"workers not a number", "workers=all", PageOptions{Worker: true}},
 		{"malformed", "%zz&backend=cpu", PageOptions{App: app.Options{Backend: "cpu"}, Worker: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,6 +66,6 @@ func ServeWorker(app.Engine) { panic("browser: ServeWorker outside a browser") }
 func GPU(*network.Params, bool, bool) (scorer.Scorer, bool, error) { return nil, false, errNotBrowser }
 
 // Member fails: no Web Workers here.
-func Member(context.Context, []byte, string, int, *network.Model) (scorer.Scorer, error) {
+func Member(context.Context, []byte, string, int, *network.Model, bool) (scorer.Scorer, error) {
 	return nil, errNotBrowser
 }
