@@ -3,7 +3,6 @@ package bench
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -267,28 +266,10 @@ func (d *scoreDiff) add(ref, outs []network.Output) error {
 		if r.Scores == nil || o.Scores == nil || r.Scores.N != o.Scores.N || r.Scores.L != o.Scores.L || len(r.Tags) != len(o.Tags) {
 			return fmt.Errorf("sentence %d: result shaped unlike the CPU reference's", i+1)
 		}
-		for _, p := range [][2][]float32{{r.Scores.Cont, o.Scores.Cont}, {r.Scores.Disc, o.Scores.Disc}, {r.Scores.Gap, o.Scores.Gap}} {
-			d.scores = maxAbsDiff(d.scores, p[0], p[1])
-		}
-		d.tags = maxAbsDiff(d.tags, r.Tags, o.Tags)
+		c := scorer.Compare(o, r)
+		d.scores, d.tags = max(d.scores, c.Scores), max(d.tags, c.Tags)
 	}
 	return nil
-}
-
-// maxAbsDiff returns the largest of m and |a[j]-b[j]| (+Inf where a value
-// is NaN or the lengths differ).
-func maxAbsDiff(m float64, a, b []float32) float64 {
-	if len(a) != len(b) {
-		return math.Inf(1)
-	}
-	for j := range a {
-		d := math.Abs(float64(a[j]) - float64(b[j]))
-		if math.IsNaN(d) {
-			return math.Inf(1)
-		}
-		m = max(m, d)
-	}
-	return m
 }
 
 // Markdown formats the row as a line of the table whose header is

@@ -4,17 +4,24 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/network"
 )
 
 func TestScoreHelpers(t *testing.T) {
-	if d := maxAbsDiff(0.5, []float32{1, 2}, []float32{1, 4}); d != 2 {
-		t.Errorf("maxAbsDiff = %v, want 2", d)
+	out := func(cont0, tag float32) []network.Output {
+		return []network.Output{{Scores: &decode.Scores{N: 1, L: 2, Cont: []float32{cont0, 2}, Disc: []float32{0, 0}, Gap: []float32{0, 0}}, Tags: []float32{tag}}}
 	}
-	if d := maxAbsDiff(0, []float32{float32(math.NaN())}, []float32{1}); !math.IsInf(d, 1) {
-		t.Errorf("maxAbsDiff with a NaN = %v, want +Inf", d)
+	var d scoreDiff
+	if err := d.add(out(1, 1), out(3, 1.5)); err != nil || d.scores != 2 || d.tags != 0.5 {
+		t.Errorf("scoreDiff after one sentence: %+v, %v; want scores 2, tags 0.5", d, err)
 	}
-	if d := maxAbsDiff(0, []float32{1}, nil); !math.IsInf(d, 1) {
-		t.Errorf("maxAbsDiff of different lengths = %v, want +Inf", d)
+	if err := d.add(out(1, 1), out(float32(math.NaN()), 1)); err != nil || !math.IsInf(d.scores, 1) {
+		t.Errorf("scoreDiff with a NaN: %+v, %v; want +Inf", d, err)
+	}
+	if err := d.add(out(1, 1), []network.Output{{Tags: []float32{1}}}); err == nil {
+		t.Error("scoreDiff of a result without scores: no error")
 	}
 	row := ScoreRow{Backend: "webgpu", Sentences: 3, Words: 20, Err: "webgpu: no adapter | none", Unavailable: true}
 	if got, want := row.Markdown(), "| webgpu | unavailable: webgpu: no adapter / none | 3 | 20 | - | - | - | - | - | - | - | - |"; got != want {

@@ -109,11 +109,13 @@ func (s *Scorer) selfCheck(ref *network.Params) error {
 		for i := range batch {
 			c.Sentences++
 			c.Words += batch[i].Len()
-			d, what := resultDiff(got[i], want[i])
-			if d > c.MaxDiff || math.IsNaN(d) || c.Where == "" {
-				c.MaxDiff, c.Where = d, fmt.Sprintf("batch %d sentence %d %s", b+1, i+1, what)
+			// Relative to max(1, the largest |value| of each tensor of the
+			// reference); +Inf for a NaN or a shape that differs.
+			d := scorer.Compare(got[i], want[i])
+			if d.Relative > c.MaxDiff || c.Where == "" {
+				c.MaxDiff, c.Where = d.Relative, fmt.Sprintf("batch %d sentence %d %s", b+1, i+1, d.Where)
 			}
-			if math.IsNaN(d) {
+			if math.IsInf(d.Relative, 1) {
 				break
 			}
 		}
@@ -125,42 +127,6 @@ func (s *Scorer) selfCheck(ref *network.Params) error {
 			ErrSelfCheck, s.d, c.MaxDiff, c.Where, SelfCheckTolerance, scorer.ErrUnavailable)
 	}
 	return nil
-}
-
-// resultDiff returns the largest difference between got and want relative
-// to max(1, the largest |want|), over the three score arrays and the tag
-// logits, and which of them holds it; +Inf when the sizes differ, NaN when
-// got holds a NaN.
-func resultDiff(got, want scorer.Result) (float64, string) {
-	pairs := []struct {
-		what      string
-		got, want []float32
-	}{
-		{"cont scores", got.Scores.Cont, want.Scores.Cont},
-		{"disc scores", got.Scores.Disc, want.Scores.Disc},
-		{"gap scores", got.Scores.Gap, want.Scores.Gap},
-		{"tag logits", got.Tags, want.Tags},
-	}
-	worst, where := 0.0, pairs[0].what
-	for _, p := range pairs {
-		if len(p.got) != len(p.want) {
-			return math.Inf(1), p.what + " (sizes differ)"
-		}
-		scale := 1.0
-		for _, v := range p.want {
-			scale = math.Max(scale, math.Abs(float64(v)))
-		}
-		for j, v := range p.want {
-			d := math.Abs(float64(p.got[j])-float64(v)) / scale
-			if math.IsNaN(d) {
-				return math.NaN(), p.what + " (NaN)"
-			}
-			if d > worst {
-				worst, where = d, p.what
-			}
-		}
-	}
-	return worst, where
 }
 
 // perturbed returns the kernel source code with its weight reads scaled by

@@ -125,19 +125,12 @@ func check(out *strings.Builder) {
 	}
 }
 
+// maxDiff is the largest absolute difference of scores and tag logits
+// between got and want (scorer.Compare).
 func maxDiff(got, want []scorer.Result) float64 {
-	d := 0.0
+	var d scorer.Diff
 	for i := range want {
-		pairs := [][2][]float32{{got[i].Scores.Cont, want[i].Scores.Cont}, {got[i].Scores.Disc, want[i].Scores.Disc},
-			{got[i].Scores.Gap, want[i].Scores.Gap}, {got[i].Tags, want[i].Tags}}
-		for _, p := range pairs {
-			if len(p[0]) != len(p[1]) {
-				return math.Inf(1)
-			}
-			for j := range p[1] {
-				d = math.Max(d, math.Abs(float64(p[0][j])-float64(p[1][j])))
-			}
-		}
+		d = d.Max(scorer.Compare(got[i], want[i]))
 	}
-	return d
+	return math.Max(d.Scores, d.Tags)
 }
