@@ -70,3 +70,12 @@ func (c *ParseTab) examples() []app.Example { return app.Examples }
 
 // variants are the decoder variants' names.
 func (c *ParseTab) variants() []string { return app.Variants() }
+
+// unknownWarning is app.App.UnknownWarning as a list of at most one, so
+// that the template computes it once per render.
+func (c *ParseTab) unknownWarning() []string {
+	if w := c.App.UnknownWarning(); w != "" {
+		return []string{w}
+	}
+	return nil
+}

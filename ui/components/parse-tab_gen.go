@@ -239,10 +239,14 @@ func (c *ParseTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn.SetInnerHTML(c.tokens())
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			if c.App.UnknownWarning() != "" {
+			for vgiterkeyt, w := range c.unknownWarning() {
+				var vgiterkey interface{} = vgiterkeyt
+				_ = vgiterkey
+				w := w
+				_ = w
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "warning"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "unknown-words"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 				vgparent.AppendChild(vgn)
-				vgn.SetInnerHTML(c.App.UnknownWarning())
+				vgn.SetInnerHTML(w)
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
