@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/discspan/discspan/bench"
+	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 )
 
@@ -43,7 +44,7 @@ func runBenchScore(args []string, stdout io.Writer) error {
 		return fmt.Errorf("loading --weights: %w", err)
 	}
 	models, vocab, name := ms.Models, ms.Vocab, ms.Name
-	sents, err := readSentences(*input, *tokenized)
+	sents, err := cli.ReadSentences(*input, *tokenized)
 	if err != nil {
 		return fmt.Errorf("reading --input: %w", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -14,7 +13,6 @@ import (
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/parser"
-	"github.com/discspan/discspan/tokenize"
 )
 
 // parseChunk is the number of sentences parsed between progress updates.
@@ -55,7 +53,7 @@ func runParse(args []string, stdout io.Writer) error {
 		return err
 	}
 	p.MaxWords = *maxWords
-	lines, refused, err := readInput(*input, *tokenized)
+	lines, refused, err := cli.ReadInput(*input, *tokenized)
 	if err != nil {
 		return err
 	}
@@ -63,11 +61,11 @@ func runParse(args []string, stdout io.Writer) error {
 	// end and gets a blank output line; the others are parsed.
 	sents := make([][]string, len(lines))
 	for i, s := range lines {
-		if err := p.CheckWords(s.words); err != nil {
-			refused = append(refused, fmt.Sprintf("%s: %v", s.where, err))
+		if err := p.CheckWords(s.Words); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
 			continue
 		}
-		sents[i] = s.words
+		sents[i] = s.Words
 	}
 	var w io.Writer = stdout
 	if *output != "" {
@@ -162,88 +160,4 @@ func loadParser(flag string) (*parser.Parser, error) {
 		return nil, err
 	}
 	return ms.Parser()
-}
-
-// sentence is a sentence to parse and where it comes from (name:line, or
-// the treebank and the tree's id); words is empty for a blank or refused
-// line.
-type sentence struct {
-	where string
-	words []string
-}
-
-// readSentences returns the words of the sentences of readInput, blank
-// lines left out; a refused line, or a sentence over tree.DefaultMaxWords,
-// is an error.
-func readSentences(path string, tokenized bool) ([][]string, error) {
-	sents, refused, err := readInput(path, tokenized)
-	if err != nil {
-		return nil, err
-	}
-	if len(refused) > 0 {
-		return nil, errors.New(refused[0])
-	}
-	var out [][]string
-	for _, s := range sents {
-		if len(s.words) == 0 {
-			continue
-		}
-		if err := tree.CheckLength(len(s.words), 0); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.where, err)
-		}
-		out = append(out, s.words)
-	}
-	return out, nil
-}
-
-// readInput returns the sentences to parse, one per tree of a treebank or
-// per line of a text (tokenized here unless tokenized is set; a blank line
-// gives a sentence without words). What cannot be read (a malformed tree;
-// a line with invalid UTF-8, a NUL or another control character, which a
-// treebank file cannot hold) is listed in refused, naming its line, and
-// the rest is read; other errors (a missing file) are returned.
-func readInput(path string, tokenized bool) (sents []sentence, refused []string, err error) {
-	if path != "" {
-		if _, err := treebank.FormatOf(path); err == nil {
-			trees, err := treebank.ReadFile(path)
-			var list treebank.ErrorList
-			if errors.As(err, &list) {
-				for _, e := range list {
-					refused = append(refused, e.Error())
-				}
-			} else if err != nil {
-				return nil, nil, err
-			}
-			for _, t := range trees {
-				sents = append(sents, sentence{where: fmt.Sprintf("%s (tree %s)", path, t.ID), words: t.Words()})
-			}
-			return sents, refused, nil
-		}
-	}
-	var r io.Reader = os.Stdin
-	name := "standard input"
-	if path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		defer f.Close()
-		r, name = f, filepath.Base(path)
-	}
-	split := tokenize.Words
-	if tokenized {
-		split = strings.Fields
-	}
-	lines, bad, err := cli.ReadLinesRefusing(r, name, split)
-	if err != nil {
-		return nil, nil, err
-	}
-	for i, words := range lines {
-		sents = append(sents, sentence{where: fmt.Sprintf("%s:%d", name, i+1), words: words})
-	}
-	refused = append(refused, bad.List...)
-	if more := bad.Total - len(bad.List); more > 0 {
-		refused = append(refused, fmt.Sprintf("%s: %d more lines that a treebank file cannot hold", name, more))
-	}
-	return sents, refused, nil
 }

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// maxLineErrors caps the errors ReadLines reports.
+// maxLineErrors caps the errors ReadLinesRefusing lists.
 const maxLineErrors = 10
 
 // LineErrors lists the lines of a text input that cannot be parsed, each
@@ -32,27 +32,14 @@ func (e *LineErrors) add(msg string) {
 	}
 }
 
-// ReadLines reads a text of one sentence a line and returns the words of
-// each line, split by split, one entry per line: a blank line gives an
-// entry with no words, so that the output can keep one line per input
-// line. A line holding invalid UTF-8, a NUL byte or another control
-// character than tab, or no words at all although it is not blank, is an
-// error; all of them (up to ten) are returned together as *LineErrors,
-// named name:line:col, and no sentences then. Lines may hold up to 16 MiB.
-func ReadLines(r io.Reader, name string, split func(string) []string) ([][]string, error) {
-	sents, refused, err := ReadLinesRefusing(r, name, split)
-	if err != nil {
-		return nil, err
-	}
-	if refused.Total > 0 {
-		return nil, refused
-	}
-	return sents, nil
-}
-
-// ReadLinesRefusing is ReadLines that goes on past the lines it refuses:
-// each gets an entry with no words (as a blank line does) and is listed in
-// refused; err is for reading failures only.
+// ReadLinesRefusing reads a text of one sentence a line and returns the
+// words of each line, split by split, one entry per line: a blank line
+// gives an entry with no words, so that the output keeps one line per
+// input line. A line holding invalid UTF-8, a NUL byte or another control
+// character than tab, or no words at all although it is not blank, is
+// refused: it gets an entry with no words too and is listed in refused
+// (up to ten, named name:line:col); err is for reading failures only.
+// Lines may hold up to 16 MiB.
 func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (sents [][]string, refused *LineErrors, err error) {
 	refused = &LineErrors{}
 	sc := bufio.NewScanner(r)

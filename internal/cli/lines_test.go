@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-func TestReadLines(t *testing.T) {
+func TestReadLinesRefusing(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
 		want     [][]string
@@ -32,19 +31,22 @@ func TestReadLines(t *testing.T) {
 				}
 				return strings.Fields(s)
 			}
-			got, err := ReadLines(strings.NewReader(tc.in), "in", split)
-			var le *LineErrors
+			got, le, err := ReadLinesRefusing(strings.NewReader(tc.in), "in", split)
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
 			if tc.total == 0 {
-				if err != nil {
-					t.Fatalf("error %v", err)
+				if le.Total != 0 {
+					t.Fatalf("refused %v", le)
 				}
 				if !reflect.DeepEqual(got, tc.want) {
 					t.Errorf("got %q, want %q", got, tc.want)
 				}
 				return
 			}
-			if !errors.As(err, &le) || got != nil {
-				t.Fatalf("got %q, %v; want *LineErrors", got, err)
+			// One entry per line, the refused ones without words.
+			if lines := strings.Count(tc.in, "\n"); len(got) != lines {
+				t.Errorf("%d entries for %d lines", len(got), lines)
 			}
 			if le.Total != tc.total || len(le.List) != min(tc.total, maxLineErrors) {
 				t.Errorf("%d errors, %d listed; want %d", le.Total, len(le.List), tc.total)
@@ -54,8 +56,8 @@ func TestReadLines(t *testing.T) {
 					t.Errorf("error %d: %q, want it to start with %q", k, le.List, w)
 				}
 			}
-			if more := tc.total - maxLineErrors; more > 0 && !strings.Contains(err.Error(), fmt.Sprintf("and %d more", more)) {
-				t.Errorf("error %q does not say how many more", err)
+			if more := tc.total - maxLineErrors; more > 0 && !strings.Contains(le.Error(), fmt.Sprintf("and %d more", more)) {
+				t.Errorf("error %q does not say how many more", le)
 			}
 		})
 	}

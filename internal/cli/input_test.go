@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReadInput reads a treebank and texts, raw and tokenized: every
+// sentence says where it comes from, and what a treebank file cannot hold
+// is refused, naming its line, while the rest is read.
+func TestReadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	bank := write("two.discbracket", "(ROOT (S (NP (LID 0=De) (N 1=kat)) (WW 2=slaapt)))\n(ROOT (TW 0=Ja))\n")
+	bad := write("bad.discbracket", "(ROOT (S (NP (LID 0=De) (N 1=kat)) (WW 2=slaapt)))\n(ROOT (S (NP 0=De 1=kat)))\n(ROOT (TW 0=Ja))\n")
+	text := write("text.txt", "De kat slaapt.\n\nbad\x00line\nHet is (zo) .\n")
+	tests := []struct {
+		name      string
+		path      string
+		tokenized bool
+		want      []string // where: words
+		refused   []string // prefixes
+	}{
+		{"treebank", bank, false, []string{"two.discbracket (tree 1): De kat slaapt", "two.discbracket (tree 2): Ja"}, nil},
+		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket (tree 1): De kat slaapt", "bad.discbracket (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
+		{"text, tokenized here", text, false,
+			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
+			[]string{"text.txt:3:4: NUL byte"}},
+		{"text, tokenized already", text, true,
+			[]string{"text.txt:1: De kat slaapt.", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is (zo) ."},
+			[]string{"text.txt:3:4: NUL byte"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			sents, refused, err := ReadInput(tc.path, tc.tokenized)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sents {
+				got = append(got, strings.TrimPrefix(s.Where, dir+string(filepath.Separator))+": "+strings.Join(s.Words, " "))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("sentences\n %q\nwant\n %q", got, tc.want)
+			}
+			if len(refused) != len(tc.refused) {
+				t.Fatalf("refused %q, want %q", refused, tc.refused)
+			}
+			for i, r := range tc.refused {
+				if !strings.HasPrefix(strings.TrimPrefix(refused[i], dir+string(filepath.Separator)), r) {
+					t.Errorf("refused %q, want it to start with %q", refused[i], r)
+				}
+			}
+		})
+	}
+	if _, _, err := ReadInput(filepath.Join(dir, "missing.txt"), false); !os.IsNotExist(err) {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// TestReadSentences checks that blank lines are left out and that a
+// refused line or an over-long sentence is an error naming its place.
+func TestReadSentences(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, content string
+		want          [][]string
+		err           string
+	}{
+		{"blank lines left out", "a b\n\nc\n", [][]string{{"a", "b"}, {"c"}}, ""},
+		{"a refused line", "a\nb\x1bc\n", nil, "in.txt:2:2: control character U+001B"},
+		{"too long", "a\n" + strings.Repeat("w ", 301) + "\n", nil, "in.txt:2: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "in.txt")
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadSentences(path, true)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil || len(got) != len(tc.want) {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+			for i := range got {
+				if !slices.Equal(got[i], tc.want[i]) {
+					t.Errorf("sentence %d: %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
