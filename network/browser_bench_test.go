@@ -3,7 +3,6 @@
 package network
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,11 +13,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/discspan/discspan/internal/headless"
 )
 
 // BenchmarkBrowserForwardOne prints the scoring speed in a browser tab:
@@ -33,17 +31,9 @@ import (
 //
 //	go test -run '^$' -bench BrowserForwardOne -benchtime 1x ./network
 func BenchmarkBrowserForwardOne(b *testing.B) {
-	chrome := ""
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				chrome = p
-				break
-			}
-		}
-	}
-	if chrome == "" {
-		b.Skip("no Chromium ($CHROMIUM or /usr/bin/chromium; make chromium installs it)")
+	chrome, err := headless.Path()
+	if err != nil {
+		b.Skip(err)
 	}
 	dir := b.TempDir()
 	goroot, err := exec.Command("go", "env", "GOROOT").Output()
@@ -76,52 +66,24 @@ func BenchmarkBrowserForwardOne(b *testing.B) {
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer srv.Close()
 
-	profile, err := os.MkdirTemp("", "discspan-bench-chromium-")
+	browser, err := headless.Start(chrome)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer os.RemoveAll(profile)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true))
-	defer cancelA()
-	ctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
-	var mu sync.Mutex
-	var lines []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventConsoleAPICalled); ok {
-			var parts []string
-			for _, a := range e.Args {
-				s, err := strconv.Unquote(string(a.Value))
-				if err != nil {
-					s = string(a.Value)
-				}
-				parts = append(parts, s)
-			}
-			mu.Lock()
-			lines = append(lines, strings.Join(parts, " "))
-			mu.Unlock()
-		}
-	})
+	defer browser.Close()
+	ctx := browser.Ctx
 	re := regexp.MustCompile(`^(BenchmarkForwardOne_Tiny\d+(Portable)?)\s+\d+\s+(\d+) ns/op`)
 	ns := map[string][]float64{}
 	kernels := "(not reported)"
 	const rounds = 3
 	for round := range rounds {
-		mu.Lock()
-		lines = nil
-		mu.Unlock()
+		browser.ClearLines()
 		var exit string
 		if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/index.html"),
 			chromedp.Poll(`window.benchExit === undefined ? false : String(window.benchExit)`, &exit)); err != nil {
 			b.Fatal(err)
 		}
-		mu.Lock()
-		out := slices.Clone(lines)
-		mu.Unlock()
+		out := browser.Lines()
 		if exit != "0" {
 			b.Fatalf("round %d: exit code %s:\n%s", round, exit, strings.Join(out, "\n"))
 		}

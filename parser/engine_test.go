@@ -132,17 +132,7 @@ func TestEnsembleBackends(t *testing.T) {
 			}
 			differ = 0
 			for _, words := range parsertest.Sentences {
-				got, err := l.Parse(context.Background(), parser.Request{Words: words, Variant: "n3"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := ref.ParseWords(words, decode.N3)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if g, w := constituents(got.Tree), constituents(want.Tree); !slices.Equal(g, w) {
-					t.Fatalf("%v:\n got %v\nwant %v", words, g, w)
-				}
+				want := sameParse(t, l, ref, words)
 				alone, err := first.ParseWords(words, decode.N3)
 				if err != nil {
 					t.Fatal(err)
@@ -156,6 +146,24 @@ func TestEnsembleBackends(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sameParse parses words with e (n3) and fails unless the tree is the one
+// ref gives, which it returns.
+func sameParse(t *testing.T, e *parser.Engine, ref *parser.Parser, words []string) *parser.Result {
+	t.Helper()
+	got, err := e.Parse(context.Background(), parser.Request{Words: words, Variant: "n3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ref.ParseWords(words, decode.N3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := constituents(got.Tree), constituents(want.Tree); !slices.Equal(g, w) {
+		t.Fatalf("%v:\n got %v\nwant %v", words, g, w)
+	}
+	return want
 }
 
 // constituents lists a tree's constituents as sorted strings.
@@ -321,17 +329,7 @@ func TestEngineMembers(t *testing.T) {
 				t.Errorf("WebGPU scores, but %d of %d members' threads were closed", closed, created)
 			}
 			for _, words := range parsertest.Sentences {
-				got, err := e.Parse(context.Background(), parser.Request{Words: words, Variant: "n3"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, err := ref.ParseWords(words, decode.N3)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if g, w := constituents(got.Tree), constituents(want.Tree); !slices.Equal(g, w) {
-					t.Fatalf("%v:\n got %v\nwant %v", words, g, w)
-				}
+				sameParse(t, e, ref, words)
 			}
 			if (started > 0) != tc.wantStarted {
 				t.Errorf("the member scored elsewhere %d times", started)

@@ -3,7 +3,6 @@
 package onnxexport
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,12 +13,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/discspan/discspan/internal/headless"
 )
 
 // Rounds of BenchmarkBrowserORT, sentences scored in a row per sample,
@@ -52,17 +50,9 @@ const (
 //
 //	go test -run '^$' -bench BrowserORT -benchtime 1x ./bench/onnxexport
 func BenchmarkBrowserORT(b *testing.B) {
-	chrome := ""
-	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium"} {
-		if p != "" {
-			if _, err := os.Stat(p); err == nil {
-				chrome = p
-				break
-			}
-		}
-	}
-	if chrome == "" {
-		b.Skip("no Chromium ($CHROMIUM or /usr/bin/chromium; make chromium installs it)")
+	chrome, err := headless.Path()
+	if err != nil {
+		b.Skip(err)
 	}
 	ort, why := ortDir()
 	if ort == "" {
@@ -102,36 +92,12 @@ func BenchmarkBrowserORT(b *testing.B) {
 	}))
 	defer srv.Close()
 
-	profile, err := os.MkdirTemp("", "discspan-bench-chromium-")
+	browser, err := headless.Start(chrome)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer os.RemoveAll(profile)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(chrome), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true))
-	defer cancelA()
-	ctx, cancelC := chromedp.NewContext(actx)
-	defer cancelC()
-	var mu sync.Mutex
-	var lines []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventConsoleAPICalled); ok {
-			var parts []string
-			for _, a := range e.Args {
-				s, err := strconv.Unquote(string(a.Value))
-				if err != nil {
-					s = string(a.Value)
-				}
-				parts = append(parts, s)
-			}
-			mu.Lock()
-			lines = append(lines, strings.Join(parts, " "))
-			mu.Unlock()
-		}
-	})
+	defer browser.Close()
+	ctx := browser.Ctx
 	load0 := loadAvg()
 	start := time.Now()
 	var exit string
@@ -149,9 +115,7 @@ func BenchmarkBrowserORT(b *testing.B) {
 	}
 	elapsed := time.Since(start)
 	load1 := loadAvg()
-	mu.Lock()
-	out := slices.Clone(lines)
-	mu.Unlock()
+	out := browser.Lines()
 	if exit != "0" {
 		b.Fatalf("the page failed (exit %s):\n%s", exit, strings.Join(out, "\n"))
 	}
