@@ -242,7 +242,7 @@ func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models
 		return scorer.MeanCPU(models), models
 	}
 	members := []scorer.Scorer{scorer.NewCPU(models[0])}
-	local := models[:1]
+	local := []*network.Model{models[0]} // not models[:1]: appending would write into models
 	var whyNot error
 	for k, m := range models[1:] {
 		s, err := e.Members(ctx, data, name, k+1, m, workers >= 2)

@@ -166,6 +166,55 @@ func sameParse(t *testing.T, e *parser.Engine, ref *parser.Parser, words []strin
 	return want
 }
 
+// TestEngineMembersSome loads an ensemble of three models whose second
+// model scores elsewhere and whose third cannot: the info says so, the
+// third is scored here, and the parses equal the sequential ensemble's,
+// on the CPU and on a (fake) GPU, which scores the engine's models after
+// the members were set up.
+func TestEngineMembersSome(t *testing.T) {
+	data := parsertest.Ensemble(t, []uint64{1, 2, 3})
+	ms, err := parser.Read(data, "ens3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		return fakeGPU{scorer.NewCPU(&network.Model{Params: p}), 0}, false, nil
+	}
+	for _, backend := range []string{parser.BackendCPU, parser.BackendWebGPU} {
+		t.Run(backend, func(t *testing.T) {
+			started, closed := 0, 0
+			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error) {
+				if k == 2 {
+					return nil, errors.New("no third core")
+				}
+				return elsewhere{scorer.NewCPU(local), k, &started, &closed}, nil
+			}}
+			defer e.Close()
+			info, err := e.Load(context.Background(), data, "ens3", parser.LoadOptions{Backend: backend})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "2 of the 3 models score at the same time: no third core"
+			if backend == parser.BackendWebGPU {
+				want = ""
+			}
+			if info.Models != 3 || info.Parallel != want {
+				t.Fatalf("%d models, %q; want 3, %q", info.Models, info.Parallel, want)
+			}
+			for _, words := range parsertest.Sentences {
+				sameParse(t, e, ref, words)
+			}
+			if backend == parser.BackendCPU && started == 0 {
+				t.Error("model 2 never scored elsewhere")
+			}
+		})
+	}
+}
+
 // constituents lists a tree's constituents as sorted strings.
 func constituents(tr *tree.Tree) []string {
 	var out []string
