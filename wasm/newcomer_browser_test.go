@@ -88,7 +88,9 @@ func TestBrowserNewcomer(t *testing.T) {
 	var root struct {
 		X, Left, Width, ScrollWidth float64
 	}
-	evalJS(t, ctx, `(() => {
+	// The panel scrolls in the frame after the drawing (see TreePanel.populate).
+	evalJS(t, ctx, `(async () => {
+		await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 		const sc = document.querySelector('#panel-main .scroll'), svg = sc.querySelector('svg');
 		const labels = [...svg.querySelectorAll('text')];
 		const top = labels.reduce((a, b) => (+b.getAttribute('y') < +a.getAttribute('y') ? b : a));

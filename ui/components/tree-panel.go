@@ -70,9 +70,22 @@ func (c *TreePanel) populate(el js.Value) {
 		return
 	}
 	el.Set("discspanTree", c.View.TreeKey)
-	if sc := el.Get("parentElement"); sc.Truthy() {
-		sc.Set("scrollLeft", c.View.ScrollLeft(c.App.Zoom, sc.Get("clientWidth").Float()))
+	sc := el.Get("parentElement")
+	if !sc.Truthy() {
+		return
 	}
+	// Read the panel's width in the next frame, not here: reading it in
+	// the middle of vugu's render forced a layout of the page before the
+	// render's other changes, and another after (2-3 ms a parse).
+	left := c.View.ScrollLeft
+	zoom := c.App.Zoom
+	var scroll js.Func
+	scroll = js.FuncOf(func(js.Value, []js.Value) any {
+		sc.Set("scrollLeft", left(zoom, sc.Get("clientWidth").Float()))
+		scroll.Release()
+		return nil
+	})
+	js.Global().Call("requestAnimationFrame", scroll)
 }
 
 // fit zooms so that the drawing fills its panel's width.
