@@ -341,7 +341,9 @@ func parseInPage(t *testing.T, ctx context.Context, words []string, variant stri
 		// The constituent tables are built once opened.
 		const det = document.querySelector('details.constituents');
 		if (det && !det.open) det.open = true;
-		for (let i = 0; i < 1000 && !document.querySelector('table.cons[data-view=main] tr[data-node]'); i++) await pause(2);
+		// No bound on this wait (a busy machine must not fail the test):
+		// rows come once the table has rendered, if the drawing has nodes.
+		while (!document.querySelector('table.cons[data-view=main] tr[data-node]') && document.querySelector('#tree-main text.phrase')) await pause(2);
 		return {
 			ms,
 			rows: [...document.querySelectorAll('table.cons[data-view=main] tr[data-node]')].map((r) => r.dataset.cons),
