@@ -304,16 +304,7 @@ type elsewhere struct {
 
 func (m elsewhere) Start(b []network.Input) func() ([]scorer.Result, error) {
 	*m.started++
-	type answer struct {
-		outs []scorer.Result
-		err  error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		outs, err := m.Scorer.Score(b)
-		ch <- answer{outs, err}
-	}()
-	return func() ([]scorer.Result, error) { a := <-ch; return a.outs, a.err }
+	return scorer.Background(func() ([]scorer.Result, error) { return m.Scorer.Score(b) })
 }
 
 func (m elsewhere) Close() error { *m.closed++; return nil }

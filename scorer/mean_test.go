@@ -182,3 +182,19 @@ func TestMeanStartsStartersFirst(t *testing.T) {
 		})
 	}
 }
+
+func TestBackground(t *testing.T) {
+	m := tinyModel(t)
+	batch := []network.Input{sentence(4)}
+	want, err := NewCPU(m).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Background(func() ([]Result, error) { return NewCPU(m).Score(batch) })()
+	if err != nil || len(got) != 1 || Compare(got[0], want[0]) != (Diff{Where: "cont scores"}) {
+		t.Errorf("Background: %v, %v; want the scores of Score", got, err)
+	}
+	if _, err := Background(func() ([]Result, error) { return nil, errors.New("lost") })(); err == nil || err.Error() != "lost" {
+		t.Errorf("Background's error: %v", err)
+	}
+}

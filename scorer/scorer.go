@@ -54,3 +54,22 @@ var (
 	// ErrTooLong marks a sentence longer than a backend accepts.
 	ErrTooLong = errors.New("sentence too long for the backend")
 )
+
+// Background runs score in a goroutine of its own and returns the wait
+// for its results: the body of a Starter's Start for a backend that can
+// score while its caller goes on (a GPU on a device of its own).
+func Background(score func() ([]Result, error)) (wait func() ([]Result, error)) {
+	type answer struct {
+		out []Result
+		err error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		out, err := score()
+		ch <- answer{out, err}
+	}()
+	return func() ([]Result, error) {
+		a := <-ch
+		return a.out, a.err
+	}
+}

@@ -228,19 +228,7 @@ func (s *Scorer) release() {
 // before waiting for any), so that one member's uploads, waits and
 // unpacking overlap the others' GPU work.
 func (s *Scorer) Start(batch []network.Input) func() ([]scorer.Result, error) {
-	type answer struct {
-		out []scorer.Result
-		err error
-	}
-	ch := make(chan answer, 1)
-	go func() {
-		out, err := s.Score(batch)
-		ch <- answer{out, err}
-	}()
-	return func() ([]scorer.Result, error) {
-		a := <-ch
-		return a.out, a.err
-	}
+	return scorer.Background(func() ([]scorer.Result, error) { return s.Score(batch) })
 }
 
 func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
