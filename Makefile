@@ -29,7 +29,7 @@ TEST_STEPS := \
 	"chromium|$(MAKE) --no-print-directory chromium" \
 	"worker|$(MAKE) --no-print-directory test-worker" \
 	"wasm kernels|$(MAKE) --no-print-directory test-wasm" \
-	"go test|$(GO) test -count=1 ./..." \
+	"go test|$(GO) test -count=1 -timeout 30m ./..." \
 	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode"
 
 test:

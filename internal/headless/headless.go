@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -56,7 +57,9 @@ func Start(path string) (*Browser, error) {
 		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(profile),
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true))
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		// 20 s by default: Chromium took longer to start from a cold disk.
+		chromedp.WSURLReadTimeout(5*time.Minute))
 	ctx, cancelC := chromedp.NewContext(actx)
 	b := &Browser{Ctx: ctx, cancel: []func(){cancelC, cancelA}, profile: profile}
 	chromedp.ListenTarget(ctx, func(ev any) {

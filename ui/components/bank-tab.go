@@ -15,6 +15,8 @@ type BankTab struct {
 	App *app.App
 	// paste is the text of the paste box.
 	paste string
+	// pasteOpen is set while the paste box is shown.
+	pasteOpen bool
 }
 
 // drop opens a dropped file.

@@ -9,6 +9,8 @@ import (
 // Work shows the work done: backend, model, load and parse timings.
 type Work struct {
 	App *app.App
+	// Closed is set once the reader has closed the table (it starts open).
+	Closed bool
 }
 
 // row is one line of the timings table.
