@@ -10,6 +10,7 @@ package main
 
 import (
 	"syscall/js"
+	"time"
 
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/ui/app"
@@ -52,9 +53,38 @@ func main() {
 	})
 	defer onHash.Release()
 	js.Global().Call("addEventListener", "hashchange", onHash)
-	for ok := true; ok; ok = renderer.EventWait() {
+	// vugu asks for a render after every event and update; requests that
+	// come while a render runs or waits are served by one render (wake
+	// holds at most one). A job just started is rendered JobBarDelay
+	// after its start, or as soon as it is done if sooner.
+	wake := make(chan struct{}, 1)
+	go func() {
+		for renderer.EventWait() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		}
+		close(wake)
+	}()
+	render := func() {
 		if err := renderer.Render(build.RunBuild(root)); err != nil {
 			panic(err)
 		}
+	}
+	render()
+	for range wake {
+		env.RLock()
+		delay := a.RenderDelay(time.Now())
+		env.RUnlock()
+		if delay > 0 {
+			timer := time.NewTimer(delay)
+			select {
+			case <-wake: // the job was done (or something else changed)
+			case <-timer.C:
+			}
+			timer.Stop()
+		}
+		render()
 	}
 }

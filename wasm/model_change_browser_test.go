@@ -4,25 +4,24 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
-// longN6 returns the longest sentence (of the test sentences' words) whose
-// n6 chart fits the browser's budget: a parse of many seconds in wasm.
+// longN6 returns a 150-word sentence, the app's last example (without its
+// full stop) over and over: with n6, minutes of work in wasm (the test
+// sentences' words, which a random model scores flat, took 50 ms).
 func longN6() []string {
-	var words []string
-	for decode.ChartBytes(decode.N6, len(words)+1, len(apptest.Labels)) <= parser.DefaultMaxBytes {
-		s := apptest.Sentences[len(words)%len(apptest.Sentences)]
-		words = append(words, s[len(words)%len(s)])
-	}
-	return words
+	ex := strings.Fields(app.Examples[len(app.Examples)-1].Text)
+	ex = ex[:len(ex)-1]
+	return append(slices.Concat(ex, ex, ex)[:149], ".")
 }
 
 // Switching the backend while a long n6 parse runs cancels the parse (the

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -54,10 +53,7 @@ func TestBrowserNewcomer(t *testing.T) {
 	}
 	screenshot(t, ctx, "discspan-example-with-gold")
 
-	// One sentence: the long example without its full stop, three times.
-	ex := strings.Fields(app.Examples[len(app.Examples)-1].Text)
-	ex = ex[:len(ex)-1]
-	long := append(slices.Concat(ex, ex, ex)[:149], ".")
+	long := longN6()
 
 	// Stale results: an empty input, then a cancelled parse (150 words
 	// with n6: minutes of work), each after a tree was shown.

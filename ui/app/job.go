@@ -28,6 +28,23 @@ func (j *Job) Percent() int {
 	return 100 * j.Done / j.Total
 }
 
+// JobBarDelay is how long the page waits, after a job starts, before it
+// renders the job (its bar, the disabled buttons): a job done within it,
+// as a parse of a sentence on the CPU usually is, is drawn in one render,
+// and the render that would only have shown its bar does not compete with
+// the scoring workers for the cores.
+const JobBarDelay = 50 * time.Millisecond
+
+// RenderDelay is how long the page's render loop should wait before its
+// next render: the rest of JobBarDelay while a job is that young, else 0
+// (the caller holds at least the read lock).
+func (a *App) RenderDelay(now time.Time) time.Duration {
+	if a.Job == nil {
+		return 0
+	}
+	return max(JobBarDelay-now.Sub(a.Job.start), 0)
+}
+
 // startJob makes a job current and returns its context; the caller holds
 // the lock. A ticker refreshes Elapsed twice a second until finishJob.
 func (a *App) startJob(what string, total int) (context.Context, *Job) {

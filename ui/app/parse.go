@@ -34,6 +34,10 @@ type ParseState struct {
 	Err string
 	// Seq counts the parses shown.
 	Seq int
+	// Attempts counts the parses asked for and answered, by a parse
+	// started or by Err: a page shows a young job late (JobBarDelay), and
+	// a change of Attempts tells that a click on Parse has been seen.
+	Attempts int
 }
 
 // Words returns the words of the chosen sentence.
@@ -129,6 +133,7 @@ func (a *App) ParseNow() {
 	if !a.Model.Ready() || a.Job != nil {
 		return
 	}
+	a.Parse.Attempts++
 	words := a.Parse.Words()
 	if len(words) == 0 {
 		a.clearParse()

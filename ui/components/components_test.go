@@ -65,16 +65,30 @@ func TestRootParsed(t *testing.T) {
 		`id="panel-main"`, `tokenizing`, `decoding n3`, `decoding n6`, `drawing`,
 		`<option selected="selected" value="n3">n3</option>`,
 	)
-	// One table row per node, with its constituent (the renderer sorts
-	// attributes by name), once the table is open.
+	// One table row per node, with its constituent, once the table is
+	// open (Constituents.populate sets the rows, in the browser).
 	for _, v := range a.Views() {
-		if len(v.Nodes) > 0 && strings.Contains(html, `data-node="0" data-view="`+v.ID+`"`) {
-			t.Errorf("%s: closed table has rows", v.ID)
+		if strings.Contains(html, `data-node="`) {
+			t.Errorf("%s: the template has rows of its own", v.ID)
 		}
-		table := render(t, &Constituents{App: a, View: v, Open: true})
+		if rows := (&Constituents{App: a, View: v}).rowsHTML(); strings.Contains(rows, `data-node="`) {
+			t.Errorf("%s: closed table has rows: %s", v.ID, rows)
+		}
+		table := (&Constituents{App: a, View: v, Open: true}).rowsHTML()
+		if got := strings.Count(table, "<tr class="); got != len(v.Nodes) {
+			t.Errorf("%s: %d rows for %d nodes", v.ID, got, len(v.Nodes))
+		}
 		for _, n := range v.Nodes {
-			contains(t, table, fmt.Sprintf(`data-cons="%s" data-label="%s" data-node="%d" data-view="%s"`, n.Cons, n.Label, n.Index, v.ID))
+			contains(t, table, fmt.Sprintf(`data-view="%s" data-node="%d" data-label="%s" data-cons="%s"><td>%s</td>`, v.ID, n.Index, n.Label, n.Cons, n.Label))
 		}
+	}
+	// Words are escaped.
+	v := a.Parse.Main
+	if len(v.Nodes) > 0 {
+		saved := v.Nodes[0].Words
+		v.Nodes[0].Words = `<b>&"`
+		contains(t, (&Constituents{App: a, View: v, Open: true}).rowsHTML(), `<td>&lt;b&gt;&amp;&#34;</td>`)
+		v.Nodes[0].Words = saved
 	}
 	if strings.Contains(html, `class="loader"`) {
 		t.Error("loader shown once ready")
@@ -90,7 +104,7 @@ func TestDetails(t *testing.T) {
 	env.Do(func() { a.Select("main", false, 0) })
 	n := a.Parse.Main.Nodes[0]
 	contains(t, render(t, &Details{App: a}), "<th>node</th><td>"+n.Label+"</td>", "<th>rule</th>", "<th>item score</th>", app.BlocksString(n.Blocks))
-	contains(t, render(t, &Constituents{App: a, View: a.Parse.Main, Open: true}), `class="node`+map[bool]string{true: " disc"}[n.Disc])
+	contains(t, (&Constituents{App: a, View: a.Parse.Main, Open: true}).rowsHTML(), `class="node`+map[bool]string{true: " disc"}[n.Disc]+` sel"`)
 }
 
 func TestLoaderStates(t *testing.T) {

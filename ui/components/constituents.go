@@ -2,14 +2,25 @@ package components
 
 import (
 	"fmt"
+	"hash/fnv"
+	"html"
+	"strconv"
+	"strings"
 
 	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
 )
 
 // Constituents lists the nodes of a tree in a table (one row per node,
 // with data attributes for tests); hovering or clicking a row focuses the
-// node in the drawing. The rows are built only while the table is open
-// (every render rebuilds them).
+// node in the drawing. The rows are built only while the table is open.
+//
+// The rows are put into the table by populate, as one piece of HTML, and
+// only when they changed: vugu, which sets every attribute and cell of the
+// elements it renders at every render, spent about a third of each
+// render's changes on an open table (its events are the table's, found
+// through the row under them).
 type Constituents struct {
 	App  *app.App
 	View *app.TreeView
@@ -69,3 +80,66 @@ func (c *Constituents) summary() string {
 
 // blocks writes a node's blocks.
 func (c *Constituents) blocks(n app.NodeInfo) string { return app.BlocksString(n.Blocks) }
+
+// rowsHTML is the table's content: the header and a row per node listed.
+func (c *Constituents) rowsHTML() string {
+	var b strings.Builder
+	b.WriteString("<tr><th>label</th><th>blocks</th><th>words</th><th>score</th><th>rule</th></tr>")
+	view := html.EscapeString(c.View.ID)
+	for _, n := range c.rows() {
+		fmt.Fprintf(&b, `<tr class="%s" data-view="%s" data-node="%d" data-label="%s" data-cons="%s">`,
+			html.EscapeString(c.rowClass(n)), view, n.Index, html.EscapeString(n.Label), html.EscapeString(n.Cons))
+		for _, cell := range []string{n.Label, c.blocks(n), n.Words, c.score(n), c.rule(n)} {
+			b.WriteString("<td>")
+			b.WriteString(html.EscapeString(cell))
+			b.WriteString("</td>")
+		}
+		b.WriteString("</tr>")
+	}
+	return b.String()
+}
+
+// populate sets the rows into the table when they changed (vugu calls it
+// after every render); the element remembers a hash of its content.
+func (c *Constituents) populate(el js.Value) {
+	rows := c.rowsHTML()
+	h := fnv.New64a()
+	h.Write([]byte(rows))
+	key := strconv.FormatUint(h.Sum64(), 36)
+	if el.Get("discspanRows").String() == key {
+		return
+	}
+	el.Set("innerHTML", rows)
+	el.Set("discspanRows", key)
+}
+
+// row returns the node of the row under the event; ok is false elsewhere
+// (the header, or between rows).
+func (c *Constituents) row(event vugu.DOMEvent) (index int, ok bool) {
+	el := event.JSEventTarget()
+	if !el.Truthy() || el.Get("closest").IsUndefined() {
+		return 0, false
+	}
+	el = el.Call("closest", "tr[data-node]")
+	if !el.Truthy() {
+		return 0, false
+	}
+	i, err := strconv.Atoi(el.Call("getAttribute", "data-node").String())
+	return i, err == nil && i >= 0
+}
+
+// hover focuses the node of the row under the pointer.
+func (c *Constituents) hover(event vugu.DOMEvent) {
+	if i, ok := c.row(event); ok {
+		c.App.HoverAt(c.View.ID, false, i)
+		return
+	}
+	c.App.HoverAt("", false, -1)
+}
+
+// click selects (or deselects) the node of the row clicked.
+func (c *Constituents) click(event vugu.DOMEvent) {
+	if i, ok := c.row(event); ok {
+		c.App.Select(c.View.ID, false, i)
+	}
+}

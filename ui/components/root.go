@@ -40,6 +40,9 @@ func (c *Root) gpu() string {
 // seq is the number of parses shown, for tests waiting for a new one.
 func (c *Root) seq() string { return strconv.Itoa(c.App.Parse.Seq) }
 
+// attempts is the count of parses asked for (app.ParseState.Attempts).
+func (c *Root) attempts() string { return strconv.Itoa(c.App.Parse.Attempts) }
+
 // tabClass is the class of a tab's button.
 func (c *Root) tabClass(tab string) string {
 	if c.App.Tab == tab {

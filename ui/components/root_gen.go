@@ -19,6 +19,7 @@ func (c *Root) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "app"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "app"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
+	vgn.AddAttrInterface("data-attempts", c.attempts())
 	vgn.AddAttrInterface("data-backend", c.backend())
 	vgn.AddAttrInterface("data-gpu", c.gpu())
 	vgn.AddAttrInterface("data-phase", string(c.App.Model.Phase))
