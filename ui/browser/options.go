@@ -21,7 +21,7 @@ type PageOptions struct {
 // page) and workers (1: an ensemble's models score one after the other in
 // the parsing worker; 2 or more: each in a worker of its own, whatever the
 // cores; by default each in a worker of its own where the browser reports
-// a core for the page and one for each model). Unknown or malformed parameters are ignored.
+// a core for each model). Unknown or malformed parameters are ignored.
 func ParseQuery(rawQuery string) PageOptions {
 	q, _ := url.ParseQuery(rawQuery)
 	o := PageOptions{Worker: q.Get("worker") != "0"}
