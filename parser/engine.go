@@ -82,6 +82,12 @@ type Info struct {
 	// Parallel says how, or why not in parallel ("" for a single model).
 	Workers  int    `json:"workers"`
 	Parallel string `json:"parallel,omitempty"`
+	// Memory is the memory of the thread that parses, once loaded (in the
+	// browser its wasm memory, which never shrinks; set by the platform,
+	// 0 when unknown); MemberMemory that of each model scoring in a
+	// thread of its own (models 1, 2, ...; see MemoryReporter).
+	Memory       int64   `json:"memory,omitempty"`
+	MemberMemory []int64 `json:"member_memory,omitempty"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
 }
@@ -120,6 +126,12 @@ const (
 	ReasonFailed    = "failed"     // WebGPU could not be set up or failed on a test sentence
 	ReasonFaster    = "faster"     // both were timed; the one chosen was faster
 )
+
+// MemoryReporter is a scorer that holds its model in memory of its own (a
+// MemberFunc's, in a Web Worker) and says how much, in bytes.
+type MemoryReporter interface {
+	MemoryBytes() int64
+}
 
 // MemberFunc starts a scorer of model k (k >= 1) of the ensemble held in
 // data (a weights file that name names), which scores elsewhere while the
@@ -202,7 +214,7 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if sc != cpu {
 		// WebGPU scores: the members' workers are not needed.
 		_ = cpu.Close()
-		info.Workers, info.Parallel = 1, ""
+		info.Workers, info.Parallel, info.MemberMemory = 1, "", nil
 	}
 	p.Scorer = &memo{s: sc}
 	if sc == cpu {
@@ -252,6 +264,9 @@ func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models
 			local = append(local, m)
 		} else {
 			info.Workers++
+			if r, ok := s.(MemoryReporter); ok {
+				info.MemberMemory = append(info.MemberMemory, r.MemoryBytes())
+			}
 		}
 		members = append(members, s)
 	}

@@ -205,6 +205,15 @@ func TestEngineMembersSome(t *testing.T) {
 			if info.Models != 3 || info.Parallel != want {
 				t.Fatalf("%d models, %q; want 3, %q", info.Models, info.Parallel, want)
 			}
+			// The members' memory: model 1's thread only (model 2 scores
+			// here); none once WebGPU scores.
+			wantMemory := []int64{1000}
+			if backend == parser.BackendWebGPU {
+				wantMemory = nil
+			}
+			if !slices.Equal(info.MemberMemory, wantMemory) {
+				t.Errorf("member memory %v, want %v", info.MemberMemory, wantMemory)
+			}
 			for _, words := range parsertest.Sentences {
 				sameParse(t, e, ref, words)
 			}
@@ -308,6 +317,9 @@ func (m elsewhere) Start(b []network.Input) func() ([]scorer.Result, error) {
 }
 
 func (m elsewhere) Close() error { *m.closed++; return nil }
+
+// MemoryBytes makes up a memory per model: 1000 times its index.
+func (m elsewhere) MemoryBytes() int64 { return int64(1000 * m.k) }
 
 // TestEngineMembers loads an ensemble whose second model scores elsewhere
 // (Engine.Members): the parses equal the sequential ensemble's, the info

@@ -114,6 +114,15 @@ func TestBrowserEnsembleWorkers(t *testing.T) {
 				if !strings.Contains(r.Work, "ensemble of 2: cpu") || strings.Contains(r.Work, "(here:") {
 					t.Fatalf("%s: the parse was scored on something else:\n%s", m.name, r.Work)
 				}
+				// The workers' memory, the second model's worker's too
+				// where it has one (parsing in the page: not known).
+				wantMemory := map[string]string{"1": "memory\tparsing worker ", "2": "memory\t"}[m.workers]
+				if m.name == "in page" {
+					wantMemory = ""
+				}
+				if !strings.Contains(r.Work, wantMemory) || (m.workers == "2" && wantMemory != "" && !strings.Contains(r.Work, "model 2's worker")) {
+					t.Errorf("%s: the work table does not say the workers' memory (want %q):\n%s", m.name, wantMemory, r.Work)
+				}
 				times[m.name] = append(times[m.name], r.MS)
 				work[m.name] = r.Work
 				parseInPage(t, ctx, other, "n3")

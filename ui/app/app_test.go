@@ -384,3 +384,22 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryText(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		info *parser.Info
+		want string
+	}{
+		{"no model", nil, ""},
+		{"not measured (natively, or parsing in the page)", &parser.Info{}, ""},
+		{"one worker", &parser.Info{Memory: 62e6}, "parsing worker 62.0 MB"},
+		{"a worker per model", &parser.Info{Memory: 70e6, MemberMemory: []int64{45e6}}, "115.0 MB in all: parsing worker 70.0 MB, model 2's worker 45.0 MB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := app.MemoryText(tc.info); got != tc.want {
+				t.Errorf("MemoryText = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
 )
 
 // ms formats a duration in milliseconds, with one decimal below 10 ms.
@@ -50,4 +51,22 @@ func Count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// MemoryText says how much memory the threads holding the model take
+// (parser.Info.Memory and MemberMemory), "" when it is not known.
+func MemoryText(info *parser.Info) string {
+	if info == nil || info.Memory <= 0 {
+		return ""
+	}
+	parts := []string{"parsing worker " + Bytes(info.Memory)}
+	total := info.Memory
+	for k, m := range info.MemberMemory {
+		parts = append(parts, fmt.Sprintf("model %d's worker %s", k+2, Bytes(m)))
+		total += m
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return fmt.Sprintf("%s in all: %s", Bytes(total), strings.Join(parts, ", "))
 }

@@ -35,6 +35,12 @@ type memberLoad struct {
 	Member int    `json:"member"`
 }
 
+// memberLoaded is the JSON answer to a "member-load": the member's memory
+// once its model is loaded (see memoryBytes).
+type memberLoaded struct {
+	Memory int64 `json:"memory"`
+}
+
 // resultShape is one result's shape in a scoreAnswer: n words, l labels,
 // tags tag logits; NoScores for a result without scores.
 type resultShape struct {
@@ -165,14 +171,21 @@ var errMemberFailed = errors.New("the member's worker failed")
 // refuses (a word id outside the vocabulary) gets local's answer too,
 // which is then the caller's error as for any model.
 type remoteMember struct {
-	local scorer.Scorer
+	local  scorer.Scorer
+	memory int64 // the worker's, once loaded (memberLoaded)
 
 	mu     sync.Mutex
 	conn   memberConn
 	failed error // the worker's failure; nil while it is used
 }
 
-var _ scorer.Starter = (*remoteMember)(nil)
+var (
+	_ scorer.Starter        = (*remoteMember)(nil)
+	_ parser.MemoryReporter = (*remoteMember)(nil)
+)
+
+// MemoryBytes is the memory of the member's worker once loaded.
+func (m *remoteMember) MemoryBytes() int64 { return m.memory }
 
 // Start sends batch to the worker, or, once it failed, scores it here
 // when waited for.
@@ -260,7 +273,8 @@ func (m *memberServer) handle(op string, payload, data []byte) ([]byte, []byte, 
 		model := ms.Models[r.Member]
 		model.WarmUp()
 		m.s = scorer.NewCPU(model)
-		return []byte(`{}`), nil, nil
+		j, err := json.Marshal(memberLoaded{Memory: memoryBytes()})
+		return j, nil, err
 	case "score":
 		if m.s == nil {
 			return nil, nil, parser.ErrNoModel

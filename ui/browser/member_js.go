@@ -49,17 +49,22 @@ func Member(ctx context.Context, data []byte, name string, k int, local *network
 	c.mu.Lock()
 	_, ch := c.post("member-load", req, bytesToJS(data))
 	c.mu.Unlock()
+	var loaded memberLoaded
 	select {
 	case r := <-ch:
 		if r.err != nil {
 			c.close()
 			return nil, fmt.Errorf("model %d's worker: %w", k, r.err)
 		}
+		if err := json.Unmarshal(r.json, &loaded); err != nil {
+			c.close()
+			return nil, fmt.Errorf("model %d's worker's answer: %w", k, err)
+		}
 	case <-ctx.Done():
 		c.close()
 		return nil, ctx.Err()
 	}
-	return &remoteMember{local: scorer.NewCPU(local), conn: c}, nil
+	return &remoteMember{local: scorer.NewCPU(local), conn: c, memory: loaded.Memory}, nil
 }
 
 // workerConn is a memberConn over a Web Worker.

@@ -111,8 +111,15 @@ func TestMemberProtocol(t *testing.T) {
 		}
 	}
 	req, _ := json.Marshal(memberLoad{Name: "ens", Member: 1})
-	if _, _, err := srv.handle("member-load", req, data); err != nil {
+	answer, _, err := srv.handle("member-load", req, data)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The member says how much memory it holds once loaded (here the Go
+	// runtime's; in a browser the worker's wasm memory).
+	var loaded memberLoaded
+	if err := json.Unmarshal(answer, &loaded); err != nil || loaded.Memory <= int64(len(data)) {
+		t.Errorf("member-load answered %s (%v): want the memory held, more than the %d bytes of the weights", answer, err, len(data))
 	}
 
 	for _, tc := range []struct {

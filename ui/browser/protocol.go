@@ -69,6 +69,7 @@ func handle(eng app.Engine, op string, payload []byte, data []byte, progress fun
 		if err != nil {
 			return nil, err
 		}
+		info.Memory = memoryBytes()
 		return json.Marshal(info)
 	case "parse":
 		var r parser.Request
