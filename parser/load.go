@@ -75,6 +75,25 @@ func Read(data []byte, name string) (*Models, error) {
 	return fromFiles(name, []*weights.File{f}, []string{name})
 }
 
+// ReadMember reads model k (counted from 0) of the weights file held in
+// data, checked like Read's but with only that model's parameters
+// converted (weights.ReadMember): an ensemble's model scoring in a thread
+// of its own holds that one.
+func ReadMember(data []byte, name string, k int) (*network.Model, error) {
+	f, err := weights.ReadMember(data, name, k)
+	if err != nil {
+		return nil, fmt.Errorf("parser: %w", err)
+	}
+	models, err := f.Models()
+	if err != nil {
+		return nil, fmt.Errorf("parser: %s: %w", name, err)
+	}
+	if _, err := New(models[0], f.Meta.Vocab); err != nil {
+		return nil, fmt.Errorf("%s, model %d: %w", name, k+1, err)
+	}
+	return models[0], nil
+}
+
 // fromFiles gathers the files' models, checking their sizes against the
 // first file's vocabulary.
 func fromFiles(name string, files []*weights.File, paths []string) (*Models, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -123,6 +124,11 @@ func TestEnsembleCorrupt(t *testing.T) {
 			if !errors.Is(err, c.kind) || err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want %v saying %q", err, c.kind, c.want)
 			}
+			// ReadMember checks the whole file too, whichever member.
+			_, err = ReadMember(c.data, "ens.safetensors", 0)
+			if !errors.Is(err, c.kind) || err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("ReadMember: error %v, want %v saying %q", err, c.kind, c.want)
+			}
 		})
 	}
 }
@@ -161,5 +167,55 @@ func TestEnsembleDropoutMayDiffer(t *testing.T) {
 	}
 	if f.Meta.Config != a.Config() || f.Ensemble != 2 {
 		t.Fatalf("config %+v (want the first model's %+v), %d models", f.Meta.Config, a.Config(), f.Ensemble)
+	}
+}
+
+// TestReadMember reads each member of an ensemble alone: the same values
+// as Read's, the file's other facts kept, and less memory spent than
+// Read's; a member the file lacks is refused.
+func TestReadMember(t *testing.T) {
+	for _, dt := range []DType{Float32, Float16, Int8} {
+		t.Run(dt.String(), func(t *testing.T) {
+			_, _, data := ensembleFile(t, 3, dt)
+			all, err := Read(data, "ens.safetensors")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range 3 {
+				f, err := ReadMember(data, "ens.safetensors", k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.Ensemble != 3 || len(f.Members) != 1 || f.Params != f.Members[0] || f.TensorsSHA256 != all.TensorsSHA256 || f.DType != dt {
+					t.Fatalf("member %d: Ensemble %d, %d members, sha %s, dtype %s; want 3, 1, %s, %s", k, f.Ensemble, len(f.Members), f.TensorsSHA256, f.DType, all.TensorsSHA256, dt)
+				}
+				want, got := all.Members[k].Tensors(), f.Params.Tensors()
+				for i := range want {
+					if !slices.Equal(want[i].Data, got[i].Data) {
+						t.Fatalf("member %d, tensor %s differs from Read's", k, want[i].Name)
+					}
+				}
+			}
+			for _, k := range []int{-1, 3} {
+				if _, err := ReadMember(data, "ens.safetensors", k); err == nil || !strings.Contains(err.Error(), "ens.safetensors has 3 models") {
+					t.Errorf("member %d: %v, want a refusal", k, err)
+				}
+			}
+			// Memory: Read converts three members, ReadMember one; it
+			// saves (nearly) the float32 parameters of the two others.
+			allocated := func(read func()) uint64 {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				read()
+				runtime.ReadMemStats(&after)
+				return after.TotalAlloc - before.TotalAlloc
+			}
+			whole := allocated(func() { _, _ = Read(data, "ens") })
+			one := allocated(func() { _, _ = ReadMember(data, "ens", 1) })
+			others := uint64(2 * 4 * all.Meta.Config.NumParams())
+			if one >= whole || whole-one < others*9/10 {
+				t.Errorf("ReadMember allocated %d bytes, Read %d: want %d fewer (two members' float32 parameters)", one, whole, others)
+			}
+		})
 	}
 }

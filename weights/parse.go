@@ -32,7 +32,7 @@ type header struct {
 	tensorsSHA string
 	tensors    map[string]info
 	members    int               // 1, or the size of an ensemble
-	params     []*network.Params // zero parameters of the configuration, one per member
+	params     []*network.Params // zero parameters of the configuration, one per member kept (nil for the others)
 }
 
 func problem(kind error, err error, format string, args ...any) *Error {
@@ -67,7 +67,7 @@ func binaryUint64(b []byte) uint64 {
 // parseHeader checks the JSON header of a file whose data section holds
 // dataLen bytes, against itself, the safetensors rules and the network
 // configuration it describes.
-func parseHeader(hdr []byte, dataLen int64) (*header, *Error) {
+func parseHeader(hdr []byte, dataLen int64, keep func(member int) bool) (*header, *Error) {
 	if !utf8.Valid(hdr) {
 		i := 0
 		for i < len(hdr) {
@@ -132,7 +132,7 @@ func parseHeader(hdr []byte, dataLen int64) (*header, *Error) {
 	if e := checkLayout(list, dataLen); e != nil {
 		return nil, e
 	}
-	if h.params, e = checkTensors(h, dataLen); e != nil {
+	if h.params, e = checkTensors(h, dataLen, keep); e != nil {
 		return nil, e
 	}
 	return h, nil

@@ -79,7 +79,7 @@ func ReadFile(path string) (*File, error) {
 // SHA-256 of the data section, and that no value is NaN or infinite. Errors
 // are of type *Error and match one of the Err* kinds.
 func Read(data []byte, name string) (*File, error) {
-	f, e := read(data)
+	f, e := read(data, func(int) bool { return true })
 	if e != nil {
 		e.Name = name
 		return nil, e
@@ -93,13 +93,35 @@ func Read(data []byte, name string) (*File, error) {
 // several times faster than Go's in wasm; set it before any Read.
 var DataSHA256 = sha256.Sum256
 
-func read(data []byte) (*File, *Error) {
+// ReadMember is Read for the one member k (counted from 0) of the file
+// held in data: it checks the whole file as Read does (the header, every
+// tensor's name, shape and dtype, the data section's SHA-256) but converts
+// and checks the values of member k's tensors only, and spends no memory
+// on the others'. The File's Members and Params are member k; Ensemble
+// still counts the file's models. A Web Worker that scores one model of an
+// ensemble holds that one.
+func ReadMember(data []byte, name string, k int) (*File, error) {
+	f, e := read(data, func(m int) bool { return m == k })
+	if e != nil {
+		e.Name = name
+		return nil, e
+	}
+	if k < 0 || k >= f.Ensemble {
+		return nil, fmt.Errorf("weights: %s has %d models, no model %d", name, f.Ensemble, k)
+	}
+	f.Members = []*network.Params{f.Members[k]}
+	f.Params = f.Members[0]
+	return f, nil
+}
+
+// read decodes the file; only the members that keep keeps are converted.
+func read(data []byte, keep func(member int) bool) (*File, *Error) {
 	n, e := headerLength(data, int64(len(data)))
 	if e != nil {
 		return nil, e
 	}
 	body := data[8+n:]
-	h, e := parseHeader(data[8:8+n], int64(len(body)))
+	h, e := parseHeader(data[8:8+n], int64(len(body)), keep)
 	if e != nil {
 		return nil, e
 	}
@@ -108,6 +130,9 @@ func read(data []byte) (*File, *Error) {
 		return nil, checksumError(h.tensorsSHA, got)
 	}
 	for k, p := range h.params {
+		if p == nil {
+			continue
+		}
 		for _, t := range p.Tensors() {
 			if e := decodeTensor(t, memberPrefix(k, h.members)+t.Name, h, body); e != nil {
 				return nil, e
@@ -226,7 +251,7 @@ func readMeta(r io.Reader, size int64) (*File, *Error) {
 	if _, err := io.ReadFull(r, hdr); err != nil {
 		return nil, problem(ErrTruncated, err, "reading the header: %v", err)
 	}
-	h, e := parseHeader(hdr, size-8-n)
+	h, e := parseHeader(hdr, size-8-n, func(int) bool { return false })
 	if e != nil {
 		return nil, e
 	}

@@ -36,24 +36,23 @@ func wanted(p *network.Params, prefix string, dt DType) []want {
 // checkTensors compares the tensors of the header with those the
 // configuration requires for each of the h.members members: every one
 // present with its shape and dtype, and no other. It returns zero
-// parameters of the configuration, one set per member.
-func checkTensors(h *header, dataLen int64) ([]*network.Params, *Error) {
+// parameters of the configuration for each member that keep keeps, nil
+// for the others (no memory is spent on a member that will not be read).
+func checkTensors(h *header, dataLen int64, keep func(member int) bool) ([]*network.Params, *Error) {
 	c := h.meta.Config
 	if n := int64(c.NumParams()) * int64(h.members); n > dataLen+1<<24 {
 		// Do not allocate parameters for a configuration that cannot fit.
 		return nil, problem(ErrTensors, nil, "config wants %d parameters, the data section holds only %d bytes", n, dataLen)
 	}
-	var (
-		members []*network.Params
-		want    []want
-	)
+	// The names and shapes every member's tensors must have.
+	shapes, err := network.NewParams(c)
+	if err != nil {
+		return nil, problem(ErrMeta, err, "metadata config: %v", err)
+	}
+	members := make([]*network.Params, h.members)
+	var want []want
 	for k := range h.members {
-		p, err := network.NewParams(c)
-		if err != nil {
-			return nil, problem(ErrMeta, err, "metadata config: %v", err)
-		}
-		members = append(members, p)
-		want = append(want, wanted(p, memberPrefix(k, h.members), h.dtype)...)
+		want = append(want, wanted(shapes, memberPrefix(k, h.members), h.dtype)...)
 	}
 	var problems []string
 	known := map[string]bool{}
@@ -80,6 +79,18 @@ func checkTensors(h *header, dataLen int64) ([]*network.Params, *Error) {
 		problems = append(problems, fmt.Sprintf("unexpected tensor %q (not in the config)", name))
 	}
 	if len(problems) == 0 {
+		for k := range members {
+			if !keep(k) {
+				continue
+			}
+			if shapes != nil {
+				members[k], shapes = shapes, nil
+				continue
+			}
+			if members[k], err = network.NewParams(c); err != nil {
+				return nil, problem(ErrMeta, err, "metadata config: %v", err)
+			}
+		}
 		return members, nil
 	}
 	detail := strings.Join(problems[:min(len(problems), maxProblems)], "; ")

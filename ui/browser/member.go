@@ -263,14 +263,12 @@ func (m *memberServer) handle(op string, payload, data []byte) ([]byte, []byte, 
 		if err := json.Unmarshal(payload, &r); err != nil {
 			return nil, nil, fmt.Errorf("member-load request: %w", err)
 		}
-		ms, err := parser.Read(data, r.Name)
+		// Only this model's parameters are converted: the worker's memory
+		// holds one model, not the ensemble.
+		model, err := parser.ReadMember(data, r.Name, r.Member)
 		if err != nil {
 			return nil, nil, err
 		}
-		if r.Member < 0 || r.Member >= len(ms.Models) {
-			return nil, nil, fmt.Errorf("%s has %d models, no model %d", r.Name, len(ms.Models), r.Member)
-		}
-		model := ms.Models[r.Member]
 		model.WarmUp()
 		m.s = scorer.NewCPU(model)
 		j, err := json.Marshal(memberLoaded{Memory: memoryBytes()})
