@@ -116,12 +116,8 @@ func (c *Constituents) populate(el js.Value) {
 // row returns the node of the row under the event; ok is false elsewhere
 // (the header, or between rows).
 func (c *Constituents) row(event vugu.DOMEvent) (index int, ok bool) {
-	el := event.JSEventTarget()
-	if !el.Truthy() || el.Get("closest").IsUndefined() {
-		return 0, false
-	}
-	el = el.Call("closest", "tr[data-node]")
-	if !el.Truthy() {
+	el, ok := closest(event, "tr[data-node]")
+	if !ok {
 		return 0, false
 	}
 	i, err := strconv.Atoi(el.Call("getAttribute", "data-node").String())

@@ -24,12 +24,8 @@ type TreePanel struct {
 // with a data-node or data-word attribute (treedraw puts them on labels
 // and bars); ok is false elsewhere.
 func (c *TreePanel) target(event vugu.DOMEvent) (word bool, index int, ok bool) {
-	el := event.JSEventTarget()
-	if !el.Truthy() || el.Get("closest").IsUndefined() {
-		return false, 0, false
-	}
-	el = el.Call("closest", "[data-node],[data-word]")
-	if !el.Truthy() {
+	el, ok := closest(event, "[data-node],[data-word]")
+	if !ok {
 		return false, 0, false
 	}
 	if v := el.Call("getAttribute", "data-node"); v.Truthy() {

@@ -1,6 +1,9 @@
 package components
 
-import "github.com/vugu/vugu"
+import (
+	"github.com/vugu/vugu"
+	"github.com/vugu/vugu/js"
+)
 
 // toggled handles a click on a <details> element's summary: it returns
 // the new open state and keeps the browser from toggling the element
@@ -13,4 +16,17 @@ import "github.com/vugu/vugu"
 func toggled(event vugu.DOMEvent, open bool) bool {
 	event.PreventDefault()
 	return !open
+}
+
+// closest returns the element under the event, or its nearest ancestor,
+// that matches selector (the drawings and tables set as one piece of HTML
+// handle their events on the whole: this finds the node or row); ok is
+// false where there is none.
+func closest(event vugu.DOMEvent, selector string) (el js.Value, ok bool) {
+	el = event.JSEventTarget()
+	if !el.Truthy() || el.Get("closest").IsUndefined() {
+		return el, false
+	}
+	el = el.Call("closest", selector)
+	return el, el.Truthy()
 }
