@@ -567,6 +567,37 @@ func TestBrowser(t *testing.T) {
 	}
 	t.Logf("details of a hovered node:\n%s", details)
 
+	// The constituent table's rows are set as one piece of HTML, their
+	// events handled by the table: the pointer over a row shows its node's
+	// details, a click selects it (the row is marked), a second click
+	// deselects it.
+	var picked struct {
+		Label   string `json:"label"`
+		Details string `json:"details"`
+		After   bool   `json:"after"`
+	}
+	err = chromedp.Run(ctx, chromedp.Evaluate(`(async () => {
+		const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+		const rows = [...document.querySelectorAll('table.cons[data-view=main] tr[data-node]')];
+		const row = rows[rows.length - 1], node = row.dataset.node, label = row.dataset.label;
+		const find = () => document.querySelector('table.cons[data-view=main] tr[data-node="' + node + '"]');
+		row.querySelector('td').dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));
+		while (!document.querySelector('#details').innerText.includes('node\t' + label)) await pause(5);
+		const details = document.querySelector('#details').innerText;
+		row.querySelector('td').click();
+		while (!find().classList.contains('sel')) await pause(5);
+		find().querySelector('td').click();
+		while (find().classList.contains('sel')) await pause(5);
+		return {label, details, after: !!document.querySelector('table.cons tr.sel')};
+	})()`, &picked, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if err != nil {
+		t.Errorf("clicking a constituent row: %v", err)
+	} else if picked.After {
+		t.Errorf("a second click on the row of %s left a row selected", picked.Label)
+	} else {
+		t.Logf("details of a hovered row (%s):\n%s", picked.Label, picked.Details)
+	}
+
 	// A sentence too long for a variant gets a message, at once.
 	var msg string
 	err = chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(async () => {
