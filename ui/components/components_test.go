@@ -62,9 +62,11 @@ func TestRootParsed(t *testing.T) {
 		`id="backend"`, `(dev F1 <b class="devf1">42.50</b>)`, // the file's metadata wins over the list
 		// The drawings themselves are set by TreePanel.populate, in the browser.
 		`data-svg="`+a.Parse.Main.Key+`"`, `data-svg="`+a.Parse.Side.Key+`"`,
-		`id="panel-main"`, `tokenizing`, `decoding n3`, `decoding n6`, `drawing`,
+		`id="panel-main"`, `<table id="work"></table>`,
 		`<option selected="selected" value="n3">n3</option>`,
 	)
+	// The work table's rows (set by setHTML, in the browser).
+	contains(t, (&Work{App: a}).rowsHTML(), `<tr><th>tokenizing</th><td>`, `<tr><th>decoding n3</th>`, `<tr><th>decoding n6</th>`, `<tr><th>drawing</th>`)
 	// One table row per node, with its constituent, once the table is
 	// open (Constituents.populate sets the rows, in the browser).
 	for _, v := range a.Views() {

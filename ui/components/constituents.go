@@ -2,7 +2,6 @@ package components
 
 import (
 	"fmt"
-	"hash/fnv"
 	"html"
 	"strconv"
 	"strings"
@@ -99,19 +98,8 @@ func (c *Constituents) rowsHTML() string {
 	return b.String()
 }
 
-// populate sets the rows into the table when they changed (vugu calls it
-// after every render); the element remembers a hash of its content.
-func (c *Constituents) populate(el js.Value) {
-	rows := c.rowsHTML()
-	h := fnv.New64a()
-	h.Write([]byte(rows))
-	key := strconv.FormatUint(h.Sum64(), 36)
-	if el.Get("discspanRows").String() == key {
-		return
-	}
-	el.Set("innerHTML", rows)
-	el.Set("discspanRows", key)
-}
+// populate sets the rows into the table when they changed (setHTML).
+func (c *Constituents) populate(el js.Value) { setHTML(el, c.rowsHTML()) }
 
 // row returns the node of the row under the event; ok is false elsewhere
 // (the header, or between rows).

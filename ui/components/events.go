@@ -1,6 +1,9 @@
 package components
 
 import (
+	"hash/fnv"
+	"strconv"
+
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/js"
 )
@@ -29,4 +32,20 @@ func closest(event vugu.DOMEvent, selector string) (el js.Value, ok bool) {
 	}
 	el = el.Call("closest", selector)
 	return el, el.Truthy()
+}
+
+// setHTML sets html as the content of el (from a vg-js-populate, which
+// vugu calls after every render) when it differs from what was set there
+// last; the element keeps a hash of it. vugu re-sets every attribute and
+// text of the elements it renders at every render: a table built here, as
+// one piece, costs a render nothing while it does not change.
+func setHTML(el js.Value, html string) {
+	h := fnv.New64a()
+	h.Write([]byte(html))
+	key := strconv.FormatUint(h.Sum64(), 36)
+	if el.Get("discspanHTML").String() == key {
+		return
+	}
+	el.Set("innerHTML", html)
+	el.Set("discspanHTML", key)
 }

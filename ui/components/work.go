@@ -2,11 +2,14 @@ package components
 
 import (
 	"fmt"
+	"html"
+	"strings"
 
 	"github.com/discspan/discspan/ui/app"
 )
 
-// Work shows the work done: backend, model, load and parse timings.
+// Work shows the work done: backend, model, load and parse timings. The
+// table's rows are set as one piece of HTML (setHTML).
 type Work struct {
 	App *app.App
 	// Closed is set once the reader has closed the table (it starts open).
@@ -74,4 +77,17 @@ func or(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// rowsHTML is the table's content: a row per timing.
+func (c *Work) rowsHTML() string {
+	var b strings.Builder
+	for _, r := range c.rows() {
+		b.WriteString("<tr><th>")
+		b.WriteString(html.EscapeString(r.Name))
+		b.WriteString("</th><td>")
+		b.WriteString(html.EscapeString(r.Value))
+		b.WriteString("</td></tr>")
+	}
+	return b.String()
 }
