@@ -151,10 +151,22 @@ func TestBrowserTeachExercise(t *testing.T) {
 	click(t, ctx, `#exercise-make`)
 	waitExercise(t, ctx, "NP over I", `s.cons.split(' ').length === 2`)
 
+	// "make constituent" with nothing selected: an error comes above the
+	// tree, and vugu (which matches elements by position) must not
+	// rebuild the tree below it (a tree scrolled sideways went back to its
+	// start).
+	evalString(t, ctx, `(() => { document.querySelector('.exercise-work').discspanMark = 1; return ''; })()`)
+	click(t, ctx, `#exercise-make`)
+	pollString(t, ctx, "the error", `(() => { const e = document.querySelector('#exercise-error'); return e ? e.textContent : ''; })()`)
+	if evalString(t, ctx, `document.querySelector('.exercise-work').discspanMark === 1 ? 'kept' : ''`) != "kept" {
+		t.Error("the error above the tree made the page rebuild the tree")
+	}
+
 	// The check marks it wrong (red), the NP over I right; the missing
 	// constituents are listed only when asked for.
 	click(t, ctx, `#exercise-check`)
 	s = waitExercise(t, ctx, "the first check", `s.checked`)
+
 	if s.Wrong != 1 || s.Right != 1 || s.Missing != 3 || s.Solved != "false" || s.F1 == "100.0" {
 		t.Errorf("first check: %+v", s)
 	}
