@@ -205,7 +205,10 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if opt.Backend != BackendCPU && e.GPU != nil {
 		progress(LoadBackend)
 	}
-	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Workers, info)
+	// With WebGPU asked for, the CPU is only its fallback: the members'
+	// workers are not started for it (unless asked for with Workers).
+	gpuAsked := opt.Backend == BackendWebGPU && e.GPU != nil && opt.Workers == 0
+	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Workers, gpuAsked, info)
 	sc, err := e.chooseBackend(ctx, p, ms.Models, cpu, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {
 		_ = cpu.Close()
@@ -238,9 +241,10 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 // cpuScorer returns the CPU scorer of models and the models it scores in
 // this goroutine: with Members (and workers not 1), an ensemble whose models
 // 1, 2, ... score elsewhere at the same time as model 0 (those that cannot
-// score here, after it); else scorer.MeanCPU. info.Workers and
-// info.Parallel say which.
-func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, workers int, info *Info) (scorer.Scorer, []*network.Model) {
+// score here, after it); else scorer.MeanCPU, as also when gpuAsked (the
+// CPU is then WebGPU's fallback). info.Workers and info.Parallel say
+// which.
+func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, workers int, gpuAsked bool, info *Info) (scorer.Scorer, []*network.Model) {
 	info.Workers = 1
 	if len(models) == 1 {
 		return scorer.NewCPU(models[0]), models
@@ -251,6 +255,9 @@ func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models
 		return scorer.MeanCPU(models), models
 	case e.Members == nil:
 		info.Parallel = fmt.Sprintf("the %d models score one after the other", len(models))
+		return scorer.MeanCPU(models), models
+	case gpuAsked:
+		info.Parallel = fmt.Sprintf("the %d models score one after the other: WebGPU was asked for, the CPU is its fallback", len(models))
 		return scorer.MeanCPU(models), models
 	}
 	members := []scorer.Scorer{scorer.NewCPU(models[0])}

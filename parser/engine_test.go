@@ -324,7 +324,8 @@ func (m elsewhere) MemoryBytes() int64 { return int64(1000 * m.k) }
 // TestEngineMembers loads an ensemble whose second model scores elsewhere
 // (Engine.Members): the parses equal the sequential ensemble's, the info
 // says how many threads score and why, and the members' threads are closed
-// when WebGPU scores or the engine closes.
+// when WebGPU scores or the engine closes; with WebGPU asked for, none is
+// started unless workers are asked for too.
 func TestEngineMembers(t *testing.T) {
 	data := parsertest.Ensemble(t, []uint64{1, 2})
 	ms, err := parser.Read(data, "ens")
@@ -351,7 +352,10 @@ func TestEngineMembers(t *testing.T) {
 		{"member cannot start", parser.LoadOptions{Backend: parser.BackendCPU}, errors.New("one core"), 1, "the 2 models score one after the other: one core", 1, false},
 		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 1}, nil, 1, "the 2 models score one after the other (asked for)", 0, false},
 		{"workers asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 2}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
-		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 1, false},
+		// WebGPU asked for: no member is started for the CPU, its
+		// fallback (unless workers are asked for too).
+		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 0, false},
+		{"webgpu and workers asked for", parser.LoadOptions{Backend: parser.BackendWebGPU, Workers: 2}, nil, 1, "", 1, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -391,5 +395,41 @@ func TestEngineMembers(t *testing.T) {
 				t.Errorf("after Close, %d of %d members' threads closed", closed, created)
 			}
 		})
+	}
+}
+
+// TestEngineWebGPUAskedFallsBack asks for WebGPU where there is no adapter:
+// the CPU scores the ensemble, its models one after the other (no member
+// was started for the fallback), and the info says why.
+func TestEngineWebGPUAskedFallsBack(t *testing.T) {
+	data := parsertest.Ensemble(t, []uint64{1, 2})
+	ms, err := parser.Read(data, "ens")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	e := &parser.Engine{
+		GPU: func(*network.Params, bool, bool) (scorer.Scorer, bool, error) {
+			return nil, false, fmt.Errorf("no adapter here: %w", parser.ErrNoAdapter)
+		},
+		Members: func(context.Context, []byte, string, int, *network.Model, bool) (scorer.Scorer, error) {
+			calls++
+			return nil, errors.New("not wanted")
+		},
+	}
+	defer e.Close()
+	info, err := e.Load(context.Background(), data, "ens", parser.LoadOptions{Backend: parser.BackendWebGPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.GPU || calls != 0 || !strings.Contains(info.Parallel, "WebGPU was asked for, the CPU is its fallback") {
+		t.Fatalf("gpu %v, %d MemberFunc calls, parallel %q; want the CPU, none, the reason", info.GPU, calls, info.Parallel)
+	}
+	for _, words := range parsertest.Sentences {
+		sameParse(t, e, ref, words)
 	}
 }
