@@ -389,15 +389,17 @@ func TestMemoryText(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		info *parser.Info
+		page int64
 		want string
 	}{
-		{"no model", nil, ""},
-		{"not measured (natively, or parsing in the page)", &parser.Info{}, ""},
-		{"one worker", &parser.Info{Memory: 62e6}, "parsing worker 62.0 MB"},
-		{"a worker per model", &parser.Info{Memory: 70e6, MemberMemory: []int64{45e6}}, "115.0 MB in all: parsing worker 70.0 MB, model 2's worker 45.0 MB"},
+		{"no model", nil, 20e6, ""},
+		{"not measured (natively, or parsing in the page)", &parser.Info{}, 20e6, ""},
+		{"one worker", &parser.Info{Memory: 62e6}, 0, "parsing worker 62.0 MB"},
+		{"one worker and the page", &parser.Info{Memory: 62e6}, 20e6, "82.0 MB in all: page 20.0 MB, parsing worker 62.0 MB"},
+		{"a worker per model", &parser.Info{Memory: 70e6, MemberMemory: []int64{45e6}}, 0, "115.0 MB in all: parsing worker 70.0 MB, model 2's worker 45.0 MB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := app.MemoryText(tc.info); got != tc.want {
+			if got := app.MemoryText(tc.info, tc.page); got != tc.want {
 				t.Errorf("MemoryText = %q, want %q", got, tc.want)
 			}
 		})

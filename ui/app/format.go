@@ -53,14 +53,22 @@ func Count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// MemoryText says how much memory the threads holding the model take
-// (parser.Info.Memory and MemberMemory), "" when it is not known.
-func MemoryText(info *parser.Info) string {
+// MemoryText says how much memory the page and the threads holding the
+// model take (page, then parser.Info.Memory and MemberMemory), "" when
+// the workers' is not known (natively, or parsing in the page, whose
+// memory then holds the model).
+func MemoryText(info *parser.Info, page int64) string {
 	if info == nil || info.Memory <= 0 {
 		return ""
 	}
-	parts := []string{"parsing worker " + Bytes(info.Memory)}
-	total := info.Memory
+	var parts []string
+	var total int64
+	if page > 0 {
+		parts = append(parts, "page "+Bytes(page))
+		total += page
+	}
+	parts = append(parts, "parsing worker "+Bytes(info.Memory))
+	total += info.Memory
 	for k, m := range info.MemberMemory {
 		parts = append(parts, fmt.Sprintf("model %d's worker %s", k+2, Bytes(m)))
 		total += m
@@ -70,3 +78,6 @@ func MemoryText(info *parser.Info) string {
 	}
 	return fmt.Sprintf("%s in all: %s", Bytes(total), strings.Join(parts, ", "))
 }
+
+// PageMemory is the page's own memory (Platform.Memory), 0 when unknown.
+func (a *App) PageMemory() int64 { return a.plat.Memory() }

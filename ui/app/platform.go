@@ -41,4 +41,7 @@ type Platform interface {
 	ReadFile(files js.Value) (name string, data []byte, err error)
 	// Since returns the time since the page started loading.
 	Since() time.Duration
+	// Memory returns the page's own memory in bytes (its wasm memory, the
+	// most it has held), 0 when unknown.
+	Memory() int64
 }

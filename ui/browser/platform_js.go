@@ -215,6 +215,9 @@ func (p *Platform) Since() time.Duration {
 	return time.Duration(js.Global().Get("performance").Call("now").Float() * float64(time.Millisecond))
 }
 
+// Memory returns the page's wasm memory (memoryBytes).
+func (p *Platform) Memory() int64 { return memoryBytes() }
+
 // Page returns the page's options from its URL.
 func Page() PageOptions {
 	return ParseQuery(strings.TrimPrefix(js.Global().Get("location").Get("search").String(), "?"))

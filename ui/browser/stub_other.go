@@ -53,6 +53,9 @@ func (*Platform) ReadFile(vjs.Value) (string, []byte, error) { return "", nil, e
 // Since returns 0.
 func (*Platform) Since() time.Duration { return 0 }
 
+// Memory returns 0: there is no page here.
+func (*Platform) Memory() int64 { return 0 }
+
 // Page returns the defaults.
 func Page() PageOptions { return ParseQuery("") }
 

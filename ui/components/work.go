@@ -58,7 +58,7 @@ func (c *Work) rows() []row {
 			src = "from the browser's cache"
 		}
 		add("weights", fmt.Sprintf("%s in %s; model ready in %s; %.2f s after the page started", src, app.MS(m.FetchNs), app.MS(m.Info.LoadNs), m.ReadyAt.Seconds()))
-		if mem := app.MemoryText(m.Info); mem != "" {
+		if mem := app.MemoryText(m.Info, a.PageMemory()); mem != "" {
 			add("memory", mem)
 		}
 	}

@@ -27,6 +27,8 @@ import (
 // loads (under no lock: tests change them while the app is idle).
 type Platform struct {
 	mu sync.Mutex
+	// PageMemory is what Memory reports (0: unknown).
+	PageMemory int64
 	// Files answers Fetch by URL.
 	Files map[string][]byte
 	// Offline makes every Fetch fail.
@@ -162,6 +164,9 @@ func (p *Platform) ReadFile(js.Value) (string, []byte, error) {
 
 // Since implements app.Platform.
 func (p *Platform) Since() time.Duration { return time.Since(p.start) }
+
+// Memory implements app.Platform: PageMemory.
+func (p *Platform) Memory() int64 { return p.PageMemory }
 
 // Env is an app.Env: a mutex, and a count of renders asked for.
 type Env struct {
