@@ -172,15 +172,7 @@ func sameParse(t *testing.T, e *parser.Engine, ref *parser.Parser, words []strin
 // on the CPU and on a (fake) GPU, which scores the engine's models after
 // the members were set up.
 func TestEngineMembersSome(t *testing.T) {
-	data := parsertest.Ensemble(t, []uint64{1, 2, 3})
-	ms, err := parser.Read(data, "ens3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := ms.Parser()
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, ref := ensembleAndReference(t, "ens3", 1, 2, 3)
 	gpu := func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 		return fakeGPU{scorer.NewCPU(&network.Model{Params: p}), 0}, false, nil
 	}
@@ -327,15 +319,7 @@ func (m elsewhere) MemoryBytes() int64 { return int64(1000 * m.k) }
 // when WebGPU scores or the engine closes; with WebGPU asked for, none is
 // started unless workers are asked for too.
 func TestEngineMembers(t *testing.T) {
-	data := parsertest.Ensemble(t, []uint64{1, 2})
-	ms, err := parser.Read(data, "ens")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := ms.Parser()
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, ref := ensembleAndReference(t, "ens", 1, 2)
 	gpu := func(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 		return fakeGPU{scorer.NewCPU(&network.Model{Params: p}), 0}, false, nil
 	}
@@ -402,15 +386,7 @@ func TestEngineMembers(t *testing.T) {
 // the CPU scores the ensemble, its models one after the other (no member
 // was started for the fallback), and the info says why.
 func TestEngineWebGPUAskedFallsBack(t *testing.T) {
-	data := parsertest.Ensemble(t, []uint64{1, 2})
-	ms, err := parser.Read(data, "ens")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := ms.Parser()
-	if err != nil {
-		t.Fatal(err)
-	}
+	data, ref := ensembleAndReference(t, "ens", 1, 2)
 	calls := 0
 	e := &parser.Engine{
 		GPU: func(*network.Params, bool, bool) (scorer.Scorer, bool, error) {
@@ -432,4 +408,21 @@ func TestEngineWebGPUAskedFallsBack(t *testing.T) {
 	for _, words := range parsertest.Sentences {
 		sameParse(t, e, ref, words)
 	}
+}
+
+// ensembleAndReference returns a random ensemble's weights file (one model
+// per seed; name names it) and the sequential CPU parser over it, the
+// reference the engines' parses must equal.
+func ensembleAndReference(t *testing.T, name string, seeds ...uint64) ([]byte, *parser.Parser) {
+	t.Helper()
+	data := parsertest.Ensemble(t, seeds)
+	ms, err := parser.Read(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, ref
 }

@@ -8,14 +8,13 @@ import (
 
 	"github.com/discspan/discspan/ui/app"
 	"github.com/vugu/vugu"
-	"github.com/vugu/vugu/js"
 )
 
 // Constituents lists the nodes of a tree in a table (one row per node,
 // with data attributes for tests); hovering or clicking a row focuses the
 // node in the drawing. The rows are built only while the table is open.
 //
-// The rows are put into the table by populate, as one piece of HTML, and
+// The rows are put into the table by setHTML, as one piece of HTML, and
 // only when they changed: vugu, which sets every attribute and cell of the
 // elements it renders at every render, spent about a third of each
 // render's changes on an open table (its events are the table's, found
@@ -97,9 +96,6 @@ func (c *Constituents) rowsHTML() string {
 	}
 	return b.String()
 }
-
-// populate sets the rows into the table when they changed (setHTML).
-func (c *Constituents) populate(el js.Value) { setHTML(el, c.rowsHTML()) }
 
 // row returns the node of the row under the event; ok is false elsewhere
 // (the header, or between rows).

@@ -43,7 +43,7 @@ func (c *Constituents) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "cons"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("data-view", c.View.ID)
-		vgn.JSPopulateHandler = vugu.JSValueFunc(func(value js.Value) { c.populate(value) })
+		vgn.JSPopulateHandler = vugu.JSValueFunc(func(value js.Value) { setHTML(value, c.rowsHTML()) })
 		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 			EventType: "mouseover",
 			Func:      func(event vugu.DOMEvent) { c.hover(event) },
