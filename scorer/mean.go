@@ -3,7 +3,10 @@ package scorer
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/discspan/discspan/network"
 )
@@ -81,20 +84,59 @@ func (m *mean) Score(batch []network.Input) ([]Result, error) {
 			return nil, fmt.Errorf("scorer: ensemble member %d returned %d results for %d sentences", k, len(outs[k]), len(sum))
 		}
 		for i := range sum {
-			if err := accumulate(&sum[i], outs[k][i]); err != nil {
+			if err := sameShape(sum[i], outs[k][i]); err != nil {
 				return nil, fmt.Errorf("scorer: ensemble member %d, sentence %d: %w", k, i, err)
 			}
 		}
 	}
-	scale := 1 / float32(len(e))
-	for i := range sum {
-		for _, t := range [][]float32{sum[i].Scores.Cont, sum[i].Scores.Disc, sum[i].Scores.Gap, sum[i].Tags} {
-			for j := range t {
-				t[j] *= scale
-			}
-		}
-	}
+	average(outs)
 	return sum, nil
+}
+
+// average sets every result of outs[0] to the mean of the members' (sums
+// in member order, then scaled), on up to GOMAXPROCS goroutines: the Alpino
+// test set's results are 114 MiB a member, about 40 ms to average on one
+// core.
+func average(outs [][]Result) {
+	scale := 1 / float32(len(outs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(outs[0])) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(outs[0]); i = int(next.Add(1)) - 1 {
+				a := outs[0][i]
+				for part := range 4 {
+					dst := resultPart(a, part)
+					for k := 1; k < len(outs); k++ {
+						src := resultPart(outs[k][i], part)
+						for j := range dst {
+							dst[j] += src[j]
+						}
+					}
+					for j := range dst {
+						dst[j] *= scale
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// resultPart returns part 0..3 of r: its cont, disc and gap scores and its
+// tag logits.
+func resultPart(r Result, part int) []float32 {
+	switch part {
+	case 0:
+		return r.Scores.Cont
+	case 1:
+		return r.Scores.Disc
+	case 2:
+		return r.Scores.Gap
+	}
+	return r.Tags
 }
 
 // memberError is err, unchanged for the first member (whose errors an
@@ -107,21 +149,15 @@ func memberError(k int, err error) error {
 	return fmt.Errorf("ensemble member %d: %w", k, err)
 }
 
-// accumulate adds b's scores and tag logits to a's (which the ensemble owns:
-// each member returns fresh results).
-func accumulate(a *Result, b Result) error {
+// sameShape reports whether b is shaped as a (the ensemble's sum, which it
+// owns: each member returns fresh results).
+func sameShape(a, b Result) error {
 	if a.Scores == nil || b.Scores == nil {
 		return errors.New("a result without scores")
 	}
 	if a.Scores.N != b.Scores.N || a.Scores.L != b.Scores.L || len(a.Tags) != len(b.Tags) {
 		return fmt.Errorf("result shaped n=%d labels=%d tags=%d, member 0's n=%d labels=%d tags=%d",
 			b.Scores.N, b.Scores.L, len(b.Tags), a.Scores.N, a.Scores.L, len(a.Tags))
-	}
-	for _, p := range [][2][]float32{{a.Scores.Cont, b.Scores.Cont}, {a.Scores.Disc, b.Scores.Disc}, {a.Scores.Gap, b.Scores.Gap}, {a.Tags, b.Tags}} {
-		dst, src := p[0], p[1]
-		for j := range dst {
-			dst[j] += src[j]
-		}
 	}
 	return nil
 }

@@ -148,10 +148,13 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
     let col0 = wid.x * TN;
     let dir = wid.z;
     let wbase = p.whh + dir * p.whhZ;
-    // acc[i]: row row0 + 2*lid.y + i, columns col0 + 8*lid.x .. +3 (unit u0);
-    // acc2[i]: columns +4 .. +7 (unit u0 + 1).
-    var acc: array<vec4<f32>, 2>;
-    var acc2: array<vec4<f32>, 2>;
+    // accI: row row0 + 2*lid.y + I, columns col0 + 8*lid.x .. +3 (unit u0);
+    // acc2I: columns +4 .. +7 (unit u0 + 1). Named, not an array: an
+    // indexed private array can live in slow memory (matmul.wgsl).
+    var acc0 = vec4<f32>(0.0);
+    var acc1 = vec4<f32>(0.0);
+    var acc20 = vec4<f32>(0.0);
+    var acc21 = vec4<f32>(0.0);
     if (p.step > 0u) {
         if (li < TM) {
             let r = row0 + li;
@@ -168,9 +171,12 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
                 let ak = e % 32u;
                 let ar = e / 32u;
                 var a = vec2<f32>(0.0);
-                for (var i = 0u; i < 2u; i++) {
-                    if (running[2u * ar + i] == 1u && k0 + ak < H) {
-                        a[i] = arena[prevAt[2u * ar + i] + k0 + ak];
+                if (k0 + ak < H) {
+                    if (running[2u * ar] == 1u) {
+                        a.x = arena[prevAt[2u * ar] + k0 + ak];
+                    }
+                    if (running[2u * ar + 1u] == 1u) {
+                        a.y = arena[prevAt[2u * ar + 1u] + k0 + ak];
                     }
                 }
                 As[ak * 8u + ar] = a;
@@ -179,13 +185,11 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
                 let k = e / 16u;
                 let q = e % 16u;
                 var b = vec4<f32>(0.0);
-                if (k0 + k < H) {
-                    for (var i = 0u; i < 4u; i++) {
-                        let c = col0 + 4u * q + i;
-                        if (c < G) {
-                            b[i] = wt(wbase + (k0 + k) * G + c);
-                        }
-                    }
+                let c = col0 + 4u * q;
+                if (k0 + k < H && c < G) {
+                    // G = 4H: the four gate columns of a unit are all inside or all outside.
+                    let o = wbase + (k0 + k) * G + c;
+                    b = vec4<f32>(wt(o), wt(o + 1u), wt(o + 2u), wt(o + 3u));
                 }
                 Bs[e] = b;
             }
@@ -194,25 +198,29 @@ fn step(wid: vec3<u32>, lid: vec3<u32>, li: u32, chars: bool) {
                 let av = As[k * 8u + lid.y];
                 let b0 = Bs[k * 16u + 2u * lid.x];
                 let b1 = Bs[k * 16u + 2u * lid.x + 1u];
-                acc[0] += av.x * b0;
-                acc2[0] += av.x * b1;
-                acc[1] += av.y * b0;
-                acc2[1] += av.y * b1;
+                acc0 += av.x * b0;
+                acc20 += av.x * b1;
+                acc1 += av.y * b0;
+                acc21 += av.y * b1;
             }
             workgroupBarrier();
         }
     }
     let u0 = (col0 + 8u * lid.x) / 4u;
-    for (var i = 0u; i < 2u; i++) {
-        let r = row0 + 2u * lid.y + i;
-        if (r < p.rows) {
-            let s = locate(r, dir, chars);
-            if (u0 < H) {
-                cell(r, dir, u0, acc[i], s, chars);
-            }
-            if (u0 + 1u < H) {
-                cell(r, dir, u0 + 1u, acc2[i], s, chars);
-            }
+    finish(row0 + 2u * lid.y, dir, u0, acc0, acc20, chars);
+    finish(row0 + 2u * lid.y + 1u, dir, u0, acc1, acc21, chars);
+}
+
+// finish computes the cells of units u0 and u0 + 1 of row r from their
+// recurrent sums a and a2.
+fn finish(r: u32, dir: u32, u0: u32, a: vec4<f32>, a2: vec4<f32>, chars: bool) {
+    if (r < p.rows) {
+        let s = locate(r, dir, chars);
+        if (u0 < p.hid) {
+            cell(r, dir, u0, a, s, chars);
+        }
+        if (u0 + 1u < p.hid) {
+            cell(r, dir, u0 + 1u, a2, s, chars);
         }
     }
 }

@@ -1,26 +1,29 @@
 // lstm_loop.wgsl: a whole sentence BiLSTM layer (lstm1 or lstm2) in one
-// dispatch, for chunks of few sentences (latency: a single sentence in the
-// browser). One workgroup per (sentence, direction) runs a persistent loop
-// over the sentence's N = n+2 tokens, keeping h and c in workgroup memory,
-// one barrier per step. For larger chunks lstm.wgsl (entry sentence), one
-// tiled dispatch per step over every sentence, reads W_hh once per step for
-// all of them instead of once per sentence.
+// dispatch: every chunk on a hardware adapter, chunks of few sentences on a
+// software one. One workgroup per (sentence, direction) runs a persistent
+// loop over the sentence's N = n+2 tokens, keeping h and c in workgroup
+// memory, one barrier per step. lstm.wgsl (entry sentence), one tiled
+// dispatch per step over every sentence, reads W_hh once per step for all
+// of them instead of once per sentence: on a software adapter that wins for
+// large chunks; on an NVIDIA H200 the loop won or tied at every batch size
+// (see webgpu.hardwareLoopSentences).
 //
-// Per step, for unit j (gates interleaved as in lstm.wgsl: column 4j+q of
-// the packed W_hhᵀ (H, 4H) and of G is gate q = i, f, g, o of unit j):
+// Per step, for unit j (G's gates interleaved as in lstm.wgsl: column 4j+q
+// is gate q = i, f, g, o of unit j; W_hhᵀ (H, 4H) gate-major, its own copy
+// (webgpu.loopCopies): column q*H+j):
 //
-//   a_q = G[t, dir, 4j+q] + Σ_k h_prev[k] · W_hhᵀ[k, 4j+q]
+//   a_q = G[t, dir, 4j+q] + Σ_k h_prev[k] · W_hhᵀ[k, q*H+j]
 //   c_j = σ(a_f) c_j + σ(a_i) tanh(a_g),  h_j = σ(a_o) tanh(c_j)
 //   arena[out + t*ldo + dir*H + j] = h_j
 //
 // with t = first+s (forward) or first+N-1-s (backward) at step s.
 //
 // Bindings:
-//   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       W_hh of both directions (weights_*.wgsl)
+//   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       W_hhᵀ of both directions, gate-major (weights_*.wgsl)
 //   group 0, binding 1, arena, array<f32>,         storage, read_write: G (read), the states (written)
 //   group 0, binding 2, ints,  array<u32>,         storage, read:       sentence table [first token, words, score offset, span offset]
 //   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl, step, rows, tokTable, hIn, hOut, c and col unused)
-// Workgroup size: 128 x 1 x 1; grid (sentences, 2, 1).
+// Workgroup size: 256 x 1 x 1; grid (sentences, 2, 1).
 // Dispatched by: webgpu.(*planner).lstmLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
@@ -31,7 +34,7 @@ struct LSTMParams {
     tokTable: u32,   // unused
     x: u32,          // arena offset of G (tokens, 2, 4H)
     ldx: u32,        // row stride of G (8H)
-    whh: u32,        // weights offset of the forward W_hhᵀ (H, 4H), gate columns interleaved
+    whh: u32,        // weights offset of the forward W_hhᵀ (H, 4H), gate-major (column q*H+j)
     whhZ: u32,       // weights offset step to the backward W_hhᵀ
     hIn: u32,        // unused
     hOut: u32,       // unused
@@ -45,7 +48,7 @@ struct LSTMParams {
 @group(0) @binding(2) var<storage, read> ints: array<u32>;
 @group(0) @binding(3) var<uniform> p: LSTMParams;
 
-const WG: u32 = 128u;
+const WG: u32 = 256u;
 const MAXH: u32 = 1024u;
 
 var<workgroup> hbuf: array<f32, 2048>; // h before and after a step, MAXH each
@@ -61,7 +64,13 @@ fn tanh_(x: f32) -> f32 {
     return 1.0 - 2.0 / (e + 1.0);
 }
 
-@compute @workgroup_size(128, 1, 1)
+// gates returns the four gates' weights of one unit in one row of W_hhᵀ:
+// w + q*H for gate q.
+fn gates(w: u32, H: u32) -> vec4<f32> {
+    return vec4<f32>(wt(w), wt(w + H), wt(w + 2u * H), wt(w + 3u * H));
+}
+
+@compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>) {
     let sent = wid.x;
@@ -71,8 +80,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let first = ints[p.seqs + 4u * sent];
     let count = ints[p.seqs + 4u * sent + 1u] + 2u;
     let whh = p.whh + dir * p.whhZ;
-    // Invocation lid.x owns units lid.x, lid.x + WG, ...: at most 8 of them.
-    var cell = array<f32, 8>(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    // Invocation lid.x owns units lid.x + u*WG, u < 4 (MAXH = 4 WG); their
+    // cell states are cell0 .. cell3.
+    var cell0 = 0.0;
+    var cell1 = 0.0;
+    var cell2 = 0.0;
+    var cell3 = 0.0;
     for (var j = lid.x; j < H; j += WG) {
         hbuf[j] = 0.0;
     }
@@ -83,21 +96,121 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         let g = p.x + t * p.ldx + dir * G;
         let hin = cur * MAXH;
         let hout = (1u - cur) * MAXH;
-        for (var u = 0u; u < 8u; u++) {
-            let j = lid.x + u * WG;
-            if (j >= H) {
-                break;
+        {
+            let j = lid.x + 0u * WG;
+            if (j < H) {
+                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
+                // of unit j is column q*H + j, so the invocations of a warp
+                // read neighbouring values (one cache line) with every load.
+                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+                var a1 = vec4<f32>(0.0);
+                var a2 = vec4<f32>(0.0);
+                var a3 = vec4<f32>(0.0);
+                var k = 0u;
+                for (; k + 4u <= H; k += 4u) {
+                    let w = whh + k * G + j;
+                    a0 += hbuf[hin + k] * gates(w, H);
+                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
+                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
+                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
+                }
+                for (; k < H; k++) {
+                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
+                }
+                let a = (a0 + a1) + (a2 + a3);
+                let c = sigm(a.y) * cell0 + sigm(a.x) * tanh_(a.z);
+                cell0 = c;
+                let h = sigm(a.w) * tanh_(c);
+                hbuf[hout + j] = h;
+                arena[p.out + t * p.ldo + dir * H + j] = h;
             }
-            var a = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
-            for (var k = 0u; k < H; k++) {
-                let w = whh + k * G + 4u * j;
-                a += hbuf[hin + k] * vec4<f32>(wt(w), wt(w + 1u), wt(w + 2u), wt(w + 3u));
+        }
+        {
+            let j = lid.x + 1u * WG;
+            if (j < H) {
+                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
+                // of unit j is column q*H + j, so the invocations of a warp
+                // read neighbouring values (one cache line) with every load.
+                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+                var a1 = vec4<f32>(0.0);
+                var a2 = vec4<f32>(0.0);
+                var a3 = vec4<f32>(0.0);
+                var k = 0u;
+                for (; k + 4u <= H; k += 4u) {
+                    let w = whh + k * G + j;
+                    a0 += hbuf[hin + k] * gates(w, H);
+                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
+                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
+                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
+                }
+                for (; k < H; k++) {
+                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
+                }
+                let a = (a0 + a1) + (a2 + a3);
+                let c = sigm(a.y) * cell1 + sigm(a.x) * tanh_(a.z);
+                cell1 = c;
+                let h = sigm(a.w) * tanh_(c);
+                hbuf[hout + j] = h;
+                arena[p.out + t * p.ldo + dir * H + j] = h;
             }
-            let c = sigm(a.y) * cell[u] + sigm(a.x) * tanh_(a.z);
-            cell[u] = c;
-            let h = sigm(a.w) * tanh_(c);
-            hbuf[hout + j] = h;
-            arena[p.out + t * p.ldo + dir * H + j] = h;
+        }
+        {
+            let j = lid.x + 2u * WG;
+            if (j < H) {
+                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
+                // of unit j is column q*H + j, so the invocations of a warp
+                // read neighbouring values (one cache line) with every load.
+                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+                var a1 = vec4<f32>(0.0);
+                var a2 = vec4<f32>(0.0);
+                var a3 = vec4<f32>(0.0);
+                var k = 0u;
+                for (; k + 4u <= H; k += 4u) {
+                    let w = whh + k * G + j;
+                    a0 += hbuf[hin + k] * gates(w, H);
+                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
+                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
+                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
+                }
+                for (; k < H; k++) {
+                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
+                }
+                let a = (a0 + a1) + (a2 + a3);
+                let c = sigm(a.y) * cell2 + sigm(a.x) * tanh_(a.z);
+                cell2 = c;
+                let h = sigm(a.w) * tanh_(c);
+                hbuf[hout + j] = h;
+                arena[p.out + t * p.ldo + dir * H + j] = h;
+            }
+        }
+        {
+            let j = lid.x + 3u * WG;
+            if (j < H) {
+                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
+                // of unit j is column q*H + j, so the invocations of a warp
+                // read neighbouring values (one cache line) with every load.
+                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+                var a1 = vec4<f32>(0.0);
+                var a2 = vec4<f32>(0.0);
+                var a3 = vec4<f32>(0.0);
+                var k = 0u;
+                for (; k + 4u <= H; k += 4u) {
+                    let w = whh + k * G + j;
+                    a0 += hbuf[hin + k] * gates(w, H);
+                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
+                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
+                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
+                }
+                for (; k < H; k++) {
+                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
+                }
+                let a = (a0 + a1) + (a2 + a3);
+                let c = sigm(a.y) * cell3 + sigm(a.x) * tanh_(a.z);
+                cell3 = c;
+                let h = sigm(a.w) * tanh_(c);
+                hbuf[hout + j] = h;
+                arena[p.out + t * p.ldo + dir * H + j] = h;
+            }
         }
         workgroupBarrier();
         cur = 1u - cur;

@@ -19,7 +19,13 @@
 // Tiling: each workgroup computes a 64x64 tile of C; the k loop steps by 16,
 // staging 64x16 tiles of A and 16x64 tiles of B in workgroup memory as vec4s;
 // each invocation accumulates an 8x8 block in registers (16 vec4), so that
-// every value read from workgroup memory feeds 8 multiply-adds.
+// every value read from workgroup memory feeds 8 multiply-adds. The next
+// tiles are read from storage into registers while the current ones are
+// multiplied; tiles wholly inside A and B are read without bounds checks,
+// and a biaffine weight's column offsets are computed once. The 16
+// accumulators are named variables, not an array: on an NVIDIA H200 the
+// same kernel with `var acc: array<vec4<f32>, 8>` indexed in loops ran
+// 6 times slower (the array lived in memory, not in registers).
 //
 // Bindings:
 //   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       B and the bias (weights_*.wgsl)
@@ -106,6 +112,29 @@ fn store(r: u32, c0: u32, z: u32, v: vec4<f32>) {
     }
 }
 
+// fetchA returns A[r..r+3, k]; fast: all four are stored values.
+fn fetchA(r: u32, k: u32, fast: bool) -> vec4<f32> {
+    if (fast) {
+        let o = p.a + r * p.lda + k;
+        return vec4<f32>(arena[o], arena[o + p.lda], arena[o + 2u * p.lda], arena[o + 3u * p.lda]);
+    }
+    return vec4<f32>(loadA(r, k), loadA(r + 1u, k), loadA(r + 2u, k), loadA(r + 3u, k));
+}
+
+// fetchB returns B(k, c..c+3); cb holds the biaffine offsets of the four
+// columns (transW = 2); fast: all four are inside B.
+fn fetchB(base: u32, k: u32, c: u32, cb: vec4<u32>, fast: bool) -> vec4<f32> {
+    if (fast && p.transW == 1u) {
+        let o = base + c * p.ldw + k;
+        return vec4<f32>(wt(o), wt(o + p.ldw), wt(o + 2u * p.ldw), wt(o + 3u * p.ldw));
+    }
+    if (fast && p.transW == 2u) {
+        let o = base + k * p.ldw;
+        return vec4<f32>(wt(o + cb.x), wt(o + cb.y), wt(o + cb.z), wt(o + cb.w));
+    }
+    return vec4<f32>(loadB(base, k, c), loadB(base, k, c + 1u), loadB(base, k, c + 2u), loadB(base, k, c + 3u));
+}
+
 @compute @workgroup_size(8, 8, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>,
@@ -114,53 +143,115 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let col0 = wid.x * TN;
     let z = wid.z;
     let wbase = p.w + z * p.wz;
-    // acc[i] holds row 8*lid.y + i, columns 8*lid.x .. +3; acc2[i] columns +4 .. +7.
-    var acc: array<vec4<f32>, 8>;
-    var acc2: array<vec4<f32>, 8>;
-    for (var k0 = 0u; k0 < p.inner; k0 += TK) {
-        // Neighbouring invocations load neighbouring stored values: along k
-        // for A and a Linear weight, along the columns for a biaffine weight.
-        for (var e = li; e < 256u; e += 64u) {
-            let k = e % 16u;
-            let q = e / 16u;
-            var a = vec4<f32>(0.0);
-            for (var i = 0u; i < 4u; i++) {
-                a[i] = loadA(row0 + 4u * q + i, k0 + k);
-            }
-            As[k * 16u + q] = a;
-            var b = vec4<f32>(0.0);
-            if (p.transW == 2u) {
-                let kb = e / 16u;
-                let qb = e % 16u;
-                for (var i = 0u; i < 4u; i++) {
-                    b[i] = loadB(wbase, k0 + kb, col0 + 4u * qb + i);
-                }
-                Bs[e] = b;
-            } else {
-                for (var i = 0u; i < 4u; i++) {
-                    b[i] = loadB(wbase, k0 + k, col0 + 4u * q + i);
-                }
-                Bs[k * 16u + q] = b;
-            }
-        }
-        workgroupBarrier();
-        for (var k = 0u; k < TK; k++) {
-            let a0 = As[k * 16u + 2u * lid.y];
-            let a1 = As[k * 16u + 2u * lid.y + 1u];
-            let b0 = Bs[k * 16u + 2u * lid.x];
-            let b1 = Bs[k * 16u + 2u * lid.x + 1u];
-            for (var i = 0u; i < 4u; i++) {
-                acc[i] += a0[i] * b0;
-                acc2[i] += a0[i] * b1;
-                acc[i + 4u] += a1[i] * b0;
-                acc2[i + 4u] += a1[i] * b1;
-            }
-        }
-        workgroupBarrier();
+    // Invocation li stages, for j < 4: A rows row0 + 4(q+4j) .. +3 at
+    // column k (q = li / 16, k = li % 16), neighbours along k; B the same
+    // way, or for a biaffine weight, whose columns are stored contiguously,
+    // columns col0 + 4(li % 16) .. +3 at row li / 16 + 4j.
+    let k = li % 16u;
+    let q = li / 16u;
+    let bi = p.transW == 2u;
+    let cB = select(col0 + 4u * q, col0 + 4u * k, bi);
+    var cb = vec4<u32>(0u);
+    if (bi) {
+        let D = max(p.ldw, 1u);
+        let c = vec4<u32>(cB, cB + 1u, cB + 2u, cB + 3u);
+        cb = (c / D) * D * D + c % D;
     }
-    for (var i = 0u; i < 8u; i++) {
-        let r = row0 + 8u * lid.y + i;
-        store(r, col0 + 8u * lid.x, z, acc[i]);
-        store(r, col0 + 8u * lid.x + 4u, z, acc2[i]);
+    let rowsFull = row0 + TM <= p.rows;
+    let colsFull = col0 + TN <= p.cols;
+    var ra0 = vec4<f32>(0.0);
+    var rb0 = vec4<f32>(0.0);
+    var ra1 = vec4<f32>(0.0);
+    var rb1 = vec4<f32>(0.0);
+    var ra2 = vec4<f32>(0.0);
+    var rb2 = vec4<f32>(0.0);
+    var ra3 = vec4<f32>(0.0);
+    var rb3 = vec4<f32>(0.0);
+    // c<i> holds row 8*lid.y + i, columns 8*lid.x .. +3; d<i> columns +4 .. +7.
+    var c0 = vec4<f32>(0.0);
+    var d0 = vec4<f32>(0.0);
+    var c1 = vec4<f32>(0.0);
+    var d1 = vec4<f32>(0.0);
+    var c2 = vec4<f32>(0.0);
+    var d2 = vec4<f32>(0.0);
+    var c3 = vec4<f32>(0.0);
+    var d3 = vec4<f32>(0.0);
+    var c4 = vec4<f32>(0.0);
+    var d4 = vec4<f32>(0.0);
+    var c5 = vec4<f32>(0.0);
+    var d5 = vec4<f32>(0.0);
+    var c6 = vec4<f32>(0.0);
+    var d6 = vec4<f32>(0.0);
+    var c7 = vec4<f32>(0.0);
+    var d7 = vec4<f32>(0.0);
+    let steps = (p.inner + TK - 1u) / TK;
+    for (var s = 0u; s <= steps; s++) {
+        if (s > 0u) {
+            As[k * 16u + q + 0u] = ra0;
+            Bs[select(k * 16u + q + 0u, (q + 0u) * 16u + k, bi)] = rb0;
+            As[k * 16u + q + 4u] = ra1;
+            Bs[select(k * 16u + q + 4u, (q + 4u) * 16u + k, bi)] = rb1;
+            As[k * 16u + q + 8u] = ra2;
+            Bs[select(k * 16u + q + 8u, (q + 8u) * 16u + k, bi)] = rb2;
+            As[k * 16u + q + 12u] = ra3;
+            Bs[select(k * 16u + q + 12u, (q + 12u) * 16u + k, bi)] = rb3;
+            workgroupBarrier();
+        }
+        if (s < steps) { // the next tiles, in flight during the products
+            let k0 = s * TK;
+            let fastA = rowsFull && k0 + TK <= p.aCols;
+            let fastB = colsFull && k0 + TK <= p.inner;
+            ra0 = fetchA(row0 + 4u * (q + 0u), k0 + k, fastA);
+            rb0 = fetchB(wbase, select(k0 + k, k0 + q + 0u, bi), select(col0 + 4u * (q + 0u), cB, bi), cb, fastB);
+            ra1 = fetchA(row0 + 4u * (q + 4u), k0 + k, fastA);
+            rb1 = fetchB(wbase, select(k0 + k, k0 + q + 4u, bi), select(col0 + 4u * (q + 4u), cB, bi), cb, fastB);
+            ra2 = fetchA(row0 + 4u * (q + 8u), k0 + k, fastA);
+            rb2 = fetchB(wbase, select(k0 + k, k0 + q + 8u, bi), select(col0 + 4u * (q + 8u), cB, bi), cb, fastB);
+            ra3 = fetchA(row0 + 4u * (q + 12u), k0 + k, fastA);
+            rb3 = fetchB(wbase, select(k0 + k, k0 + q + 12u, bi), select(col0 + 4u * (q + 12u), cB, bi), cb, fastB);
+        }
+        if (s > 0u) {
+            for (var kk = 0u; kk < TK; kk++) {
+                let a0 = As[kk * 16u + 2u * lid.y];
+                let a1 = As[kk * 16u + 2u * lid.y + 1u];
+                let b0 = Bs[kk * 16u + 2u * lid.x];
+                let b1 = Bs[kk * 16u + 2u * lid.x + 1u];
+                c0 += a0.x * b0;
+                d0 += a0.x * b1;
+                c4 += a1.x * b0;
+                d4 += a1.x * b1;
+                c1 += a0.y * b0;
+                d1 += a0.y * b1;
+                c5 += a1.y * b0;
+                d5 += a1.y * b1;
+                c2 += a0.z * b0;
+                d2 += a0.z * b1;
+                c6 += a1.z * b0;
+                d6 += a1.z * b1;
+                c3 += a0.w * b0;
+                d3 += a0.w * b1;
+                c7 += a1.w * b0;
+                d7 += a1.w * b1;
+            }
+            workgroupBarrier();
+        }
     }
+    let r = row0 + 8u * lid.y;
+    let c = col0 + 8u * lid.x;
+    store(r + 0u, c, z, c0);
+    store(r + 0u, c + 4u, z, d0);
+    store(r + 1u, c, z, c1);
+    store(r + 1u, c + 4u, z, d1);
+    store(r + 2u, c, z, c2);
+    store(r + 2u, c + 4u, z, d2);
+    store(r + 3u, c, z, c3);
+    store(r + 3u, c + 4u, z, d3);
+    store(r + 4u, c, z, c4);
+    store(r + 4u, c + 4u, z, d4);
+    store(r + 5u, c, z, c5);
+    store(r + 5u, c + 4u, z, d5);
+    store(r + 6u, c, z, c6);
+    store(r + 6u, c + 4u, z, d6);
+    store(r + 7u, c, z, c7);
+    store(r + 7u, c + 4u, z, d7);
 }

@@ -171,24 +171,32 @@ func endPass(p *wgpu.ComputePassEncoder) error {
 	return nil
 }
 
-// readInto maps the first len(dst) bytes of buf (a MapRead buffer), waits
-// for the mapping and copies them into dst. The wgpu js backend reports
-// success even when mapAsync rejects, and then getMappedRange throws: the
-// exception becomes an error here.
-func (d *device) readInto(buf *wgpu.Buffer, dst []byte) (err error) {
+// readInto maps the first bytes of buf (a MapRead buffer), as many as the
+// dsts hold together, waits for the mapping and copies them into the dsts
+// in order. The wgpu js backend reports success even when mapAsync
+// rejects, and then getMappedRange throws: the exception becomes an error
+// here.
+func (d *device) readInto(buf *wgpu.Buffer, dsts ...[]byte) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = unavailable(ErrDevice, "reading results: %v", r)
 		}
 	}()
+	size := 0
+	for _, dst := range dsts {
+		size += len(dst)
+	}
 	d.calls.maps++
 	start := time.Now()
-	if err := buf.MapAsync(wgpu.MapModeRead, 0, uint64(len(dst)), func(wgpu.BufferMapAsyncStatus) {}); err != nil {
+	if err := buf.MapAsync(wgpu.MapModeRead, 0, uint64(size), func(wgpu.BufferMapAsyncStatus) {}); err != nil {
 		return unavailable(ErrDevice, "map: %v", err)
 	}
 	d.phases.Wait += time.Since(start)
 	start = time.Now()
-	copy(dst, buf.GetMappedRange(0, uint(len(dst)))) // a copy on js
+	src := buf.GetMappedRange(0, uint(size)) // a copy on js
+	for _, dst := range dsts {
+		src = src[copy(dst, src):]
+	}
 	d.phases.Copy += time.Since(start)
 	buf.Unmap()
 	return nil

@@ -20,8 +20,10 @@ type device struct {
 	queue    *wgpu.Queue
 	info     AdapterInfo
 	f16      bool // the shader-f16 feature is enabled
-	calls    callCounts
-	phases   Phases // Wait and Copy are set here, the rest by the Scorer
+	// timestamps: the timestamp-query feature is enabled (Options.timestamps)
+	timestamps bool
+	calls      callCounts
+	phases     Phases // Wait and Copy are set here, the rest by the Scorer
 }
 
 // nativeShaderF16 says whether to use the shader-f16 feature natively: no,
@@ -69,6 +71,10 @@ func openDevice(o Options) (d *device, err error) {
 	if nativeShaderF16 && o.Weights == WeightsF16 && !o.NoShaderF16 && ad.HasFeature(wgpu.FeatureNameShaderF16) {
 		feats = append(feats, wgpu.FeatureNameShaderF16)
 		d.f16 = true
+	}
+	if o.timestamps && ad.HasFeature(wgpu.FeatureNameTimestampQuery) {
+		feats = append(feats, wgpu.FeatureNameTimestampQuery)
+		d.timestamps = true
 	}
 	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "discspan scorer", RequiredFeatures: feats})
 	if err != nil {
@@ -139,16 +145,19 @@ func (d *device) wait(done func() bool) error {
 	}
 }
 
-// readInto maps the first len(dst) bytes of buf (a MapRead buffer), waits
-// for the mapping (and so for the submissions that write buf) and copies
-// them into dst.
-func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
-	size := uint64(len(dst))
+// readInto maps the first bytes of buf (a MapRead buffer), as many as the
+// dsts hold together, waits for the mapping (and so for the submissions
+// that write buf) and copies them into the dsts in order.
+func (d *device) readInto(buf *wgpu.Buffer, dsts ...[]byte) error {
+	size := 0
+	for _, dst := range dsts {
+		size += len(dst)
+	}
 	d.calls.maps++
 	start := time.Now()
 	done := false
 	var status wgpu.BufferMapAsyncStatus
-	if err := buf.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) {
+	if err := buf.MapAsync(wgpu.MapModeRead, 0, uint64(size), func(s wgpu.BufferMapAsyncStatus) {
 		status, done = s, true
 	}); err != nil {
 		return unavailable(ErrDevice, "map: %v", err)
@@ -161,7 +170,7 @@ func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
 	}
 	d.phases.Wait += time.Since(start)
 	start = time.Now()
-	copyParallel(dst, buf.GetMappedRange(0, uint(size))) // a view of the mapping natively: one copy
+	copyParallel(dsts, buf.GetMappedRange(0, uint(size))) // a view of the mapping natively: one copy
 	d.phases.Copy += time.Since(start)
 	if err := buf.Unmap(); err != nil {
 		return unavailable(ErrDevice, "unmap: %v", err)
@@ -169,24 +178,41 @@ func (d *device) readInto(buf *wgpu.Buffer, dst []byte) error {
 	return nil
 }
 
-// copyParallel copies src into dst (of the same length), in parts of at
-// least 8 MiB on up to GOMAXPROCS goroutines: one core's copy bandwidth
-// would bound a large read-back (114 MiB for the Alpino test set).
-func copyParallel(dst, src []byte) {
+// copyParallel copies src into the dsts, back to back, in parts of at most
+// 8 MiB on up to GOMAXPROCS goroutines: one core's copy bandwidth would
+// bound a large read-back (114 MiB for the Alpino test set).
+func copyParallel(dsts [][]byte, src []byte) {
 	const part = 8 << 20
-	n := min(runtime.GOMAXPROCS(0), len(src)/part)
-	if n < 2 {
-		copy(dst, src)
+	type piece struct{ dst, src []byte }
+	var pieces []piece
+	at := 0
+	for _, dst := range dsts {
+		for i := 0; i < len(dst); i += part {
+			j := min(i+part, len(dst))
+			pieces = append(pieces, piece{dst[i:j], src[at+i : at+j]})
+		}
+		at += len(dst)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(pieces))
+	if workers < 2 {
+		for _, p := range pieces {
+			copy(p.dst, p.src)
+		}
 		return
 	}
-	size := (len(src) + n - 1) / n
+	next := make(chan piece, len(pieces))
+	for _, p := range pieces {
+		next <- p
+	}
+	close(next)
 	var wg sync.WaitGroup
-	for i := 0; i < len(src); i += size {
-		j := min(i+size, len(src))
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			copy(dst[i:j], src[i:j])
+			for p := range next {
+				copy(p.dst, p.src)
+			}
 		}()
 	}
 	wg.Wait()

@@ -305,7 +305,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						for q := range uint32(4) {
 							a[q] = float64(in[g+4*j+q])
 							for k := range H {
-								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+4*j+q]
+								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+q*H+j]
 							}
 						}
 						c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])

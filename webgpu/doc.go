@@ -26,11 +26,12 @@
 //	                     directions: h W_hhᵀ tiled, gates from the char table, final states
 //	                     into U[:, WordDim:]
 //	matmul.wgsl          G = U W_ihᵀ + b for both directions of lstm1
-//	lstm.wgsl sentence   one dispatch per time step over every sentence: H1 (or, for
-//	                     a chunk of at most 4 sentences, lstm_loop.wgsl: one dispatch,
-//	                     a persistent loop per sentence and direction)
+//	lstm_loop.wgsl       one dispatch: a persistent loop per sentence and direction: H1
+//	                     (on a software adapter, for a chunk of more than 4 sentences
+//	                     or past llvmpipe's loop limit, lstm.wgsl sentence instead: one
+//	                     dispatch per time step over every sentence)
 //	matmul.wgsl          tag logits = H1 W_tᵀ + b_t (written to the results)
-//	matmul.wgsl, lstm.wgsl sentence   the same for lstm2: H2
+//	matmul.wgsl, lstm_loop.wgsl   the same for lstm2: H2
 //	matmul.wgsl          the twelve endpoint MLPs in one product, LeakyReLU: M
 //	per kind (cont, disc, gap), per module (span, label):
 //	  matmul.wgsl        T = [M_left; 1] W (all O outputs at once)
@@ -64,23 +65,25 @@
 // ints buffers, its dispatches in one compute pass, and the copy of its
 // results from the arena to its place in the staging buffer; one
 // submission; and one map of the staging buffer, whose bytes are copied
-// once into the []float32 that the results' decode.Scores (cont, disc, gap:
-// the decoder's layout, as assemble.wgsl writes them) and tag logits slice.
-// On a hardware adapter that is all: per batch one upload, one submission,
-// one map, no CPU wait between chunks, and one dispatch per kernel launch
-// (per chunk fixedDispatches, one per character step and one per step of
-// each sentence BiLSTM). For the Alpino test set in one batch with the
-// shipped model: 9 chunks, 958 dispatches (TestHardwareSchedule, which runs
-// that schedule on lavapipe and counts the device's calls).
+// once into a []float32 per chunk (allocated while the device works) that
+// the results' decode.Scores (cont, disc, gap: the decoder's layout, as
+// assemble.wgsl writes them) and tag logits slice. On a hardware adapter
+// that is all: per batch one upload, one submission, one map, no CPU wait
+// between chunks, and one dispatch per kernel launch (per chunk
+// fixedDispatches, one per character step and one per sentence BiLSTM
+// layer). For the Alpino test set in one batch with the shipped model: 5
+// chunks, 220 dispatches (TestHardwareSchedule, which runs that schedule on
+// lavapipe and counts the device's calls).
 //
 // On a software adapter (lavapipe, SwiftShader) chunks are smaller
 // (SoftwareChunkTokens) and a group's dispatches go in consecutive
 // submissions of at most Options.SubmitWork estimated multiply-adds, each
 // waited for (a map of the fence) before the next (a pair product above it
 // is split into dispatches of row tiles), so that every submission stays
-// short (TestSubmissionWork), and a chunk of few sentences takes the
-// per-step LSTM kernel where the loop kernel would pass llvmpipe's 65535
-// loop iterations per invocation (softwareLoopLimit). Natively, a wait
+// short (TestSubmissionWork); the LSTM loop kernel runs only for chunks of
+// at most 4 sentences, within that bound and within llvmpipe's 65535 loop
+// iterations per invocation (softwareLoopLimit), the per-step kernel
+// otherwise. Natively, a wait
 // polls the device without blocking: a blocking Device.Poll gives up after
 // 5 s, and wgpu-native then failed the device while lavapipe still ran the
 // submission, which crashed it.

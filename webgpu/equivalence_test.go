@@ -85,61 +85,71 @@ func TestEquivalenceRandom(t *testing.T) {
 	}
 }
 
-// TestEquivalenceLongSentence scores single sentences with LSTMs of the
-// shipped model's 192 units. Planned for a software adapter, a sentence
-// whose LSTM loop (lstm_loop.wgsl) would pass llvmpipe's loop limit
-// (softwareLoopLimit: from about 168 words at 192 units) runs the per-step
-// kernel instead, a shorter one the loop; planned for a hardware adapter,
-// both run the loop. On the adapter at hand, the scores are the CPU
-// reference's (on lavapipe, the 200-word sentence differed by 0.2 through
-// the loop).
+// TestEquivalenceLongSentence checks where the LSTM loop (lstm_loop.wgsl)
+// runs, and scores long sentences.
+//
+// The plan, for LSTMs of 768 units and no bound on a submission's work: on
+// a software adapter, a sentence whose loop would pass llvmpipe's loop
+// limit (softwareLoopLimit: from 111 words at 768 units; on lavapipe a
+// 200-word sentence at 192 units once differed by 0.2 through a loop that
+// met it) runs the per-step kernel instead, a shorter one the loop; on a
+// hardware adapter both run the loop.
+//
+// The scores: sentences of 100 and 200 words with the shipped model's 192
+// units, on the adapter at hand with its own plan, are the CPU reference's.
 func TestEquivalenceLongSentence(t *testing.T) {
-	c := microConfig()
-	c.LSTM1Hidden, c.LSTM2Hidden = 192, 192
-	m := randomModel(t, c, 3)
-	cases := []struct {
+	wide := microConfig()
+	wide.LSTM1Hidden, wide.LSTM2Hidden = 768, 768
+	pw := randomModel(t, wide, 3).Params
+	for _, tc := range []struct {
 		name     string
 		n        int
 		software bool
 		loop     bool // the plan runs lstm_loop.wgsl
 	}{
 		{"software, 100 words: loop", 100, true, true},
-		{"software, 200 words: steps", 200, true, false},
-		{"hardware, 200 words: loop", 200, false, true},
+		{"software, 120 words: steps", 120, true, false},
+		{"hardware, 120 words: loop", 120, false, true},
+	} {
+		o := Options{MaxWords: 200}.withDefaults(tc.software)
+		o.SubmitWork = 0 // the loop limit alone
+		l, err := newLayout(wide, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wm, err := mapWeights(pw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks := planChunks(randomBatch(wide, 9, tc.n), l)
+		loop := false
+		for _, d := range chunkPlan(l, &wm, chunks[0], planLimitsFor(o, tc.software)) {
+			loop = loop || d.kernel == kLSTMLoop
+		}
+		if loop != tc.loop {
+			t.Errorf("%s: plan runs the LSTM loop: %v, want %v", tc.name, loop, tc.loop)
+		}
 	}
+
+	c := microConfig()
+	c.LSTM1Hidden, c.LSTM2Hidden = 192, 192
+	m := randomModel(t, c, 3)
 	s := openScorer(t, m.Params, Options{MaxWords: 200})
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			batch := randomBatch(c, 9, tc.n)
-			chunks := planChunks(batch, s.lay)
-			lim := planLimits{}
-			if tc.software {
-				lim.loopIters = softwareLoopLimit
-			}
-			loop := false
-			for _, d := range chunkPlan(s.lay, &s.wm, chunks[0], lim) {
-				loop = loop || d.kernel == kLSTMLoop
-			}
-			if loop != tc.loop {
-				t.Errorf("plan runs the LSTM loop: %v, want %v", loop, tc.loop)
-			}
-			if tc.software != s.software {
-				return // the adapter at hand runs the other plan
-			}
-			got, err := s.Score(batch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := m.ForwardBatch(batch)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := compare(t, got, want)
-			t.Logf("max abs diff: scores %.3g, tags %.3g", d.scores, d.tags)
-			if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
-				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
-			}
-		})
+	for _, n := range []int{100, 200} {
+		batch := randomBatch(c, 9, n)
+		got, err := s.Score(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.ForwardBatch(batch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := compare(t, got, want)
+		t.Logf("%d words: max abs diff: scores %.3g, tags %.3g", n, d.scores, d.tags)
+		if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+			t.Errorf("%d words: max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", n, d.scores, d.tags, tolF32, d.trees)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package webgpu
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/discspan/discspan/network"
 )
@@ -38,11 +39,15 @@ const (
 	// DefaultChunkTokens bounds the tokens (words + BOS + EOS) of one chunk
 	// by default on a hardware adapter, SoftwareChunkTokens on a software
 	// one (where a single dispatch over 1024 tokens, the MLPs', takes over
-	// a second). Every chunk adds a dispatch per character and sentence
-	// LSTM step: with the shipped model, 2048 tokens (62 MiB of
-	// activations) score the Alpino test set in 9 chunks and 958
-	// dispatches, 1024 in 16 chunks and 1575 dispatches.
-	DefaultChunkTokens  = 2048
+	// a second). Every chunk adds a dispatch per character step, and the
+	// kernels' fixed costs: with the shipped model, 4096 tokens (124 MiB of
+	// activations, within the 128 MiB storage binding limit) score the
+	// Alpino test set in 5 chunks and 220 dispatches, 2048 in 9 chunks and
+	// 394; on an NVIDIA H200, 29 against 38 ms. In the browser, where
+	// batches are small and the tab's GPU memory is shared,
+	// BrowserChunkTokens (62 MiB of activations per model).
+	DefaultChunkTokens  = 4096
+	BrowserChunkTokens  = 2048
 	SoftwareChunkTokens = 256
 	// SoftwareSubmitWork bounds the estimated multiply-adds of one
 	// submission on a software adapter by default: at most about 0.7 s on
@@ -72,10 +77,10 @@ type Options struct {
 	// longer ones make Score fail with an error wrapping scorer.ErrTooLong.
 	MaxWords int
 	// ChunkTokens bounds the tokens of one chunk, the sentences whose
-	// activations the buffers hold at once (0: DefaultChunkTokens, or
-	// SoftwareChunkTokens on a software adapter). It is lowered when the
-	// buffers would exceed the 128 MiB storage binding limit, and raised to
-	// MaxWords+2 when below.
+	// activations the buffers hold at once (0: DefaultChunkTokens,
+	// BrowserChunkTokens in the browser, SoftwareChunkTokens on a software
+	// adapter). It is lowered when the buffers would exceed the 128 MiB
+	// storage binding limit, and raised to MaxWords+2 when below.
 	ChunkTokens int
 	// SubmitWork bounds the estimated multiply-adds of one submission (0:
 	// SoftwareSubmitWork on a software adapter, no bound on a hardware
@@ -98,6 +103,16 @@ type Options struct {
 	// one read-back per batch) on a software one, so that lavapipe runs the
 	// hardware schedule (TestHardwareSchedule).
 	asHardware bool
+	// timestamps, for the profile benchmark only, asks for the
+	// timestamp-query feature where the adapter has it.
+	timestamps bool
+	// loopSentences, for benchmarks only, is the most sentences of a chunk
+	// whose BiLSTMs run as persistent loops (0: the adapter's default,
+	// loopSentences or hardwareLoopSentences).
+	loopSentences int
+	// kernelBodies, for benchmarks only, replaces kernel files (by name:
+	// "matmul.wgsl") with other sources, to compare variants in one run.
+	kernelBodies map[string]string
 }
 
 // withDefaults returns o with zero fields set to their defaults for a
@@ -109,6 +124,9 @@ func (o Options) withDefaults(software bool) Options {
 	}
 	if o.ChunkTokens <= 0 {
 		o.ChunkTokens = DefaultChunkTokens
+		if runtime.GOOS == "js" {
+			o.ChunkTokens = BrowserChunkTokens
+		}
 		if software {
 			o.ChunkTokens = SoftwareChunkTokens
 		}

@@ -62,6 +62,16 @@ func packOrder() []string {
 	return names
 }
 
+// loopCopies are the tensors packed a second time, after every parameter,
+// for lstm_loop.wgsl: the sentence LSTMs' w_hh transposed, (H, 4H), with
+// PyTorch's gate-major columns (q*H+j: gate q of unit j), so that the
+// invocations of neighbouring units read neighbouring values (one cache
+// line a warp where the interleaved layout of lstm.wgsl takes four).
+var loopCopies = []string{"lstm1.fwd.w_hh" + loopSuffix, "lstm1.bwd.w_hh" + loopSuffix, "lstm2.fwd.w_hh" + loopSuffix, "lstm2.bwd.w_hh" + loopSuffix}
+
+// loopSuffix names a tensor's copy for lstm_loop.wgsl (see loopCopies).
+const loopSuffix = "_gm"
+
 // mapWeights returns the buffer positions of p's tensors. It fails when p
 // lacks a tensor or has one that packOrder does not place.
 func mapWeights(p *network.Params) (weightMap, error) {
@@ -77,6 +87,10 @@ func mapWeights(p *network.Params) (weightMap, error) {
 	if len(wm.off) != len(p.Names()) {
 		return weightMap{}, fmt.Errorf("webgpu: parameters have %d tensors, the kernels read %d", len(p.Names()), len(wm.off))
 	}
+	for _, name := range loopCopies {
+		wm.off[name] = wm.total
+		wm.total += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+	}
 	wm.mlpW = wm.off["cont.span.left.w"]
 	wm.mlpB = wm.off["cont.span.left.b"]
 	return wm, nil
@@ -88,19 +102,22 @@ func mapWeights(p *network.Params) (weightMap, error) {
 // layout except the LSTMs': their gate rows are interleaved (row 4j+q is
 // gate q of unit j, instead of q*H+j) in w_ih and b, so that the input
 // projections come out interleaved, and w_hh is stored transposed with the
-// same interleaving, (H, 4H), the layout lstm.wgsl reads. Cost
-// O(parameters).
+// same interleaving, (H, 4H), the layout lstm.wgsl reads; the sentence
+// LSTMs' w_hh follow a second time, transposed without interleaving (see
+// loopCopies). Cost O(parameters).
 func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
 	size := 4 * wm.total
 	if f16 {
 		size = 2 * wm.total
 	}
 	buf := make([]byte, (size+3)&^3)
-	for _, name := range packOrder() {
+	for _, name := range append(packOrder(), loopCopies...) {
 		off := wm.off[name]
-		t := p.Get(name)
+		t := p.Get(strings.TrimSuffix(name, loopSuffix))
 		data := t.Data
 		switch {
+		case strings.HasSuffix(name, loopSuffix): // (4H, H) -> (H, 4H), gate-major
+			data = transpose(data, t.Shape[0], t.Shape[1])
 		case strings.HasSuffix(name, ".w_hh"): // (4H, H) -> (H, 4H)
 			h := t.Shape[1]
 			data = interleaveCols(transpose(data, 4*h, h), h, h)

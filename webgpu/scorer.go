@@ -271,12 +271,7 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 }
 
 // limits returns the plan limits of the adapter (see planLimits).
-func (s *Scorer) limits() planLimits {
-	if !s.software {
-		return planLimits{maxWork: s.opts.SubmitWork}
-	}
-	return planLimits{maxWork: s.opts.SubmitWork, loopIters: softwareLoopLimit}
-}
+func (s *Scorer) limits() planLimits { return planLimitsFor(s.opts, s.software) }
 
 // chunkJobs returns the jobs of chunks (see chunkPlan).
 func chunkJobs(l *layout, wm *weightMap, chunks []*chunk, lim planLimits) []*job {

@@ -17,11 +17,13 @@ import (
 // workgroup bool array that software GPUs ran correctly), so New scores a
 // small built-in canary batch on the device and with the CPU reference
 // before it returns a scorer, and refuses the device when they differ by
-// more than the tolerance. The canary exercises every kernel and both LSTM
-// paths:
+// more than the tolerance. The canary exercises every kernel the adapter's
+// plan uses, both LSTM paths on a software adapter (a hardware one runs
+// the loop kernel for every chunk):
 //
-//	batch 1: 6 sentences of 0..34 words (more than loopSentences: the
-//	         per-step LSTM kernel), words of 1 to MaxChars+3 characters
+//	batch 1: 6 sentences of 0..34 words (more than loopSentences: on a
+//	         software adapter the per-step LSTM kernel), words of 1 to
+//	         MaxChars+3 characters
 //	         (truncation included), an empty sentence among them
 //	batch 2: 2 sentences, one at the length limit (the persistent LSTM
 //	         loop kernel, and a chunk at its largest sentence)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cogentcore/webgpu/wgpu"
+	"github.com/discspan/discspan/shaders"
 )
 
 // createBuffers allocates every device buffer.
@@ -63,6 +64,10 @@ func (s *Scorer) compile(snippet string) error {
 func (s *Scorer) createPipelines(snippet string) error {
 	return s.createPipelinesFrom(snippet, func(k kernel) (string, error) {
 		code, _, err := kernelSource(k, snippet)
+		if body, ok := s.opts.kernelBodies[kernelFiles[k]]; ok && err == nil {
+			head, _ := shaders.Source(snippet)
+			code = head + "\n" + body
+		}
 		return perturbed(code, kernelFiles[k], s.opts.TestPerturb), err
 	})
 }

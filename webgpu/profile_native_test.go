@@ -1,0 +1,294 @@
+//go:build !js
+
+package webgpu
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/cogentcore/webgpu/wgpu"
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+)
+
+// BenchmarkProfile_TestSet shows where a device's time goes when it
+// scores one sentence, 64 sentences and the Alpino test set (714
+// sentences, one batch) with the shipped model's first member, float32, on
+// the hardware schedule (lavapipe runs it as a hardware adapter), with the
+// defaults and variants of the plan and kernels: for each, the scores'
+// largest difference from the CPU reference, the best of three Score calls
+// (twenty for one sentence) with its phases, then one more run of the same
+// plan with a timestamp written between every two dispatches (each
+// dispatch in a compute pass of its own), summed per kind of dispatch.
+// Timestamps are read as nanoseconds (Vulkan's timestampPeriod is 1 on
+// NVIDIA and lavapipe). Its output is in docs/gpu.md. Run it with
+//
+//	go test ./webgpu -run XXX -bench Profile -benchtime 1x
+func BenchmarkProfile_TestSet(b *testing.B) {
+	f, batch := testSet(b)
+	models, err := f.Models()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := models[0].Params
+	var one []network.Input // the first sentence of 20 words
+	for _, in := range batch {
+		if in.Len() == 20 {
+			one = []network.Input{in}
+			break
+		}
+	}
+	// indexed is o with the matmul kernel of before 2026-11-27, whose
+	// accumulators were a private array indexed in loops.
+	indexed := func(o Options) Options {
+		src, err := os.ReadFile(filepath.Join("testdata", "matmul_indexed.wgsl"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		o.kernelBodies = map[string]string{"matmul.wgsl": string(src)}
+		return o
+	}
+	steps := Options{loopSentences: 1}
+	variants := []struct {
+		name  string
+		o     Options
+		batch []network.Input
+	}{
+		{"one sentence of 20 words", Options{}, one},
+		{"64 sentences", Options{}, batch[:64]},
+		{"64 sentences, per-step LSTM kernel", steps, batch[:64]},
+		{"test set", Options{}, batch},
+		{"test set, chunks of 2048 tokens", Options{ChunkTokens: 2048}, batch},
+		{"test set, per-step LSTM kernel", steps, batch},
+		{"test set, matmul with indexed accumulators", indexed(Options{}), batch},
+	}
+	refs := map[int][]scorer.Result{}
+	for _, v := range variants {
+		b.Run(strings.ReplaceAll(v.name, " ", "_"), func(b *testing.B) {
+			o := v.o
+			o.timestamps, o.asHardware = true, true
+			s := openScorer(b, p, o)
+			if refs[len(v.batch)] == nil {
+				ref, err := scorer.NewCPU(models[0]).Score(v.batch)
+				if err != nil {
+					b.Fatal(err)
+				}
+				refs[len(v.batch)] = ref
+			}
+			for b.Loop() {
+				profileOnce(b, s, v.name, v.batch, refs[len(v.batch)])
+			}
+		})
+	}
+}
+
+// BenchmarkProfile_Ensemble times the shipped ensemble's two models on the
+// Alpino test set, each on its own device as scorer.Mean runs them: one
+// after the other, and both at once.
+func BenchmarkProfile_Ensemble(b *testing.B) {
+	f, batch := testSet(b)
+	models, err := f.Models()
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := Options{asHardware: true}
+	s0, s1 := openScorer(b, models[0].Params, o), openScorer(b, models[1].Params, o)
+	for b.Loop() {
+		for _, s := range []*Scorer{s0, s1} {
+			if _, err := s.Score(batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+		var seq, both time.Duration = 1 << 62, 1 << 62
+		for range 3 {
+			start := time.Now()
+			for _, s := range []*Scorer{s0, s1} {
+				if _, err := s.Score(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			seq = min(seq, time.Since(start))
+			start = time.Now()
+			w0, w1 := s0.Start(batch), s1.Start(batch)
+			if _, err := w0(); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w1(); err != nil {
+				b.Fatal(err)
+			}
+			both = min(both, time.Since(start))
+		}
+		fmt.Printf("\n## ensemble of 2 on %s, test set: one after the other %.1f ms, at once %.1f ms (best of 3)\n", s0.Backend(), ms(seq), ms(both))
+	}
+}
+
+// profileOnce scores batch three times and once more with timestamps, and
+// prints what it measured.
+func profileOnce(b *testing.B, s *Scorer, name string, batch []network.Input, ref []scorer.Result) {
+	if _, err := s.Score(batch); err != nil { // warm up: buffers grown
+		b.Fatal(err)
+	}
+	best := time.Duration(1 << 62)
+	var phases Phases
+	var got []scorer.Result
+	for range 3 + 17/len(batch) {
+		s.d.phases = Phases{}
+		start := time.Now()
+		var err error
+		if got, err = s.Score(batch); err != nil {
+			b.Fatal(err)
+		}
+		if d := time.Since(start); d < best {
+			best, phases = d, s.d.phases
+		}
+	}
+	chunks := planChunks(batch, s.lay)
+	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
+	n := 0
+	for _, jb := range jobs {
+		n += len(jb.ds)
+	}
+	fmt.Printf("\n## %s on %s: %d chunks, %d dispatches, chunk tokens %d\n", name, s.Backend(), len(chunks), n, s.lay.tokCap)
+	d := compare(b, got, ref)
+	fmt.Printf("against the CPU reference: max abs diff scores %.3g, tags %.3g; %d of %d trees differ\n", d.scores, d.tags, d.trees, len(batch))
+	if d.scores > 1e-3 || d.trees > 0 {
+		b.Errorf("%s: differs from the CPU reference", name)
+	}
+	sum := phases.Plan + phases.Upload + phases.Record + phases.Wait + phases.Copy + phases.Unpack
+	fmt.Printf("Score, best of %d: %.1f ms (%v; outside the phases %.1f ms)\n", 3+17/len(batch), ms(best), phases, ms(best-sum))
+	if !s.d.timestamps {
+		fmt.Printf("no timestamp-query feature on this adapter: no profile\n")
+		return
+	}
+	ticks, err := s.timestampRun(jobs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type kind struct {
+		name  string
+		count int
+		ns    float64
+	}
+	byKind := map[string]*kind{}
+	step := regexp.MustCompile(` step \d+$`)
+	total, k := 0.0, 0
+	for _, jb := range jobs {
+		k++ // the timestamp after the table copies
+		for _, d := range jb.ds {
+			what := step.ReplaceAllString(d.what, " steps")
+			what = strings.NewReplacer("cont.", "", "disc.", "", "gap.", "").Replace(what)
+			kd := byKind[what]
+			if kd == nil {
+				kd = &kind{name: what}
+				byKind[what] = kd
+			}
+			dt := float64(ticks[k] - ticks[k-1])
+			kd.count++
+			kd.ns += dt
+			total += dt
+			k++
+		}
+		k++ // the result copy
+	}
+	kinds := make([]*kind, 0, len(byKind))
+	for _, kd := range byKind {
+		kinds = append(kinds, kd)
+	}
+	slices.SortFunc(kinds, func(a, b *kind) int { return int(b.ns - a.ns) })
+	span := float64(ticks[len(ticks)-1] - ticks[0])
+	fmt.Printf("timestamped run: first to last timestamp %.1f ms, dispatches %.1f ms, copies %.1f ms\n", span/1e6, total/1e6, (span-total)/1e6)
+	fmt.Printf("| dispatch | count | ms | µs each | share |\n|---|---|---|---|---|\n")
+	for _, kd := range kinds {
+		fmt.Printf("| %s | %d | %.2f | %.1f | %.0f%% |\n", kd.name, kd.count, kd.ns/1e6, kd.ns/1e3/float64(kd.count), 100*kd.ns/total)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// timestampRun runs jobs as one group (as runGroup on a hardware adapter)
+// with every dispatch in a compute pass of its own, writing a timestamp
+// before each job's dispatches, after each dispatch and after each job's
+// result copy, and returns the timestamps in that order.
+func (s *Scorer) timestampRun(jobs []*job) ([]uint64, error) {
+	groups := schedule(jobs, 0, s.stagingCap, uploadLimit)
+	if len(groups) != 1 {
+		return nil, fmt.Errorf("%d groups: profile one", len(groups))
+	}
+	g := groups[0]
+	count := 0
+	for _, jb := range g.jobs {
+		count += len(jb.ds) + 2
+	}
+	qs, err := s.d.dev.CreateQuerySet(&wgpu.QuerySetDescriptor{Type: wgpu.QueryTypeTimestamp, Count: uint32(count)})
+	if err != nil {
+		return nil, err
+	}
+	defer qs.Release()
+	size := uint64(8*count+255) &^ 255
+	resolve, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Size: size, Usage: wgpu.BufferUsageQueryResolve | wgpu.BufferUsageCopySrc})
+	if err != nil {
+		return nil, err
+	}
+	defer resolve.Release()
+	read, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Size: size, Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
+	if err != nil {
+		return nil, err
+	}
+	defer read.Release()
+	if err := s.prepare(g); err != nil {
+		return nil, err
+	}
+	enc, err := s.newEncoder()
+	if err != nil {
+		return nil, err
+	}
+	q := uint32(0)
+	stamp := func() error {
+		err := enc.WriteTimestamp(qs, q)
+		q++
+		return err
+	}
+	for _, jb := range g.jobs {
+		if err := s.copyTables(enc, jb); err != nil {
+			return nil, err
+		}
+		if err := stamp(); err != nil {
+			return nil, err
+		}
+		for i := range jb.ds {
+			if err := s.pass(enc, jb.ds, i, i+1); err != nil {
+				return nil, err
+			}
+			if err := stamp(); err != nil {
+				return nil, err
+			}
+		}
+		if err := enc.CopyBufferToBuffer(s.arena, uint64(4*s.lay.out), s.staging, uint64(4*jb.outAt), uint64(4*jb.outLen)); err != nil {
+			return nil, err
+		}
+		if err := stamp(); err != nil {
+			return nil, err
+		}
+	}
+	if err := enc.ResolveQuerySet(qs, 0, uint32(count), resolve, 0); err != nil {
+		return nil, err
+	}
+	if err := enc.CopyBufferToBuffer(resolve, 0, read, 0, size); err != nil {
+		return nil, err
+	}
+	if err := s.submit(enc); err != nil {
+		return nil, err
+	}
+	ticks := make([]uint64, size/8)
+	if err := s.d.readInto(read, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(ticks))), size)); err != nil {
+		return nil, err
+	}
+	return ticks[:count], nil
+}
