@@ -1,6 +1,7 @@
 package webgpu
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 
@@ -131,6 +132,45 @@ func TestOrderByCount(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := orderByCount(tc.counts); !slices.Equal(got, tc.want) {
 				t.Errorf("orderByCount(%v) = %v, want %v", tc.counts, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestAdapterDefaults checks the plan each kind of adapter gets by
+// default: chunk tokens, submission bound and where the LSTM loop kernel
+// runs (every chunk on a hardware adapter, chunks of at most loopSentences
+// sentences within llvmpipe's loop limit on a software one), and that the
+// benchmarks' override of the loop's reach applies to both.
+func TestAdapterDefaults(t *testing.T) {
+	hardwareChunk := DefaultChunkTokens
+	if runtime.GOOS == "js" {
+		hardwareChunk = BrowserChunkTokens
+	}
+	cases := []struct {
+		name       string
+		o          Options
+		software   bool
+		chunk      int
+		submitWork float64
+		lim        planLimits
+	}{
+		{"hardware", Options{}, false, hardwareChunk, 0, planLimits{}},
+		{"software", Options{}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences}},
+		{"hardware, chunk and loop reach set", Options{ChunkTokens: 1000, loopSentences: 2}, false, 1000, 0, planLimits{loopSents: 2}},
+		{"software, loop reach set", Options{loopSentences: 64}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: 64}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o.withDefaults(tc.software)
+			if o.ChunkTokens != tc.chunk || o.SubmitWork != tc.submitWork || o.MaxWords != DefaultMaxWords {
+				t.Errorf("chunk tokens %d, submit work %g, max words %d; want %d, %g, %d",
+					o.ChunkTokens, o.SubmitWork, o.MaxWords, tc.chunk, tc.submitWork, DefaultMaxWords)
+			}
+			if lim := planLimitsFor(o, tc.software); lim != tc.lim {
+				t.Errorf("plan limits %+v, want %+v", lim, tc.lim)
 			}
 		})
 	}
