@@ -321,8 +321,10 @@ func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 		// The loop is one dispatch that cannot be split. On a software
 		// adapter the per-step kernel runs instead where the loop would
 		// pass llvmpipe's loop limit (lim.loopIters: every loop exits early
-		// and the last steps are wrong) or the work of a submission.
-		if (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
+		// and the last steps are wrong) or the work of a submission; on
+		// any adapter where the weights buffer has no room for the loop's
+		// copy of W_hh.
+		if p.wm.loop && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
 			(p.maxWork <= 0 || loopWork(hid, ch) <= p.maxWork) {
 			p.lstmLoop(name, hid, ch, out)
 		} else {

@@ -31,6 +31,9 @@ type weightMap struct {
 	// (mlpCols, 2*LSTM2Hidden) matrix and one mlpCols bias in the order
 	// kind, module, side.
 	mlpW, mlpB int
+	// loop: the loop copies are packed (see loopCopies), so lstm_loop.wgsl
+	// can run.
+	loop bool
 }
 
 // packOrder returns the tensor names in buffer order: tensors read together
@@ -72,9 +75,13 @@ var loopCopies = []string{"lstm1.fwd.w_hh" + loopSuffix, "lstm1.bwd.w_hh" + loop
 // loopSuffix names a tensor's copy for lstm_loop.wgsl (see loopCopies).
 const loopSuffix = "_gm"
 
-// mapWeights returns the buffer positions of p's tensors. It fails when p
-// lacks a tensor or has one that packOrder does not place.
-func mapWeights(p *network.Params) (weightMap, error) {
+// mapWeights returns the buffer positions of p's tensors, with the loop
+// copies (loopCopies) when the buffer still holds at most budget elements
+// with them (the storage binding limit over the bytes of an element): a
+// model too large for them scores its sentence LSTMs with the per-step
+// kernel. It fails when p lacks a tensor or has one that packOrder does
+// not place.
+func mapWeights(p *network.Params, budget int) (weightMap, error) {
 	wm := weightMap{off: map[string]int{}}
 	for _, name := range packOrder() {
 		t := p.Get(name)
@@ -87,13 +94,29 @@ func mapWeights(p *network.Params) (weightMap, error) {
 	if len(wm.off) != len(p.Names()) {
 		return weightMap{}, fmt.Errorf("webgpu: parameters have %d tensors, the kernels read %d", len(p.Names()), len(wm.off))
 	}
+	copies := 0
 	for _, name := range loopCopies {
-		wm.off[name] = wm.total
-		wm.total += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+		copies += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+	}
+	if wm.total+copies <= budget {
+		for _, name := range loopCopies {
+			wm.off[name] = wm.total
+			wm.total += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+		}
+		wm.loop = true
 	}
 	wm.mlpW = wm.off["cont.span.left.w"]
 	wm.mlpB = wm.off["cont.span.left.b"]
 	return wm, nil
+}
+
+// weightBudget returns the most elements of w's storage that the weights
+// buffer may hold (the storage binding limit).
+func weightBudget(w Weights) int {
+	if w == WeightsF16 {
+		return storageLimit / 2
+	}
+	return storageLimit / 4
 }
 
 // packWeights returns the contents of the weights buffer: every tensor of p
@@ -111,7 +134,11 @@ func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
 		size = 2 * wm.total
 	}
 	buf := make([]byte, (size+3)&^3)
-	for _, name := range append(packOrder(), loopCopies...) {
+	names := packOrder()
+	if wm.loop {
+		names = append(names, loopCopies...)
+	}
+	for _, name := range names {
 		off := wm.off[name]
 		t := p.Get(strings.TrimSuffix(name, loopSuffix))
 		data := t.Data

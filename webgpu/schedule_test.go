@@ -71,7 +71,7 @@ func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch 
 	if err != nil {
 		t.Fatal(err)
 	}
-	wm, err := mapWeights(p)
+	wm, err := mapWeights(p, weightBudget(o.Weights))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func BenchmarkPlan_TestSet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	wm, err := mapWeights(p)
+	wm, err := mapWeights(p, weightBudget(o.Weights))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	wm, err := mapWeights(p)
+	wm, err := mapWeights(p, weightBudget(o.Weights))
 	if err != nil {
 		return nil, err
 	}
