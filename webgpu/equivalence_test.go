@@ -208,7 +208,7 @@ func TestPhases(t *testing.T) {
 		}
 	}
 	p := s.Phases()
-	if p.Calls != 2 || p.Plan <= 0 || p.Record <= 0 || p.Wait <= 0 || p.Copy < 0 || p.Unpack < 0 {
+	if p.Calls != 2 || p.Plan <= 0 || p.Record <= 0 || p.Alloc < 0 || p.Wait <= 0 || p.Copy < 0 || p.Unpack < 0 {
 		t.Errorf("after two Score calls: %+v", p)
 	}
 	if half := p.Scale(0.5); half.Calls != 2 || p.Wait-2*half.Wait < 0 || p.Wait-2*half.Wait > 1 {

@@ -161,7 +161,7 @@ func profileOnce(b *testing.B, s *Scorer, name string, batch []network.Input, re
 	if d.scores > 1e-3 || d.trees > 0 {
 		b.Errorf("%s: differs from the CPU reference", name)
 	}
-	sum := phases.Plan + phases.Upload + phases.Record + phases.Wait + phases.Copy + phases.Unpack
+	sum := phases.Plan + phases.Upload + phases.Record + phases.Alloc + phases.Wait + phases.Copy + phases.Unpack
 	fmt.Printf("Score, best of %d: %.1f ms (%v; outside the phases %.1f ms)\n", 3+17/len(batch), ms(best), phases, ms(best-sum))
 	if !s.d.timestamps {
 		fmt.Printf("no timestamp-query feature on this adapter: no profile\n")
