@@ -12,6 +12,16 @@ import (
 	"github.com/discspan/discspan/weights"
 )
 
+// readVocab reads the vocabulary of a weights file.
+func readVocab(t *testing.T, path string) *network.Vocab {
+	t.Helper()
+	f, err := weights.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Meta.Vocab
+}
+
 // readModel reads the single model of a weights file.
 func readModel(t *testing.T, path string) *network.Model {
 	t.Helper()
@@ -91,6 +101,21 @@ func TestInit(t *testing.T) {
 		t.Error("fine-tuning left the parameters unchanged")
 	}
 
+	// Fine-tuning on another treebank (here the first third of the data:
+	// a vocabulary of its own would differ) keeps the initial model's
+	// vocabulary.
+	third := resumeOptions(t, shortSentences(t, t.TempDir(), 10, 12), base)
+	third.Out, third.Init, third.Epochs = filepath.Join(base, "third.safetensors"), first.Out, 1
+	if own, err := loadData(third.Train, "", nil, third.MinWordCount, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	} else if own.vocab.SameAs(readVocab(t, first.Out)) == nil {
+		t.Fatal("the first third of the data gives the same vocabulary: the test cannot see which one the run keeps")
+	}
+	runStoppedAndResumed(t, third, 0, nil)
+	if err := readVocab(t, third.Out).SameAs(readVocab(t, first.Out)); err != nil {
+		t.Errorf("fine-tuned on other sentences: the vocabulary is not the initial model's: %v", err)
+	}
+
 	// Models that do not fit.
 	other := shortSentences(t, t.TempDir(), 20, 6)
 	otherRun := resumeOptions(t, other, base)
@@ -113,7 +138,7 @@ func TestInit(t *testing.T) {
 		init string
 		want string
 	}{
-		{"another vocabulary", resumeOptions(t, data, base), otherRun.Out, "another vocabulary"},
+		{"labels the initial model lacks", resumeOptions(t, data, base), otherRun.Out, "that the initial model"},
 		{"other sizes", wide, first.Out, "sizes"},
 		{"an ensemble", resumeOptions(t, data, base), ensemble, "ensemble of 2"},
 		{"missing file", resumeOptions(t, data, base), filepath.Join(base, "none.safetensors"), "none.safetensors"},

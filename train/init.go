@@ -8,6 +8,16 @@ import (
 	"github.com/discspan/discspan/parser"
 )
 
+// initVocab returns the vocabulary of the weights file path (Options.Init),
+// which the run keeps.
+func initVocab(path string) (*network.Vocab, error) {
+	ms, err := parser.ReadFiles(path)
+	if err != nil {
+		return nil, fmt.Errorf("train: initial model: %w", err)
+	}
+	return ms.Vocab, nil
+}
+
 // initFrom copies the parameters of the one model in the weights file path
 // into m (Options.Init) and returns the file's tensor hash. The file must
 // hold a single model of m's sizes, trained with vocabulary v.

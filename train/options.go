@@ -89,8 +89,10 @@ type Options struct {
 	TeacherWeight float64
 	// Init, when not empty, is a weights file (one model) whose parameters
 	// start the run instead of a random initialisation: fine-tuning. It
-	// must have the run's network sizes and the training data's
-	// vocabulary; the optimiser starts afresh.
+	// must have the run's network sizes; the run keeps its vocabulary (the
+	// training data's words that it lacks are unknown words, as when
+	// parsing), so that a model is fine-tuned on another treebank than its
+	// own; MinWordCount is then unused. The optimiser starts afresh.
 	Init string
 	// Hinge, when positive, adds the structured margin loss with this
 	// weight to every sentence's loss (see network.Hinge), decoding with

@@ -53,9 +53,18 @@ func newTrainer(o Options) (*trainer, error) {
 	if o.Adam != nil {
 		adam = *o.Adam
 	}
-	data, err := loadData(o.Train, o.Dev, nil, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
+	var vocab *network.Vocab // nil: built from the training data
+	if o.Init != "" {
+		if vocab, err = initVocab(o.Init); err != nil {
+			return nil, err
+		}
+	}
+	data, err := loadData(o.Train, o.Dev, vocab, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
+	}
+	if st := data.stats.Train; vocab != nil && (st.UnknownLabels > 0 || st.UnknownTags > 0) {
+		return nil, fmt.Errorf("train: %s has %d constituents and %d sentences with labels or POS tags that the initial model %s lacks: fine-tuning keeps the model's labels and tags", o.Train, st.UnknownLabels, st.UnknownTags, o.Init)
 	}
 	cfg = cfg.WithVocab(data.vocab)
 	if err := cfg.Validate(); err != nil {

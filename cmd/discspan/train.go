@@ -33,7 +33,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
 	teacher := fs.String("teacher", "", "distil: mix this model's (or ensemble's) distributions over the span classes into the targets; it must share the training data's vocabulary. T1,...,TK: cross-fitted teachers, Tk trained with --hold-out k/K, each scoring its held-out fold")
 	holdOut := fs.String("hold-out", "", "k/K: leave fold k of K out of training (training sentence i is in fold i mod K + 1), to make cross-fitted teachers")
-	initPath := fs.String("init", "", "start from this trained model's parameters (one model of the same sizes and vocabulary) instead of random ones: fine-tuning")
+	initPath := fs.String("init", "", "start from this trained model's parameters (one model of the same sizes) instead of random ones: fine-tuning, also on another treebank; the run keeps the model's vocabulary (--min-word-count unused), and training data with labels or POS tags it lacks is an error")
 	hinge := fs.Float64("hinge", 0, "weight of the structured margin loss (decode n3 with cost-augmented scores; see network.Hinge) added to the cross-entropy; 0: off")
 	teacherWeight := fs.Float64("teacher-weight", 0, fmt.Sprintf("the teacher's share of the targets, in [0,1] (0: %g with --teacher)", train.DefaultTeacherWeight))
 	ema := fs.Float64("ema", 0, "keep a moving average of the parameters with this decay per update (e.g. 0.999) and evaluate, select and write it; 0: off")
