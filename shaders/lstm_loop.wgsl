@@ -70,6 +70,44 @@ fn gates(w: u32, H: u32) -> vec4<f32> {
     return vec4<f32>(wt(w), wt(w + H), wt(w + 2u * H), wt(w + 3u * H));
 }
 
+// unitStep computes step t of unit j (if j < H) from the previous state in
+// hbuf[hin ..] and the gate inputs at arena offset g, writes h to hbuf[hout
+// + j] and to the output row, and returns the new cell state (cell, the
+// old one, when j >= H). A function of scalars, called once per unit an
+// invocation owns, rather than a loop over a private array of cell states
+// (such an array lived in memory on NVIDIA; see matmul.wgsl).
+fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, dir: u32) -> f32 {
+    let H = p.hid;
+    let G = 4u * H;
+    if (j >= H) {
+        return cell;
+    }
+    // Four partial sums, four rows of W_hhᵀ an iteration; gate q of unit j
+    // is column q*H + j, so the invocations of a warp read neighbouring
+    // values (one cache line) with every load.
+    var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    var k = 0u;
+    for (; k + 4u <= H; k += 4u) {
+        let w = whh + k * G + j;
+        a0 += hbuf[hin + k] * gates(w, H);
+        a1 += hbuf[hin + k + 1u] * gates(w + G, H);
+        a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
+        a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
+    }
+    for (; k < H; k++) {
+        a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
+    }
+    let a = (a0 + a1) + (a2 + a3);
+    let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
+    let h = sigm(a.w) * tanh_(c);
+    hbuf[hout + j] = h;
+    arena[p.out + t * p.ldo + dir * H + j] = h;
+    return c;
+}
+
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -96,122 +134,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         let g = p.x + t * p.ldx + dir * G;
         let hin = cur * MAXH;
         let hout = (1u - cur) * MAXH;
-        {
-            let j = lid.x + 0u * WG;
-            if (j < H) {
-                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
-                // of unit j is column q*H + j, so the invocations of a warp
-                // read neighbouring values (one cache line) with every load.
-                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
-                var a1 = vec4<f32>(0.0);
-                var a2 = vec4<f32>(0.0);
-                var a3 = vec4<f32>(0.0);
-                var k = 0u;
-                for (; k + 4u <= H; k += 4u) {
-                    let w = whh + k * G + j;
-                    a0 += hbuf[hin + k] * gates(w, H);
-                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
-                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
-                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
-                }
-                for (; k < H; k++) {
-                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
-                }
-                let a = (a0 + a1) + (a2 + a3);
-                let c = sigm(a.y) * cell0 + sigm(a.x) * tanh_(a.z);
-                cell0 = c;
-                let h = sigm(a.w) * tanh_(c);
-                hbuf[hout + j] = h;
-                arena[p.out + t * p.ldo + dir * H + j] = h;
-            }
-        }
-        {
-            let j = lid.x + 1u * WG;
-            if (j < H) {
-                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
-                // of unit j is column q*H + j, so the invocations of a warp
-                // read neighbouring values (one cache line) with every load.
-                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
-                var a1 = vec4<f32>(0.0);
-                var a2 = vec4<f32>(0.0);
-                var a3 = vec4<f32>(0.0);
-                var k = 0u;
-                for (; k + 4u <= H; k += 4u) {
-                    let w = whh + k * G + j;
-                    a0 += hbuf[hin + k] * gates(w, H);
-                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
-                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
-                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
-                }
-                for (; k < H; k++) {
-                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
-                }
-                let a = (a0 + a1) + (a2 + a3);
-                let c = sigm(a.y) * cell1 + sigm(a.x) * tanh_(a.z);
-                cell1 = c;
-                let h = sigm(a.w) * tanh_(c);
-                hbuf[hout + j] = h;
-                arena[p.out + t * p.ldo + dir * H + j] = h;
-            }
-        }
-        {
-            let j = lid.x + 2u * WG;
-            if (j < H) {
-                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
-                // of unit j is column q*H + j, so the invocations of a warp
-                // read neighbouring values (one cache line) with every load.
-                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
-                var a1 = vec4<f32>(0.0);
-                var a2 = vec4<f32>(0.0);
-                var a3 = vec4<f32>(0.0);
-                var k = 0u;
-                for (; k + 4u <= H; k += 4u) {
-                    let w = whh + k * G + j;
-                    a0 += hbuf[hin + k] * gates(w, H);
-                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
-                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
-                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
-                }
-                for (; k < H; k++) {
-                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
-                }
-                let a = (a0 + a1) + (a2 + a3);
-                let c = sigm(a.y) * cell2 + sigm(a.x) * tanh_(a.z);
-                cell2 = c;
-                let h = sigm(a.w) * tanh_(c);
-                hbuf[hout + j] = h;
-                arena[p.out + t * p.ldo + dir * H + j] = h;
-            }
-        }
-        {
-            let j = lid.x + 3u * WG;
-            if (j < H) {
-                // Four partial sums, four rows of W_hhᵀ an iteration; gate q
-                // of unit j is column q*H + j, so the invocations of a warp
-                // read neighbouring values (one cache line) with every load.
-                var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
-                var a1 = vec4<f32>(0.0);
-                var a2 = vec4<f32>(0.0);
-                var a3 = vec4<f32>(0.0);
-                var k = 0u;
-                for (; k + 4u <= H; k += 4u) {
-                    let w = whh + k * G + j;
-                    a0 += hbuf[hin + k] * gates(w, H);
-                    a1 += hbuf[hin + k + 1u] * gates(w + G, H);
-                    a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
-                    a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
-                }
-                for (; k < H; k++) {
-                    a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
-                }
-                let a = (a0 + a1) + (a2 + a3);
-                let c = sigm(a.y) * cell3 + sigm(a.x) * tanh_(a.z);
-                cell3 = c;
-                let h = sigm(a.w) * tanh_(c);
-                hbuf[hout + j] = h;
-                arena[p.out + t * p.ldo + dir * H + j] = h;
-            }
-        }
+        cell0 = unitStep(lid.x, cell0, t, g, hin, hout, whh, dir);
+        cell1 = unitStep(lid.x + WG, cell1, t, g, hin, hout, whh, dir);
+        cell2 = unitStep(lid.x + 2u * WG, cell2, t, g, hin, hout, whh, dir);
+        cell3 = unitStep(lid.x + 3u * WG, cell3, t, g, hin, hout, whh, dir);
         workgroupBarrier();
         cur = 1u - cur;
     }
