@@ -8,25 +8,21 @@ import (
 	"github.com/discspan/discspan/parser"
 )
 
-// initVocab returns the vocabulary of the weights file path (Options.Init),
-// which the run keeps.
-func initVocab(path string) (*network.Vocab, error) {
+// readInit reads the weights file path (Options.Init): its vocabulary is
+// the run's, its one model the run's start (initFrom).
+func readInit(path string) (*parser.Models, error) {
 	ms, err := parser.ReadFiles(path)
 	if err != nil {
 		return nil, fmt.Errorf("train: initial model: %w", err)
 	}
-	return ms.Vocab, nil
+	return ms, nil
 }
 
-// initFrom copies the parameters of the one model in the weights file path
-// into m (Options.Init) and returns the file's tensor hash. The file must
-// hold a single model of m's sizes, trained with vocabulary v.
-func initFrom(m *network.Model, path string, v *network.Vocab) (string, error) {
-	ms, err := parser.ReadFiles(path)
-	if err != nil {
-		return "", fmt.Errorf("train: initial model: %w", err)
-	}
-	f, models := ms.File, ms.Models
+// initFrom copies the parameters of initial, the one model of the weights file
+// path, into m and returns the file's tensor hash. The file must hold a
+// single model of m's sizes, trained with vocabulary v.
+func initFrom(m *network.Model, initial *parser.Models, path string, v *network.Vocab) (string, error) {
+	f, models := initial.File, initial.Models
 	if err := v.SameAs(f.Meta.Vocab); err != nil {
 		return "", fmt.Errorf("train: initial model %s was trained with another vocabulary than the training data gives: %w", path, err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 )
 
 // trainer is one training run in progress.
@@ -54,10 +55,12 @@ func newTrainer(o Options) (*trainer, error) {
 		adam = *o.Adam
 	}
 	var vocab *network.Vocab // nil: built from the training data
+	var initial *parser.Models
 	if o.Init != "" {
-		if vocab, err = initVocab(o.Init); err != nil {
+		if initial, err = readInit(o.Init); err != nil {
 			return nil, err
 		}
+		vocab = initial.Vocab
 	}
 	data, err := loadData(o.Train, o.Dev, vocab, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {
@@ -98,7 +101,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	m.Workers = set.Workers
 	if o.Init != "" {
-		if set.InitSHA256, err = initFrom(m, o.Init, data.vocab); err != nil {
+		if set.InitSHA256, err = initFrom(m, initial, o.Init, data.vocab); err != nil {
 			return nil, err
 		}
 		set.Init = o.Init
