@@ -94,7 +94,7 @@ func (s *Scorer) runGroup(g *group) (err error) {
 	// than the device's work.
 	outs := make([][]float32, len(g.jobs))
 	var allocated sync.WaitGroup
-	defer allocated.Wait()
+	defer allocated.Wait() // after a failure too: no allocation outlives the call
 	if littleEndian && g.outLen > 0 {
 		for i, jb := range g.jobs {
 			allocated.Add(1)
@@ -126,8 +126,7 @@ func (s *Scorer) runGroup(g *group) (err error) {
 	if err == nil {
 		err = s.d.lostError()
 	}
-	if err == nil {
-		allocated.Wait()
+	if err == nil { // readResults waited for the allocation
 		for i, jb := range g.jobs {
 			jb.out = outs[i]
 		}
