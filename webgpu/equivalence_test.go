@@ -140,16 +140,7 @@ func TestEquivalenceLongSentence(t *testing.T) {
 	m := randomModel(t, c, 3)
 	s := openScorer(t, m.Params, Options{MaxWords: 200})
 	for _, n := range []int{100, 200} {
-		batch := randomBatch(c, 9, n)
-		got, err := s.Score(batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := m.ForwardBatch(batch)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := compare(t, got, want)
+		d := againstCPU(t, s, m, randomBatch(c, 9, n))
 		t.Logf("%d words: max abs diff: scores %.3g, tags %.3g", n, d.scores, d.tags)
 		if d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
 			t.Errorf("%d words: max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", n, d.scores, d.tags, tolF32, d.trees)

@@ -68,16 +68,7 @@ func TestSelect(t *testing.T) {
 		}
 		t.Fatalf("Select chose %q (log %q)", s.Backend(), logged)
 	}
-	batch := randomBatch(c, 2, 4, 9, 1)
-	got, err := s.Score(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := m.ForwardBatch(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := compare(t, got, want); d.scores > tolF32 || d.trees > 0 {
+	if d := againstCPU(t, s, m, randomBatch(c, 2, 4, 9, 1)); d.scores > tolF32 || d.trees > 0 {
 		t.Errorf("%+v", d)
 	}
 	// Too long for the GPU: the batch goes to the CPU.

@@ -95,6 +95,21 @@ type diff struct {
 	trees        int     // sentences whose n3 trees differ
 }
 
+// againstCPU scores batch with s and with the CPU reference ref and
+// compares them (see compare).
+func againstCPU(tb testing.TB, s scorer.Scorer, ref *network.Model, batch []network.Input) diff {
+	tb.Helper()
+	got, err := s.Score(batch)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	want, err := ref.ForwardBatch(batch)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return compare(tb, got, want)
+}
+
 // compare compares got with the CPU reference want: scores and tags
 // element by element, and the n3 decoder's trees.
 func compare(tb testing.TB, got, want []scorer.Result) diff {

@@ -21,6 +21,14 @@ const (
 	WeightsF16
 )
 
+// elemBytes returns the bytes of one parameter on the device.
+func (w Weights) elemBytes() int {
+	if w == WeightsF16 {
+		return 2
+	}
+	return 4
+}
+
 // String returns "f32" or "f16".
 func (w Weights) String() string {
 	switch w {

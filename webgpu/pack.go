@@ -112,12 +112,7 @@ func mapWeights(p *network.Params, budget int) (weightMap, error) {
 
 // weightBudget returns the most elements of w's storage that the weights
 // buffer may hold (the storage binding limit).
-func weightBudget(w Weights) int {
-	if w == WeightsF16 {
-		return storageLimit / 2
-	}
-	return storageLimit / 4
-}
+func weightBudget(w Weights) int { return storageLimit / w.elemBytes() }
 
 // packWeights returns the contents of the weights buffer: every tensor of p
 // in packOrder, as little-endian float32 or float16 (rounded to nearest

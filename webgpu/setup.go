@@ -10,10 +10,7 @@ import (
 // createBuffers allocates every device buffer.
 func (s *Scorer) createBuffers(slots int) error {
 	l := s.lay
-	wbytes := 4 * s.wm.total
-	if s.opts.Weights == WeightsF16 {
-		wbytes = 2 * s.wm.total
-	}
+	wbytes := s.opts.Weights.elemBytes() * s.wm.total
 	if wbytes > storageLimit {
 		return fmt.Errorf("webgpu: %d MiB of weights exceed the %d MiB storage limit (try WeightsF16)", wbytes>>20, storageLimit>>20)
 	}
