@@ -15,8 +15,12 @@ import (
 	"github.com/discspan/discspan/webgpu"
 )
 
-// ScoreBackends are the backends Scoring.Measure knows.
-var ScoreBackends = []string{"cpu", "webgpu", "webgpu-f16"}
+// ScoreBackends are the backends Scoring.Measure knows: the CPU reference;
+// WebGPU with float32 or float16 weights, an ensemble's models on one
+// device and averaged there (webgpu.NewEnsemble, as the app scores); and
+// WebGPU with a scorer per model, each on a device of its own, averaged on
+// the CPU (scorer.Mean), for comparison.
+var ScoreBackends = []string{"cpu", "webgpu", "webgpu-f16", "webgpu-per-model"}
 
 // ScoreRow is one backend's line of a scoring benchmark (discspan bench
 // score): a table row, or one
@@ -57,9 +61,9 @@ type ScoreRow struct {
 	MaxAbsDiff     *float64 `json:"max_abs_diff,omitempty"`
 	MaxAbsDiffTags *float64 `json:"max_abs_diff_tags,omitempty"`
 	// Phases is where a timed pass's time went on WebGPU (webgpu.Phases,
-	// averaged over the timed passes and summed over the ensemble's models,
-	// which score at the same time: the sum can exceed the pass); nil for
-	// the CPU.
+	// averaged over the timed passes; for webgpu-per-model summed over the
+	// models, which score at the same time: the sum can exceed the pass);
+	// nil for the CPU.
 	Phases      *webgpu.Phases `json:"phases_per_pass,omitempty"`
 	Err         string         `json:"error,omitempty"`
 	Unavailable bool           `json:"unavailable,omitempty"`
@@ -80,7 +84,8 @@ type Scoring struct {
 }
 
 // open builds the scorer of a backend (an ensemble's mean over its
-// models, which it also returns) and describes the device it runs on.
+// models) and returns it, its WebGPU scorers (one, or one per model), the
+// device it runs on and the self-check's seconds.
 func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, float64, error) {
 	if backend == "cpu" {
 		return scorer.MeanCPU(b.Models), nil, CPUDescription(), 0, nil
@@ -92,6 +97,18 @@ func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, 
 	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, longest)}
 	if backend == "webgpu-f16" {
 		o.Weights = webgpu.WeightsF16
+	}
+	if backend != "webgpu-per-model" {
+		params := make([]*network.Params, len(b.Models))
+		for k, m := range b.Models {
+			params[k] = m.Params
+		}
+		s, err := webgpu.NewEnsemble(params, o)
+		if err != nil {
+			return nil, nil, "", 0, err
+		}
+		members := []scorer.Scorer{s}
+		return s, members, adapterDescription(s.Adapter()), selfCheckSeconds(members), nil
 	}
 	members := make([]scorer.Scorer, 0, len(b.Models))
 	closeAll := func() {
@@ -110,15 +127,21 @@ func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, 
 			return nil, nil, "", 0, err
 		}
 		if k == 0 {
-			a := s.Adapter()
-			device = fmt.Sprintf("%s (%s, %s)", a.Name, a.Backend, a.Type)
-			if a.Software {
-				device += ", software"
-			}
+			device = adapterDescription(s.Adapter())
 		}
 		members = append(members, s)
 	}
 	return scorer.Mean(members...), members, device, selfCheckSeconds(members), nil
+}
+
+// adapterDescription names an adapter: name, backend, type, and whether it
+// is a software one.
+func adapterDescription(a webgpu.AdapterInfo) string {
+	d := fmt.Sprintf("%s (%s, %s)", a.Name, a.Backend, a.Type)
+	if a.Software {
+		d += ", software"
+	}
+	return d
 }
 
 // selfCheckSeconds sums the self-check time of the WebGPU scorers among

@@ -25,10 +25,11 @@ const warmupWords = 20
 //     software adapter (SwiftShader, lavapipe) is skipped before anything
 //     is compiled: it is 50-100 times slower than the CPU.
 //
-// The WebGPU scorer is wrapped by scorer.Select, so that it falls back to
-// the CPU for good when the device is lost, and per batch for sentences
-// longer than it accepts. An ensemble's models are scored each on the
-// chosen backend and averaged (scorer.Mean).
+// The WebGPU scorer is wrapped by scorer.WithFallback, so that it falls
+// back to the CPU for good when the device is lost, and per batch for
+// sentences longer than it accepts. An ensemble's models all go to the
+// GPUFunc, which averages them (on the device); the CPU averages them with
+// scorer.Mean.
 func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network.Model, cpu scorer.Scorer, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
 	info.Backend = cpu.Backend()
 	switch backend {
@@ -43,36 +44,29 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		info.Choice, info.Reason = "no WebGPU here", ReasonNoWebGPU
 		return cpu, nil
 	}
-	var (
-		notes    []string
-		sels     []scorer.Scorer
-		software bool
-	)
-	for _, m := range models {
-		g, soft, err := e.GPU(m.Params, f16, backend == BackendWebGPU)
-		if err != nil {
-			_ = scorer.Mean(sels...).Close()
-		}
-		switch {
-		case errors.Is(err, ErrSoftwareAdapter):
-			info.Choice, info.Reason = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway", ReasonSoftware
-			return cpu, nil
-		case errors.Is(err, ErrSelfCheck):
-			info.Choice, info.Reason = "WebGPU refused by its self-check, the CPU scores: "+firstLine(err.Error()), ReasonSelfCheck
-			return cpu, nil
-		case errors.Is(err, ErrNoAdapter):
-			info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonNoWebGPU
-			return cpu, nil
-		case err != nil:
-			info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonFailed
-			return cpu, nil
-		}
-		software = software || soft
-		sels = append(sels, scorer.Select(true, m, func() (scorer.Scorer, error) { return g, nil }, func(f string, a ...any) {
-			notes = append(notes, fmt.Sprintf(f, a...))
-		}))
+	params := make([]*network.Params, len(models))
+	for k, m := range models {
+		params[k] = m.Params
 	}
-	sel := scorer.Mean(sels...)
+	g, software, err := e.GPU(params, f16, backend == BackendWebGPU)
+	switch {
+	case errors.Is(err, ErrSoftwareAdapter):
+		info.Choice, info.Reason = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway", ReasonSoftware
+		return cpu, nil
+	case errors.Is(err, ErrSelfCheck):
+		info.Choice, info.Reason = "WebGPU refused by its self-check, the CPU scores: "+firstLine(err.Error()), ReasonSelfCheck
+		return cpu, nil
+	case errors.Is(err, ErrNoAdapter):
+		info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonNoWebGPU
+		return cpu, nil
+	case err != nil:
+		info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonFailed
+		return cpu, nil
+	}
+	var notes []string
+	sel := scorer.WithFallback(g, scorer.MeanCPU(models), func(f string, a ...any) {
+		notes = append(notes, fmt.Sprintf(f, a...))
+	})
 	use := func(s scorer.Scorer, reason, why string) scorer.Scorer {
 		info.Backend, info.Choice, info.Reason = s.Backend(), why, reason
 		info.GPU = s != cpu

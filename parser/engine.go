@@ -95,12 +95,14 @@ type Info struct {
 // ErrNoModel is returned by Engine.Parse before a model is loaded.
 var ErrNoModel = errors.New("no model loaded")
 
-// GPUFunc builds a GPU scorer for the parameters (stored as float16 when
-// f16 is set) and says whether its adapter is a software one. Without
-// allowSoftware it fails early, with an error wrapping ErrSoftwareAdapter,
-// when the adapter is a software one, before compiling anything. ui/browser
-// gives one over package webgpu.
-type GPUFunc func(p *network.Params, f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
+// GPUFunc builds a GPU scorer for the models' parameters (one model, or an
+// ensemble's, whose scores it averages as scorer.Mean does; stored as
+// float16 when f16 is set) and says whether its adapter is a software one.
+// Without allowSoftware it fails early, with an error wrapping
+// ErrSoftwareAdapter, when the adapter is a software one, before compiling
+// anything. ui/browser gives one over package webgpu (webgpu.NewMean: an
+// ensemble's models on one device, averaged there).
+type GPUFunc func(ps []*network.Params, f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
 
 // ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
 // is a software one and software adapters were not allowed.

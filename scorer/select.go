@@ -30,7 +30,19 @@ func Select(preferGPU bool, model *network.Model, gpu func() (Scorer, error), lo
 		logf("scorer: GPU backend unavailable, using the CPU: %v", err)
 		return cpu
 	}
-	return &fallback{gpu: g, cpu: cpu, logf: logf}
+	return WithFallback(g, cpu, logf)
+}
+
+// WithFallback returns a Scorer that scores with gpu, and with cpu (the
+// same model, or the same ensemble, on the CPU) after gpu fails as Select
+// says: for good after an error matching ErrUnavailable, for the batch
+// after ErrTooLong. Fallbacks are reported through logf (log.Printf when
+// nil).
+func WithFallback(gpu, cpu Scorer, logf func(format string, args ...any)) Scorer {
+	if logf == nil {
+		logf = log.Printf
+	}
+	return &fallback{gpu: gpu, cpu: cpu, logf: logf}
 }
 
 // fallback scores with gpu until it fails, then with cpu.

@@ -5,6 +5,11 @@
 //   S[x, y, a] = S_label[x, y, a] + S_span[x, y]     for x <= y
 //   S[x, y, a] = 0                                   for x > y
 //
+// and with mean = M > 1 the upper entries are then multiplied by 1/M: an
+// ensemble of M models scored on one device, whose label scores
+// biaffine_pair.wgsl and span scores this kernel have summed in the block
+// model after model.
+//
 // where S_label is the block biaffine_pair.wgsl wrote at
 // arena[out + scoreOff + kind*n*n*L] and S_span the span module's scores at
 // arena[spans + spanOff].
@@ -22,6 +27,7 @@ struct AssembleParams {
     out: u32,        // arena offset of the score region (score offsets are relative to it)
     spans: u32,      // arena offset of the span scratch (span offsets are relative to it)
     kind: u32,       // 0 cont, 1 disc, 2 gap
+    mean: u32,       // M > 1: multiply by 1/M (an ensemble's last model)
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -45,6 +51,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         var v = 0.0;
         if (x <= y) {
             v = arena[block + i] + arena[span + x * n + y];
+            if (p.mean > 1u) {
+                v *= 1.0 / f32(p.mean);
+            }
         }
         arena[block + i] = v;
     }

@@ -8,7 +8,9 @@
 // written in the decoder's layout ((x*n + y)*O + o) at
 //   arena[out + scoreOff + kind*n*n*O + ...] when label = 1 (the kind's block of the sentence's scores)
 //   arena[out + spanOff + ...]                 when label = 0 (span scores, O = 1, scratch)
-// Entries with x > y are not written (assemble.wgsl zeroes them).
+// Entries with x > y are not written (assemble.wgsl zeroes them). With
+// accum = 1 a label score is added to the value stored there (an ensemble's
+// later model, scored on the same device).
 //
 // The rows (x, o) of a sentence are contiguous in T, so the product is a
 // (n*O, D) x (D, n) matrix product: each workgroup computes a 32x32 tile,
@@ -34,6 +36,7 @@ struct PairParams {
     label: u32,      // 1: write to the kind's score block; 0: to the span scratch
     kind: u32,       // 0 cont, 1 disc, 2 gap
     tile0: u32,      // first row tile of this dispatch (a large product is split over dispatches)
+    accum: u32,      // 1: add to the stored value instead of writing it
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -56,7 +59,12 @@ fn store(rr: u32, y0: u32, n: u32, base: u32, v: vec4<f32>) {
     for (var j = 0u; j < 4u; j++) {
         let y = y0 + j;
         if (y < n && x <= y) {
-            arena[base + (x * n + y) * p.outs + o] = v[j];
+            let at = base + (x * n + y) * p.outs + o;
+            if (p.accum == 1u) {
+                arena[at] += v[j];
+            } else {
+                arena[at] = v[j];
+            }
         }
     }
 }

@@ -8,7 +8,9 @@
 //             = wt(w + z*wz + (c / ldw)*ldw*ldw + k*ldw + c % ldw)  when transW = 2 (a biaffine
 //               weight (O, D, D), D = ldw, its O slices side by side: column c = o*D + j)
 //   act(v)    = v, or LeakyReLU(v) = v > 0 ? v : slope*v when leaky = 1
-//   stored at arena[c + z*cz + r*ldc + c]
+//   stored at arena[c + z*cz + r*ldc + c]; with accum = 1 added to the value
+//   stored there, and with mean = M > 1 the sum multiplied by 1/M (an
+//   ensemble's models scored on one device: see webgpu/dispatch.go)
 //
 // Used for: the character table (CharEmb W_ihᵀ + b, z = direction), the LSTM
 // input projections (z = direction), the POS tagger, the twelve endpoint MLPs
@@ -53,6 +55,8 @@ struct MatmulParams {
     cz: u32,       // arena offset step of C per z
     leaky: u32,    // 1: apply LeakyReLU
     slope: f32,    // LeakyReLU negative slope
+    accum: u32,    // 1: add to the value stored at C (an ensemble's later model)
+    mean: u32,     // M > 1: multiply the stored value by 1/M (an ensemble's last model)
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -107,7 +111,14 @@ fn store(r: u32, c0: u32, z: u32, v: vec4<f32>) {
             if (p.leaky == 1u && x <= 0.0) {
                 x *= p.slope;
             }
-            arena[p.c + z * p.cz + r * p.ldc + c] = x;
+            let at = p.c + z * p.cz + r * p.ldc + c;
+            if (p.accum == 1u) {
+                x += arena[at];
+            }
+            if (p.mean > 1u) {
+                x *= 1.0 / f32(p.mean);
+            }
+            arena[at] = x;
         }
     }
 }

@@ -54,12 +54,37 @@ type dispatch struct {
 	work   float64 // estimated multiply-adds (or element operations)
 }
 
-// planner collects the dispatches of one chunk (or of the load-time plan).
+// planner collects the dispatches of one chunk (or of the load-time plan)
+// for model member of an ensemble of members models scored on one device
+// (0 of 1 for a single model).
 type planner struct {
-	l       *layout
-	wm      *weightMap
-	maxWork float64 // split dispatches estimated above this, where possible
-	ds      []dispatch
+	l               *layout
+	wm              *weightMap
+	maxWork         float64 // split dispatches estimated above this, where possible
+	member, members int
+	ds              []dispatch
+}
+
+// charTable returns the arena offset of the model's char table.
+func (p *planner) charTable() int { return p.l.charTable + p.member*p.l.charTab }
+
+// accum says whether the model adds its label scores and tag logits to the
+// ones stored before it (an ensemble's models after the first).
+func (p *planner) accum() uint32 {
+	if p.member > 0 {
+		return 1
+	}
+	return 0
+}
+
+// mean is the divisor of the summed scores and tag logits (the kernels'
+// mean parameter): the number of models for the last model of an
+// ensemble, else 0 (none).
+func (p *planner) mean() uint32 {
+	if p.members > 1 && p.member == p.members-1 {
+		return u32(p.members)
+	}
+	return 0
 }
 
 func ceilDiv(a, b int) uint32 { return uint32((a + b - 1) / b) }
@@ -100,6 +125,7 @@ type linearOp struct {
 	c, ldc, cz        int // arena
 	zs                int
 	leaky             bool
+	ensemble          bool // add to C (not the first model) and divide (the last): see planner.accum, planner.mean
 }
 
 // linear dispatches matmul.wgsl for a Linear layer (weight (out, in)).
@@ -113,6 +139,9 @@ func (p *planner) linear(what string, op linearOp) {
 	}
 	if op.leaky {
 		prm.Leaky, prm.Slope = 1, float32(p.l.c.LeakySlope)
+	}
+	if op.ensemble {
+		prm.Accum, prm.Mean = p.accum(), p.mean()
 	}
 	p.add(kMatmul, what, padded(op.rows, 64)*padded(op.cols, 64)*float64(op.inner*op.zs), paramBytes(&prm), ceilDiv(op.cols, 64), ceilDiv(op.rows, 64), u32(op.zs))
 }
@@ -145,7 +174,7 @@ func (p *planner) charSteps(ch *chunk) {
 		}
 		prm := lstmParams{
 			Hid: u32(H), Step: u32(s), Rows: u32(rows), Seqs: u32(ch.order), TokTable: u32(ch.tokTable),
-			X:   u32(l.charTable),
+			X:   u32(p.charTable()),
 			Whh: u32(p.wm.off["char_lstm.fwd.w_hh"]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"] - p.wm.off["char_lstm.fwd.w_hh"]),
 			HIn: u32(in), HOut: u32(out), C: u32(l.cells),
 			Out: u32(l.u), Ldo: u32(l.feat), Col: u32(c.WordDim),
@@ -230,6 +259,9 @@ func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 			R: u32(l.gm + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
 			Out: u32(out), Label: u32(label), Kind: u32(kind), Tile0: u32(t0),
 		}
+		if mod == modLabel {
+			prm.Accum = p.accum()
+		}
 		p.add(kPair, what, perTile*float64(n), paramBytes(&prm), u32(n), ceilDiv(ch.maxN, 32), u32(len(ch.n)))
 	}
 }
@@ -237,17 +269,26 @@ func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 // assemble dispatches assemble.wgsl for one kind.
 func (p *planner) assemble(what string, kind int, ch *chunk) {
 	l := p.l
-	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind)}
+	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind), Mean: p.mean()}
 	p.add(kAssemble, what, float64(ch.pairs*l.c.Labels), paramBytes(&prm), min(ceilDiv(ch.maxN*ch.maxN*l.c.Labels, 256), 4096), 1, u32(len(ch.n)))
 }
 
-// initPlan returns the dispatches run once at load time: the projected
-// character table (CharEmb W_ihᵀ + b for both directions of the char LSTM),
-// via a gather of the whole char embedding table into gm (ids 0..V-1 in
-// ints) and one matmul.
-func initPlan(l *layout, wm *weightMap) []dispatch {
+// initPlan returns the dispatches run once at load time: each model's
+// projected character table (CharEmb W_ihᵀ + b for both directions of the
+// char LSTM), via a gather of the whole char embedding table into gm (ids
+// 0..V-1 in ints) and one matmul.
+func initPlan(l *layout, wms []weightMap) []dispatch {
+	var ds []dispatch
+	for k := range wms {
+		ds = append(ds, initModel(l, &wms[k], k, len(wms))...)
+	}
+	return ds
+}
+
+// initModel returns initPlan's dispatches for model member of members.
+func initModel(l *layout, wm *weightMap, member, members int) []dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm}
+	p := &planner{l: l, wm: wm, member: member, members: members}
 	p.gather("char table gather", c.CharVocab, c.CharDim, 0, 1, wm.off["char.emb"], l.gm, c.CharDim)
 	h4 := 4 * c.CharHidden
 	p.linear("char table projection", linearOp{
@@ -255,7 +296,7 @@ func initPlan(l *layout, wm *weightMap) []dispatch {
 		a: l.gm, lda: c.CharDim,
 		w: wm.off["char_lstm.fwd.w_ih"], wz: wm.off["char_lstm.bwd.w_ih"] - wm.off["char_lstm.fwd.w_ih"],
 		bias: wm.off["char_lstm.fwd.b"], biasZ: wm.off["char_lstm.bwd.b"] - wm.off["char_lstm.fwd.b"],
-		c: l.charTable, ldc: 2 * h4, cz: h4, zs: 2,
+		c: p.charTable(), ldc: 2 * h4, cz: h4, zs: 2,
 	})
 	return p.ds
 }
@@ -300,14 +341,33 @@ func loopIterations(n, hid int) int {
 	return (n+2)*(units*(hid/4+hid%4+2)+1) + units
 }
 
-// chunkPlan returns the dispatches of the forward pass over a chunk, in
-// order (see doc.go): fixedDispatches plus one per LSTM time step (or per
-// layer for the LSTM loops: at most loopSentences sentences, and within
-// lim.loopIters), plus the parts of pair products estimated above
+// chunkPlan returns the dispatches of one model's forward pass over a
+// chunk, in order (see doc.go): fixedDispatches plus one per LSTM time step
+// (or per layer for the LSTM loops: at most loopSentences sentences, and
+// within lim.loopIters), plus the parts of pair products estimated above
 // lim.maxWork.
 func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
+	return memberPlan(l, wm, ch, lim, 0, 1)
+}
+
+// ensemblePlan returns the dispatches of an ensemble's forward passes over
+// a chunk, model after model (chunkPlan's each): every model after the
+// first adds its label scores, span scores and tag logits to those in the
+// out region, and the last divides the sums by the number of models, so
+// that the out region holds the ensemble's mean (scorer.Mean's) with no
+// more read-back than one model's.
+func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispatch {
+	var ds []dispatch
+	for k := range wms {
+		ds = append(ds, memberPlan(l, &wms[k], ch, lim, k, len(wms))...)
+	}
+	return ds
+}
+
+// memberPlan returns chunkPlan's dispatches for model member of members.
+func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members int) []dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members}
 	T := ch.tokens
 	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], l.u, l.feat)
 	p.charSteps(ch)
@@ -336,7 +396,7 @@ func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 	p.linear("tagger", linearOp{
 		rows: T, cols: c.Tags, inner: h1, a: l.h1, lda: h1,
 		w: wm.off["tagger.w"], bias: wm.off["tagger.b"],
-		c: l.out + ch.tagsOff, ldc: c.Tags, zs: 1,
+		c: l.out + ch.tagsOff, ldc: c.Tags, zs: 1, ensemble: true,
 	})
 	bi("lstm2", h1, c.LSTM2Hidden, l.h1, l.h2)
 	h2 := 2 * c.LSTM2Hidden

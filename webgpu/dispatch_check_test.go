@@ -58,16 +58,17 @@ func TestDispatchByDispatch(t *testing.T) {
 				for i := range ids {
 					ids[i] = uint32(i)
 				}
-				checkDispatches(t, s, m.p, initPlan(s.lay, &s.wm), ids)
-				checkDispatches(t, s, m.p, chunkPlan(s.lay, &s.wm, chunks[0], planLimits{}), chunks[0].ints)
+				ps := []*network.Params{m.p}
+				checkDispatches(t, s, ps, initPlan(s.lay, s.wms), ids)
+				checkDispatches(t, s, ps, chunkPlan(s.lay, &s.wms[0], chunks[0], planLimits{}), chunks[0].ints)
 			})
 		}
 	}
 }
 
 // checkDispatches runs and checks the dispatches ds (with the ints table
-// ints) one by one.
-func checkDispatches(t *testing.T, s *Scorer, p *network.Params, ds []dispatch, ints []uint32) {
+// ints) one by one; ps are the scorer's models.
+func checkDispatches(t *testing.T, s *Scorer, ps []*network.Params, ds []dispatch, ints []uint32) {
 	t.Helper()
 	rb, err := s.d.dev.CreateBuffer(&wgpu.BufferDescriptor{Label: "arena read-back", Size: uint64(4 * s.lay.arena), Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst})
 	if err != nil {
@@ -98,7 +99,7 @@ func checkDispatches(t *testing.T, s *Scorer, p *network.Params, ds []dispatch, 
 		}
 		return out
 	}
-	em := &emulator{w: packedValues(p, s.wm, s.opts.Weights == WeightsF16), ints: ints}
+	em := &emulator{w: packedValues(ps, s.wms, s.opts.Weights == WeightsF16), ints: ints}
 	before := readArena()
 	failed := 0
 	for i, d := range ds {
@@ -150,9 +151,9 @@ func (l *layout) region(i int) string {
 
 // packedValues returns the weights buffer's elements as the kernels read
 // them (float16 widened exactly).
-func packedValues(p *network.Params, wm weightMap, f16 bool) []float64 {
-	raw := packWeights(p, wm, f16)
-	out := make([]float64, wm.total)
+func packedValues(ps []*network.Params, wms []weightMap, f16 bool) []float64 {
+	raw := packMembers(ps, wms, f16)
+	out := make([]float64, wms[0].total)
 	for i := range out {
 		if f16 {
 			out[i] = float64(fromHalf(binary.LittleEndian.Uint16(raw[2*i:])))
@@ -222,7 +223,14 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 					if p.Leaky == 1 && sum <= 0 {
 						sum *= float64(p.Slope)
 					}
-					out[p.C+z*p.Cz+r*p.Ldc+c] = float32(sum)
+					at := p.C + z*p.Cz + r*p.Ldc + c
+					if p.Accum == 1 {
+						sum += float64(in[at])
+					}
+					if p.Mean > 1 {
+						sum /= float64(p.Mean)
+					}
+					out[at] = float32(sum)
 				}
 			}
 		}
@@ -339,7 +347,11 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						}
 						sum += float64(in[tbase+rr*D+k]) * r
 					}
-					out[base+(x*n+y)*p.Outs+o] = float32(sum)
+					at := base + (x*n+y)*p.Outs + o
+					if p.Accum == 1 {
+						sum += float64(in[at])
+					}
+					out[at] = float32(sum)
 				}
 			}
 		}
@@ -355,6 +367,9 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 				v := float32(0)
 				if x <= y {
 					v = in[block+i] + in[span+x*n+y]
+					if p.Mean > 1 {
+						v = float32(float64(v) / float64(p.Mean))
+					}
 				}
 				out[block+i] = v
 			}

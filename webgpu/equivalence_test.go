@@ -110,9 +110,9 @@ func TestEquivalenceLongSentence(t *testing.T) {
 		budget   int  // elements the weights buffer may hold
 		loop     bool // the plan runs lstm_loop.wgsl
 	}{
-		{"software, 100 words: loop", 100, true, weightBudget(WeightsF32), true},
-		{"software, 120 words: steps", 120, true, weightBudget(WeightsF32), false},
-		{"hardware, 120 words: loop", 120, false, weightBudget(WeightsF32), true},
+		{"software, 100 words: loop", 100, true, weightBudget(Options{}), true},
+		{"software, 120 words: steps", 120, true, weightBudget(Options{}), false},
+		{"hardware, 120 words: loop", 120, false, weightBudget(Options{}), true},
 		{"hardware, no room for the loop's copy of W_hh: steps", 120, false, params, false},
 	} {
 		o := Options{MaxWords: 200}.withDefaults(tc.software)

@@ -16,6 +16,10 @@ var (
 	ErrShader = errors.New("webgpu: shader compilation failed")
 	// ErrDevice means that the device failed or was lost while scoring.
 	ErrDevice = errors.New("webgpu: device failure")
+	// ErrTooLarge means that the weights exceed what one storage binding
+	// holds (for an ensemble: all its models' together; NewMean then
+	// gives each model a scorer of its own).
+	ErrTooLarge = errors.New("weights too large for one storage binding")
 )
 
 // unavailable returns an error matching kind and scorer.ErrUnavailable.

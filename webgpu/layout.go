@@ -14,6 +14,7 @@ import (
 // Arena, in order (T = tokCap):
 //
 //	charTable  (CharVocab, 2, 4*CharHidden)  the char LSTM input projections, computed once
+//	           (one table per model of an ensemble scored on one device)
 //	u          (T, feat)    [word embedding; char fwd; char bwd] per token
 //	gm         (T, max(8*H1, 8*H2, mCols))  LSTM gate inputs, then the MLP outputs M
 //	h1, h2     (T, 2*H1), (T, 2*H2)  BiLSTM states
@@ -26,6 +27,7 @@ import (
 type layout struct {
 	c        network.Config
 	maxWords int
+	members  int // models scored on the device (an ensemble's) one after the other
 	tokCap   int // tokens (n+2 per sentence) of a chunk
 	pairCap  int // Σ n² of a chunk
 	sentCap  int // sentences of a chunk
@@ -36,7 +38,7 @@ type layout struct {
 	mCol     [3][2][2]int // first column of M of [kind][module][side]
 	tmStride int          // floats of tm per token: max(SpanMLP+1, Labels*(LabelMLP+1))
 	gmStride int          // floats of gm per token
-	charTab  int          // floats of the char table
+	charTab  int          // floats of one model's char table
 
 	charTable, u, gm, h1, h2, cells, hA, hB, tm, spans, out int
 	arena                                                   int // total floats
@@ -44,12 +46,20 @@ type layout struct {
 	ints                                                    int // total uint32s
 }
 
-// newLayout sizes the buffers for c. The chunk's token capacity starts at
+// newLayout sizes the buffers for one model of configuration c (see
+// newEnsembleLayout).
+func newLayout(c network.Config, o Options) (*layout, error) {
+	return newEnsembleLayout(c, o, 1)
+}
+
+// newEnsembleLayout sizes the buffers for members models of configuration c
+// scored one after the other (they share every region but their char
+// tables). The chunk's token capacity starts at
 // o.ChunkTokens and is halved until the arena fits the 128 MiB storage
 // binding limit; it fails when even a single sentence of o.MaxWords words
 // does not fit.
-func newLayout(c network.Config, o Options) (*layout, error) {
-	l := &layout{c: c, maxWords: o.MaxWords}
+func newEnsembleLayout(c network.Config, o Options, members int) (*layout, error) {
+	l := &layout{c: c, maxWords: o.MaxWords, members: members}
 	l.feat = c.WordDim + 2*c.CharHidden
 	col := 0
 	for k := range kindNames {
@@ -96,7 +106,7 @@ func (l *layout) size(tok int) {
 		next += (n + 63) &^ 63 // 256-byte aligned regions
 		return at
 	}
-	l.charTable = place(l.charTab)
+	l.charTable = place(l.members * l.charTab)
 	l.u = place(tok * l.feat)
 	l.gm = place(max(tok*l.gmStride, c.CharVocab*c.CharDim))
 	l.h1 = place(tok * 2 * c.LSTM1Hidden)
@@ -111,9 +121,9 @@ func (l *layout) size(tok int) {
 	l.ints = max(4*l.sentCap+4*tok+l.charCap, c.CharVocab)
 }
 
-// slots returns the most dispatches of one chunk: the fixed ones, one per
-// time step of the char LSTM and of each sentence LSTM, and the extra parts
-// of the six pair products.
+// slots returns the most dispatches of one chunk: for each model, the fixed
+// ones, one per time step of the char LSTM and of each sentence LSTM, and
+// the extra parts of the six pair products.
 func (l *layout) slots() int {
-	return fixedDispatches + l.c.MaxChars + 2 + 2*(l.maxWords+2) + 6*(maxPairParts-1)
+	return l.members * (fixedDispatches + l.c.MaxChars + 2 + 2*(l.maxWords+2) + 6*(maxPairParts-1))
 }

@@ -121,6 +121,18 @@ type Options struct {
 	// kernelBodies, for benchmarks only, replaces kernel files (by name:
 	// "matmul.wgsl") with other sources, to compare variants in one run.
 	kernelBodies map[string]string
+	// weightLimit, for tests only, lowers the bytes the weights buffer may
+	// hold (0: storageLimit), so that an ensemble too large for one device
+	// is met with small models.
+	weightLimit int
+}
+
+// weightBytesLimit returns the most bytes of the weights buffer.
+func (o Options) weightBytesLimit() int {
+	if o.weightLimit > 0 {
+		return min(o.weightLimit, storageLimit)
+	}
+	return storageLimit
 }
 
 // withDefaults returns o with zero fields set to their defaults for a

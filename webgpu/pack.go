@@ -22,11 +22,13 @@ const (
 	modLabel = 1
 )
 
-// weightMap locates every parameter tensor in the packed weights buffer, in
-// elements (float32 or float16).
+// weightMap locates one model's parameter tensors in the packed weights
+// buffer, in elements (float32 or float16). An ensemble scored on one
+// device has one map per model, its tensors one model after the other in
+// the same buffer.
 type weightMap struct {
 	off   map[string]int
-	total int // elements
+	total int // elements of the whole buffer (every model's tensors)
 	// mlpW and mlpB locate the twelve endpoint MLPs, packed as one
 	// (mlpCols, 2*LSTM2Hidden) matrix and one mlpCols bias in the order
 	// kind, module, side.
@@ -75,60 +77,109 @@ var loopCopies = []string{"lstm1.fwd.w_hh" + loopSuffix, "lstm1.bwd.w_hh" + loop
 // loopSuffix names a tensor's copy for lstm_loop.wgsl (see loopCopies).
 const loopSuffix = "_gm"
 
-// mapWeights returns the buffer positions of p's tensors, with the loop
-// copies (loopCopies) when the buffer still holds at most budget elements
-// with them (the storage binding limit over the bytes of an element): a
-// model too large for them scores its sentence LSTMs with the per-step
-// kernel. It fails when p lacks a tensor or has one that packOrder does
-// not place.
+// mapWeights returns the buffer positions of p's tensors (see mapMembers).
 func mapWeights(p *network.Params, budget int) (weightMap, error) {
-	wm := weightMap{off: map[string]int{}}
-	for _, name := range packOrder() {
-		t := p.Get(name)
-		if t == nil {
-			return weightMap{}, fmt.Errorf("webgpu: parameters have no tensor %q", name)
-		}
-		wm.off[name] = wm.total
-		wm.total += len(t.Data)
+	wms, err := mapMembers([]*network.Params{p}, budget)
+	if err != nil {
+		return weightMap{}, err
 	}
-	if len(wm.off) != len(p.Names()) {
-		return weightMap{}, fmt.Errorf("webgpu: parameters have %d tensors, the kernels read %d", len(p.Names()), len(wm.off))
-	}
-	copies := 0
-	for _, name := range loopCopies {
-		copies += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
-	}
-	if wm.total+copies <= budget {
-		for _, name := range loopCopies {
-			wm.off[name] = wm.total
-			wm.total += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
-		}
-		wm.loop = true
-	}
-	wm.mlpW = wm.off["cont.span.left.w"]
-	wm.mlpB = wm.off["cont.span.left.b"]
-	return wm, nil
+	return wms[0], nil
 }
 
-// weightBudget returns the most elements of w's storage that the weights
-// buffer may hold (the storage binding limit).
-func weightBudget(w Weights) int { return storageLimit / w.elemBytes() }
+// mapMembers returns the buffer positions of the tensors of each model of
+// ps (an ensemble, or one model), the models one after the other, with the
+// loop copies (loopCopies) of every model when the buffer still holds at
+// most budget elements with them (the storage binding limit over the bytes
+// of an element): models too large for them score their sentence LSTMs
+// with the per-step kernel. It fails when a model lacks a tensor or has
+// one that packOrder does not place, and when the models are not shaped
+// alike.
+func mapMembers(ps []*network.Params, budget int) ([]weightMap, error) {
+	wms := make([]weightMap, len(ps))
+	total, copies := 0, 0
+	for k, p := range ps {
+		wm := weightMap{off: map[string]int{}}
+		for _, name := range packOrder() {
+			t := p.Get(name)
+			if t == nil {
+				return nil, fmt.Errorf("webgpu: %sparameters have no tensor %q", memberPrefix(k, len(ps)), name)
+			}
+			if k > 0 && len(t.Data) != len(ps[0].Get(name).Data) {
+				return nil, fmt.Errorf("webgpu: %stensor %q has %d values, model 1's %d: an ensemble's models must be shaped alike",
+					memberPrefix(k, len(ps)), name, len(t.Data), len(ps[0].Get(name).Data))
+			}
+			wm.off[name] = total
+			total += len(t.Data)
+		}
+		if len(wm.off) != len(p.Names()) {
+			return nil, fmt.Errorf("webgpu: %sparameters have %d tensors, the kernels read %d", memberPrefix(k, len(ps)), len(p.Names()), len(wm.off))
+		}
+		for _, name := range loopCopies {
+			copies += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+		}
+		wm.mlpW = wm.off["cont.span.left.w"]
+		wm.mlpB = wm.off["cont.span.left.b"]
+		wms[k] = wm
+	}
+	loop := total+copies <= budget
+	for k, p := range ps {
+		if loop {
+			for _, name := range loopCopies {
+				wms[k].off[name] = total
+				total += len(p.Get(strings.TrimSuffix(name, loopSuffix)).Data)
+			}
+		}
+		wms[k].loop = loop
+	}
+	for k := range wms {
+		wms[k].total = total
+	}
+	return wms, nil
+}
 
-// packWeights returns the contents of the weights buffer: every tensor of p
-// in packOrder, as little-endian float32 or float16 (rounded to nearest
-// even), padded to a multiple of 4 bytes. Tensors keep their row-major
+// memberPrefix names model k of an ensemble of m in an error ("model 2: "),
+// or nothing for a single model.
+func memberPrefix(k, m int) string {
+	if m == 1 {
+		return ""
+	}
+	return fmt.Sprintf("model %d: ", k+1)
+}
+
+// weightBudget returns the most elements of o's weight storage that the
+// weights buffer may hold (the storage binding limit).
+func weightBudget(o Options) int { return o.weightBytesLimit() / o.Weights.elemBytes() }
+
+// packWeights returns the contents of the weights buffer of one model (see
+// packMembers).
+func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
+	return packMembers([]*network.Params{p}, []weightMap{wm}, f16)
+}
+
+// packMembers returns the contents of the weights buffer: every tensor of
+// each model of ps at its place in wms (see mapMembers), as little-endian
+// float32 or float16 (rounded to nearest even), padded to a multiple of 4
+// bytes. Tensors keep their row-major
 // layout except the LSTMs': their gate rows are interleaved (row 4j+q is
 // gate q of unit j, instead of q*H+j) in w_ih and b, so that the input
 // projections come out interleaved, and w_hh is stored transposed with the
 // same interleaving, (H, 4H), the layout lstm.wgsl reads; the sentence
 // LSTMs' w_hh follow a second time, transposed without interleaving (see
 // loopCopies). Cost O(parameters).
-func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
-	size := 4 * wm.total
+func packMembers(ps []*network.Params, wms []weightMap, f16 bool) []byte {
+	size := 4 * wms[0].total
 	if f16 {
-		size = 2 * wm.total
+		size = 2 * wms[0].total
 	}
 	buf := make([]byte, (size+3)&^3)
+	for k, p := range ps {
+		packModel(buf, p, wms[k], f16)
+	}
+	return buf
+}
+
+// packModel writes the tensors of p into buf at their places in wm.
+func packModel(buf []byte, p *network.Params, wm weightMap, f16 bool) {
 	names := packOrder()
 	if wm.loop {
 		names = append(names, loopCopies...)
@@ -156,7 +207,6 @@ func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
 			}
 		}
 	}
-	return buf
 }
 
 // interleaveRows reorders the rows of a (4h, cols) LSTM matrix from

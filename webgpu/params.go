@@ -22,6 +22,7 @@ type matmulParams struct {
 	C, Ldc, Cz           uint32
 	Leaky                uint32
 	Slope                float32
+	Accum, Mean          uint32
 }
 
 // lstmParams is LSTMParams of lstm.wgsl.
@@ -36,11 +37,12 @@ type lstmParams struct {
 // pairParams is PairParams of biaffine_pair.wgsl.
 type pairParams struct {
 	Outs, Dim, SentTable, T, R, Ldr, Out, Label, Kind, Tile0 uint32
+	Accum                                                    uint32
 }
 
 // assembleParams is AssembleParams of assemble.wgsl.
 type assembleParams struct {
-	Labels, SentTable, Out, Spans, Kind uint32
+	Labels, SentTable, Out, Spans, Kind, Mean uint32
 }
 
 // uniformSlot is the byte distance between the parameter blocks of two

@@ -90,8 +90,9 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 }
 
 // BenchmarkProfile_Ensemble times the shipped ensemble's two models on the
-// Alpino test set, each on its own device as scorer.Mean runs them: one
-// after the other, and both at once.
+// Alpino test set, each on its own device: one after the other, both at
+// once, and both at once averaged on the CPU (scorer.Mean); and the two on
+// one device, averaged there (NewEnsemble), with its phases.
 func BenchmarkProfile_Ensemble(b *testing.B) {
 	f, batch := testSet(b)
 	models, err := f.Models()
@@ -100,15 +101,31 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	}
 	o := Options{asHardware: true}
 	s0, s1 := openScorer(b, models[0].Params, o), openScorer(b, models[1].Params, o)
+	one := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, o)
+	mean := scorer.Mean(s0, s1)
 	for b.Loop() {
-		for _, s := range []*Scorer{s0, s1} {
+		for _, s := range []scorer.Scorer{s0, s1, one} {
 			if _, err := s.Score(batch); err != nil {
 				b.Fatal(err)
 			}
 		}
-		var seq, both time.Duration = 1 << 62, 1 << 62
+		var seq, both, averaged, oneDevice time.Duration = 1 << 62, 1 << 62, 1 << 62, 1 << 62
+		var phases Phases
 		for range 3 {
 			start := time.Now()
+			if _, err := mean.Score(batch); err != nil {
+				b.Fatal(err)
+			}
+			averaged = min(averaged, time.Since(start))
+			one.ResetPhases()
+			start = time.Now()
+			if _, err := one.Score(batch); err != nil {
+				b.Fatal(err)
+			}
+			if d := time.Since(start); d < oneDevice {
+				oneDevice, phases = d, one.Phases()
+			}
+			start = time.Now()
 			for _, s := range []*Scorer{s0, s1} {
 				if _, err := s.Score(batch); err != nil {
 					b.Fatal(err)
@@ -125,7 +142,8 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 			}
 			both = min(both, time.Since(start))
 		}
-		fmt.Printf("\n## ensemble of 2 on %s, test set: one after the other %.1f ms, at once %.1f ms (best of 3)\n", s0.Backend(), ms(seq), ms(both))
+		fmt.Printf("\n## ensemble of 2 on %s, test set (best of 3): a device per model, one after the other %.1f ms, at once %.1f ms, at once and averaged on the CPU %.1f ms; one device, averaged there %.1f ms (%v)\n",
+			s0.Backend(), ms(seq), ms(both), ms(averaged), ms(oneDevice), phases)
 	}
 }
 
@@ -150,7 +168,7 @@ func profileOnce(b *testing.B, s *Scorer, name string, batch []network.Input, re
 		}
 	}
 	chunks := planChunks(batch, s.lay)
-	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
+	jobs := chunkJobs(s.lay, s.wms, chunks, s.limits())
 	n := 0
 	for _, jb := range jobs {
 		n += len(jb.ds)

@@ -64,9 +64,9 @@ func TestRobustness(t *testing.T) {
 					case "reversed order":
 						recompile(t, s, reverseOrder)
 					case "bounds":
-						wlen := s.wm.total
+						wlen := s.wms[0].total
 						if w == WeightsF16 {
-							wlen = (s.wm.total + 1) / 2 // u32 pairs
+							wlen = (s.wms[0].total + 1) / 2 // u32 pairs
 						}
 						recompile(t, s, func(code string) string {
 							return checkBounds(code, &sites, flag, len(chunks[0].ints), wlen)

@@ -62,23 +62,25 @@ type planCounts struct {
 	chunks, submissions, maps, writes, dispatches, outFloats int
 }
 
-// planBatch plans batch for c with o (after its defaults for a software or
-// hardware adapter) without a device, as Score does.
-func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch []network.Input) planCounts {
+// planBatch plans batch for the model p with o (after its defaults for a
+// software or hardware adapter) without a device, as Score does; with more
+// parameters, for the ensemble of them on one device.
+func planBatch(t *testing.T, p *network.Params, o Options, software bool, batch []network.Input, more ...*network.Params) planCounts {
 	t.Helper()
+	ps := append([]*network.Params{p}, more...)
 	o = o.withDefaults(software)
-	l, err := newLayout(p.Config(), o)
+	l, err := newEnsembleLayout(p.Config(), o, len(ps))
 	if err != nil {
 		t.Fatal(err)
 	}
-	wm, err := mapWeights(p, weightBudget(o.Weights))
+	wms, err := mapMembers(ps, weightBudget(o))
 	if err != nil {
 		t.Fatal(err)
 	}
 	chunks := planChunks(batch, l)
 	var pc planCounts
 	pc.chunks = len(chunks)
-	for _, g := range schedule(chunkJobs(l, &wm, chunks, planLimitsFor(o, software)), o.SubmitWork, stagingLimit, uploadLimit) {
+	for _, g := range schedule(chunkJobs(l, wms, chunks, planLimitsFor(o, software)), o.SubmitWork, stagingLimit, uploadLimit) {
 		pc.submissions += g.submissions()
 		pc.maps += g.submissions()
 		pc.writes++
@@ -104,7 +106,9 @@ func smallTwin(t *testing.T, c network.Config) *network.Model {
 //
 //   - planned for the shipped model (no device needed): testSetChunks
 //     chunks, one upload, one submission, one map, testSetDispatches
-//     dispatches, and exactly the results read back;
+//     dispatches, and exactly the results read back; for the shipped
+//     ensemble on one device (NewEnsemble), the same but every model's
+//     dispatches;
 //   - run on this machine's adapter as a hardware one (Options.asHardware,
 //     lavapipe included) with a small twin of the shipped model (same
 //     vocabularies, labels and tags: the same chunks and read-back; small
@@ -127,6 +131,19 @@ func TestHardwareSchedule(t *testing.T) {
 	hw := planBatch(t, shipped, Options{}, false, batch)
 	if hw != want {
 		t.Errorf("hardware plan of the test set: %+v, want %+v", hw, want)
+	}
+	if len(models) > 1 {
+		// The shipped ensemble on one device (NewEnsemble): the same
+		// chunks, submission, map and read-back, each model's dispatches.
+		others := make([]*network.Params, 0, len(models)-1)
+		for _, m := range models[1:] {
+			others = append(others, m.Params)
+		}
+		wantAll := want
+		wantAll.dispatches *= len(models)
+		if all := planBatch(t, shipped, Options{}, false, batch, others...); all != wantAll {
+			t.Errorf("hardware plan of the test set for the shipped ensemble of %d on one device: %+v, want %+v", len(models), all, wantAll)
+		}
 	}
 	sw := planBatch(t, shipped, Options{}, true, batch)
 	t.Logf("test set (%d sentences), shipped model: hardware plan %+v (read-back %.0f MiB); software plan %+v", len(batch), hw, float64(4*hw.outFloats)/(1<<20), sw)
@@ -262,13 +279,13 @@ func BenchmarkPlan_TestSet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	wm, err := mapWeights(p, weightBudget(o.Weights))
+	wm, err := mapWeights(p, weightBudget(o))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
 		chunks := planChunks(batch, l)
-		for _, g := range schedule(chunkJobs(l, &wm, chunks, planLimits{}), 0, stagingLimit, uploadLimit) {
+		for _, g := range schedule(chunkJobs(l, []weightMap{wm}, chunks, planLimits{}), 0, stagingLimit, uploadLimit) {
 			_ = uploadBytes(g)
 		}
 	}

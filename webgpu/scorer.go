@@ -12,7 +12,8 @@ import (
 	"github.com/discspan/discspan/scorer"
 )
 
-// Scorer runs the network's forward pass on a WebGPU device. It implements
+// Scorer runs the network's forward pass on a WebGPU device: one model's,
+// or the mean of an ensemble's models (see NewEnsemble). It implements
 // scorer.Scorer. Calls are serialised (one device queue); buffers are
 // allocated once, for the largest chunk, and reused by every call.
 type Scorer struct {
@@ -20,7 +21,7 @@ type Scorer struct {
 	cfg   network.Config
 	opts  Options
 	lay   *layout
-	wm    weightMap
+	wms   []weightMap // one per model, in one weights buffer
 	d     *device
 	wmode string // "f32", "f16 (shader-f16)" or "f16 (unpack2x16float)"
 	// onSubmit, when set (by tests), receives the duration of every
@@ -59,16 +60,77 @@ var _ scorer.Starter = (*Scorer)(nil)
 // when they differ by more than SelfCheckTolerance (see SelfCheck). On js, New blocks until the
 // browser's promises resolve: never call it from a js.FuncOf callback.
 func New(p *network.Params, o Options) (*Scorer, error) {
-	cfg := p.Config()
+	return NewEnsemble([]*network.Params{p}, o)
+}
+
+// NewMean returns a scorer of the mean of the models ps, as scorer.Mean
+// takes it (one model: New's scorer): NewEnsemble's, every model on one
+// device, when their weights fit one buffer together; else one New scorer
+// per model, each on a device of its own, averaged by scorer.Mean (they
+// score at the same time). It also returns the adapter.
+func NewMean(ps []*network.Params, o Options) (scorer.Scorer, AdapterInfo, error) {
+	s, err := NewEnsemble(ps, o)
+	if err == nil {
+		return s, s.Adapter(), nil
+	}
+	if len(ps) < 2 || !errors.Is(err, ErrTooLarge) {
+		return nil, AdapterInfo{}, err
+	}
+	members := make([]scorer.Scorer, 0, len(ps))
+	var info AdapterInfo
+	for k, p := range ps {
+		m, err := New(p, o)
+		if err != nil {
+			_ = scorer.Mean(members...).Close()
+			return nil, AdapterInfo{}, fmt.Errorf("model %d: %w", k+1, err)
+		}
+		if k == 0 {
+			info = m.Adapter()
+		}
+		members = append(members, m)
+	}
+	return scorer.Mean(members...), info, nil
+}
+
+// NewEnsemble is New for an ensemble: models of one configuration (trained
+// separately with one vocabulary) whose scores and tag logits the scorer
+// averages on the device, as scorer.Mean averages its members' on the CPU.
+// Every model's weights go into one buffer, the models' forward passes run
+// one after the other in the same submission, each adding its scores to
+// the ones before it, and a batch's results come back once: one read-back
+// and one allocation for the ensemble instead of one per model. The
+// self-check compares with scorer.Mean over the CPU reference of each
+// model. It fails (without matching scorer.ErrUnavailable) when the models'
+// configurations differ, and with ErrTooLarge when their weights exceed
+// the storage binding limit together (NewMean then scores each model with
+// a scorer of its own).
+func NewEnsemble(ps []*network.Params, o Options) (*Scorer, error) {
+	if len(ps) == 0 {
+		return nil, errors.New("webgpu: an ensemble without models")
+	}
+	cfg := ps[0].Config()
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	wm, err := mapWeights(p, weightBudget(o.Weights))
+	for k, p := range ps[1:] {
+		if c := p.Config(); c.NoDropout() != cfg.NoDropout() {
+			return nil, fmt.Errorf("webgpu: model %d's configuration %+v differs from model 1's %+v", k+2, c, cfg)
+		}
+	}
+	wms, err := mapMembers(ps, weightBudget(o))
 	if err != nil {
 		return nil, err
 	}
-	if _, err := newLayout(cfg, o.withDefaults(false)); err != nil {
+	if _, err := newEnsembleLayout(cfg, o.withDefaults(false), len(ps)); err != nil {
 		return nil, err // before asking for a device
+	}
+	if wbytes := o.Weights.elemBytes() * wms[0].total; wbytes > o.weightBytesLimit() {
+		hint := "try WeightsF16"
+		if len(ps) > 1 {
+			hint += ", or a scorer per model: NewMean"
+		}
+		return nil, fmt.Errorf("webgpu: %d MiB of weights exceed the %d MiB storage limit (%s): %w",
+			wbytes>>20, o.weightBytesLimit()>>20, hint, ErrTooLarge)
 	}
 	d, err := openDevice(o)
 	if err != nil {
@@ -76,19 +138,19 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 	}
 	software := d.info.Software && !o.asHardware
 	o = o.withDefaults(software)
-	lay, err := newLayout(cfg, o)
+	lay, err := newEnsembleLayout(cfg, o, len(ps))
 	if err != nil {
 		d.release()
 		return nil, err
 	}
-	s := &Scorer{cfg: cfg, opts: o, lay: lay, wm: wm, d: d, software: software, stagingCap: stagingLimit}
+	s := &Scorer{cfg: cfg, opts: o, lay: lay, wms: wms, d: d, software: software, stagingCap: stagingLimit}
 	s.snippet = weightSnippet(o.Weights, d.f16)
 	s.wmode = map[string]string{
 		"weights_f32.wgsl":       "f32",
 		"weights_f16.wgsl":       "f16 (unpack2x16float)",
 		"weights_f16native.wgsl": "f16 (shader-f16)",
 	}[s.snippet]
-	if err := s.build(p); err != nil {
+	if err := s.build(ps); err != nil {
 		s.release()
 		return nil, err
 	}
@@ -96,11 +158,14 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 		s.check.Skipped = true
 		return s, nil
 	}
-	ref := p
+	refs := ps
 	if o.Weights == WeightsF16 {
-		ref = RoundFloat16(p)
+		refs = make([]*network.Params, len(ps))
+		for k, p := range ps {
+			refs[k] = RoundFloat16(p)
+		}
 	}
-	if err := s.selfCheck(ref); err != nil {
+	if err := s.selfCheck(refs); err != nil {
 		s.release()
 		return nil, err
 	}
@@ -111,7 +176,7 @@ func New(p *network.Params, o Options) (*Scorer, error) {
 // and runs the load-time dispatches. Where the device has shader-f16 but
 // its WGSL compiler refuses "enable f16" (wgpu-native v0.23.0's naga), the
 // kernels fall back to unpack2x16float over the same buffer.
-func (s *Scorer) build(p *network.Params) (err error) {
+func (s *Scorer) build(ps []*network.Params) (err error) {
 	defer func() {
 		if r := recover(); r != nil { // a JS exception on js
 			err = unavailable(ErrDevice, "setting up: %v", r)
@@ -136,7 +201,7 @@ func (s *Scorer) build(p *network.Params) (err error) {
 		err = s.createGroups(slots)
 	}
 	if err == nil {
-		err = s.d.queue.WriteBuffer(s.weights, 0, packWeights(p, s.wm, s.opts.Weights == WeightsF16))
+		err = s.d.queue.WriteBuffer(s.weights, 0, packMembers(ps, s.wms, s.opts.Weights == WeightsF16))
 	}
 	if perr := s.d.popScopes(); err == nil && perr != nil {
 		err = unavailable(ErrDevice, "setting up: %v", perr)
@@ -148,13 +213,20 @@ func (s *Scorer) build(p *network.Params) (err error) {
 	for i := range ids {
 		ids[i] = uint32(i)
 	}
-	return s.runJobs([]*job{{ds: initPlan(l, &s.wm), ints: ids}})
+	return s.runJobs([]*job{{ds: initPlan(l, s.wms), ints: ids}})
 }
 
-// Backend describes the adapter and the weight storage.
+// Backend describes the adapter and the weight storage (and the models
+// of an ensemble).
 func (s *Scorer) Backend() string {
+	if m := len(s.wms); m > 1 {
+		return fmt.Sprintf("webgpu: %s, weights %s, %d models averaged on the device", s.d, s.wmode, m)
+	}
 	return fmt.Sprintf("webgpu: %s, weights %s", s.d, s.wmode)
 }
+
+// Models returns the number of models the scorer averages (1 for New's).
+func (s *Scorer) Models() int { return len(s.wms) }
 
 // Phases returns where the time of the Score calls went since the scorer
 // was built (the load-time dispatches included) or since ResetPhases.
@@ -255,7 +327,7 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 	}
 	start := time.Now()
 	chunks := planChunks(batch, s.lay)
-	jobs := chunkJobs(s.lay, &s.wm, chunks, s.limits())
+	jobs := chunkJobs(s.lay, s.wms, chunks, s.limits())
 	s.d.phases.Plan += time.Since(start)
 	s.d.phases.Calls++
 	if err := s.runJobs(jobs); err != nil {
@@ -273,11 +345,12 @@ func (s *Scorer) Score(batch []network.Input) ([]scorer.Result, error) {
 // limits returns the plan limits of the adapter (see planLimits).
 func (s *Scorer) limits() planLimits { return planLimitsFor(s.opts, s.software) }
 
-// chunkJobs returns the jobs of chunks (see chunkPlan).
-func chunkJobs(l *layout, wm *weightMap, chunks []*chunk, lim planLimits) []*job {
+// chunkJobs returns the jobs of chunks for the models of wms (see
+// ensemblePlan).
+func chunkJobs(l *layout, wms []weightMap, chunks []*chunk, lim planLimits) []*job {
 	jobs := make([]*job, len(chunks))
 	for k, ch := range chunks {
-		jobs[k] = &job{ds: chunkPlan(l, wm, ch, lim), ints: ch.ints, outLen: ch.outLen}
+		jobs[k] = &job{ds: ensemblePlan(l, wms, ch, lim), ints: ch.ints, outLen: ch.outLen}
 	}
 	return jobs
 }

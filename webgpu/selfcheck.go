@@ -92,19 +92,24 @@ func canaryBatches(c network.Config, maxWords int) [2][]network.Input {
 }
 
 // selfCheck runs the canary batches on the device and with the CPU
-// reference over ref (p, or p rounded to float16) and returns an error
-// matching ErrSelfCheck and scorer.ErrUnavailable when they differ by more
-// than SelfCheckTolerance.
-func (s *Scorer) selfCheck(ref *network.Params) error {
+// reference over refs (the models' parameters, or them rounded to float16;
+// an ensemble's mean as scorer.Mean takes it) and returns an error matching
+// ErrSelfCheck and scorer.ErrUnavailable when they differ by more than
+// SelfCheckTolerance.
+func (s *Scorer) selfCheck(refs []*network.Params) error {
 	start := time.Now()
-	model := &network.Model{Params: ref}
+	models := make([]*network.Model, len(refs))
+	for k, p := range refs {
+		models[k] = &network.Model{Params: p}
+	}
+	ref := scorer.MeanCPU(models)
 	c := SelfCheck{}
 	for b, batch := range canaryBatches(s.cfg, s.opts.MaxWords) {
 		got, err := s.Score(batch)
 		if err != nil {
 			return fmt.Errorf("webgpu: self-check: %w", err)
 		}
-		want, err := model.ForwardBatch(batch)
+		want, err := ref.Score(batch)
 		if err != nil {
 			return fmt.Errorf("webgpu: self-check: CPU reference: %w", err)
 		}

@@ -1,8 +1,6 @@
 package webgpu
 
 import (
-	"fmt"
-
 	"github.com/cogentcore/webgpu/wgpu"
 	"github.com/discspan/discspan/shaders"
 )
@@ -10,10 +8,7 @@ import (
 // createBuffers allocates every device buffer.
 func (s *Scorer) createBuffers(slots int) error {
 	l := s.lay
-	wbytes := s.opts.Weights.elemBytes() * s.wm.total
-	if wbytes > storageLimit {
-		return fmt.Errorf("webgpu: %d MiB of weights exceed the %d MiB storage limit (try WeightsF16)", wbytes>>20, storageLimit>>20)
-	}
+	wbytes := s.opts.Weights.elemBytes() * s.wms[0].total // within the limit: see NewEnsemble
 	// upload and staging start at one chunk's size and grow with the
 	// batches (see Scorer.prepare).
 	s.uploadSize, s.stagingSize = uniformSlot*slots+4*l.ints, 4*l.outCap
@@ -163,9 +158,9 @@ func (s *Scorer) bufSize(b *wgpu.Buffer) uint64 {
 	switch b {
 	case s.weights:
 		if s.opts.Weights == WeightsF16 {
-			return uint64((2*s.wm.total + 3) &^ 3)
+			return uint64((2*s.wms[0].total + 3) &^ 3)
 		}
-		return uint64(4 * s.wm.total)
+		return uint64(4 * s.wms[0].total)
 	case s.arena:
 		return uint64(4 * s.lay.arena)
 	case s.ints:

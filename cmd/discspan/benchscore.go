@@ -18,7 +18,7 @@ func runBenchScore(args []string, stdout io.Writer) error {
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas for an ensemble (default: the shipped default model, embedded)")
 	input := fs.String("input", "", "sentences to score: a treebank (.export/.discbracket/...: its words) or text, one sentence a line (required)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
-	backendList := fs.String("backends", "cpu,webgpu", "backends to measure, separated by commas: "+strings.Join(bench.ScoreBackends, ", ")+" (webgpu-f16: float16 weights on the device)")
+	backendList := fs.String("backends", "cpu,webgpu", "backends to measure, separated by commas: "+strings.Join(bench.ScoreBackends, ", ")+" (webgpu-f16: float16 weights on the device; webgpu-per-model: each model of an ensemble on a device of its own, averaged on the CPU, where webgpu averages them on one device)")
 	batch := fs.Int("batch", 64, "sentences per Score call")
 	runs := fs.Int("runs", 3, "timed passes over the whole file after the warm-up pass")
 	asJSON := fs.Bool("json", false, "print one JSON object a line per backend instead of a table")

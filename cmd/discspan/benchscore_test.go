@@ -148,16 +148,25 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	// Two short sentences: lavapipe scores the shipped model at about one
 	// sentence a second.
 	input, words := devSample(t, 2, 8)
-	out, stderr, status := runCmd("bench", "score", "--weights", shippedWeights(t), "--input", input, "--backends", "webgpu,cpu", "--runs", "1", "--json")
+	out, stderr, status := runCmd("bench", "score", "--weights", shippedWeights(t), "--input", input, "--backends", "webgpu,webgpu-per-model,cpu", "--runs", "1", "--json")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
 	t.Logf("\n%s", out)
 	rows := jsonRows(t, out)
-	if len(rows) != 2 || rows[0].Backend != "cpu" || rows[1].Backend != "webgpu" {
-		t.Fatalf("rows %+v, want cpu then webgpu", rows)
+	if len(rows) != 3 || rows[0].Backend != "cpu" || rows[1].Backend != "webgpu" || rows[2].Backend != "webgpu-per-model" {
+		t.Fatalf("rows %+v, want cpu, webgpu, webgpu-per-model", rows)
 	}
-	g := rows[1]
+	for _, g := range rows[1:] {
+		checkWebGPURow(t, g, words)
+	}
+}
+
+// checkWebGPURow checks a WebGPU row of bench score over the 2 sentences
+// of words words: timings, self-check and agreement with the CPU; it skips
+// where there is no adapter and no Vulkan driver.
+func checkWebGPURow(t *testing.T, g bench.ScoreRow, words int) {
+	t.Helper()
 	if g.Unavailable {
 		if webgpu.VulkanDriverInstalled() {
 			t.Fatalf("a Vulkan driver is installed but WebGPU is unavailable: %s", g.Err)
@@ -165,15 +174,15 @@ func TestBenchScoreWebGPU(t *testing.T) {
 		t.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %s", g.Err)
 	}
 	if g.Err != "" {
-		t.Fatalf("webgpu: %s", g.Err)
+		t.Fatalf("%s: %s", g.Backend, g.Err)
 	}
 	if g.Sentences != 2 || g.Words != words || g.Device == "" || g.SetupSeconds <= 0 || g.FirstPassSeconds <= 0 || g.BestSeconds <= 0 ||
 		!(g.SelfCheckSeconds > 0 && g.SelfCheckSeconds < g.SetupSeconds) {
-		t.Errorf("webgpu row %+v", g)
+		t.Errorf("%s row %+v", g.Backend, g)
 	}
 	// The shipped models' scores agree to 1.8e-4 (docs/gpu.md, TestEquivalence*).
 	if g.MaxAbsDiff == nil || *g.MaxAbsDiff > 1e-3 || g.MaxAbsDiffTags == nil || *g.MaxAbsDiffTags > 1e-3 {
-		t.Errorf("webgpu differs from the CPU by %v (scores), %v (tags)", g.MaxAbsDiff, g.MaxAbsDiffTags)
+		t.Errorf("%s differs from the CPU by %v (scores), %v (tags)", g.Backend, g.MaxAbsDiff, g.MaxAbsDiffTags)
 	}
 }
 

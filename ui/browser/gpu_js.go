@@ -12,11 +12,12 @@ import (
 	"github.com/discspan/discspan/webgpu"
 )
 
-// GPU builds a WebGPU scorer (a parser.GPUFunc): float16 weights stay
-// float16 on the device. Unless allowSoftware, it first asks for an adapter
-// and gives up, wrapping parser.ErrSoftwareAdapter, when it is a fallback
-// (software) one, before compiling the kernels.
-func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+// GPU builds a WebGPU scorer (a parser.GPUFunc): an ensemble's models on
+// one device, averaged there (webgpu.NewMean); float16 weights stay
+// float16 on the device. Unless allowSoftware, it first asks for an
+// adapter and gives up, wrapping parser.ErrSoftwareAdapter, when it is a
+// fallback (software) one, before compiling the kernels.
+func GPU(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 	if !allowSoftware {
 		software, err := probeAdapter()
 		if err != nil {
@@ -30,11 +31,11 @@ func GPU(p *network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error
 	if f16 {
 		o.Weights = webgpu.WeightsF16
 	}
-	s, err := webgpu.New(p, o)
+	s, adapter, err := webgpu.NewMean(ps, o)
 	if err != nil {
 		return nil, false, classifyGPUError(err)
 	}
-	return s, s.Adapter().Software, nil
+	return s, adapter.Software, nil
 }
 
 // probeAdapter asks navigator.gpu for an adapter and reports whether it is

@@ -88,6 +88,32 @@ func check(out *strings.Builder) {
 		}
 		s.Close()
 	}
+	// An ensemble of two on one device (NewEnsemble, as the app scores
+	// one), its self-check on: the mean of the CPU references.
+	m2, err := network.New(c, 4)
+	if err != nil {
+		fmt.Fprintf(out, "FAIL %v\n", err)
+		return
+	}
+	for _, t := range m2.Params.Tensors() {
+		for i := range t.Data {
+			t.Data[i] = float32(0.4 * (2*rng.Float64() - 1))
+		}
+	}
+	if s, err := webgpu.NewEnsemble([]*network.Params{m.Params, m2.Params}, webgpu.Options{MaxWords: 40}); err != nil {
+		fmt.Fprintf(out, "FAIL ensemble on one device: %v\n", err)
+	} else {
+		got, err := s.Score(batch)
+		want, werr := scorer.MeanCPU([]*network.Model{m, m2}).Score(batch)
+		verdict, d := "ok", 0.0
+		if err != nil || werr != nil {
+			verdict = fmt.Sprintf("FAIL (%v, %v)", err, werr)
+		} else if d = maxDiff(got, want); !(d <= 1e-3) {
+			verdict = "FAIL"
+		}
+		fmt.Fprintf(out, "%s ensemble on one device: %s, %d sentences: max abs diff %.3g (tolerance 0.001); %s\n", verdict, s.Backend(), len(batch), d, s.SelfCheck())
+		s.Close()
+	}
 	// The self-check: the correct kernels are accepted, a deliberately
 	// broken one (weight reads scaled in lstm.wgsl or lstm_loop.wgsl) is
 	// refused with ErrSelfCheck.

@@ -1,0 +1,261 @@
+package webgpu
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+)
+
+// openEnsemble is openScorer for an ensemble on one device (NewEnsemble).
+func openEnsemble(tb testing.TB, ps []*network.Params, o Options) *Scorer {
+	tb.Helper()
+	o.SkipSelfCheck = true
+	s, err := NewEnsemble(ps, o)
+	if err != nil {
+		if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
+			tb.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
+		}
+		tb.Fatalf("webgpu.NewEnsemble: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	tb.Logf("backend: %s", s.Backend())
+	return s
+}
+
+// randomModels returns n random models of c (seeds 3, 4, ...) and their
+// parameters.
+func randomModels(tb testing.TB, c network.Config, n int) ([]*network.Model, []*network.Params) {
+	ms := make([]*network.Model, n)
+	ps := make([]*network.Params, n)
+	for k := range ms {
+		ms[k] = randomModel(tb, c, uint64(3+k))
+		ps[k] = ms[k].Params
+	}
+	return ms, ps
+}
+
+// TestEnsembleOneDevice scores ensembles on one device (NewEnsemble) and
+// compares them with scorer.Mean over the CPU reference of each model:
+// scores and tags within the tolerance, the same n3 trees, for both weight
+// storages, both LSTM paths, the hardware schedule (the whole batch in one
+// submission and one read-back, whatever the number of models, and each
+// model's dispatches) and the software one cut into submissions between
+// and within models. The first model alone is far from the mean, so the
+// test sees every model's contribution.
+func TestEnsembleOneDevice(t *testing.T) {
+	c := microConfig()
+	steps := []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9}
+	cases := []struct {
+		name    string
+		models  int
+		opt     Options
+		lengths []int
+		tol     float64
+	}{
+		{"2 models f32", 2, Options{Weights: WeightsF32}, steps, tolF32},
+		{"3 models f32, hardware schedule, small chunks", 3, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, steps, tolF32},
+		{"2 models f16, LSTM loops", 2, Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
+		{"2 models f32, one dispatch per submission", 2, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, []int{3, 11, 0, 7}, tolF32},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ms, ps := randomModels(t, c, tc.models)
+			refs := ms
+			if tc.opt.Weights == WeightsF16 {
+				refs = make([]*network.Model, len(ms))
+				for k, m := range ms {
+					refs[k] = &network.Model{Params: RoundFloat16(m.Params)}
+				}
+			}
+			s := openEnsemble(t, ps, tc.opt)
+			if s.Models() != tc.models || !strings.Contains(s.Backend(), "models averaged on the device") {
+				t.Errorf("Models() %d, Backend %q", s.Models(), s.Backend())
+			}
+			batch := randomBatch(c, 6, tc.lengths...)
+			s.d.calls = callCounts{}
+			got, err := s.Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.opt.asHardware {
+				single := planBatch(t, ps[0], tc.opt, false, batch)
+				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models * single.dispatches}
+				if single.chunks < 2 || s.d.calls != want {
+					t.Errorf("device calls %+v for %d chunks and %d models, want %+v", s.d.calls, single.chunks, tc.models, want)
+				}
+			}
+			want, err := scorer.MeanCPU(refs).Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone, err := scorer.NewCPU(refs[0]).Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := compare(t, alone, want); d.scores < 10*tc.tol {
+				t.Fatalf("the first model alone is within %.2g of the mean: the test cannot see the others", d.scores)
+			}
+			d := compare(t, got, want)
+			t.Logf("max abs diff: scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
+			if d.scores > tc.tol || d.tags > tc.tol || d.trees > 0 {
+				t.Errorf("scores differ by %.3g, tags by %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tc.tol, d.trees)
+			}
+		})
+	}
+}
+
+// TestEnsembleDispatchByDispatch checks an ensemble's plan on one device
+// dispatch by dispatch against the float64 emulation (see
+// TestDispatchByDispatch): the second model's char table, its label
+// scores and tag logits added to the first's, and the division by the
+// number of models in the last assembly and tagger.
+func TestEnsembleDispatchByDispatch(t *testing.T) {
+	c := microConfig()
+	_, ps := randomModels(t, c, 2)
+	for _, tc := range []struct {
+		name    string
+		w       Weights
+		lengths []int
+	}{
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}},
+		{"loop f16", WeightsF16, []int{6, 13}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
+			chunks := planChunks(randomBatch(c, 5, tc.lengths...), s.lay)
+			if len(chunks) != 1 {
+				t.Fatalf("%d chunks, want 1", len(chunks))
+			}
+			ids := make([]uint32, c.CharVocab)
+			for i := range ids {
+				ids[i] = uint32(i)
+			}
+			checkDispatches(t, s, ps, initPlan(s.lay, s.wms), ids)
+			ds := ensemblePlan(s.lay, s.wms, chunks[0], s.limits())
+			if one := chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits()); len(ds) != 2*len(one) {
+				t.Fatalf("%d dispatches for 2 models, one model's plan has %d", len(ds), len(one))
+			}
+			checkDispatches(t, s, ps, ds, chunks[0].ints)
+		})
+	}
+}
+
+// TestEnsembleSelfCheck: NewEnsemble's self-check accepts correct kernels
+// (against the mean of the CPU references) and refuses a broken one.
+func TestEnsembleSelfCheck(t *testing.T) {
+	_, ps := randomModels(t, microConfig(), 2)
+	for _, tc := range []struct {
+		name    string
+		perturb string
+	}{{"correct", ""}, {"broken gather.wgsl", "gather.wgsl"}, {"broken matmul.wgsl", "matmul.wgsl"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewEnsemble(ps, Options{MaxWords: 40, TestPerturb: tc.perturb})
+			if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
+				t.Skipf("no WebGPU adapter and no Vulkan driver: %v", err)
+			}
+			if s != nil {
+				defer s.Close()
+			}
+			switch {
+			case tc.perturb == "" && err != nil:
+				t.Fatalf("NewEnsemble refused correct kernels: %v", err)
+			case tc.perturb == "":
+				if c := s.SelfCheck(); !(c.MaxDiff <= SelfCheckTolerance/10) {
+					t.Errorf("self-check: %s, want the largest difference at most a tenth of the tolerance", c)
+				}
+			case !errors.Is(err, ErrSelfCheck) || !errors.Is(err, scorer.ErrUnavailable):
+				t.Fatalf("with a broken %s: %v, want an error matching ErrSelfCheck and scorer.ErrUnavailable", tc.perturb, err)
+			default:
+				t.Logf("refused: %v", err)
+			}
+		})
+	}
+}
+
+// oneModelLimit returns a weights limit in bytes that one model of ps fits
+// (float32, its loop copies included) and two do not.
+func oneModelLimit(t *testing.T, ps []*network.Params) int {
+	t.Helper()
+	wm, err := mapWeights(ps[0], 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 4 * wm.total * 3 / 2
+}
+
+// TestEnsembleRefused: models shaped differently, or together too large for
+// one weights buffer (ErrTooLarge), are refused before a device is asked
+// for, with the reason.
+func TestEnsembleRefused(t *testing.T) {
+	c := microConfig()
+	wide := c
+	wide.LSTM1Hidden++
+	_, ps := randomModels(t, c, 2)
+	cases := []struct {
+		name  string
+		ps    []*network.Params
+		limit int
+		want  string
+	}{
+		{"none", nil, 0, "without models"},
+		{"different sizes", []*network.Params{ps[0], randomModel(t, wide, 4).Params}, 0, "differs from model 1's"},
+		{"too large together", ps, oneModelLimit(t, ps), "a scorer per model"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewEnsemble(tc.ps, Options{weightLimit: tc.limit})
+			if err == nil {
+				s.Close()
+				t.Fatalf("NewEnsemble accepted %s", tc.name)
+			}
+			if !strings.Contains(err.Error(), tc.want) || errors.Is(err, scorer.ErrUnavailable) || errors.Is(err, ErrTooLarge) != (tc.limit > 0) {
+				t.Errorf("error %q: want it to say %q, not to match scorer.ErrUnavailable, and to match ErrTooLarge only when too large", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestNewMean: the models on one device when they fit together, else a
+// scorer per model averaged by scorer.Mean; the mean of the CPU references
+// either way.
+func TestNewMean(t *testing.T) {
+	c := microConfig()
+	ms, ps := randomModels(t, c, 2)
+	batch := randomBatch(c, 6, 3, 0, 11, 7)
+	want, err := scorer.MeanCPU(ms).Score(batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		limit   int
+		backend string
+	}{
+		{"one device", 0, "2 models averaged on the device"},
+		{"a device per model", oneModelLimit(t, ps), "ensemble of 2: webgpu"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, info, err := NewMean(ps, Options{weightLimit: tc.limit, SkipSelfCheck: true})
+			if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
+				t.Skipf("no WebGPU adapter and no Vulkan driver: %v", err)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if !strings.Contains(s.Backend(), tc.backend) || info.Name == "" {
+				t.Errorf("backend %q (adapter %q), want it to say %q", s.Backend(), info.Name, tc.backend)
+			}
+			got, err := s.Score(batch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := compare(t, got, want); d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
+				t.Errorf("scores differ by %.3g, tags by %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+			}
+		})
+	}
+}
