@@ -1,10 +1,23 @@
-// lstm_loop.wgsl: a whole sentence BiLSTM layer (lstm1 or lstm2) in one
-// dispatch: every chunk on a hardware adapter, chunks of few sentences on a
-// software one. One workgroup per (sentence, direction) runs a persistent
-// loop over the sentence's N = n+2 tokens, keeping h and c in workgroup
-// memory, one barrier per step. lstm.wgsl (entry sentence), one tiled
-// dispatch per step over every sentence, reads W_hh once per step for all
-// of them instead of once per sentence: on a software adapter that wins for
+// lstm_loop.wgsl: a whole BiLSTM layer in one dispatch, every chunk on a
+// hardware adapter, chunks of few sentences on a software one. Two entry
+// points:
+//
+//   main   a sentence BiLSTM layer (lstm1 or lstm2): one workgroup per
+//          (sentence, direction) runs a persistent loop over the sentence's
+//          N = n+2 tokens, keeping h in workgroup memory, one barrier per
+//          step;
+//   chars  the character BiLSTM: one workgroup per (WG/H tokens,
+//          direction), each token's H units on H invocations, a loop over
+//          the characters [BOW, c_1 .. c_m, EOW] of the workgroup's longest
+//          token (the token order is by decreasing length; a shorter token's
+//          invocations idle at its end), gate inputs from the char table,
+//          and each token's final h written to its feature row at
+//          out + tok*ldo + col + dir*H + j. It replaces lstm.wgsl's chars
+//          entry, one dispatch per character step.
+//
+// lstm.wgsl (entries sentence and chars), one tiled dispatch per step over
+// every sequence, reads W_hh once per step for all of them instead of once
+// per sequence: on a software adapter that wins for
 // large chunks; on an NVIDIA H200 the loop won or tied at every batch size
 // (see webgpu.hardwareLoopSentences).
 //
@@ -20,28 +33,30 @@
 //
 // Bindings:
 //   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       W_hhᵀ of both directions, gate-major (weights_*.wgsl)
-//   group 0, binding 1, arena, array<f32>,         storage, read_write: G (read), the states (written)
-//   group 0, binding 2, ints,  array<u32>,         storage, read:       sentence table [first token, words, score offset, span offset]
-//   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl, step, rows, tokTable, hIn, hOut, c and col unused)
-// Workgroup size: 256 x 1 x 1; grid (sentences, 2, 1).
-// Dispatched by: webgpu.(*planner).lstmLoop (webgpu/dispatch.go).
+//   group 0, binding 1, arena, array<f32>,         storage, read_write: G or the char table (read), the states (written)
+//   group 0, binding 2, ints,  array<u32>,         storage, read:       main: sentence table [first token, words, score offset, span offset];
+//                                                                       chars: token order, token table [word id, first char, char count], char ids
+//   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl: main uses hid, seqs, x, ldx,
+//                                                           whh, whhZ, out, ldo; chars hid (at most 256), rows, seqs, tokTable, x, whh, whhZ, out, ldo, col)
+// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, 1), chars (ceil(tokens / (256/H)), 2, 1).
+// Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
     hid: u32,        // H, at most 1024
     step: u32,       // unused
-    rows: u32,       // unused
-    seqs: u32,       // ints offset of the sentence table
-    tokTable: u32,   // unused
-    x: u32,          // arena offset of G (tokens, 2, 4H)
-    ldx: u32,        // row stride of G (8H)
+    rows: u32,       // chars: tokens of the chunk; main: unused
+    seqs: u32,       // ints offset of the sentence table (main) or of the token order (chars)
+    tokTable: u32,   // chars: ints offset of the token table; main: unused
+    x: u32,          // arena offset of G (tokens, 2, 4H), or of the char table (chars, 2, 4H)
+    ldx: u32,        // row stride of G (8H; main)
     whh: u32,        // weights offset of the forward W_hhᵀ (H, 4H), gate-major (column q*H+j)
     whhZ: u32,       // weights offset step to the backward W_hhᵀ
     hIn: u32,        // unused
     hOut: u32,       // unused
     c: u32,          // unused
-    out: u32,        // arena offset of the states (tokens, 2H)
-    ldo: u32,        // row stride of the states (2H)
-    col: u32,        // unused
+    out: u32,        // arena offset of the states (tokens, 2H), or of the feature rows (chars)
+    ldo: u32,        // row stride of the states (2H) or of the feature rows
+    col: u32,        // chars: first column of the char states in a feature row; main: unused
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -70,18 +85,11 @@ fn gates(w: u32, H: u32) -> vec4<f32> {
     return vec4<f32>(wt(w), wt(w + H), wt(w + 2u * H), wt(w + 3u * H));
 }
 
-// unitStep computes step t of unit j (if j < H) from the previous state in
-// hbuf[hin ..] and the gate inputs at arena offset g, writes h to hbuf[hout
-// + j] and to the output row, and returns the new cell state (cell, the
-// old one, when j >= H). A function of scalars, called once per unit an
-// invocation owns, rather than a loop over a private array of cell states
-// (such an array lived in memory on NVIDIA; see matmul.wgsl).
-fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, dir: u32) -> f32 {
+// preact returns the four gate pre-activations of unit j: the gate inputs
+// at arena offset g plus the previous state hbuf[hin ..] times W_hhᵀ.
+fn preact(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
     let H = p.hid;
     let G = 4u * H;
-    if (j >= H) {
-        return cell;
-    }
     // Four partial sums, four rows of W_hhᵀ an iteration; gate q of unit j
     // is column q*H + j, so the invocations of a warp read neighbouring
     // values (one cache line) with every load.
@@ -100,7 +108,21 @@ fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, di
     for (; k < H; k++) {
         a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
     }
-    let a = (a0 + a1) + (a2 + a3);
+    return (a0 + a1) + (a2 + a3);
+}
+
+// unitStep computes step t of unit j (if j < H) from the previous state in
+// hbuf[hin ..] and the gate inputs at arena offset g, writes h to hbuf[hout
+// + j] and to the output row, and returns the new cell state (cell, the
+// old one, when j >= H). A function of scalars, called once per unit an
+// invocation owns, rather than a loop over a private array of cell states
+// (such an array lived in memory on NVIDIA; see matmul.wgsl).
+fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, dir: u32) -> f32 {
+    let H = p.hid;
+    if (j >= H) {
+        return cell;
+    }
+    let a = preact(j, g, hin, whh);
     let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
     let h = sigm(a.w) * tanh_(c);
     hbuf[hout + j] = h;
@@ -138,6 +160,48 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         cell1 = unitStep(lid.x + WG, cell1, t, g, hin, hout, whh, dir);
         cell2 = unitStep(lid.x + 2u * WG, cell2, t, g, hin, hout, whh, dir);
         cell3 = unitStep(lid.x + 3u * WG, cell3, t, g, hin, hout, whh, dir);
+        workgroupBarrier();
+        cur = 1u - cur;
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn chars(@builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(local_invocation_id) lid: vec3<u32>) {
+    let H = p.hid;
+    let G = 4u * H;
+    let dir = wid.y;
+    let per = WG / H;            // tokens of the workgroup
+    let slot = lid.x / H;        // this invocation's token
+    let j = lid.x % H;           // and unit
+    let row = wid.x * per + slot;
+    let whh = p.whh + dir * p.whhZ;
+    var tok = 0u;
+    var first = 0u;
+    var count = 0u;              // 0: no token (the last workgroup's spare slots, WG % H)
+    if (slot < per && row < p.rows) {
+        tok = ints[p.seqs + row];
+        first = ints[p.tokTable + 3u * tok + 1u];
+        count = ints[p.tokTable + 3u * tok + 2u];
+    }
+    // The workgroup's longest token is its first: the steps of the loop.
+    let steps = ints[p.tokTable + 3u * ints[p.seqs + wid.x * per] + 2u];
+    hbuf[lid.x] = 0.0;
+    workgroupBarrier();
+    var cell = 0.0;
+    var cur = 0u;
+    for (var s = 0u; s < steps; s++) {
+        if (s < count) {
+            let id = ints[first + select(s, count - 1u - s, dir == 1u)];
+            let hin = cur * MAXH + slot * H;
+            let a = preact(j, p.x + (id * 2u + dir) * G, hin, whh);
+            cell = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
+            let h = sigm(a.w) * tanh_(cell);
+            hbuf[(1u - cur) * MAXH + slot * H + j] = h;
+            if (s + 1u == count) {
+                arena[p.out + tok * p.ldo + p.col + dir * H + j] = h;
+            }
+        }
         workgroupBarrier();
         cur = 1u - cur;
     }

@@ -11,6 +11,7 @@ const (
 	kCharLSTM
 	kLSTM
 	kLSTMLoop
+	kCharLoop
 	kPair
 	kAssemble
 	numKernels
@@ -25,6 +26,7 @@ var (
 		kCharLSTM: "lstm.wgsl",
 		kLSTM:     "lstm.wgsl",
 		kLSTMLoop: "lstm_loop.wgsl",
+		kCharLoop: "lstm_loop.wgsl",
 		kPair:     "biaffine_pair.wgsl",
 		kAssemble: "assemble.wgsl",
 	}
@@ -34,6 +36,7 @@ var (
 		kCharLSTM: "chars",
 		kLSTM:     "sentence",
 		kLSTMLoop: "main",
+		kCharLoop: "chars",
 		kPair:     "main",
 		kAssemble: "main",
 	}
@@ -183,6 +186,33 @@ func (p *planner) charSteps(ch *chunk) {
 	}
 }
 
+// charLoop dispatches lstm_loop.wgsl (entry chars): the char BiLSTM over
+// every token of a chunk in one dispatch, 256/CharHidden tokens a
+// workgroup; each token's final states go to its feature row in u.
+func (p *planner) charLoop(ch *chunk) {
+	l, c := p.l, p.l.c
+	H := c.CharHidden
+	prm := lstmParams{
+		Hid: u32(H), Rows: u32(ch.tokens), Seqs: u32(ch.order), TokTable: u32(ch.tokTable),
+		X:   u32(p.charTable()),
+		Whh: u32(p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"+loopSuffix] - p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]),
+		Out: u32(l.u), Ldo: u32(l.feat), Col: u32(c.WordDim),
+	}
+	p.add(kCharLoop, "char BiLSTM (loop)", charLoopWork(H, ch), paramBytes(&prm), ceilDiv(ch.tokens, charLoopWidth/H), 2, 1)
+}
+
+// charLoopWidth is the workgroup size of lstm_loop.wgsl's chars entry: a
+// workgroup holds charLoopWidth/CharHidden tokens, so the char loop runs
+// for a CharHidden of at most charLoopWidth.
+const charLoopWidth = 256
+
+// charLoopWork is the estimated work of the char loop over ch: every
+// token's steps (as many as the longest token's in its workgroup: at most
+// the chunk's longest).
+func charLoopWork(hid int, ch *chunk) float64 {
+	return stepCost * float64(2*ch.tokens*len(ch.charRows)*4*hid*hid)
+}
+
 // lstmSteps dispatches lstm.wgsl (entry sentence) once per step of the
 // BiLSTM layer name (hidden size hid) over the sentences of a chunk: gate
 // inputs from gm (row stride 8H), states to out (row stride 2H).
@@ -308,6 +338,7 @@ type planLimits struct {
 	maxWork   float64 // split pair products estimated above it (0: no limit)
 	loopIters int     // the most loop iterations of one invocation (0: no limit)
 	loopSents int     // the most sentences of a chunk whose BiLSTMs loop (0: no limit)
+	charSteps bool    // the char BiLSTM one dispatch per step, always (a profile variant)
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -320,6 +351,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	if o.loopSentences > 0 {
 		lim.loopSents = o.loopSentences
 	}
+	lim.charSteps = o.charSteps
 	return lim
 }
 
@@ -370,7 +402,15 @@ func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, mem
 	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members}
 	T := ch.tokens
 	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], l.u, l.feat)
-	p.charSteps(ch)
+	// The char loop, where the sentence loops would run (see bi below) and
+	// the hidden size fits a workgroup, else a dispatch per step.
+	if p.wm.loop && !lim.charSteps && c.CharHidden <= charLoopWidth && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) &&
+		(lim.loopIters == 0 || loopIterations(len(ch.charRows)-2, c.CharHidden) <= lim.loopIters) &&
+		(p.maxWork <= 0 || charLoopWork(c.CharHidden, ch) <= p.maxWork) {
+		p.charLoop(ch)
+	} else {
+		p.charSteps(ch)
+	}
 	bi := func(name string, in, hid, a, out int) {
 		p.linear(name+" input projection", linearOp{
 			rows: T, cols: 4 * hid, inner: in, a: a, lda: in,

@@ -19,8 +19,10 @@ import (
 // thus checked on its own inputs: the first dispatch that deviates names the
 // faulty kernel (and its grid) instead of an end-to-end difference, and a
 // write outside the region a kernel should touch shows up as well. It runs
-// for the random micro model (per-step LSTM path and LSTM loop path) and for
-// the shipped default model when present; on a real GPU this localises a
+// for the random micro model and for the shipped default model when
+// present, each with the per-step LSTM kernels (lstm.wgsl: chars and
+// sentence) and with the loops (lstm_loop.wgsl: chars and main; the plan's
+// kernels are checked); on a real GPU this localises a
 // driver-specific discrepancy.
 func TestDispatchByDispatch(t *testing.T) {
 	type model struct {
@@ -33,14 +35,19 @@ func TestDispatchByDispatch(t *testing.T) {
 			models = append(models, model{"default model 1", ms[0].Params})
 		}
 	}
+	// steps: one dispatch per step for the char and sentence LSTMs
+	// (lstm.wgsl); loop: the loops (lstm_loop.wgsl, both entries).
+	steps := planLimits{loopSents: 1, charSteps: true}
 	cases := []struct {
 		name    string
 		w       Weights
 		lengths []int
+		lim     planLimits
 	}{
-		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}},
-		{"loop f32", WeightsF32, []int{17}},
-		{"loop f16", WeightsF16, []int{6, 19, 1}},
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, steps},
+		{"loop f32", WeightsF32, []int{17}, planLimits{}},
+		{"loop f16", WeightsF16, []int{6, 19, 1}, planLimits{}},
+		{"loop f32, many sentences", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, planLimits{}},
 	}
 	for _, m := range models {
 		for _, tc := range cases {
@@ -60,7 +67,15 @@ func TestDispatchByDispatch(t *testing.T) {
 				}
 				ps := []*network.Params{m.p}
 				checkDispatches(t, s, ps, initPlan(s.lay, s.wms), ids)
-				checkDispatches(t, s, ps, chunkPlan(s.lay, &s.wms[0], chunks[0], planLimits{}), chunks[0].ints)
+				ds := chunkPlan(s.lay, &s.wms[0], chunks[0], tc.lim)
+				kernels := map[kernel]bool{}
+				for _, d := range ds {
+					kernels[d.kernel] = true
+				}
+				if loop := tc.lim == (planLimits{}); kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
+					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
+				}
+				checkDispatches(t, s, ps, ds, chunks[0].ints)
 			})
 		}
 	}
@@ -321,6 +336,41 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						out[p.Out+t*p.Ldo+dir*H+j] = float32(hn[j])
 					}
 					h = hn
+				}
+			}
+		}
+	case kCharLoop:
+		p := paramsOf[lstmParams](d.params)
+		H := p.Hid
+		for r := range p.Rows {
+			tok := e.ints[p.Seqs+r]
+			first := e.ints[p.TokTable+3*tok+1]
+			count := e.ints[p.TokTable+3*tok+2]
+			for dir := range uint32(2) {
+				h := make([]float64, H)
+				c := make([]float64, H)
+				for s := range count {
+					ch := e.ints[first+s]
+					if dir == 1 {
+						ch = e.ints[first+count-1-s]
+					}
+					g := p.X + (ch*2+dir)*4*H
+					hn := make([]float64, H)
+					for j := range H {
+						var a [4]float64
+						for q := range uint32(4) {
+							a[q] = float64(in[g+4*j+q])
+							for k := range H {
+								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+q*H+j]
+							}
+						}
+						c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
+						hn[j] = sigm64(a[3]) * math.Tanh(c[j])
+					}
+					h = hn
+				}
+				for j := range H {
+					out[p.Out+tok*p.Ldo+p.Col+dir*H+j] = float32(h[j])
 				}
 			}
 		}

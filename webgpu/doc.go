@@ -22,9 +22,11 @@
 // tokens (n+2 per sentence), its dispatches, in order:
 //
 //	gather.wgsl          U[:, :WordDim] = WordEmb[word ids]
-//	lstm.wgsl chars      one dispatch per character step over every token (rows) and both
-//	                     directions: h W_hhᵀ tiled, gates from the char table, final states
-//	                     into U[:, WordDim:]
+//	lstm_loop.wgsl chars one dispatch: a loop over the characters of 256/CharHidden
+//	                     tokens per workgroup and direction, gates from the char table,
+//	                     final states into U[:, WordDim:] (where the sentence loops run;
+//	                     else lstm.wgsl chars: one dispatch per character step over every
+//	                     token, h W_hhᵀ tiled)
 //	matmul.wgsl          G = U W_ihᵀ + b for both directions of lstm1
 //	lstm_loop.wgsl       one dispatch: a persistent loop per sentence and direction: H1
 //	                     (on a software adapter, for a chunk of more than 4 sentences
@@ -70,9 +72,9 @@
 // assemble.wgsl writes them) and tag logits slice. On a hardware adapter
 // that is all: per batch one upload, one submission, one map, no CPU wait
 // between chunks, and one dispatch per kernel launch (per chunk
-// fixedDispatches, one per character step and one per sentence BiLSTM
-// layer). For the Alpino test set in one batch with the shipped model: 5
-// chunks, 220 dispatches (TestHardwareSchedule, which runs that schedule on
+// fixedDispatches, one for the character BiLSTM and one per sentence
+// BiLSTM layer). For the Alpino test set in one batch with the shipped
+// model: 5 chunks, 115 dispatches (TestHardwareSchedule, which runs that schedule on
 // lavapipe and counts the device's calls).
 //
 // On a software adapter (lavapipe, SwiftShader) chunks are smaller

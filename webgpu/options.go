@@ -47,11 +47,12 @@ const (
 	// DefaultChunkTokens bounds the tokens (words + BOS + EOS) of one chunk
 	// by default on a hardware adapter, SoftwareChunkTokens on a software
 	// one (where a single dispatch over 1024 tokens, the MLPs', takes over
-	// a second). Every chunk adds a dispatch per character step, and the
-	// kernels' fixed costs: with the shipped model, 4096 tokens (124 MiB of
-	// activations, within the 128 MiB storage binding limit) score the
-	// Alpino test set in 5 chunks and 220 dispatches, 2048 in 9 chunks and
-	// 394; on an NVIDIA H200, 29 against 38 ms. In the browser, where
+	// a second). Every chunk adds the kernels' fixed costs (and, before
+	// the char loop of session 11, a dispatch per character step): with
+	// the shipped model, 4096 tokens (124 MiB of activations, within the
+	// 128 MiB storage binding limit) scored the Alpino test set in 5
+	// chunks and 220 dispatches, 2048 in 9 chunks and 394; on an NVIDIA
+	// H200, 29 against 38 ms. In the browser, where
 	// batches are small and the tab's GPU memory is shared,
 	// BrowserChunkTokens (62 MiB of activations per model).
 	DefaultChunkTokens  = 4096
@@ -118,6 +119,9 @@ type Options struct {
 	// whose BiLSTMs run as persistent loops (0: the adapter's default,
 	// loopSentences or hardwareLoopSentences).
 	loopSentences int
+	// charSteps, for benchmarks only, runs the char BiLSTM one dispatch
+	// per step (lstm.wgsl chars) where the char loop would run.
+	charSteps bool
 	// kernelBodies, for benchmarks only, replaces kernel files (by name:
 	// "matmul.wgsl") with other sources, to compare variants in one run.
 	kernelBodies map[string]string

@@ -68,11 +68,15 @@ func packOrder() []string {
 }
 
 // loopCopies are the tensors packed a second time, after every parameter,
-// for lstm_loop.wgsl: the sentence LSTMs' w_hh transposed, (H, 4H), with
-// PyTorch's gate-major columns (q*H+j: gate q of unit j), so that the
-// invocations of neighbouring units read neighbouring values (one cache
-// line a warp where the interleaved layout of lstm.wgsl takes four).
-var loopCopies = []string{"lstm1.fwd.w_hh" + loopSuffix, "lstm1.bwd.w_hh" + loopSuffix, "lstm2.fwd.w_hh" + loopSuffix, "lstm2.bwd.w_hh" + loopSuffix}
+// for lstm_loop.wgsl: the LSTMs' w_hh (the character LSTM's and the
+// sentence LSTMs') transposed, (H, 4H), with PyTorch's gate-major columns
+// (q*H+j: gate q of unit j), so that the invocations of neighbouring units
+// read neighbouring values (one cache line a warp where the interleaved
+// layout of lstm.wgsl takes four).
+var loopCopies = []string{
+	"char_lstm.fwd.w_hh" + loopSuffix, "char_lstm.bwd.w_hh" + loopSuffix,
+	"lstm1.fwd.w_hh" + loopSuffix, "lstm1.bwd.w_hh" + loopSuffix, "lstm2.fwd.w_hh" + loopSuffix, "lstm2.bwd.w_hh" + loopSuffix,
+}
 
 // loopSuffix names a tensor's copy for lstm_loop.wgsl (see loopCopies).
 const loopSuffix = "_gm"

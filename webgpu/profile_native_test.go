@@ -55,16 +55,18 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		o.kernelBodies = map[string]string{"matmul.wgsl": string(src)}
 		return o
 	}
-	steps := Options{loopSentences: 1}
+	steps := Options{loopSentences: 1, charSteps: true}
 	variants := []struct {
 		name  string
 		o     Options
 		batch []network.Input
 	}{
 		{"one sentence of 20 words", Options{}, one},
+		{"one sentence of 20 words, char BiLSTM a dispatch per step", Options{charSteps: true}, one},
 		{"64 sentences", Options{}, batch[:64]},
 		{"64 sentences, per-step LSTM kernel", steps, batch[:64]},
 		{"test set", Options{}, batch},
+		{"test set, char BiLSTM a dispatch per step", Options{charSteps: true}, batch},
 		{"test set, chunks of 2048 tokens", Options{ChunkTokens: 2048}, batch},
 		{"test set, per-step LSTM kernel", steps, batch},
 		{"test set, matmul with indexed accumulators", indexed(Options{}), batch},
