@@ -14,6 +14,14 @@
 //
 //	sc := scorer.Select(preferGPU, model, func() (scorer.Scorer, error) { return webgpu.New(model.Params, opts) }, log.Printf)
 //
+// An ensemble's models score on one device, their mean computed there
+// (NewEnsemble: one weights buffer, each model's dispatches in turn adding
+// into the results, one read-back), or with NewMean, which falls back to a
+// scorer per model averaged by scorer.Mean when the models do not fit one
+// buffer together:
+//
+//	sc, adapter, err := webgpu.NewMean([]*network.Params{a, b}, opts)
+//
 // # Forward pass
 //
 // A batch is sorted by length and cut into chunks that fit the buffers
