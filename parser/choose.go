@@ -30,7 +30,7 @@ const warmupWords = 20
 // sentences longer than it accepts. An ensemble's models all go to the
 // GPUFunc, which averages them (on the device); the CPU averages them with
 // scorer.Mean.
-func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network.Model, cpu scorer.Scorer, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
+func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models *lazyModels, cpu scorer.Scorer, f16 bool, backend string, info *Info) (scorer.Scorer, error) {
 	info.Backend = cpu.Backend()
 	switch backend {
 	case BackendCPU:
@@ -44,11 +44,7 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		info.Choice, info.Reason = "no WebGPU here", ReasonNoWebGPU
 		return cpu, nil
 	}
-	params := make([]*network.Params, len(models))
-	for k, m := range models {
-		params[k] = m.Params
-	}
-	g, software, err := e.GPU(params, f16, backend == BackendWebGPU)
+	g, software, err := e.GPU(models.params, f16, backend == BackendWebGPU)
 	switch {
 	case errors.Is(err, ErrSoftwareAdapter):
 		info.Choice, info.Reason = "the WebGPU adapter is a software one (about 50-100x slower than the CPU): using the CPU; add ?backend=webgpu to use it anyway", ReasonSoftware
@@ -63,8 +59,13 @@ func (e *Engine) chooseBackend(ctx context.Context, p *Parser, models []*network
 		info.Choice, info.Reason = "WebGPU unavailable: "+firstLine(err.Error()), ReasonFailed
 		return cpu, nil
 	}
+	all, err := models.all() // converted already: the GPU has them
+	if err != nil {
+		_ = g.Close()
+		return nil, err
+	}
 	var notes []string
-	sel := scorer.WithFallback(g, scorer.MeanCPU(models), func(f string, a ...any) {
+	sel := scorer.WithFallback(g, scorer.MeanCPU(all), func(f string, a ...any) {
 		notes = append(notes, fmt.Sprintf(f, a...))
 	})
 	use := func(s scorer.Scorer, reason, why string) scorer.Scorer {

@@ -88,6 +88,11 @@ type Info struct {
 	// thread of its own (models 1, 2, ...; see MemoryReporter).
 	Memory       int64   `json:"memory,omitempty"`
 	MemberMemory []int64 `json:"member_memory,omitempty"`
+	// LocalModels is the number of models whose parameters the parsing
+	// thread holds once loaded: every model, unless some score in threads
+	// of their own (MemberFunc), whose models it converts only should
+	// their thread fail.
+	LocalModels int `json:"local_models"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
 }
@@ -95,14 +100,16 @@ type Info struct {
 // ErrNoModel is returned by Engine.Parse before a model is loaded.
 var ErrNoModel = errors.New("no model loaded")
 
-// GPUFunc builds a GPU scorer for the models' parameters (one model, or an
-// ensemble's, whose scores it averages as scorer.Mean does; stored as
-// float16 when f16 is set) and says whether its adapter is a software one.
-// Without allowSoftware it fails early, with an error wrapping
-// ErrSoftwareAdapter, when the adapter is a software one, before compiling
-// anything. ui/browser gives one over package webgpu (webgpu.NewMean: an
-// ensemble's models on one device, averaged there).
-type GPUFunc func(ps []*network.Params, f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
+// GPUFunc builds a GPU scorer for the models' parameters, which params
+// returns (one model, or an ensemble's, whose scores it averages as
+// scorer.Mean does; stored as float16 when f16 is set), and says whether
+// its adapter is a software one. Without allowSoftware it fails early,
+// with an error wrapping ErrSoftwareAdapter, when the adapter is a
+// software one, before compiling anything. It calls params only once it
+// knows there is an adapter to use: an ensemble's models beyond the first
+// are converted then. ui/browser gives one over package webgpu
+// (webgpu.NewMean: an ensemble's models on one device, averaged there).
+type GPUFunc func(params func() ([]*network.Params, error), f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
 
 // ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
 // is a software one and software adapters were not allowed.
@@ -138,15 +145,16 @@ type MemoryReporter interface {
 // MemberFunc starts a scorer of model k (k >= 1) of the ensemble held in
 // data (a weights file that name names), which scores elsewhere while the
 // engine's goroutine scores model 0: in the browser, in a Web Worker of its
-// own (ui/browser). local is model k here; the scorer scores with it from
-// the moment its own thread fails, so that no parse is lost. An error (one
-// core, no workers) means model k is scored here, after model 0. ctx bounds
-// the start.
+// own (ui/browser). local is the CPU scorer of model k here, which converts
+// the model at its first batch; the scorer scores with it from the moment
+// its own thread fails, so that no parse is lost (until then, the engine's
+// thread does not hold model k). An error (one core, no workers) means
+// model k is scored here, after model 0. ctx bounds the start.
 //
 // Without always, it also fails where there are too few cores for the
 // threads to run at once (in the browser: one for the page and one for
 // each model up to k).
-type MemberFunc func(ctx context.Context, data []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error)
+type MemberFunc func(ctx context.Context, data []byte, name string, k int, local scorer.Scorer, always bool) (scorer.Scorer, error)
 
 // Engine holds one loaded model at a time, scores with the backend it
 // chose (the CPU, or WebGPU through GPU) and parses in the calling
@@ -176,14 +184,16 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 		progress = func(string) {}
 	}
 	progress(LoadReading)
-	ms, err := Read(data, name)
+	// Model 0 now; an ensemble's others when they score here (lazy).
+	ms, lazy, err := readFirst(data, name)
 	if err != nil {
 		return nil, err
 	}
-	p, err := ms.Parser()
+	p, err := New(lazy.first(), ms.Vocab)
 	if err != nil {
 		return nil, err
 	}
+	p.Calibration = ms.Calibration
 	p.Decode.MaxBytes = opt.MaxBytes
 	if p.Decode.MaxBytes <= 0 {
 		p.Decode.MaxBytes = DefaultMaxBytes
@@ -191,8 +201,8 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	f := ms.File
 	info := &Info{
 		Labels:       ms.Vocab.Labels,
-		Params:       ms.Models[0].Config().NumParams() * len(ms.Models),
-		Models:       len(ms.Models),
+		Params:       lazy.first().Config().NumParams() * lazy.count(),
+		Models:       lazy.count(),
 		DType:        f.DType.String(),
 		DevF1:        f.Meta.DevF1,
 		DevDiscF1:    f.Meta.DevDiscF1,
@@ -210,12 +220,16 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	// With WebGPU asked for, the CPU is only its fallback: the members'
 	// workers are not started for it (unless asked for with Workers).
 	gpuAsked := opt.Backend == BackendWebGPU && e.GPU != nil && opt.Workers == 0
-	cpu, local := e.cpuScorer(ctx, data, name, ms.Models, opt.Workers, gpuAsked, info)
-	sc, err := e.chooseBackend(ctx, p, ms.Models, cpu, f.DType == weights.Float16, opt.Backend, info)
+	cpu, local, err := e.cpuScorer(ctx, data, name, lazy, opt.Workers, gpuAsked, info)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := e.chooseBackend(ctx, p, lazy, cpu, f.DType == weights.Float16, opt.Backend, info)
 	if err != nil {
 		_ = cpu.Close()
 		return nil, err
 	}
+	info.LocalModels = lazy.converted()
 	if sc != cpu {
 		// WebGPU scores: the members' workers are not needed.
 		_ = cpu.Close()
@@ -240,35 +254,49 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	return info, nil
 }
 
-// cpuScorer returns the CPU scorer of models and the models it scores in
-// this goroutine: with Members (and workers not 1), an ensemble whose models
-// 1, 2, ... score elsewhere at the same time as model 0 (those that cannot
-// score here, after it); else scorer.MeanCPU, as also when gpuAsked (the
-// CPU is then WebGPU's fallback). info.Workers and info.Parallel say
-// which.
-func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models []*network.Model, workers int, gpuAsked bool, info *Info) (scorer.Scorer, []*network.Model) {
+// cpuScorer returns the CPU scorer of the models and the models it scores
+// in this goroutine: with Members (and workers not 1), an ensemble whose
+// models 1, 2, ... score elsewhere at the same time as model 0 (those that
+// cannot score here, after it; the others are converted here only should
+// their thread fail); else scorer.MeanCPU, as also when gpuAsked (the CPU
+// is then WebGPU's fallback). info.Workers and info.Parallel say which.
+func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models *lazyModels, workers int, gpuAsked bool, info *Info) (scorer.Scorer, []*network.Model, error) {
 	info.Workers = 1
-	if len(models) == 1 {
-		return scorer.NewCPU(models[0]), models
+	n := models.count()
+	if n == 1 {
+		return scorer.NewCPU(models.first()), []*network.Model{models.first()}, nil
 	}
+	why := ""
 	switch {
 	case workers == 1:
-		info.Parallel = fmt.Sprintf("the %d models score one after the other (asked for)", len(models))
-		return scorer.MeanCPU(models), models
+		why = fmt.Sprintf("the %d models score one after the other (asked for)", n)
 	case e.Members == nil:
-		info.Parallel = fmt.Sprintf("the %d models score one after the other", len(models))
-		return scorer.MeanCPU(models), models
+		why = fmt.Sprintf("the %d models score one after the other", n)
 	case gpuAsked:
-		info.Parallel = fmt.Sprintf("the %d models score one after the other: WebGPU was asked for, the CPU is its fallback", len(models))
-		return scorer.MeanCPU(models), models
+		why = fmt.Sprintf("the %d models score one after the other: WebGPU was asked for, the CPU is its fallback", n)
 	}
-	members := []scorer.Scorer{scorer.NewCPU(models[0])}
-	local := []*network.Model{models[0]} // not models[:1]: appending would write into models
+	if why != "" {
+		all, err := models.all()
+		if err != nil {
+			return nil, nil, err
+		}
+		info.Parallel = why
+		return scorer.MeanCPU(all), all, nil
+	}
+	members := []scorer.Scorer{scorer.NewCPU(models.first())}
+	local := []*network.Model{models.first()}
 	var whyNot error
-	for k, m := range models[1:] {
-		s, err := e.Members(ctx, data, name, k+1, m, workers >= 2)
+	for k := 1; k < n; k++ {
+		s, err := e.Members(ctx, data, name, k, lazyCPU{models, k}, workers >= 2)
 		if err != nil {
 			whyNot = cmp.Or(whyNot, err)
+			m, err := models.get(k)
+			if err != nil {
+				for _, s := range members {
+					_ = s.Close()
+				}
+				return nil, nil, err
+			}
 			s = scorer.NewCPU(m)
 			local = append(local, m)
 		} else {
@@ -281,13 +309,13 @@ func (e *Engine) cpuScorer(ctx context.Context, data []byte, name string, models
 	}
 	switch {
 	case whyNot == nil:
-		info.Parallel = fmt.Sprintf("the %d models score at the same time, each in a worker of its own", len(models))
+		info.Parallel = fmt.Sprintf("the %d models score at the same time, each in a worker of its own", n)
 	case info.Workers == 1:
-		info.Parallel = fmt.Sprintf("the %d models score one after the other: %s", len(models), firstLine(whyNot.Error()))
+		info.Parallel = fmt.Sprintf("the %d models score one after the other: %s", n, firstLine(whyNot.Error()))
 	default:
-		info.Parallel = fmt.Sprintf("%d of the %d models score at the same time: %s", info.Workers, len(models), firstLine(whyNot.Error()))
+		info.Parallel = fmt.Sprintf("%d of the %d models score at the same time: %s", info.Workers, n, firstLine(whyNot.Error()))
 	}
-	return scorer.Mean(members...), local
+	return scorer.Mean(members...), local, nil
 }
 
 // Parse parses one sentence (see Parser.Parse); before Load it returns

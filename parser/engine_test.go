@@ -41,15 +41,21 @@ func meanCPU(ps []*network.Params) scorer.Scorer {
 
 // failing is a GPUFunc that fails with err.
 func failing(err error) parser.GPUFunc {
-	return func([]*network.Params, bool, bool) (scorer.Scorer, bool, error) { return nil, false, err }
+	return func(func() ([]*network.Params, error), bool, bool) (scorer.Scorer, bool, error) {
+		return nil, false, err
+	}
 }
 
 func TestChooseBackend(t *testing.T) {
 	data := parsertest.Model(t, 1)
 	gpu := func(software bool, delay time.Duration) parser.GPUFunc {
-		return func(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		return func(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 			if software && !allowSoftware {
 				return nil, true, fmt.Errorf("probe: %w", parser.ErrSoftwareAdapter)
+			}
+			ps, err := params()
+			if err != nil {
+				return nil, false, err
 			}
 			return fakeGPU{meanCPU(ps), delay}, software, nil
 		}
@@ -116,8 +122,12 @@ func TestEnsembleBackends(t *testing.T) {
 	}
 	differ := 0
 	gpus := 0
-	gpu := func(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+	gpu := func(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 		gpus++
+		ps, err := params()
+		if err != nil {
+			return nil, false, err
+		}
 		if len(ps) != 2 {
 			t.Errorf("GPUFunc given %d models, want the ensemble's 2", len(ps))
 		}
@@ -184,17 +194,21 @@ func sameParse(t *testing.T, e *parser.Engine, ref *parser.Parser, words []strin
 // the members were set up.
 func TestEngineMembersSome(t *testing.T) {
 	data, ref := ensembleAndReference(t, "ens3", 1, 2, 3)
-	gpu := func(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+	gpu := func(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		ps, err := params()
+		if err != nil {
+			return nil, false, err
+		}
 		return fakeGPU{meanCPU(ps), 0}, false, nil
 	}
 	for _, backend := range []string{parser.BackendCPU, parser.BackendWebGPU} {
 		t.Run(backend, func(t *testing.T) {
 			started, closed := 0, 0
-			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error) {
+			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local scorer.Scorer, always bool) (scorer.Scorer, error) {
 				if k == 2 {
 					return nil, errors.New("no third core")
 				}
-				return elsewhere{scorer.NewCPU(local), k, &started, &closed}, nil
+				return elsewhere{local, k, &started, &closed}, nil
 			}}
 			defer e.Close()
 			info, err := e.Load(context.Background(), data, "ens3", parser.LoadOptions{Backend: backend})
@@ -331,7 +345,11 @@ func (m elsewhere) MemoryBytes() int64 { return int64(1000 * m.k) }
 // started unless workers are asked for too.
 func TestEngineMembers(t *testing.T) {
 	data, ref := ensembleAndReference(t, "ens", 1, 2)
-	gpu := func(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+	gpu := func(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+		ps, err := params()
+		if err != nil {
+			return nil, false, err
+		}
 		return fakeGPU{meanCPU(ps), 0}, false, nil
 	}
 	tests := []struct {
@@ -342,39 +360,42 @@ func TestEngineMembers(t *testing.T) {
 		wantWhy     string
 		wantCalls   int // MemberFunc calls
 		wantStarted bool
+		wantLocal   int // models converted in the engine's thread
 	}{
-		{"parallel", parser.LoadOptions{Backend: parser.BackendCPU}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
-		{"member cannot start", parser.LoadOptions{Backend: parser.BackendCPU}, errors.New("one core"), 1, "the 2 models score one after the other: one core", 1, false},
-		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 1}, nil, 1, "the 2 models score one after the other (asked for)", 0, false},
-		{"workers asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 2}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true},
+		{"parallel", parser.LoadOptions{Backend: parser.BackendCPU}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true, 1},
+		{"member cannot start", parser.LoadOptions{Backend: parser.BackendCPU}, errors.New("one core"), 1, "the 2 models score one after the other: one core", 1, false, 2},
+		{"serial asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 1}, nil, 1, "the 2 models score one after the other (asked for)", 0, false, 2},
+		{"workers asked for", parser.LoadOptions{Backend: parser.BackendCPU, Workers: 2}, nil, 2, "the 2 models score at the same time, each in a worker of its own", 1, true, 1},
 		// WebGPU asked for: no member is started for the CPU, its
-		// fallback (unless workers are asked for too).
-		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 0, false},
-		{"webgpu and workers asked for", parser.LoadOptions{Backend: parser.BackendWebGPU, Workers: 2}, nil, 1, "", 1, false},
+		// fallback (unless workers are asked for too); the GPU holds
+		// every model.
+		{"webgpu scores", parser.LoadOptions{Backend: parser.BackendWebGPU}, nil, 1, "", 0, false, 2},
+		{"webgpu and workers asked for", parser.LoadOptions{Backend: parser.BackendWebGPU, Workers: 2}, nil, 1, "", 1, false, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls, created, started, closed := 0, 0, 0, 0
-			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error) {
+			e := &parser.Engine{GPU: gpu, Members: func(ctx context.Context, d []byte, name string, k int, local scorer.Scorer, always bool) (scorer.Scorer, error) {
 				calls++
 				if always != (tc.opt.Workers >= 2) {
 					t.Errorf("MemberFunc told always=%v for workers=%d", always, tc.opt.Workers)
 				}
-				if k != 1 || local != nil && local.Params == nil || !slices.Equal(d, data) || name != "ens" {
+				if k != 1 || local == nil || local.Backend() != "cpu" || !slices.Equal(d, data) || name != "ens" {
 					t.Errorf("MemberFunc(k=%d, name=%q, %d bytes)", k, name, len(d))
 				}
 				if tc.fail != nil {
 					return nil, tc.fail
 				}
 				created++
-				return elsewhere{scorer.NewCPU(local), k, &started, &closed}, nil
+				return elsewhere{local, k, &started, &closed}, nil
 			}}
 			info, err := e.Load(context.Background(), data, "ens", tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if info.Workers != tc.wantWorkers || info.Parallel != tc.wantWhy || calls != tc.wantCalls {
-				t.Fatalf("workers %d, parallel %q, %d MemberFunc calls; want %d, %q, %d", info.Workers, info.Parallel, calls, tc.wantWorkers, tc.wantWhy, tc.wantCalls)
+			if info.Workers != tc.wantWorkers || info.Parallel != tc.wantWhy || calls != tc.wantCalls || info.LocalModels != tc.wantLocal {
+				t.Fatalf("workers %d, parallel %q, %d MemberFunc calls, %d models here; want %d, %q, %d, %d",
+					info.Workers, info.Parallel, calls, info.LocalModels, tc.wantWorkers, tc.wantWhy, tc.wantCalls, tc.wantLocal)
 			}
 			if tc.opt.Backend == parser.BackendWebGPU && closed != created {
 				t.Errorf("WebGPU scores, but %d of %d members' threads were closed", closed, created)
@@ -400,10 +421,10 @@ func TestEngineWebGPUAskedFallsBack(t *testing.T) {
 	data, ref := ensembleAndReference(t, "ens", 1, 2)
 	calls := 0
 	e := &parser.Engine{
-		GPU: func([]*network.Params, bool, bool) (scorer.Scorer, bool, error) {
+		GPU: func(func() ([]*network.Params, error), bool, bool) (scorer.Scorer, bool, error) {
 			return nil, false, fmt.Errorf("no adapter here: %w", parser.ErrNoAdapter)
 		},
-		Members: func(context.Context, []byte, string, int, *network.Model, bool) (scorer.Scorer, error) {
+		Members: func(context.Context, []byte, string, int, scorer.Scorer, bool) (scorer.Scorer, error) {
 			calls++
 			return nil, errors.New("not wanted")
 		},
@@ -437,3 +458,33 @@ func ensembleAndReference(t *testing.T, name string, seeds ...uint64) ([]byte, *
 	}
 	return data, ref
 }
+
+// TestEngineMemberFallsBackLazily: a model that scores in a thread of its
+// own is not converted in the engine's thread at load (Info.LocalModels
+// 1); when its thread fails and the local fallback scores, the model is
+// converted then, and the parses are the ensemble's.
+func TestEngineMemberFallsBackLazily(t *testing.T) {
+	data, ref := ensembleAndReference(t, "ens3", 1, 2, 3)
+	e := &parser.Engine{Members: func(ctx context.Context, d []byte, name string, k int, local scorer.Scorer, always bool) (scorer.Scorer, error) {
+		return failedThread{local}, nil
+	}}
+	defer e.Close()
+	info, err := e.Load(context.Background(), data, "ens3", parser.LoadOptions{Backend: parser.BackendCPU})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.LocalModels != 1 || info.Workers != 3 || info.Models != 3 {
+		t.Fatalf("%d models here, %d workers, %d models; want 1, 3, 3", info.LocalModels, info.Workers, info.Models)
+	}
+	for _, words := range parsertest.Sentences {
+		sameParse(t, e, ref, words)
+	}
+}
+
+// failedThread is a member whose thread failed at once: it scores with
+// its local fallback.
+type failedThread struct{ local scorer.Scorer }
+
+func (f failedThread) Score(b []network.Input) ([]scorer.Result, error) { return f.local.Score(b) }
+func (f failedThread) Backend() string                                  { return f.local.Backend() + " (here)" }
+func (f failedThread) Close() error                                     { return f.local.Close() }

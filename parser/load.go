@@ -75,6 +75,21 @@ func Read(data []byte, name string) (*Models, error) {
 	return fromFiles(name, []*weights.File{f}, []string{name})
 }
 
+// readFirst is Read converting model 0 only (weights.ReadMember): Models
+// holds that one, File.Ensemble counts the file's models, and lazy gives
+// the others when asked for.
+func readFirst(data []byte, name string) (*Models, *lazyModels, error) {
+	f, err := weights.ReadMember(data, name, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parser: %w", err)
+	}
+	ms, err := fromFiles(name, []*weights.File{f}, []string{name})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ms, newLazyModels(data, name, ms.Models[0], f.Ensemble), nil
+}
+
 // ReadMember reads model k (counted from 0) of the weights file held in
 // data, checked like Read's but with only that model's parameters
 // converted (weights.ReadMember): an ensemble's model scoring in a thread

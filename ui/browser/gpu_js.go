@@ -17,7 +17,7 @@ import (
 // float16 on the device. Unless allowSoftware, it first asks for an
 // adapter and gives up, wrapping parser.ErrSoftwareAdapter, when it is a
 // fallback (software) one, before compiling the kernels.
-func GPU(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+func GPU(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
 	if !allowSoftware {
 		software, err := probeAdapter()
 		if err != nil {
@@ -30,6 +30,10 @@ func GPU(ps []*network.Params, f16, allowSoftware bool) (scorer.Scorer, bool, er
 	var o webgpu.Options
 	if f16 {
 		o.Weights = webgpu.WeightsF16
+	}
+	ps, err := params()
+	if err != nil {
+		return nil, false, err
 	}
 	s, adapter, err := webgpu.NewMean(ps, o)
 	if err != nil {

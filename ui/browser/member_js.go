@@ -29,7 +29,7 @@ var _ parser.MemberFunc = Member
 // page's renders cost less since the constituent table is set as one
 // piece: before, with the page's renders costing more, the two were
 // equal and this asked for a core more).
-func Member(ctx context.Context, data []byte, name string, k int, local *network.Model, always bool) (scorer.Scorer, error) {
+func Member(ctx context.Context, data []byte, name string, k int, local scorer.Scorer, always bool) (scorer.Scorer, error) {
 	if c := js.Global().Get("navigator").Get("hardwareConcurrency"); !always && c.Truthy() && c.Int() < k+1 {
 		return nil, fmt.Errorf("%d core(s), fewer than %d models need (?workers=%d uses a worker per model anyway)", c.Int(), k+1, k+1)
 	}
@@ -64,7 +64,7 @@ func Member(ctx context.Context, data []byte, name string, k int, local *network
 		c.close()
 		return nil, ctx.Err()
 	}
-	return &remoteMember{local: scorer.NewCPU(local), conn: c, memory: loaded.Memory}, nil
+	return &remoteMember{local: local, conn: c, memory: loaded.Memory}, nil
 }
 
 // workerConn is a memberConn over a Web Worker.

@@ -74,7 +74,7 @@ func TestHandleProgress(t *testing.T) {
 	}{
 		{"cpu", parser.BackendCPU, nil, []string{parser.LoadReading}},
 		{"auto without WebGPU", parser.BackendAuto, nil, []string{parser.LoadReading}},
-		{"auto with WebGPU", parser.BackendAuto, func([]*network.Params, bool, bool) (scorer.Scorer, bool, error) {
+		{"auto with WebGPU", parser.BackendAuto, func(func() ([]*network.Params, error), bool, bool) (scorer.Scorer, bool, error) {
 			return nil, false, errors.New("no adapter")
 		}, []string{parser.LoadReading, parser.LoadBackend}},
 	}

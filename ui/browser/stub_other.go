@@ -66,9 +66,11 @@ func InWorker() bool { return false }
 func ServeWorker(app.Engine) { panic("browser: ServeWorker outside a browser") }
 
 // GPU fails: no WebGPU here.
-func GPU(*network.Params, bool, bool) (scorer.Scorer, bool, error) { return nil, false, errNotBrowser }
+func GPU(func() ([]*network.Params, error), bool, bool) (scorer.Scorer, bool, error) {
+	return nil, false, errNotBrowser
+}
 
 // Member fails: no Web Workers here.
-func Member(context.Context, []byte, string, int, *network.Model, bool) (scorer.Scorer, error) {
+func Member(context.Context, []byte, string, int, scorer.Scorer, bool) (scorer.Scorer, error) {
 	return nil, errNotBrowser
 }
