@@ -47,7 +47,7 @@ func (l *lazyModels) get(k int) (*network.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.Config() != l.models[0].Config() {
+	if m.Config().NoDropout() != l.models[0].Config().NoDropout() {
 		return nil, fmt.Errorf("parser: %s: model %d shaped %+v, model 1 %+v", l.name, k+1, m.Config(), l.models[0].Config())
 	}
 	l.models[k] = m
