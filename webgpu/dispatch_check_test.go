@@ -198,6 +198,26 @@ type emulator struct {
 
 func sigm64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
+// loopStep is one step of lstm_loop.wgsl's LSTM (both entries): gate
+// inputs at arena offset g (unit-interleaved, 4j+q), the previous state h,
+// W_hhᵀ gate-major at weights offset whh (column q*H+j). It updates the
+// cell states c in place and returns the new state.
+func (e *emulator) loopStep(in []float32, g uint32, h, c []float64, whh, H uint32) []float64 {
+	hn := make([]float64, H)
+	for j := range H {
+		var a [4]float64
+		for q := range uint32(4) {
+			a[q] = float64(in[g+4*j+q])
+			for k := range H {
+				a[q] += h[k] * e.w[whh+k*4*H+q*H+j]
+			}
+		}
+		c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
+		hn[j] = sigm64(a[3]) * math.Tanh(c[j])
+	}
+	return hn
+}
+
 func (e *emulator) run(d dispatch, in, out []float32) {
 	switch d.kernel {
 	case kGather:
@@ -321,21 +341,10 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 					if dir == 1 {
 						t = first + count - 1 - s
 					}
-					g := p.X + t*p.Ldx + dir*4*H
-					hn := make([]float64, H)
+					h = e.loopStep(in, p.X+t*p.Ldx+dir*4*H, h, c, p.Whh+dir*p.WhhZ, H)
 					for j := range H {
-						var a [4]float64
-						for q := range uint32(4) {
-							a[q] = float64(in[g+4*j+q])
-							for k := range H {
-								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+q*H+j]
-							}
-						}
-						c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
-						hn[j] = sigm64(a[3]) * math.Tanh(c[j])
-						out[p.Out+t*p.Ldo+dir*H+j] = float32(hn[j])
+						out[p.Out+t*p.Ldo+dir*H+j] = float32(h[j])
 					}
-					h = hn
 				}
 			}
 		}
@@ -354,20 +363,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 					if dir == 1 {
 						ch = e.ints[first+count-1-s]
 					}
-					g := p.X + (ch*2+dir)*4*H
-					hn := make([]float64, H)
-					for j := range H {
-						var a [4]float64
-						for q := range uint32(4) {
-							a[q] = float64(in[g+4*j+q])
-							for k := range H {
-								a[q] += h[k] * e.w[p.Whh+dir*p.WhhZ+k*4*H+q*H+j]
-							}
-						}
-						c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
-						hn[j] = sigm64(a[3]) * math.Tanh(c[j])
-					}
-					h = hn
+					h = e.loopStep(in, p.X+(ch*2+dir)*4*H, h, c, p.Whh+dir*p.WhhZ, H)
 				}
 				for j := range H {
 					out[p.Out+tok*p.Ldo+p.Col+dir*H+j] = float32(h[j])

@@ -9,22 +9,6 @@ import (
 	"github.com/discspan/discspan/scorer"
 )
 
-// openEnsemble is openScorer for an ensemble on one device (NewEnsemble).
-func openEnsemble(tb testing.TB, ps []*network.Params, o Options) *Scorer {
-	tb.Helper()
-	o.SkipSelfCheck = true
-	s, err := NewEnsemble(ps, o)
-	if err != nil {
-		if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
-			tb.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
-		}
-		tb.Fatalf("webgpu.NewEnsemble: %v", err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	tb.Logf("backend: %s", s.Backend())
-	return s
-}
-
 // randomModels returns n random models of c (seeds 3, 4, ...) and their
 // parameters.
 func randomModels(tb testing.TB, c network.Config, n int) ([]*network.Model, []*network.Params) {
@@ -99,9 +83,9 @@ func TestEnsembleOneDevice(t *testing.T) {
 				t.Fatalf("the first model alone is within %.2g of the mean: the test cannot see the others", d.scores)
 			}
 			d := compare(t, got, want)
-			t.Logf("max abs diff: scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
-			if d.scores > tc.tol || d.tags > tc.tol || d.trees > 0 {
-				t.Errorf("scores differ by %.3g, tags by %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tc.tol, d.trees)
+			t.Logf("%d sentences: %s", len(batch), d.describe(tc.tol))
+			if !d.within(tc.tol) {
+				t.Errorf("%s", d.describe(tc.tol))
 			}
 		})
 	}
@@ -253,8 +237,8 @@ func TestNewMean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := compare(t, got, want); d.scores > tolF32 || d.tags > tolF32 || d.trees > 0 {
-				t.Errorf("scores differ by %.3g, tags by %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tolF32, d.trees)
+			if d := compare(t, got, want); !d.within(tolF32) {
+				t.Errorf("%s", d.describe(tolF32))
 			}
 		})
 	}

@@ -77,9 +77,9 @@ func TestEquivalenceRandom(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := compare(t, got, want)
-			t.Logf("max abs diff: scores %.3g, tags %.3g; trees differing %d/%d", d.scores, d.tags, d.trees, len(batch))
-			if d.scores > tc.tol || d.tags > tc.tol || d.trees > 0 {
-				t.Errorf("max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tc.tol, d.trees)
+			t.Logf("%d sentences: %s", len(batch), d.describe(tc.tol))
+			if !d.within(tc.tol) {
+				t.Errorf("%s", d.describe(tc.tol))
 			}
 		})
 	}

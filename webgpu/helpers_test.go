@@ -2,6 +2,7 @@ package webgpu
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -18,13 +19,19 @@ import (
 // themselves (TestSelfCheck* test the self-check).
 func openScorer(tb testing.TB, p *network.Params, o Options) *Scorer {
 	tb.Helper()
+	return openEnsemble(tb, []*network.Params{p}, o)
+}
+
+// openEnsemble is openScorer for an ensemble on one device (NewEnsemble).
+func openEnsemble(tb testing.TB, ps []*network.Params, o Options) *Scorer {
+	tb.Helper()
 	o.SkipSelfCheck = true
-	s, err := New(p, o)
+	s, err := NewEnsemble(ps, o)
 	if err != nil {
 		if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
 			tb.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
 		}
-		tb.Fatalf("webgpu.New: %v", err)
+		tb.Fatalf("webgpu.NewEnsemble: %v", err)
 	}
 	tb.Cleanup(func() { s.Close() })
 	tb.Logf("backend: %s", s.Backend())
@@ -93,6 +100,15 @@ func randomBatch(c network.Config, seed uint64, lengths ...int) []network.Input 
 type diff struct {
 	scores, tags float64 // largest absolute differences
 	trees        int     // sentences whose n3 trees differ
+}
+
+// within reports whether scores and tags differ by at most tol and no
+// tree differs.
+func (d diff) within(tol float64) bool { return d.scores <= tol && d.tags <= tol && d.trees == 0 }
+
+// describe says how d compares with the tolerance tol.
+func (d diff) describe(tol float64) string {
+	return fmt.Sprintf("scores differ by %.3g, tags by %.3g (tolerance %g); %d trees differ", d.scores, d.tags, tol, d.trees)
 }
 
 // againstCPU scores batch with s and with the CPU reference ref and
