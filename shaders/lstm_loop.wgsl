@@ -12,8 +12,8 @@
 //          token (the token order is by decreasing length; a shorter token's
 //          invocations idle at its end), gate inputs from the char table,
 //          and each token's final h written to its feature row at
-//          out + tok*ldo + col + dir*H + j. It replaces lstm.wgsl's chars
-//          entry, one dispatch per character step.
+//          out + tok*ldo + col + dir*H + j. Where it runs, it replaces
+//          lstm.wgsl's chars entry (one dispatch per character step).
 //
 // lstm.wgsl (entries sentence and chars), one tiled dispatch per step over
 // every sequence, reads W_hh once per step for all of them instead of once
@@ -178,7 +178,7 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
     let whh = p.whh + dir * p.whhZ;
     var tok = 0u;
     var first = 0u;
-    var count = 0u;              // 0: no token (the last workgroup's spare slots, WG % H)
+    var count = 0u;              // 0: no token (invocations past per*H; the last workgroup's slots past the tokens)
     if (slot < per && row < p.rows) {
         tok = ints[p.seqs + row];
         first = ints[p.tokTable + 3u * tok + 1u];
