@@ -19,8 +19,8 @@ import (
 )
 
 func runEnsemble(args []string, stdout io.Writer) error {
-	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors MODEL.safetensors...", stdout)
-	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores)")
+	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors [MODEL.safetensors...]", stdout)
+	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores; one model: an ordinary file, built with the same options)")
 	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16 or I8 (I8 halves F16's size and, for the tiny preset, loses no dev F1)")
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
 	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
@@ -36,8 +36,8 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	switch {
 	case *out == "":
 		return fmt.Errorf("%w: --out FILE is required", errUsage)
-	case len(rest) < 2:
-		return fmt.Errorf("%w: want at least two weights files, got %d", errUsage, len(rest))
+	case len(rest) < 1:
+		return fmt.Errorf("%w: want at least one weights file", errUsage)
 	case *calibrate != "" && *devPath == "":
 		return fmt.Errorf("%w: --calibrate needs --dev", errUsage)
 	}
@@ -143,6 +143,13 @@ func ensembleDev(w io.Writer, devPath string, gold []*tree.Tree, ens *parser.Par
 		return res.All.F1, res.All.DiscF1, nil
 	}
 	fmt.Fprintf(w, "%s, %s decoder:\n", devPath, train.DevVariant)
+	if len(models) == 1 { // the model alone is the "ensemble"
+		name := "model 1"
+		if len(paths) == 1 {
+			name = paths[0]
+		}
+		return row(name, ens)
+	}
 	for k, m := range models {
 		p, err := parser.New(m, ens.Vocab)
 		if err != nil {

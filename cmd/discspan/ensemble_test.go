@@ -67,7 +67,7 @@ func TestEnsembleCommand(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"ensemble", "--out", ens, models[0]}, "want at least two weights files"},
+		{[]string{"ensemble", "--out", ens}, "want at least one weights file"},
 		{[]string{"ensemble", models[0], models[1]}, "--out FILE is required"},
 		{[]string{"ensemble", "--out", ens, models[0], small}, "weights"},
 		{[]string{"ensemble", "--out", ens, "--dtype", "F8", models[0], models[1]}, "F8"},
@@ -104,6 +104,32 @@ func TestEnsembleCommand(t *testing.T) {
 	}
 	if strings.Contains(parse(pruned), "("+label+" ") {
 		t.Errorf("the pruned ensemble predicts the label %s it left out", label)
+	}
+	// One model: an ordinary file, built with the same options (a single
+	// model's int8 file with labels left out and its calibration), that
+	// parses as the model's own file minus the label.
+	single := filepath.Join(dir, "single.safetensors")
+	stdout, stderr, status = runCmd("ensemble", "--out", single, "--dtype", "I8", "--dev", small, "--drop-labels", label, "--calibrate", "n3", models[0])
+	if status != 0 {
+		t.Fatalf("ensemble of one model: %s", stderr)
+	}
+	for _, want := range []string{models[0] + " ", "wrote " + single + ": 1 models, I8", "calibration of n3"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("one model: output does not mention %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "ensemble of") {
+		t.Errorf("one model: the dev report names an ensemble:\n%s", stdout)
+	}
+	sf, err := weights.ReadFile(single)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sf.Ensemble != 1 || sf.DType != weights.Int8 || sf.Meta.Config.Labels != f.Meta.Config.Labels-1 || !strings.Contains(sf.Meta.Extra["calibration"], `"n3"`) {
+		t.Errorf("one model: %d models, %v, %d labels, calibration %q", sf.Ensemble, sf.DType, sf.Meta.Config.Labels, sf.Meta.Extra["calibration"])
+	}
+	if _, err := sf.Model(); err != nil {
+		t.Errorf("one model: not an ordinary file: %v", err)
 	}
 	// A model of other sizes cannot join.
 	other := filepath.Join(dir, "other.safetensors")
