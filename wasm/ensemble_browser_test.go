@@ -115,11 +115,12 @@ func TestBrowserEnsembleWorkers(t *testing.T) {
 					t.Fatalf("%s: the parse was scored on something else:\n%s", m.name, r.Work)
 				}
 				// The memory of the page and of the workers, the second
-				// model's worker's too where it has one (parsing in the
-				// page: not said).
-				want := []string{"memory\t", "in all: page ", ", parsing worker "}
+				// model's worker's too where it has one, and how many
+				// models the parsing worker holds (parsing in the page:
+				// not said).
+				want := []string{"memory\t", "in all: page ", ", parsing worker ", "(holds 2 of the 2 models)"}
 				if m.workers == "2" {
-					want = append(want, ", model 2's worker ")
+					want = append(want[:3], ", model 2's worker ", "(holds 1 of the 2 models)")
 				}
 				if m.name == "in page" {
 					want = nil

@@ -396,7 +396,9 @@ func TestMemoryText(t *testing.T) {
 		{"not measured (natively, or parsing in the page)", &parser.Info{}, 20e6, ""},
 		{"one worker", &parser.Info{Memory: 62e6}, 0, "parsing worker 62.0 MB"},
 		{"one worker and the page", &parser.Info{Memory: 62e6}, 20e6, "82.0 MB in all: page 20.0 MB, parsing worker 62.0 MB"},
-		{"a worker per model", &parser.Info{Memory: 70e6, MemberMemory: []int64{45e6}}, 0, "115.0 MB in all: parsing worker 70.0 MB, model 2's worker 45.0 MB"},
+		{"a worker per model", &parser.Info{Memory: 70e6, MemberMemory: []int64{45e6}, Models: 2, LocalModels: 1}, 0,
+			"115.0 MB in all: parsing worker 70.0 MB (holds 1 of the 2 models), model 2's worker 45.0 MB"},
+		{"an ensemble in one worker", &parser.Info{Memory: 97e6, Models: 2, LocalModels: 2}, 0, "parsing worker 97.0 MB (holds 2 of the 2 models)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := app.MemoryText(tc.info, tc.page); got != tc.want {

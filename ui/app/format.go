@@ -54,9 +54,10 @@ func Count(n int, noun string) string {
 }
 
 // MemoryText says how much memory the page and the threads holding the
-// model take (page, then parser.Info.Memory and MemberMemory), "" when
-// the workers' is not known (natively, or parsing in the page, whose
-// memory then holds the model).
+// model take (page, then parser.Info.Memory and MemberMemory; for an
+// ensemble, how many of its models the parsing worker holds), "" when the
+// workers' is not known (natively, or parsing in the page, whose memory
+// then holds the model).
 func MemoryText(info *parser.Info, page int64) string {
 	if info == nil || info.Memory <= 0 {
 		return ""
@@ -67,7 +68,11 @@ func MemoryText(info *parser.Info, page int64) string {
 		parts = append(parts, "page "+Bytes(page))
 		total += page
 	}
-	parts = append(parts, "parsing worker "+Bytes(info.Memory))
+	worker := "parsing worker " + Bytes(info.Memory)
+	if info.Models > 1 && info.LocalModels > 0 {
+		worker += fmt.Sprintf(" (holds %d of the %d models)", info.LocalModels, info.Models)
+	}
+	parts = append(parts, worker)
 	total += info.Memory
 	for k, m := range info.MemberMemory {
 		parts = append(parts, fmt.Sprintf("model %d's worker %s", k+2, Bytes(m)))
