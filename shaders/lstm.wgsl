@@ -57,6 +57,9 @@ struct LSTMParams {
     out: u32,        // arena offset of the output rows (sentence: the states (T, 2H); chars: the features U)
     ldo: u32,        // row stride of the output rows
     col: u32,        // first output column (chars: WordDim; sentence: 0)
+    whhM: u32,       // unused here (lstm_loop.wgsl: offset steps per model of an ensemble)
+    xM: u32,         // unused here
+    outM: u32,       // unused here
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;

@@ -5,7 +5,9 @@
 //   main   a sentence BiLSTM layer (lstm1 or lstm2): one workgroup per
 //          (sentence, direction) runs a persistent loop over the sentence's
 //          N = n+2 tokens, keeping h in workgroup memory, one barrier per
-//          step;
+//          step; with grid z > 1, the layer of each model of an ensemble at
+//          once (model m's W_hh, G and states at the offsets plus m times
+//          whhM, xM and outM);
 //   chars  the character BiLSTM: one workgroup per (WG/H tokens,
 //          direction), each token's H units on H invocations, a loop over
 //          the characters [BOW, c_1 .. c_m, EOW] of the workgroup's longest
@@ -37,8 +39,9 @@
 //   group 0, binding 2, ints,  array<u32>,         storage, read:       main: sentence table [first token, words, score offset, span offset];
 //                                                                       chars: token order, token table [word id, first char, char count], char ids
 //   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl: main uses hid, seqs, x, ldx,
-//                                                           whh, whhZ, out, ldo; chars hid (at most 256), rows, seqs, tokTable, x, whh, whhZ, out, ldo, col)
-// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, 1), chars (ceil(tokens / (256/H)), 2, 1).
+//                                                           whh, whhZ, out, ldo, whhM, xM, outM; chars hid (at most 256), rows, seqs, tokTable, x, whh,
+//                                                           whhZ, out, ldo, col)
+// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, models), chars (ceil(tokens / (256/H)), 2, 1).
 // Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
@@ -57,6 +60,9 @@ struct LSTMParams {
     out: u32,        // arena offset of the states (tokens, 2H), or of the feature rows (chars)
     ldo: u32,        // row stride of the states (2H) or of the feature rows
     col: u32,        // chars: first column of the char states in a feature row; main: unused
+    whhM: u32,       // main: weights offset step of W_hhᵀ per model (grid z: an ensemble's models at once)
+    xM: u32,         // main: arena offset step of G per model
+    outM: u32,       // main: arena offset step of the states per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -117,7 +123,7 @@ fn preact(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
 // old one, when j >= H). A function of scalars, called once per unit an
 // invocation owns, rather than a loop over a private array of cell states
 // (such an array lived in memory on NVIDIA; see matmul.wgsl).
-fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, dir: u32) -> f32 {
+fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, dir: u32, out: u32) -> f32 {
     let H = p.hid;
     if (j >= H) {
         return cell;
@@ -126,7 +132,7 @@ fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, di
     let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
     let h = sigm(a.w) * tanh_(c);
     hbuf[hout + j] = h;
-    arena[p.out + t * p.ldo + dir * H + j] = h;
+    arena[out + t * p.ldo + dir * H + j] = h;
     return c;
 }
 
@@ -139,7 +145,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let G = 4u * H;
     let first = ints[p.seqs + 4u * sent];
     let count = ints[p.seqs + 4u * sent + 1u] + 2u;
-    let whh = p.whh + dir * p.whhZ;
+    let m = wid.z; // the model, for an ensemble's models in one dispatch
+    let whh = p.whh + m * p.whhM + dir * p.whhZ;
+    let out = p.out + m * p.outM;
     // Invocation lid.x owns units lid.x + u*WG, u < 4 (MAXH = 4 WG); their
     // cell states are cell0 .. cell3.
     var cell0 = 0.0;
@@ -153,13 +161,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     var cur = 0u;
     for (var s = 0u; s < count; s++) {
         let t = first + select(s, count - 1u - s, dir == 1u);
-        let g = p.x + t * p.ldx + dir * G;
+        let g = p.x + m * p.xM + t * p.ldx + dir * G;
         let hin = cur * MAXH;
         let hout = (1u - cur) * MAXH;
-        cell0 = unitStep(lid.x, cell0, t, g, hin, hout, whh, dir);
-        cell1 = unitStep(lid.x + WG, cell1, t, g, hin, hout, whh, dir);
-        cell2 = unitStep(lid.x + 2u * WG, cell2, t, g, hin, hout, whh, dir);
-        cell3 = unitStep(lid.x + 3u * WG, cell3, t, g, hin, hout, whh, dir);
+        cell0 = unitStep(lid.x, cell0, t, g, hin, hout, whh, dir, out);
+        cell1 = unitStep(lid.x + WG, cell1, t, g, hin, hout, whh, dir, out);
+        cell2 = unitStep(lid.x + 2u * WG, cell2, t, g, hin, hout, whh, dir, out);
+        cell3 = unitStep(lid.x + 3u * WG, cell3, t, g, hin, hout, whh, dir, out);
         workgroupBarrier();
         cur = 1u - cur;
     }

@@ -1,6 +1,9 @@
 package webgpu
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // kernel names a compute pipeline (one WGSL file, entry point main).
 type kernel int
@@ -65,8 +68,18 @@ type planner struct {
 	wm              *weightMap
 	maxWork         float64 // split dispatches estimated above this, where possible
 	member, members int
-	ds              []dispatch
+	// rowOff is the first arena row of the model's activations (u, gm,
+	// h1, h2): 0, or, when an ensemble's models share LSTM loop dispatches,
+	// the model's share of the rows (see ensemblePlan).
+	rowOff int
+	ds     []dispatch
 }
+
+// The model's activation regions (see planner.rowOff).
+func (p *planner) u() int  { return p.l.u + p.rowOff*p.l.feat }
+func (p *planner) gm() int { return p.l.gm + p.rowOff*p.l.gmStride }
+func (p *planner) h1() int { return p.l.h1 + p.rowOff*2*p.l.c.LSTM1Hidden }
+func (p *planner) h2() int { return p.l.h2 + p.rowOff*2*p.l.c.LSTM2Hidden }
 
 // charTable returns the arena offset of the model's char table.
 func (p *planner) charTable() int { return p.l.charTable + p.member*p.l.charTab }
@@ -180,7 +193,7 @@ func (p *planner) charSteps(ch *chunk) {
 			X:   u32(p.charTable()),
 			Whh: u32(p.wm.off["char_lstm.fwd.w_hh"]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"] - p.wm.off["char_lstm.fwd.w_hh"]),
 			HIn: u32(in), HOut: u32(out), C: u32(l.cells),
-			Out: u32(l.u), Ldo: u32(l.feat), Col: u32(c.WordDim),
+			Out: u32(p.u()), Ldo: u32(l.feat), Col: u32(c.WordDim),
 		}
 		p.add(kCharLSTM, fmt.Sprintf("char BiLSTM step %d", s), stepCost*2*padded(rows, 16)*padded(4*H, 64)*float64(H), paramBytes(&prm), ceilDiv(4*H, 64), ceilDiv(rows, 16), 2)
 	}
@@ -196,7 +209,7 @@ func (p *planner) charLoop(ch *chunk) {
 		Hid: u32(H), Rows: u32(ch.tokens), Seqs: u32(ch.order), TokTable: u32(ch.tokTable),
 		X:   u32(p.charTable()),
 		Whh: u32(p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"+loopSuffix] - p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]),
-		Out: u32(l.u), Ldo: u32(l.feat), Col: u32(c.WordDim),
+		Out: u32(p.u()), Ldo: u32(l.feat), Col: u32(c.WordDim),
 	}
 	p.add(kCharLoop, "char BiLSTM (loop)", charLoopWork(H, ch), paramBytes(&prm), ceilDiv(ch.tokens, charLoopWidth/H), 2, 1)
 }
@@ -221,7 +234,7 @@ func (p *planner) lstmSteps(name string, hid int, ch *chunk, out int) {
 	for s, rows := range ch.sentRows {
 		prm := lstmParams{
 			Hid: u32(hid), Step: u32(s), Rows: u32(rows), Seqs: 0,
-			X: u32(l.gm), Ldx: u32(8 * hid),
+			X: u32(p.gm()), Ldx: u32(8 * hid),
 			Whh: u32(p.wm.off[name+".fwd.w_hh"]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"] - p.wm.off[name+".fwd.w_hh"]),
 			C: u32(l.cells), Out: u32(out), Ldo: u32(2 * hid),
 		}
@@ -247,9 +260,8 @@ const hardwareLoopSentences = 0
 // lstmLoop dispatches lstm_loop.wgsl: the BiLSTM layer name over every
 // sentence of a chunk in one dispatch, gate inputs from gm.
 func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
-	l := p.l
 	prm := lstmParams{
-		Hid: u32(hid), Seqs: 0, X: u32(l.gm), Ldx: u32(8 * hid),
+		Hid: u32(hid), Seqs: 0, X: u32(p.gm()), Ldx: u32(8 * hid),
 		Whh: u32(p.wm.off[name+".fwd.w_hh"+loopSuffix]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"+loopSuffix] - p.wm.off[name+".fwd.w_hh"+loopSuffix]),
 		Out: u32(out), Ldo: u32(2 * hid),
 	}
@@ -286,7 +298,7 @@ func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 		n := min(step, tiles-t0)
 		prm := pairParams{
 			Outs: u32(outs), Dim: u32(d + 1), SentTable: 0, T: u32(l.tm),
-			R: u32(l.gm + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
+			R: u32(p.gm() + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
 			Out: u32(out), Label: u32(label), Kind: u32(kind), Tile0: u32(t0),
 		}
 		if mod == modLabel {
@@ -379,31 +391,123 @@ func loopIterations(n, hid int) int {
 // within lim.loopIters), plus the parts of pair products estimated above
 // lim.maxWork.
 func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
-	return memberPlan(l, wm, ch, lim, 0, 1)
-}
-
-// ensemblePlan returns the dispatches of an ensemble's forward passes over
-// a chunk, model after model (chunkPlan's each): every model after the
-// first adds its label scores, span scores and tag logits to those in the
-// out region, and the last divides the sums by the number of models, so
-// that the out region holds the ensemble's mean (scorer.Mean's) with no
-// more read-back than one model's.
-func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispatch {
 	var ds []dispatch
-	for k := range wms {
-		ds = append(ds, memberPlan(l, &wms[k], ch, lim, k, len(wms))...)
+	for _, stage := range memberStages(l, wm, ch, lim, 0, 1, 0) {
+		ds = append(ds, stage...)
 	}
 	return ds
 }
 
-// memberPlan returns chunkPlan's dispatches for model member of members.
-func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members int) []dispatch {
+// ensemblePlan returns the dispatches of an ensemble's forward passes over
+// a chunk (chunkPlan's for each model): every model after the first adds
+// its label scores, span scores and tag logits to those in the out region,
+// and the last divides the sums by the number of models, so that the out
+// region holds the ensemble's mean (scorer.Mean's) with no more read-back
+// than one model's.
+//
+// Where both sentence LSTMs loop and the chunk's tokens fit the arena's
+// rows once per model (small batches: one sentence, 64), each model's
+// activations take a share of the rows and the models' loops run as one
+// dispatch (grid z = the model): the loops are latency-bound, so the
+// models' layers then take about the time of one. Otherwise the models
+// run one after the other over the same rows.
+func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispatch {
+	if share := l.tokCap / len(wms); len(wms) > 1 && ch.tokens <= share {
+		if ds, ok := loopsTogether(l, wms, ch, lim, share); ok {
+			return ds
+		}
+	}
+	var ds []dispatch
+	for k := range wms {
+		for _, stage := range memberStages(l, &wms[k], ch, lim, k, len(wms), 0) {
+			ds = append(ds, stage...)
+		}
+	}
+	return ds
+}
+
+// loopsTogether returns ensemblePlan's dispatches with model k's
+// activations from arena row k*share on and the models' sentence LSTM
+// loops as one dispatch each; false where a layer would not loop.
+func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share int) ([]dispatch, bool) {
+	stages := make([][numStages][]dispatch, len(wms))
+	for k := range wms {
+		stages[k] = memberStages(l, &wms[k], ch, lim, k, len(wms), k*share)
+		for _, st := range []int{stageLSTM1, stageLSTM2} {
+			if len(stages[k][st]) != 1 || stages[k][st][0].kernel != kLSTMLoop {
+				return nil, false
+			}
+		}
+	}
+	var ds []dispatch
+	for st := range numStages {
+		if st == stageLSTM1 || st == stageLSTM2 {
+			ds = append(ds, loopTogether(stages, st))
+			continue
+		}
+		for k := range stages {
+			ds = append(ds, stages[k][st]...)
+		}
+	}
+	return ds, true
+}
+
+// loopTogether returns the one lstm_loop.wgsl dispatch that runs stage st
+// (a sentence LSTM's loop) of every model: model 0's, with grid z the
+// number of models and the steps from one model's weights and rows to the
+// next (which the models' plans space evenly).
+func loopTogether(stages [][numStages][]dispatch, st int) dispatch {
+	d := stages[0][st][0]
+	p0 := paramsOfDispatch[lstmParams](d)
+	if len(stages) > 1 {
+		p1 := paramsOfDispatch[lstmParams](stages[1][st][0])
+		p0.WhhM, p0.XM, p0.OutM = p1.Whh-p0.Whh, p1.X-p0.X, p1.Out-p0.Out
+		for k := range stages {
+			pk := paramsOfDispatch[lstmParams](stages[k][st][0])
+			if pk.Whh != p0.Whh+uint32(k)*p0.WhhM || pk.X != p0.X+uint32(k)*p0.XM || pk.Out != p0.Out+uint32(k)*p0.OutM {
+				panic("webgpu: the models' loops are not evenly spaced")
+			}
+		}
+	}
+	d.params = paramBytes(&p0)
+	d.grid[2] = uint32(len(stages))
+	d.what += fmt.Sprintf(", %d models", len(stages))
+	d.work *= float64(len(stages))
+	return d
+}
+
+// paramsOfDispatch decodes a dispatch's uniform parameters.
+func paramsOfDispatch[T any](d dispatch) T {
+	var v T
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v)), d.params)
+	return v
+}
+
+// The stages of a model's forward pass (memberStages): before the first
+// sentence LSTM, its loop or steps, between the two, the second's, after.
+const (
+	stageInput = iota
+	stageLSTM1
+	stageTagger
+	stageLSTM2
+	stageScores
+	numStages
+)
+
+// memberStages returns chunkPlan's dispatches for model member of members,
+// its activations from arena row rowOff on, cut into stages.
+func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff}
+	var stages [numStages][]dispatch
+	cut := func(st int) {
+		stages[st] = p.ds
+		p.ds = nil
+	}
 	T := ch.tokens
-	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], l.u, l.feat)
-	// The char loop, where the sentence loops would run (see bi below) and
-	// the hidden size fits a workgroup, else a dispatch per step.
+	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], p.u(), l.feat)
+	// The char loop, where the sentence loops would run (see layer below)
+	// and the hidden size fits a workgroup, else a dispatch per step.
 	if p.wm.loop && !lim.charSteps && c.CharHidden <= charLoopWidth && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) &&
 		(lim.loopIters == 0 || loopIterations(len(ch.charRows)-2, c.CharHidden) <= lim.loopIters) &&
 		(p.maxWork <= 0 || charLoopWork(c.CharHidden, ch) <= p.maxWork) {
@@ -411,13 +515,15 @@ func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, mem
 	} else {
 		p.charSteps(ch)
 	}
-	bi := func(name string, in, hid, a, out int) {
+	projection := func(name string, in, hid, a int) {
 		p.linear(name+" input projection", linearOp{
 			rows: T, cols: 4 * hid, inner: in, a: a, lda: in,
 			w: wm.off[name+".fwd.w_ih"], wz: wm.off[name+".bwd.w_ih"] - wm.off[name+".fwd.w_ih"],
 			bias: wm.off[name+".fwd.b"], biasZ: wm.off[name+".bwd.b"] - wm.off[name+".fwd.b"],
-			c: l.gm, ldc: 8 * hid, cz: 4 * hid, zs: 2,
+			c: p.gm(), ldc: 8 * hid, cz: 4 * hid, zs: 2,
 		})
+	}
+	layer := func(name string, hid, out int) {
 		// The loop is one dispatch that cannot be split. On a software
 		// adapter the per-step kernel runs instead where the loop would
 		// pass llvmpipe's loop limit (lim.loopIters: every loop exits early
@@ -431,18 +537,24 @@ func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, mem
 			p.lstmSteps(name, hid, ch, out)
 		}
 	}
-	bi("lstm1", l.feat, c.LSTM1Hidden, l.u, l.h1)
+	projection("lstm1", l.feat, c.LSTM1Hidden, p.u())
+	cut(stageInput)
+	layer("lstm1", c.LSTM1Hidden, p.h1())
+	cut(stageLSTM1)
 	h1 := 2 * c.LSTM1Hidden
 	p.linear("tagger", linearOp{
-		rows: T, cols: c.Tags, inner: h1, a: l.h1, lda: h1,
+		rows: T, cols: c.Tags, inner: h1, a: p.h1(), lda: h1,
 		w: wm.off["tagger.w"], bias: wm.off["tagger.b"],
 		c: l.out + ch.tagsOff, ldc: c.Tags, zs: 1, ensemble: true,
 	})
-	bi("lstm2", h1, c.LSTM2Hidden, l.h1, l.h2)
+	projection("lstm2", h1, c.LSTM2Hidden, p.h1())
+	cut(stageTagger)
+	layer("lstm2", c.LSTM2Hidden, p.h2())
+	cut(stageLSTM2)
 	h2 := 2 * c.LSTM2Hidden
 	p.linear("endpoint MLPs", linearOp{
-		rows: T, cols: l.mCols, inner: h2, a: l.h2, lda: h2,
-		w: wm.mlpW, bias: wm.mlpB, c: l.gm, ldc: l.mCols, zs: 1, leaky: true,
+		rows: T, cols: l.mCols, inner: h2, a: p.h2(), lda: h2,
+		w: wm.mlpW, bias: wm.mlpB, c: p.gm(), ldc: l.mCols, zs: 1, leaky: true,
 	})
 	for k, kind := range kindNames {
 		for m, mod := range moduleNames {
@@ -451,10 +563,11 @@ func memberPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, mem
 				d, outs = c.LabelMLP, c.Labels
 			}
 			name := kind + "." + mod
-			p.biaffineLeft(name+" biaffine (left)", T, l.gm+l.mCol[k][m][0], l.mCols, d, outs, wm.off[name+".biaffine"], l.tm)
+			p.biaffineLeft(name+" biaffine (left)", T, p.gm()+l.mCol[k][m][0], l.mCols, d, outs, wm.off[name+".biaffine"], l.tm)
 			p.biaffinePair(name+" biaffine (pairs)", k, m, ch)
 		}
 		p.assemble(kind+" assembly", k, ch)
 	}
-	return p.ds
+	cut(stageScores)
+	return stages
 }

@@ -330,20 +330,22 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 	case kLSTMLoop:
 		p := paramsOf[lstmParams](d.params)
 		H := p.Hid
-		for sent := range d.grid[0] {
-			first := e.ints[p.Seqs+4*sent]
-			count := e.ints[p.Seqs+4*sent+1] + 2
-			for dir := range uint32(2) {
-				h := make([]float64, H)
-				c := make([]float64, H)
-				for s := range count {
-					t := first + s
-					if dir == 1 {
-						t = first + count - 1 - s
-					}
-					h = e.loopStep(in, p.X+t*p.Ldx+dir*4*H, h, c, p.Whh+dir*p.WhhZ, H)
-					for j := range H {
-						out[p.Out+t*p.Ldo+dir*H+j] = float32(h[j])
+		for m := range d.grid[2] { // an ensemble's models at once
+			for sent := range d.grid[0] {
+				first := e.ints[p.Seqs+4*sent]
+				count := e.ints[p.Seqs+4*sent+1] + 2
+				for dir := range uint32(2) {
+					h := make([]float64, H)
+					c := make([]float64, H)
+					for s := range count {
+						t := first + s
+						if dir == 1 {
+							t = first + count - 1 - s
+						}
+						h = e.loopStep(in, p.X+m*p.XM+t*p.Ldx+dir*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H)
+						for j := range H {
+							out[p.Out+m*p.OutM+t*p.Ldo+dir*H+j] = float32(h[j])
+						}
 					}
 				}
 			}

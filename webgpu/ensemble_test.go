@@ -26,8 +26,8 @@ func randomModels(tb testing.TB, c network.Config, n int) ([]*network.Model, []*
 // scores and tags within the tolerance, the same n3 trees, for both weight
 // storages, both LSTM paths, the hardware schedule (the whole batch in one
 // submission and one read-back, whatever the number of models, and each
-// model's dispatches) and the software one cut into submissions between
-// and within models. The first model alone is far from the mean, so the
+// model's dispatches, the loops of small chunks shared) and the software
+// one cut into submissions between and within models. The first model alone is far from the mean, so the
 // test sees every model's contribution.
 func TestEnsembleOneDevice(t *testing.T) {
 	c := microConfig()
@@ -43,6 +43,8 @@ func TestEnsembleOneDevice(t *testing.T) {
 		{"3 models f32, hardware schedule, small chunks", 3, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, steps, tolF32},
 		{"2 models f16, LSTM loops", 2, Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
 		{"2 models f32, one dispatch per submission", 2, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, []int{3, 11, 0, 7}, tolF32},
+		{"2 models f32, hardware schedule, one sentence: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32},
+		{"3 models f16, hardware schedule, 5 sentences: the loops of all in one dispatch", 3, Options{Weights: WeightsF16, asHardware: true}, []int{4, 9, 1, 22, 6}, tolF16},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,10 +67,24 @@ func TestEnsembleOneDevice(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.opt.asHardware {
+				// Each model's dispatches, but for chunks that fit the
+				// rows once per model: their loops run for all models at
+				// once (one dispatch per layer).
 				single := planBatch(t, ps[0], tc.opt, false, batch)
-				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models * single.dispatches}
-				if single.chunks < 2 || s.d.calls != want {
-					t.Errorf("device calls %+v for %d chunks and %d models, want %+v", s.d.calls, single.chunks, tc.models, want)
+				together := 0
+				for _, ch := range planChunks(batch, s.lay) {
+					if ch.tokens <= s.lay.tokCap/tc.models {
+						together++
+					}
+				}
+				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - 2*(tc.models-1)*together}
+				if s.d.calls != want {
+					t.Errorf("device calls %+v for %d chunks (%d of them with the models' loops together) and %d models, want %+v",
+						s.d.calls, single.chunks, together, tc.models, want)
+				}
+				t.Logf("%d chunks, %d with the models' loops together", single.chunks, together)
+				if strings.Contains(tc.name, "loops of") && together == 0 {
+					t.Errorf("no chunk with the models' loops together: the case does not test them")
 				}
 			}
 			want, err := scorer.MeanCPU(refs).Score(batch)
@@ -94,8 +110,10 @@ func TestEnsembleOneDevice(t *testing.T) {
 // TestEnsembleDispatchByDispatch checks an ensemble's plan on one device
 // dispatch by dispatch against the float64 emulation (see
 // TestDispatchByDispatch): the second model's char table, its label
-// scores and tag logits added to the first's, and the division by the
-// number of models in the last assembly and tagger.
+// scores and tag logits added to the first's, the division by the number
+// of models in the last assembly and tagger, and, where the sentence LSTMs
+// loop over a chunk that fits half the rows, both models' loops in one
+// dispatch (each model's activations in its half).
 func TestEnsembleDispatchByDispatch(t *testing.T) {
 	c := microConfig()
 	_, ps := randomModels(t, c, 2)
@@ -103,9 +121,10 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 		name    string
 		w       Weights
 		lengths []int
+		loops   bool // the sentence LSTMs loop (at most loopSentences sentences)
 	}{
-		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}},
-		{"loop f16", WeightsF16, []int{6, 13}},
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false},
+		{"loop f16", WeightsF16, []int{6, 13}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
@@ -119,8 +138,20 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			}
 			checkDispatches(t, s, ps, initPlan(s.lay, s.wms), ids)
 			ds := ensemblePlan(s.lay, s.wms, chunks[0], s.limits())
-			if one := chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits()); len(ds) != 2*len(one) {
-				t.Fatalf("%d dispatches for 2 models, one model's plan has %d", len(ds), len(one))
+			// With the loops, both models' LSTM layers run in one dispatch
+			// each (grid z = 2): two dispatches fewer than twice one
+			// model's plan.
+			want, together := 2*len(chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits())), 0
+			for _, d := range ds {
+				if d.kernel == kLSTMLoop && d.grid[2] == 2 {
+					together++
+				}
+			}
+			if tc.loops {
+				want -= 2
+			}
+			if len(ds) != want || together != map[bool]int{true: 2}[tc.loops] {
+				t.Fatalf("%d dispatches for 2 models, %d loops of both; want %d and %d", len(ds), together, want, map[bool]int{true: 2}[tc.loops])
 			}
 			checkDispatches(t, s, ps, ds, chunks[0].ints)
 		})

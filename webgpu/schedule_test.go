@@ -140,8 +140,20 @@ func TestHardwareSchedule(t *testing.T) {
 		for _, m := range models[1:] {
 			others = append(others, m.Params)
 		}
+		// Chunks that fit the arena's rows once per model run each
+		// layer's loops of all models in one dispatch.
 		wantAll := want
 		wantAll.dispatches *= len(models)
+		o := Options{}.withDefaults(false)
+		l, err := newEnsembleLayout(c, o, len(models))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range planChunks(batch, l) {
+			if ch.tokens <= l.tokCap/len(models) {
+				wantAll.dispatches -= 2 * (len(models) - 1)
+			}
+		}
 		if all := planBatch(t, shipped, Options{}, false, batch, others...); all != wantAll {
 			t.Errorf("hardware plan of the test set for the shipped ensemble of %d on one device: %+v, want %+v", len(models), all, wantAll)
 		}
