@@ -14,7 +14,7 @@
 //          token (the token order is by decreasing length; a shorter token's
 //          invocations idle at its end), gate inputs from the char table,
 //          and each token's final h written to its feature row at
-//          out + tok*ldo + col + dir*H + j. Where it runs, it replaces
+//          out + tok*ldo + col + dir*H + j; grid z as for main. Where it runs, it replaces
 //          lstm.wgsl's chars entry (one dispatch per character step).
 //
 // lstm.wgsl (entries sentence and chars), one tiled dispatch per step over
@@ -40,8 +40,8 @@
 //                                                                       chars: token order, token table [word id, first char, char count], char ids
 //   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl: main uses hid, seqs, x, ldx,
 //                                                           whh, whhZ, out, ldo, whhM, xM, outM; chars hid (at most 256), rows, seqs, tokTable, x, whh,
-//                                                           whhZ, out, ldo, col)
-// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, models), chars (ceil(tokens / (256/H)), 2, 1).
+//                                                           whhZ, out, ldo, col, whhM, xM, outM)
+// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, models), chars (ceil(tokens / (256/H)), 2, models).
 // Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
@@ -60,9 +60,9 @@ struct LSTMParams {
     out: u32,        // arena offset of the states (tokens, 2H), or of the feature rows (chars)
     ldo: u32,        // row stride of the states (2H) or of the feature rows
     col: u32,        // chars: first column of the char states in a feature row; main: unused
-    whhM: u32,       // main: weights offset step of W_hhᵀ per model (grid z: an ensemble's models at once)
-    xM: u32,         // main: arena offset step of G per model
-    outM: u32,       // main: arena offset step of the states per model
+    whhM: u32,       // weights offset step of W_hhᵀ per model (grid z: an ensemble's models at once)
+    xM: u32,         // arena offset step of G (main) or of the char table (chars) per model
+    outM: u32,       // arena offset step of the states (main) or of the feature rows (chars) per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -183,7 +183,10 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
     let slot = lid.x / H;        // this invocation's token
     let j = lid.x % H;           // and unit
     let row = wid.x * per + slot;
-    let whh = p.whh + dir * p.whhZ;
+    let m = wid.z; // the model, for an ensemble's models in one dispatch
+    let whh = p.whh + m * p.whhM + dir * p.whhZ;
+    let x = p.x + m * p.xM;
+    let out = p.out + m * p.outM;
     var tok = 0u;
     var first = 0u;
     var count = 0u;              // 0: no token (invocations past per*H; the last workgroup's slots past the tokens)
@@ -202,12 +205,12 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
         if (s < count) {
             let id = ints[first + select(s, count - 1u - s, dir == 1u)];
             let hin = cur * MAXH + slot * H;
-            let a = preact(j, p.x + (id * 2u + dir) * G, hin, whh);
+            let a = preact(j, x + (id * 2u + dir) * G, hin, whh);
             cell = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
             let h = sigm(a.w) * tanh_(cell);
             hbuf[(1u - cur) * MAXH + slot * H + j] = h;
             if (s + 1u == count) {
-                arena[p.out + tok * p.ldo + p.col + dir * H + j] = h;
+                arena[out + tok * p.ldo + p.col + dir * H + j] = h;
             }
         }
         workgroupBarrier();

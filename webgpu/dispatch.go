@@ -439,9 +439,12 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 			}
 		}
 	}
+	// The char LSTM too, where it loops (else its steps run model after
+	// model, each over its own rows).
+	charLoop := len(stages[0][stageChars]) == 1 && stages[0][stageChars][0].kernel == kCharLoop
 	var ds []dispatch
 	for st := range numStages {
-		if st == stageLSTM1 || st == stageLSTM2 {
+		if st == stageLSTM1 || st == stageLSTM2 || st == stageChars && charLoop {
 			ds = append(ds, loopTogether(stages, st))
 			continue
 		}
@@ -453,7 +456,7 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 }
 
 // loopTogether returns the one lstm_loop.wgsl dispatch that runs stage st
-// (a sentence LSTM's loop) of every model: model 0's, with grid z the
+// (the char LSTM's or a sentence LSTM's loop) of every model: model 0's, with grid z the
 // number of models and the steps from one model's weights and rows to the
 // next (which the models' plans space evenly).
 func loopTogether(stages [][numStages][]dispatch, st int) dispatch {
@@ -483,10 +486,14 @@ func paramsOfDispatch[T any](d dispatch) T {
 	return v
 }
 
-// The stages of a model's forward pass (memberStages): before the first
-// sentence LSTM, its loop or steps, between the two, the second's, after.
+// The stages of a model's forward pass (memberStages): the word
+// embeddings, the char LSTM (its loop or steps), the first sentence LSTM's
+// input projection, its loop or steps, between the two, the second's,
+// after.
 const (
-	stageInput = iota
+	stageWords = iota
+	stageChars
+	stageInput
 	stageLSTM1
 	stageTagger
 	stageLSTM2
@@ -506,6 +513,7 @@ func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, m
 	}
 	T := ch.tokens
 	p.gather("word embeddings", T, c.WordDim, ch.tokTable, 3, wm.off["word.emb"], p.u(), l.feat)
+	cut(stageWords)
 	// The char loop, where the sentence loops would run (see layer below)
 	// and the hidden size fits a workgroup, else a dispatch per step.
 	if p.wm.loop && !lim.charSteps && c.CharHidden <= charLoopWidth && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) &&
@@ -515,6 +523,7 @@ func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, m
 	} else {
 		p.charSteps(ch)
 	}
+	cut(stageChars)
 	projection := func(name string, in, hid, a int) {
 		p.linear(name+" input projection", linearOp{
 			rows: T, cols: 4 * hid, inner: in, a: a, lda: in,

@@ -198,6 +198,31 @@ type emulator struct {
 
 func sigm64(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
+// charLoop emulates lstm_loop.wgsl's chars entry for model m of the
+// dispatch (grid z).
+func (e *emulator) charLoop(p lstmParams, m uint32, in, out []float32) {
+	H := p.Hid
+	for r := range p.Rows {
+		tok := e.ints[p.Seqs+r]
+		first := e.ints[p.TokTable+3*tok+1]
+		count := e.ints[p.TokTable+3*tok+2]
+		for dir := range uint32(2) {
+			h := make([]float64, H)
+			c := make([]float64, H)
+			for s := range count {
+				ch := e.ints[first+s]
+				if dir == 1 {
+					ch = e.ints[first+count-1-s]
+				}
+				h = e.loopStep(in, p.X+m*p.XM+(ch*2+dir)*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H)
+			}
+			for j := range H {
+				out[p.Out+m*p.OutM+tok*p.Ldo+p.Col+dir*H+j] = float32(h[j])
+			}
+		}
+	}
+}
+
 // loopStep is one step of lstm_loop.wgsl's LSTM (both entries): gate
 // inputs at arena offset g (unit-interleaved, 4j+q), the previous state h,
 // W_hhᵀ gate-major at weights offset whh (column q*H+j). It updates the
@@ -352,25 +377,8 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 		}
 	case kCharLoop:
 		p := paramsOf[lstmParams](d.params)
-		H := p.Hid
-		for r := range p.Rows {
-			tok := e.ints[p.Seqs+r]
-			first := e.ints[p.TokTable+3*tok+1]
-			count := e.ints[p.TokTable+3*tok+2]
-			for dir := range uint32(2) {
-				h := make([]float64, H)
-				c := make([]float64, H)
-				for s := range count {
-					ch := e.ints[first+s]
-					if dir == 1 {
-						ch = e.ints[first+count-1-s]
-					}
-					h = e.loopStep(in, p.X+(ch*2+dir)*4*H, h, c, p.Whh+dir*p.WhhZ, H)
-				}
-				for j := range H {
-					out[p.Out+tok*p.Ldo+p.Col+dir*H+j] = float32(h[j])
-				}
-			}
+		for m := range d.grid[2] { // an ensemble's models at once
+			e.charLoop(p, m, in, out)
 		}
 	case kPair:
 		p := paramsOf[pairParams](d.params)

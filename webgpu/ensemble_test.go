@@ -68,8 +68,8 @@ func TestEnsembleOneDevice(t *testing.T) {
 			}
 			if tc.opt.asHardware {
 				// Each model's dispatches, but for chunks that fit the
-				// rows once per model: their loops run for all models at
-				// once (one dispatch per layer).
+				// rows once per model: their loops (char LSTM, both
+				// sentence LSTMs) run for all models at once.
 				single := planBatch(t, ps[0], tc.opt, false, batch)
 				together := 0
 				for _, ch := range planChunks(batch, s.lay) {
@@ -77,7 +77,7 @@ func TestEnsembleOneDevice(t *testing.T) {
 						together++
 					}
 				}
-				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - 2*(tc.models-1)*together}
+				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - 3*(tc.models-1)*together}
 				if s.d.calls != want {
 					t.Errorf("device calls %+v for %d chunks (%d of them with the models' loops together) and %d models, want %+v",
 						s.d.calls, single.chunks, together, tc.models, want)
@@ -143,15 +143,15 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			// model's plan.
 			want, together := 2*len(chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits())), 0
 			for _, d := range ds {
-				if d.kernel == kLSTMLoop && d.grid[2] == 2 {
+				if (d.kernel == kLSTMLoop || d.kernel == kCharLoop) && d.grid[2] == 2 {
 					together++
 				}
 			}
 			if tc.loops {
-				want -= 2
+				want -= 3 // the char LSTM's and the two sentence LSTMs' loops
 			}
-			if len(ds) != want || together != map[bool]int{true: 2}[tc.loops] {
-				t.Fatalf("%d dispatches for 2 models, %d loops of both; want %d and %d", len(ds), together, want, map[bool]int{true: 2}[tc.loops])
+			if len(ds) != want || together != map[bool]int{true: 3}[tc.loops] {
+				t.Fatalf("%d dispatches for 2 models, %d loops of both; want %d and %d", len(ds), together, want, map[bool]int{true: 3}[tc.loops])
 			}
 			checkDispatches(t, s, ps, ds, chunks[0].ints)
 		})

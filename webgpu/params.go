@@ -32,7 +32,7 @@ type lstmParams struct {
 	Whh, WhhZ                       uint32
 	HIn, HOut, C                    uint32
 	Out, Ldo, Col                   uint32
-	WhhM, XM, OutM                  uint32 // lstm_loop.wgsl main: steps per model (grid z)
+	WhhM, XM, OutM                  uint32 // lstm_loop.wgsl: steps per model (grid z)
 }
 
 // pairParams is PairParams of biaffine_pair.wgsl.
