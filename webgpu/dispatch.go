@@ -351,6 +351,7 @@ type planLimits struct {
 	loopIters int     // the most loop iterations of one invocation (0: no limit)
 	loopSents int     // the most sentences of a chunk whose BiLSTMs loop (0: no limit)
 	charSteps bool    // the char BiLSTM one dispatch per step, always (a profile variant)
+	inTurn    bool    // an ensemble's loops model after model, always (a profile variant)
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -363,7 +364,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	if o.loopSentences > 0 {
 		lim.loopSents = o.loopSentences
 	}
-	lim.charSteps = o.charSteps
+	lim.charSteps, lim.inTurn = o.charSteps, o.modelsInTurn
 	return lim
 }
 
@@ -412,7 +413,7 @@ func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 // models' layers then take about the time of one. Otherwise the models
 // run one after the other over the same rows.
 func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispatch {
-	if share := l.tokCap / len(wms); len(wms) > 1 && ch.tokens <= share {
+	if share := l.tokCap / len(wms); len(wms) > 1 && ch.tokens <= share && !lim.inTurn {
 		if ds, ok := loopsTogether(l, wms, ch, lim, share); ok {
 			return ds
 		}

@@ -45,6 +45,7 @@ func TestEnsembleOneDevice(t *testing.T) {
 		{"2 models f32, one dispatch per submission", 2, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, []int{3, 11, 0, 7}, tolF32},
 		{"2 models f32, hardware schedule, one sentence: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32},
 		{"3 models f16, hardware schedule, 5 sentences: the loops of all in one dispatch", 3, Options{Weights: WeightsF16, asHardware: true}, []int{4, 9, 1, 22, 6}, tolF16},
+		{"2 models f32, hardware schedule, one sentence, the loops model after model", 2, Options{Weights: WeightsF32, asHardware: true, modelsInTurn: true}, []int{17}, tolF32},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +74,7 @@ func TestEnsembleOneDevice(t *testing.T) {
 				single := planBatch(t, ps[0], tc.opt, false, batch)
 				together := 0
 				for _, ch := range planChunks(batch, s.lay) {
-					if ch.tokens <= s.lay.tokCap/tc.models {
+					if ch.tokens <= s.lay.tokCap/tc.models && !tc.opt.modelsInTurn {
 						together++
 					}
 				}

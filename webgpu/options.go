@@ -119,6 +119,9 @@ type Options struct {
 	// whose BiLSTMs run as persistent loops (0: the adapter's default,
 	// loopSentences or hardwareLoopSentences).
 	loopSentences int
+	// modelsInTurn, for benchmarks only, runs an ensemble's LSTM loops
+	// model after model where they would share a dispatch (ensemblePlan).
+	modelsInTurn bool
 	// charSteps, for benchmarks only, runs the char BiLSTM one dispatch
 	// per step (lstm.wgsl chars) where the char loop would run.
 	charSteps bool

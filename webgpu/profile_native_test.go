@@ -97,7 +97,8 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 // its own device, one after the other, both at once, and both at once
 // averaged on the CPU (scorer.Mean, what the app did before session 11);
 // and the two on one device, averaged there (NewEnsemble, what the app
-// does now), with its phases. One device runs the models' dispatches back
+// does now), with its phases, and the same with the models' loops in turn
+// rather than in one dispatch (Options.modelsInTurn). One device runs the models' dispatches back
 // to back; two devices may overlap them where the GPU runs two devices'
 // work at once, which matters most for one sentence.
 func BenchmarkProfile_Ensemble(b *testing.B) {
@@ -116,6 +117,9 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	o := Options{asHardware: true}
 	s0, s1 := openScorer(b, models[0].Params, o), openScorer(b, models[1].Params, o)
 	ens := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, o)
+	inTurn := o
+	inTurn.modelsInTurn = true
+	ensInTurn := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, inTurn)
 	mean := scorer.Mean(s0, s1)
 	best := func(rounds int, run func() error) time.Duration {
 		d := time.Duration(1 << 62)
@@ -137,7 +141,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 			in     []network.Input
 			rounds int
 		}{{"one 20-word sentence", one, 20}, {"64 sentences", batch[:64], 5}, {"test set", batch, 3}} {
-			for _, s := range []scorer.Scorer{s0, s1, ens} { // warm up: buffers grown
+			for _, s := range []scorer.Scorer{s0, s1, ens, ensInTurn} { // warm up: buffers grown
 				if err := score(s, v.in)(); err != nil {
 					b.Fatal(err)
 				}
@@ -155,6 +159,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 				return errors.Join(err0, err1)
 			})
 			averaged := best(v.rounds, score(mean, v.in))
+			modelsInTurn := best(v.rounds, score(ensInTurn, v.in))
 			var phases Phases
 			oneDevice := time.Duration(1 << 62)
 			for range v.rounds {
@@ -163,8 +168,8 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 					oneDevice, phases = d, ens.Phases()
 				}
 			}
-			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v)\n",
-				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases)
+			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v); the same with the loops model after model %.2f ms\n",
+				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases, ms(modelsInTurn))
 		}
 	}
 }
