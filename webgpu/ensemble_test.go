@@ -217,6 +217,7 @@ func TestEnsembleRefused(t *testing.T) {
 		want  string
 	}{
 		{"none", nil, 0, "without models"},
+		{"a nil model", []*network.Params{ps[0], nil}, 0, "model 2 has no parameters"},
 		{"different sizes", []*network.Params{ps[0], randomModel(t, wide, 4).Params}, 0, "differs from model 1's"},
 		{"too large together", ps, oneModelLimit(t, ps), "a scorer per model"},
 	}

@@ -108,6 +108,11 @@ func NewEnsemble(ps []*network.Params, o Options) (*Scorer, error) {
 	if len(ps) == 0 {
 		return nil, errors.New("webgpu: an ensemble without models")
 	}
+	for k, p := range ps {
+		if p == nil {
+			return nil, fmt.Errorf("webgpu: model %d has no parameters", k+1)
+		}
+	}
 	cfg := ps[0].Config()
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
