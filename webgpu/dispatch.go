@@ -1,9 +1,6 @@
 package webgpu
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "fmt"
 
 // kernel names a compute pipeline (one WGSL file, entry point main).
 type kernel int
@@ -462,12 +459,12 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 // next (which the models' plans space evenly).
 func loopTogether(stages [][numStages][]dispatch, st int) dispatch {
 	d := stages[0][st][0]
-	p0 := paramsOfDispatch[lstmParams](d)
+	p0 := paramsOf[lstmParams](d.params)
 	if len(stages) > 1 {
-		p1 := paramsOfDispatch[lstmParams](stages[1][st][0])
+		p1 := paramsOf[lstmParams](stages[1][st][0].params)
 		p0.WhhM, p0.XM, p0.OutM = p1.Whh-p0.Whh, p1.X-p0.X, p1.Out-p0.Out
 		for k := range stages {
-			pk := paramsOfDispatch[lstmParams](stages[k][st][0])
+			pk := paramsOf[lstmParams](stages[k][st][0].params)
 			if pk.Whh != p0.Whh+uint32(k)*p0.WhhM || pk.X != p0.X+uint32(k)*p0.XM || pk.Out != p0.Out+uint32(k)*p0.OutM {
 				panic("webgpu: the models' loops are not evenly spaced")
 			}
@@ -478,13 +475,6 @@ func loopTogether(stages [][numStages][]dispatch, st int) dispatch {
 	d.what += fmt.Sprintf(", %d models", len(stages))
 	d.work *= float64(len(stages))
 	return d
-}
-
-// paramsOfDispatch decodes a dispatch's uniform parameters.
-func paramsOfDispatch[T any](d dispatch) T {
-	var v T
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&v)), unsafe.Sizeof(v)), d.params)
-	return v
 }
 
 // The stages of a model's forward pass (memberStages): the word

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"unsafe"
 
 	"github.com/cogentcore/webgpu/wgpu"
 	"github.com/discspan/discspan/network"
@@ -177,16 +176,6 @@ func packedValues(ps []*network.Params, wms []weightMap, f16 bool) []float64 {
 		}
 	}
 	return out
-}
-
-// paramsOf decodes a dispatch's uniform bytes.
-func paramsOf[T any](b []byte) T {
-	var v T
-	if len(b) != int(unsafe.Sizeof(v)) {
-		panic("parameter size mismatch")
-	}
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&v)), len(b)), b)
-	return v
 }
 
 // emulator computes one dispatch in float64 from the arena before it (in)

@@ -115,11 +115,18 @@ func (d diff) describe(tol float64) string {
 // compares them (see compare).
 func againstCPU(tb testing.TB, s scorer.Scorer, ref *network.Model, batch []network.Input) diff {
 	tb.Helper()
-	got, err := s.Score(batch)
+	return scoredDiff(tb, s, scorer.NewCPU(ref), batch)
+}
+
+// scoredDiff scores batch with gpu and with the reference cpu and compares
+// them (see compare).
+func scoredDiff(tb testing.TB, gpu, cpu scorer.Scorer, batch []network.Input) diff {
+	tb.Helper()
+	got, err := gpu.Score(batch)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	want, err := ref.ForwardBatch(batch)
+	want, err := cpu.Score(batch)
 	if err != nil {
 		tb.Fatal(err)
 	}

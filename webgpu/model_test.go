@@ -76,19 +76,10 @@ func checkFile(t *testing.T, path string, sentences [][]string) {
 // checkScorers compares a GPU scorer with the CPU's on a batch.
 func checkScorers(t *testing.T, what string, dt weights.DType, gpu, cpu scorer.Scorer, batch []network.Input, tol float64) {
 	t.Helper()
-	got, err := gpu.Score(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := cpu.Score(batch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := compare(t, got, want)
-	t.Logf("%s (%s, %d sentences): max abs diff scores %.3g, tags %.3g; trees differing %d",
-		what, dt, len(batch), d.scores, d.tags, d.trees)
-	if d.scores > tol || d.tags > tol || d.trees > 0 {
-		t.Errorf("%s: max abs diff scores %.3g, tags %.3g (tolerance %g); %d trees differ", what, d.scores, d.tags, tol, d.trees)
+	d := scoredDiff(t, gpu, cpu, batch)
+	t.Logf("%s (%s, %d sentences): %s", what, dt, len(batch), d.describe(tol))
+	if !d.within(tol) {
+		t.Errorf("%s: %s", what, d.describe(tol))
 	}
 }
 

@@ -59,3 +59,14 @@ func paramBytes[T any](v *T) []byte {
 	}
 	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(v)), n)...)
 }
+
+// paramsOf decodes the uniform bytes of a parameter struct (paramBytes'
+// inverse).
+func paramsOf[T any](b []byte) T {
+	var v T
+	if len(b) != int(unsafe.Sizeof(v)) {
+		panic("webgpu: parameter size mismatch")
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&v)), len(b)), b)
+	return v
+}
