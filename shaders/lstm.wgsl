@@ -60,6 +60,7 @@ struct LSTMParams {
     whhM: u32,       // unused here (lstm_loop.wgsl: offset steps per model of an ensemble)
     xM: u32,         // unused here
     outM: u32,       // unused here
+    interleaved: u32, // unused here
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;

@@ -25,9 +25,12 @@
 //
 // Per step, for unit j (G's gates interleaved as in lstm.wgsl: column 4j+q
 // is gate q = i, f, g, o of unit j; W_hhᵀ (H, 4H) gate-major, its own copy
-// (webgpu.loopCopies): column q*H+j):
+// (webgpu.loopCopies): column q*H+j; or, with p.interleaved, lstm.wgsl's
+// interleaved W_hhᵀ itself, column 4j+q, the four gates of a unit one wt4
+// load; which is faster on a GPU is measured by webgpu's profile
+// benchmarks):
 //
-//   a_q = G[t, dir, 4j+q] + Σ_k h_prev[k] · W_hhᵀ[k, q*H+j]
+//   a_q = G[t, dir, 4j+q] + Σ_k h_prev[k] · W_hhᵀ[k, q*H+j]   (or W_hhᵀ[k, 4j+q])
 //   c_j = σ(a_f) c_j + σ(a_i) tanh(a_g),  h_j = σ(a_o) tanh(c_j)
 //   arena[out + t*ldo + dir*H + j] = h_j
 //
@@ -35,12 +38,13 @@
 //
 // Bindings:
 //   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       W_hhᵀ of both directions, gate-major (weights_*.wgsl)
+//   group 0, binding 4, wts4,  the same, by 4,     storage, read:       W_hhᵀ of both directions, interleaved (weights_*.wgsl)
 //   group 0, binding 1, arena, array<f32>,         storage, read_write: G or the char table (read), the states (written)
 //   group 0, binding 2, ints,  array<u32>,         storage, read:       main: sentence table [first token, words, score offset, span offset];
 //                                                                       chars: token order, token table [word id, first char, char count], char ids
 //   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl: main uses hid, seqs, x, ldx,
-//                                                           whh, whhZ, out, ldo, whhM, xM, outM; chars hid (at most 256), rows, seqs, tokTable, x, whh,
-//                                                           whhZ, out, ldo, col, whhM, xM, outM)
+//                                                           whh, whhZ, out, ldo, whhM, xM, outM, interleaved; chars hid (at most 256), rows, seqs,
+//                                                           tokTable, x, whh, whhZ, out, ldo, col, whhM, xM, outM, interleaved)
 // Workgroup size: 256 x 1 x 1; grid main (sentences, 2, models), chars (ceil(tokens / (256/H)), 2, models).
 // Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
@@ -63,6 +67,7 @@ struct LSTMParams {
     whhM: u32,       // weights offset step of W_hhᵀ per model (grid z: an ensemble's models at once)
     xM: u32,         // arena offset step of G (main) or of the char table (chars) per model
     outM: u32,       // arena offset step of the states (main) or of the feature rows (chars) per model
+    interleaved: u32, // 1: W_hhᵀ interleaved (column 4j+q, lstm.wgsl's layout, no copy), four gates a load (wt4); 0: gate-major
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -117,6 +122,48 @@ fn preact(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
     return (a0 + a1) + (a2 + a3);
 }
 
+// preact4 is preact for W_hhᵀ interleaved (column 4j+q; whh a multiple of
+// 4): the four gates of unit j in row k are one wt4 load, and eight rows an
+// iteration keep eight loads in flight per invocation.
+fn preact4(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
+    let H = p.hid;
+    var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+    var a1 = vec4<f32>(0.0);
+    var a2 = vec4<f32>(0.0);
+    var a3 = vec4<f32>(0.0);
+    var a4 = vec4<f32>(0.0);
+    var a5 = vec4<f32>(0.0);
+    var a6 = vec4<f32>(0.0);
+    var a7 = vec4<f32>(0.0);
+    // Row k's gates of unit j are vec4 element k*H + j from whh/4.
+    let w0 = whh / 4u + j;
+    var k = 0u;
+    for (; k + 8u <= H; k += 8u) {
+        let w = w0 + k * H;
+        a0 += hbuf[hin + k] * wt4(w);
+        a1 += hbuf[hin + k + 1u] * wt4(w + H);
+        a2 += hbuf[hin + k + 2u] * wt4(w + 2u * H);
+        a3 += hbuf[hin + k + 3u] * wt4(w + 3u * H);
+        a4 += hbuf[hin + k + 4u] * wt4(w + 4u * H);
+        a5 += hbuf[hin + k + 5u] * wt4(w + 5u * H);
+        a6 += hbuf[hin + k + 6u] * wt4(w + 6u * H);
+        a7 += hbuf[hin + k + 7u] * wt4(w + 7u * H);
+    }
+    for (; k < H; k++) {
+        a0 += hbuf[hin + k] * wt4(w0 + k * H);
+    }
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
+}
+
+// gatesOf returns the four gate pre-activations of unit j in the layout
+// p.interleaved names (a uniform branch).
+fn gatesOf(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
+    if (p.interleaved != 0u) {
+        return preact4(j, g, hin, whh);
+    }
+    return preact(j, g, hin, whh);
+}
+
 // unitStep computes step t of unit j (if j < H) from the previous state in
 // hbuf[hin ..] and the gate inputs at arena offset g, writes h to hbuf[hout
 // + j] and to the output row, and returns the new cell state (cell, the
@@ -128,7 +175,7 @@ fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, di
     if (j >= H) {
         return cell;
     }
-    let a = preact(j, g, hin, whh);
+    let a = gatesOf(j, g, hin, whh);
     let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
     let h = sigm(a.w) * tanh_(c);
     hbuf[hout + j] = h;
@@ -205,7 +252,7 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
         if (s < count) {
             let id = ints[first + select(s, count - 1u - s, dir == 1u)];
             let hin = cur * MAXH + slot * H;
-            let a = preact(j, x + (id * 2u + dir) * G, hin, whh);
+            let a = gatesOf(j, x + (id * 2u + dir) * G, hin, whh);
             cell = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
             let h = sigm(a.w) * tanh_(cell);
             hbuf[(1u - cur) * MAXH + slot * H + j] = h;

@@ -69,7 +69,27 @@ type planner struct {
 	// h1, h2): 0, or, when an ensemble's models share LSTM loop dispatches,
 	// the model's share of the rows (see ensemblePlan).
 	rowOff int
-	ds     []dispatch
+	// interleaved: lstm_loop.wgsl reads lstm.wgsl's interleaved W_hhᵀ,
+	// four gates a load, instead of the gate-major loop copies
+	// (planLimits.interleaved).
+	interleaved bool
+	ds          []dispatch
+}
+
+// canLoop says whether lstm_loop.wgsl can run the model's LSTMs: it reads
+// the interleaved W_hhᵀ, or the weights buffer holds the loop copies.
+func (p *planner) canLoop() bool { return p.interleaved || p.wm.loop }
+
+// loopWeights returns the lstmParams fields that place the W_hhᵀ of LSTM
+// name ("char_lstm", "lstm1", "lstm2") for lstm_loop.wgsl: its forward
+// direction, the step to the backward one, and the layout flag.
+func (p *planner) loopWeights(name string) (whh, whhZ, interleaved uint32) {
+	suffix := loopSuffix
+	if p.interleaved {
+		suffix, interleaved = "", 1
+	}
+	fwd, bwd := p.wm.off[name+".fwd.w_hh"+suffix], p.wm.off[name+".bwd.w_hh"+suffix]
+	return u32(fwd), u32(bwd - fwd), interleaved
 }
 
 // The model's activation regions (see planner.rowOff).
@@ -205,9 +225,9 @@ func (p *planner) charLoop(ch *chunk) {
 	prm := lstmParams{
 		Hid: u32(H), Rows: u32(ch.tokens), Seqs: u32(ch.order), TokTable: u32(ch.tokTable),
 		X:   u32(p.charTable()),
-		Whh: u32(p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]), WhhZ: u32(p.wm.off["char_lstm.bwd.w_hh"+loopSuffix] - p.wm.off["char_lstm.fwd.w_hh"+loopSuffix]),
 		Out: u32(p.u()), Ldo: u32(l.feat), Col: u32(c.WordDim),
 	}
+	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights("char_lstm")
 	p.add(kCharLoop, "char BiLSTM (loop)", charLoopWork(H, ch), paramBytes(&prm), ceilDiv(ch.tokens, charLoopWidth/H), 2, 1)
 }
 
@@ -259,9 +279,9 @@ const hardwareLoopSentences = 0
 func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 	prm := lstmParams{
 		Hid: u32(hid), Seqs: 0, X: u32(p.gm()), Ldx: u32(8 * hid),
-		Whh: u32(p.wm.off[name+".fwd.w_hh"+loopSuffix]), WhhZ: u32(p.wm.off[name+".bwd.w_hh"+loopSuffix] - p.wm.off[name+".fwd.w_hh"+loopSuffix]),
 		Out: u32(out), Ldo: u32(2 * hid),
 	}
+	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights(name)
 	p.add(kLSTMLoop, name+" (loop)", loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
 }
 
@@ -349,6 +369,10 @@ type planLimits struct {
 	loopSents int     // the most sentences of a chunk whose BiLSTMs loop (0: no limit)
 	charSteps bool    // the char BiLSTM one dispatch per step, always (a profile variant)
 	inTurn    bool    // an ensemble's loops model after model, always (a profile variant)
+	// interleaved: the loops read lstm.wgsl's interleaved W_hhᵀ four gates
+	// a load, and need no loop copies (a profile variant until measured on
+	// a GPU against the gate-major copies).
+	interleaved bool
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -361,7 +385,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	if o.loopSentences > 0 {
 		lim.loopSents = o.loopSentences
 	}
-	lim.charSteps, lim.inTurn = o.charSteps, o.modelsInTurn
+	lim.charSteps, lim.inTurn, lim.interleaved = o.charSteps, o.modelsInTurn, o.loopInterleaved
 	return lim
 }
 
@@ -375,12 +399,13 @@ const softwareLoopLimit = 65535
 
 // loopIterations bounds the loop iterations of one lstm_loop.wgsl
 // invocation over a sentence of n words with hidden size hid: per step, up
-// to ceil(hid/256) units of hid/4 + hid%4 iterations each (the sums over
-// the hidden state, four terms an iteration) and two more, and one for the
-// step.
+// to ceil(hid/256) units of at most hid/4 + hid%4 iterations each (the sums
+// over the hidden state, four terms an iteration, or hid/8 + hid%8 at
+// eight) and two more, and one for the step.
 func loopIterations(n, hid int) int {
 	units := (hid + 255) / 256
-	return (n+2)*(units*(hid/4+hid%4+2)+1) + units
+	sum := max(hid/4+hid%4, hid/8+hid%8)
+	return (n+2)*(units*(sum+2)+1) + units
 }
 
 // chunkPlan returns the dispatches of one model's forward pass over a
@@ -496,7 +521,7 @@ const (
 // its activations from arena row rowOff on, cut into stages.
 func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds
@@ -507,7 +532,7 @@ func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, m
 	cut(stageWords)
 	// The char loop, where the sentence loops would run (see layer below)
 	// and the hidden size fits a workgroup, else a dispatch per step.
-	if p.wm.loop && !lim.charSteps && c.CharHidden <= charLoopWidth && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) &&
+	if p.canLoop() && !lim.charSteps && c.CharHidden <= charLoopWidth && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) &&
 		(lim.loopIters == 0 || loopIterations(len(ch.charRows)-2, c.CharHidden) <= lim.loopIters) &&
 		(p.maxWork <= 0 || charLoopWork(c.CharHidden, ch) <= p.maxWork) {
 		p.charLoop(ch)
@@ -530,7 +555,7 @@ func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, m
 		// and the last steps are wrong) or the work of a submission; on
 		// any adapter where the weights buffer has no room for the loop's
 		// copy of W_hh.
-		if p.wm.loop && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
+		if p.canLoop() && (lim.loopSents == 0 || len(ch.n) <= lim.loopSents) && (lim.loopIters == 0 || loopIterations(ch.maxN, hid) <= lim.loopIters) &&
 			(p.maxWork <= 0 || loopWork(hid, ch) <= p.maxWork) {
 			p.lstmLoop(name, hid, ch, out)
 		} else {

@@ -35,25 +35,33 @@ func TestDispatchByDispatch(t *testing.T) {
 		}
 	}
 	// steps: one dispatch per step for the char and sentence LSTMs
-	// (lstm.wgsl); loop: the loops (lstm_loop.wgsl, both entries).
+	// (lstm.wgsl); loop: the loops (lstm_loop.wgsl, both entries), reading
+	// the gate-major copies of W_hhᵀ or, interleaved, lstm.wgsl's own four
+	// gates a load (wt4 of each weights snippet: f32, f16 unpacked, f16
+	// native where the device has shader-f16).
 	steps := planLimits{loopSents: 1, charSteps: true}
+	interleaved := planLimits{interleaved: true}
 	cases := []struct {
 		name    string
 		w       Weights
+		noF16   bool
 		lengths []int
 		lim     planLimits
 	}{
-		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, steps},
-		{"loop f32", WeightsF32, []int{17}, planLimits{}},
-		{"loop f16", WeightsF16, []int{6, 19, 1}, planLimits{}},
-		{"loop f32, many sentences", WeightsF32, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, planLimits{}},
+		{"steps f32", WeightsF32, false, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, steps},
+		{"loop f32", WeightsF32, false, []int{17}, planLimits{}},
+		{"loop f16", WeightsF16, false, []int{6, 19, 1}, planLimits{}},
+		{"loop f32, many sentences", WeightsF32, false, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, planLimits{}},
+		{"loop f32, interleaved", WeightsF32, false, []int{17, 4}, interleaved},
+		{"loop f16, interleaved", WeightsF16, false, []int{6, 19, 1}, interleaved},
+		{"loop f16 unpacked, interleaved", WeightsF16, true, []int{6, 19, 1}, interleaved},
 	}
 	for _, m := range models {
 		for _, tc := range cases {
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
 				// Small chunks keep the arena (read back after every
 				// dispatch) small.
-				s := openScorer(t, m.p, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
+				s := openScorer(t, m.p, Options{Weights: tc.w, NoShaderF16: tc.noF16, MaxWords: 24, ChunkTokens: 128})
 				batch := randomBatch(m.p.Config(), 5, tc.lengths...)
 				chunks := planChunks(batch, s.lay)
 				if len(chunks) != 1 {
@@ -71,7 +79,7 @@ func TestDispatchByDispatch(t *testing.T) {
 				for _, d := range ds {
 					kernels[d.kernel] = true
 				}
-				if loop := tc.lim == (planLimits{}); kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
+				if loop := tc.lim.loopSents == 0; kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
 					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
 				}
 				checkDispatches(t, s, ps, ds, chunks[0].ints)
@@ -203,7 +211,7 @@ func (e *emulator) charLoop(p lstmParams, m uint32, in, out []float32) {
 				if dir == 1 {
 					ch = e.ints[first+count-1-s]
 				}
-				h = e.loopStep(in, p.X+m*p.XM+(ch*2+dir)*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H)
+				h = e.loopStep(in, p.X+m*p.XM+(ch*2+dir)*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H, p.Interleaved == 1)
 			}
 			for j := range H {
 				out[p.Out+m*p.OutM+tok*p.Ldo+p.Col+dir*H+j] = float32(h[j])
@@ -214,16 +222,21 @@ func (e *emulator) charLoop(p lstmParams, m uint32, in, out []float32) {
 
 // loopStep is one step of lstm_loop.wgsl's LSTM (both entries): gate
 // inputs at arena offset g (unit-interleaved, 4j+q), the previous state h,
-// W_hhᵀ gate-major at weights offset whh (column q*H+j). It updates the
-// cell states c in place and returns the new state.
-func (e *emulator) loopStep(in []float32, g uint32, h, c []float64, whh, H uint32) []float64 {
+// W_hhᵀ at weights offset whh, gate-major (column q*H+j) or interleaved
+// (column 4j+q). It updates the cell states c in place and returns the new
+// state.
+func (e *emulator) loopStep(in []float32, g uint32, h, c []float64, whh, H uint32, interleaved bool) []float64 {
 	hn := make([]float64, H)
 	for j := range H {
 		var a [4]float64
 		for q := range uint32(4) {
+			col := q*H + j
+			if interleaved {
+				col = 4*j + q
+			}
 			a[q] = float64(in[g+4*j+q])
 			for k := range H {
-				a[q] += h[k] * e.w[whh+k*4*H+q*H+j]
+				a[q] += h[k] * e.w[whh+k*4*H+col]
 			}
 		}
 		c[j] = sigm64(a[1])*c[j] + sigm64(a[0])*math.Tanh(a[2])
@@ -356,7 +369,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						if dir == 1 {
 							t = first + count - 1 - s
 						}
-						h = e.loopStep(in, p.X+m*p.XM+t*p.Ldx+dir*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H)
+						h = e.loopStep(in, p.X+m*p.XM+t*p.Ldx+dir*4*H, h, c, p.Whh+m*p.WhhM+dir*p.WhhZ, H, p.Interleaved == 1)
 						for j := range H {
 							out[p.Out+m*p.OutM+t*p.Ldo+dir*H+j] = float32(h[j])
 						}

@@ -46,6 +46,8 @@ func TestEnsembleOneDevice(t *testing.T) {
 		{"2 models f32, hardware schedule, one sentence: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32},
 		{"3 models f16, hardware schedule, 5 sentences: the loops of all in one dispatch", 3, Options{Weights: WeightsF16, asHardware: true}, []int{4, 9, 1, 22, 6}, tolF16},
 		{"2 models f32, hardware schedule, one sentence, the loops model after model", 2, Options{Weights: WeightsF32, asHardware: true, modelsInTurn: true}, []int{17}, tolF32},
+		{"2 models f32, hardware schedule, interleaved W_hh: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true, loopInterleaved: true}, []int{17, 3}, tolF32},
+		{"3 models f16 unpacked, hardware schedule, interleaved W_hh, small chunks", 3, Options{Weights: WeightsF16, NoShaderF16: true, MaxWords: 40, ChunkTokens: 50, asHardware: true, loopInterleaved: true}, steps, tolF16},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

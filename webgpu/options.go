@@ -125,6 +125,10 @@ type Options struct {
 	// charSteps, for benchmarks only, runs the char BiLSTM one dispatch
 	// per step (lstm.wgsl chars) where the char loop would run.
 	charSteps bool
+	// loopInterleaved, for benchmarks until measured on a GPU, makes
+	// lstm_loop.wgsl read lstm.wgsl's interleaved W_hhᵀ four gates a load
+	// (wt4) instead of the gate-major copies (which are still packed).
+	loopInterleaved bool
 	// kernelBodies, for benchmarks only, replaces kernel files (by name:
 	// "matmul.wgsl") with other sources, to compare variants in one run.
 	kernelBodies map[string]string

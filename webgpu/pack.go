@@ -97,7 +97,9 @@ func mapWeights(p *network.Params, budget int) (weightMap, error) {
 // of an element): models too large for them score their sentence LSTMs
 // with the per-step kernel. It fails when a model lacks a tensor or has
 // one that packOrder does not place, and when the models are not shaped
-// alike.
+// alike. The LSTMs' w_hh start at multiples of 4 elements, and the buffer
+// holds a multiple of 8, so that lstm_loop.wgsl can read four elements a
+// load (wt4) of float32 and float16 weights alike.
 func mapMembers(ps []*network.Params, budget int) ([]weightMap, error) {
 	wms := make([]weightMap, len(ps))
 	total, copies := 0, 0
@@ -111,6 +113,9 @@ func mapMembers(ps []*network.Params, budget int) ([]weightMap, error) {
 			if k > 0 && len(t.Data) != len(ps[0].Get(name).Data) {
 				return nil, fmt.Errorf("webgpu: %stensor %q has %d values, model 1's %d: an ensemble's models must be shaped alike",
 					memberPrefix(k, len(ps)), name, len(t.Data), len(ps[0].Get(name).Data))
+			}
+			if strings.HasSuffix(name, ".w_hh") {
+				total = alignUp(total, 4) // read four elements a load (wt4) by lstm_loop.wgsl
 			}
 			wm.off[name] = total
 			total += len(t.Data)
@@ -135,11 +140,16 @@ func mapMembers(ps []*network.Params, budget int) ([]weightMap, error) {
 		}
 		wms[k].loop = loop
 	}
+	// Whole vec4 elements of float16 too, for the wts4 binding.
+	total = alignUp(total, 8)
 	for k := range wms {
 		wms[k].total = total
 	}
 	return wms, nil
 }
+
+// alignUp returns n rounded up to a multiple of a (a power of two).
+func alignUp(n, a int) int { return (n + a - 1) &^ (a - 1) }
 
 // memberPrefix names model k of an ensemble of m in an error ("model 2: "),
 // or nothing for a single model.

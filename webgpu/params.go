@@ -33,6 +33,7 @@ type lstmParams struct {
 	HIn, HOut, C                    uint32
 	Out, Ldo, Col                   uint32
 	WhhM, XM, OutM                  uint32 // lstm_loop.wgsl: steps per model (grid z)
+	Interleaved                     uint32 // lstm_loop.wgsl: 1 reads lstm.wgsl's interleaved W_hhᵀ four gates a load
 }
 
 // pairParams is PairParams of biaffine_pair.wgsl.

@@ -57,6 +57,10 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		return o
 	}
 	steps := Options{loopSentences: 1, charSteps: true}
+	// interleaved: the LSTM loops read lstm.wgsl's interleaved W_hhᵀ four
+	// gates a load (Options.loopInterleaved), against the gate-major copy.
+	interleaved := Options{loopInterleaved: true}
+	f16, f16Interleaved := Options{Weights: WeightsF16}, Options{Weights: WeightsF16, loopInterleaved: true}
 	variants := []struct {
 		name  string
 		o     Options
@@ -64,10 +68,15 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 	}{
 		{"one sentence of 20 words", Options{}, one},
 		{"one sentence of 20 words, char BiLSTM a dispatch per step", Options{charSteps: true}, one},
+		{"one sentence of 20 words, LSTM loops interleaved", interleaved, one},
+		{"one sentence of 20 words, f16 weights", f16, one},
+		{"one sentence of 20 words, f16 weights, LSTM loops interleaved", f16Interleaved, one},
 		{"64 sentences", Options{}, batch[:64]},
+		{"64 sentences, LSTM loops interleaved", interleaved, batch[:64]},
 		{"64 sentences, per-step LSTM kernel", steps, batch[:64]},
 		{"test set", Options{}, batch},
 		{"test set, char BiLSTM a dispatch per step", Options{charSteps: true}, batch},
+		{"test set, LSTM loops interleaved", interleaved, batch},
 		{"test set, chunks of 2048 tokens", Options{ChunkTokens: 2048}, batch},
 		{"test set, per-step LSTM kernel", steps, batch},
 		{"test set, matmul with indexed accumulators", indexed(Options{}), batch},

@@ -76,6 +76,7 @@ func (s *Scorer) createLayouts() error {
 		storage(1, wgpu.BufferBindingTypeStorage),
 		storage(2, wgpu.BufferBindingTypeReadOnlyStorage),
 		storage(3, wgpu.BufferBindingTypeUniform),
+		storage(4, wgpu.BufferBindingTypeReadOnlyStorage),
 	}})
 	if err != nil {
 		return unavailable(ErrShader, "bind group layout: %v", err)
@@ -144,6 +145,7 @@ func (s *Scorer) createGroups(slots int) error {
 			{Binding: 1, Buffer: s.arena, Size: sizes[1]},
 			{Binding: 2, Buffer: s.ints, Size: sizes[2]},
 			{Binding: 3, Buffer: s.uniforms, Offset: uint64(i * uniformSlot), Size: uniformSlot},
+			{Binding: 4, Buffer: s.weights, Size: sizes[0]}, // wts4: the weights again, four elements a load
 		}})
 		if err != nil {
 			return unavailable(ErrShader, "bind group %d: %v", i, err)
