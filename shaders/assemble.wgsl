@@ -1,21 +1,24 @@
-// assemble.wgsl: the final scores of one kind (cont, disc or gap) in the
-// decoder's layout (chart/decode.Scores: (x*n + y)*L + a). For every sentence
-// z and every entry of its n*n*L block, in place:
+// assemble.wgsl: the final scores of one kind (cont, disc or gap), the
+// label and span scores summed into the kind's block of each sentence's
+// results, packed: only the spans x <= y, row by row, so that the
+// read-back is about half the decoder's layout (chart/decode.Scores:
+// (x*n + y)*L + a), whose zeros below the diagonal need no transfer (the
+// host copies each packed row into place: webgpu.chunk.pieces). For every
+// sentence z, every x <= y < n and every label a:
 //
-//   S[x, y, a] = S_label[x, y, a] + S_span[x, y]     for x <= y
-//   S[x, y, a] = 0                                   for x > y
+//   B[row(x) + y - x, a] = S_label[x, y, a] + S_span[x, y]    row(x) = x(2n+1-x)/2 (the cells of rows 0..x-1)
 //
-// and with mean = M > 1 the upper entries are then multiplied by 1/M: an
-// ensemble of M models scored on one device, whose label scores
-// biaffine_pair.wgsl and span scores this kernel have summed in the block
-// model after model.
+// with accum = 1 added to the value stored there (an ensemble's later
+// model, scored on the same device), and with mean = M > 1 the sum then
+// multiplied by 1/M (the ensemble's last model).
 //
-// where S_label is the block biaffine_pair.wgsl wrote at
-// arena[out + scoreOff + kind*n*n*L] and S_span the span module's scores at
-// arena[spans + spanOff].
+// B is the kind's block of the sentence, at arena[out + scoreOff + kind *
+// n(n+1)/2 * L] (n(n+1)/2 rows of L); S_label the label module's scores
+// that biaffine_pair.wgsl wrote in the decoder's layout at arena[lab +
+// spanOff*L], S_span the span module's at arena[spans + spanOff].
 //
 // Bindings:
-//   group 0, binding 1, arena, array<f32>,     storage, read_write: span scores (read), label scores (read and written)
+//   group 0, binding 1, arena, array<f32>,     storage, read_write: span and label scores (read), results (written, or read and written)
 //   group 0, binding 2, ints,  array<u32>,     storage, read:       sentence table [first token, words, score offset, span offset]
 //   group 0, binding 3, p,     AssembleParams, uniform: the parameters (webgpu/params.go)
 // Workgroup size: 256 x 1 x 1; grid (min(ceil(maxN*maxN*L/256), 4096), 1, sentences), grid-stride loop.
@@ -24,10 +27,12 @@
 struct AssembleParams {
     labels: u32,     // L
     sentTable: u32,  // ints offset of the sentence table (4 u32 per sentence)
-    out: u32,        // arena offset of the score region (score offsets are relative to it)
+    out: u32,        // arena offset of the out region (score offsets are relative to it)
     spans: u32,      // arena offset of the span scratch (span offsets are relative to it)
     kind: u32,       // 0 cont, 1 disc, 2 gap
     mean: u32,       // M > 1: multiply by 1/M (an ensemble's last model)
+    lab: u32,        // arena offset of the label scratch (span offsets times L are relative to it)
+    accum: u32,      // 1: add to the stored value (an ensemble's later model)
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -42,19 +47,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let n = ints[p.sentTable + 4u * z + 1u];
     let L = p.labels;
     let total = n * n * L;
-    let block = p.out + ints[p.sentTable + 4u * z + 2u] + p.kind * total;
-    let span = p.spans + ints[p.sentTable + 4u * z + 3u];
+    let block = p.out + ints[p.sentTable + 4u * z + 2u] + p.kind * (n * (n + 1u) / 2u) * L;
+    let spanOff = ints[p.sentTable + 4u * z + 3u];
+    let span = p.spans + spanOff;
+    let lab = p.lab + spanOff * L;
     let stride = nwg.x * 256u;
+    // i runs over the decoder's layout (x*n + y)*L + a, so that the label
+    // scores are read in order; the entries x > y are skipped.
     for (var i = wid.x * 256u + lid.x; i < total; i += stride) {
         let x = i / (n * L);
         let y = (i / L) % n;
-        var v = 0.0;
-        if (x <= y) {
-            v = arena[block + i] + arena[span + x * n + y];
-            if (p.mean > 1u) {
-                v *= 1.0 / f32(p.mean);
-            }
+        if (x > y) {
+            continue;
         }
-        arena[block + i] = v;
+        let at = block + (x * (2u * n + 1u - x) / 2u + y - x) * L + i % L;
+        var v = arena[lab + i] + arena[span + x * n + y];
+        if (p.accum == 1u) {
+            v += arena[at];
+        }
+        if (p.mean > 1u) {
+            v *= 1.0 / f32(p.mean);
+        }
+        arena[at] = v;
     }
 }

@@ -6,11 +6,9 @@
 //   S[x, y, o] = Σ_k T[first+1+x, o, k] · [R(first+1+y); 1][k]       for x <= y
 //
 // written in the decoder's layout ((x*n + y)*O + o) at
-//   arena[out + scoreOff + kind*n*n*O + ...] when label = 1 (the kind's block of the sentence's scores)
-//   arena[out + spanOff + ...]                 when label = 0 (span scores, O = 1, scratch)
-// Entries with x > y are not written (assemble.wgsl zeroes them). With
-// accum = 1 a label score is added to the value stored there (an ensemble's
-// later model, scored on the same device).
+//   arena[out + spanOff*O + ...]
+// in the label scratch (O = Labels) or the span scratch (O = 1), where
+// assemble.wgsl reads them. Entries with x > y are not written.
 //
 // The rows (x, o) of a sentence are contiguous in T, so the product is a
 // (n*O, D) x (D, n) matrix product: each workgroup computes a 32x32 tile,
@@ -18,7 +16,7 @@
 // per invocation; tiles entirely below the diagonal (x > y) are skipped.
 //
 // Bindings:
-//   group 0, binding 1, arena, array<f32>,   storage, read_write: T and R (read), scores (written)
+//   group 0, binding 1, arena, array<f32>,   storage, read_write: T and R (read), scores (written to a scratch)
 //   group 0, binding 2, ints,  array<u32>,   storage, read:       sentence table [first token, words, score offset, span offset]
 //   group 0, binding 3, p,     PairParams,   uniform: the parameters (webgpu/params.go)
 // Workgroup size: 8 x 8 x 1; grid (row tiles of this part, ceil(maxN/32), sentences),
@@ -32,11 +30,8 @@ struct PairParams {
     t: u32,          // arena offset of T (tokens, O, D)
     r: u32,          // arena offset of the right features of token 0 (column offset included)
     ldr: u32,        // row stride of the right features
-    out: u32,        // arena offset the sentence offsets are relative to
-    label: u32,      // 1: write to the kind's score block; 0: to the span scratch
-    kind: u32,       // 0 cont, 1 disc, 2 gap
+    out: u32,        // arena offset of the scratch (a sentence's block at its span offset times O)
     tile0: u32,      // first row tile of this dispatch (a large product is split over dispatches)
-    accum: u32,      // 1: add to the stored value instead of writing it
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -59,12 +54,7 @@ fn store(rr: u32, y0: u32, n: u32, base: u32, v: vec4<f32>) {
     for (var j = 0u; j < 4u; j++) {
         let y = y0 + j;
         if (y < n && x <= y) {
-            let at = base + (x * n + y) * p.outs + o;
-            if (p.accum == 1u) {
-                arena[at] += v[j];
-            } else {
-                arena[at] = v[j];
-            }
+            arena[base + (x * n + y) * p.outs + o] = v[j];
         }
     }
 }
@@ -83,10 +73,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     if (row0 >= rows || col0 >= n || row0 / p.outs > col0 + TN - 1u) {
         return;
     }
-    var base = p.out + ints[p.sentTable + 4u * z + 3u];
-    if (p.label == 1u) {
-        base = p.out + ints[p.sentTable + 4u * z + 2u] + p.kind * n * n * p.outs;
-    }
+    let base = p.out + ints[p.sentTable + 4u * z + 3u] * p.outs;
     let D = p.dim;
     let tbase = p.t + (first + 1u) * p.outs * D;
     let rbase = p.r + (first + 1u) * p.ldr;

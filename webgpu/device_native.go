@@ -5,6 +5,7 @@ package webgpu
 import (
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 	"time"
 
@@ -178,44 +179,44 @@ func (d *device) readInto(buf *wgpu.Buffer, dsts ...[]byte) error {
 	return nil
 }
 
-// copyParallel copies src into the dsts, back to back, in parts of at most
-// 8 MiB on up to GOMAXPROCS goroutines: one core's copy bandwidth would
-// bound a large read-back (114 MiB for the Alpino test set).
+// copyParallel copies src into the dsts, back to back, on up to GOMAXPROCS
+// goroutines, each over a contiguous range of src of about equal size (at
+// least copyPart bytes): one core's copy bandwidth would bound a large
+// read-back (57 MiB for the Alpino test set), and its dsts are many (a
+// packed row of a score block each: 43,000 for the test set).
 func copyParallel(dsts [][]byte, src []byte) {
-	const part = 8 << 20
-	type piece struct{ dst, src []byte }
-	var pieces []piece
-	at := 0
-	for _, dst := range dsts {
-		for i := 0; i < len(dst); i += part {
-			j := min(i+part, len(dst))
-			pieces = append(pieces, piece{dst[i:j], src[at+i : at+j]})
-		}
-		at += len(dst)
+	starts := make([]int, len(dsts)+1) // starts[k]: dsts[k]'s offset in src
+	for k, dst := range dsts {
+		starts[k+1] = starts[k] + len(dst)
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(pieces))
+	total := starts[len(dsts)]
+	workers := min(runtime.GOMAXPROCS(0), total/copyPart)
 	if workers < 2 {
-		for _, p := range pieces {
-			copy(p.dst, p.src)
-		}
+		copyRange(dsts, starts, src, 0, total)
 		return
 	}
-	next := make(chan piece, len(pieces))
-	for _, p := range pieces {
-		next <- p
-	}
-	close(next)
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range next {
-				copy(p.dst, p.src)
-			}
+			copyRange(dsts, starts, src, total*w/workers, total*(w+1)/workers)
 		}()
 	}
 	wg.Wait()
+}
+
+// copyPart is the least bytes copyParallel gives a goroutine.
+const copyPart = 1 << 20
+
+// copyRange copies src[lo:hi] to the parts of the dsts it covers (starts:
+// the dsts' offsets in src, and the total).
+func copyRange(dsts [][]byte, starts []int, src []byte, lo, hi int) {
+	k := sort.Search(len(dsts), func(i int) bool { return starts[i+1] > lo })
+	for ; k < len(dsts) && starts[k] < hi; k++ {
+		a, b := max(lo, starts[k]), min(hi, starts[k+1])
+		copy(dsts[k][a-starts[k]:b-starts[k]], src[a:b])
+	}
 }
 
 // release frees the device, adapter and instance.

@@ -301,9 +301,9 @@ const maxPairParts = 8
 // is estimated above p.maxWork (a long sentence on a software adapter).
 func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 	l, c := p.l, p.l.c
-	outs, d, out, label := 1, c.SpanMLP, l.spans, 0
+	outs, d, out := 1, c.SpanMLP, l.spans
 	if mod == modLabel {
-		outs, d, out, label = c.Labels, c.LabelMLP, l.out, 1
+		outs, d, out = c.Labels, c.LabelMLP, l.lab
 	}
 	tiles := int(ceilDiv(ch.maxN*outs, 32))
 	perTile := float64(len(ch.n)) * 32 * padded(ch.maxN, 32) * float64(d+1)
@@ -316,19 +316,18 @@ func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 		prm := pairParams{
 			Outs: u32(outs), Dim: u32(d + 1), SentTable: 0, T: u32(l.tm),
 			R: u32(p.gm() + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
-			Out: u32(out), Label: u32(label), Kind: u32(kind), Tile0: u32(t0),
-		}
-		if mod == modLabel {
-			prm.Accum = p.accum()
+			Out: u32(out), Tile0: u32(t0),
 		}
 		p.add(kPair, what, perTile*float64(n), paramBytes(&prm), u32(n), ceilDiv(ch.maxN, 32), u32(len(ch.n)))
 	}
 }
 
-// assemble dispatches assemble.wgsl for one kind.
+// assemble dispatches assemble.wgsl for one kind: the label and span
+// scratch summed into the kind's packed blocks of the out region.
 func (p *planner) assemble(what string, kind int, ch *chunk) {
 	l := p.l
-	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind), Mean: p.mean()}
+	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind), Mean: p.mean(),
+		Lab: u32(l.lab), Accum: p.accum()}
 	p.add(kAssemble, what, float64(ch.pairs*l.c.Labels), paramBytes(&prm), min(ceilDiv(ch.maxN*ch.maxN*l.c.Labels, 256), 4096), 1, u32(len(ch.n)))
 }
 

@@ -387,10 +387,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 		for z := range d.grid[2] {
 			first := e.ints[p.SentTable+4*z]
 			n := e.ints[p.SentTable+4*z+1]
-			base := p.Out + e.ints[p.SentTable+4*z+3]
-			if p.Label == 1 {
-				base = p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*n*p.Outs
-			}
+			base := p.Out + e.ints[p.SentTable+4*z+3]*p.Outs
 			D := p.Dim
 			tbase := p.T + (first+1)*p.Outs*D
 			rbase := p.R + (first+1)*p.Ldr
@@ -405,11 +402,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						}
 						sum += float64(in[tbase+rr*D+k]) * r
 					}
-					at := base + (x*n+y)*p.Outs + o
-					if p.Accum == 1 {
-						sum += float64(in[at])
-					}
-					out[at] = float32(sum)
+					out[base+(x*n+y)*p.Outs+o] = float32(sum)
 				}
 			}
 		}
@@ -418,18 +411,25 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 		for z := range d.grid[2] {
 			n := e.ints[p.SentTable+4*z+1]
 			L := p.Labels
-			block := p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*n*L
-			span := p.Spans + e.ints[p.SentTable+4*z+3]
-			for i := range n * n * L {
-				x, y := i/(n*L), (i/L)%n
-				v := float32(0)
-				if x <= y {
-					v = in[block+i] + in[span+x*n+y]
-					if p.Mean > 1 {
-						v = float32(float64(v) / float64(p.Mean))
+			block := p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*(n+1)/2*L
+			spanOff := e.ints[p.SentTable+4*z+3]
+			// The packed block's cells row by row: (x, x..n-1).
+			cell := uint32(0)
+			for x := range n {
+				for y := x; y < n; y++ {
+					for a := range L {
+						at := block + cell*L + a
+						v := float64(in[p.Lab+spanOff*L+(x*n+y)*L+a]) + float64(in[p.Spans+spanOff+x*n+y])
+						if p.Accum == 1 {
+							v += float64(in[at])
+						}
+						if p.Mean > 1 {
+							v /= float64(p.Mean)
+						}
+						out[at] = float32(v)
 					}
+					cell++
 				}
-				out[block+i] = v
 			}
 		}
 	default:

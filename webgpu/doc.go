@@ -69,15 +69,18 @@
 //
 // A batch's chunks are scheduled in groups (schedule.go): one group unless
 // their results exceed the 256 MiB staging limit (the Alpino test set's
-// take 114 MiB with the shipped model). A group costs one write of the
+// take 59 MiB with the shipped model: 114 MiB before its score blocks were
+// read back packed, session 12). A group costs one write of the
 // upload buffer; then, in one command encoder, for each chunk in turn: the
 // copy of its uniforms and tables from the upload buffer to the uniform and
 // ints buffers, its dispatches in one compute pass, and the copy of its
 // results from the arena to its place in the staging buffer; one
 // submission; and one map of the staging buffer, whose bytes are copied
 // once into a []float32 per chunk (allocated while the device works) that
-// the results' decode.Scores (cont, disc, gap: the decoder's layout, as
-// assemble.wgsl writes them) and tag logits slice. On a hardware adapter
+// the results' decode.Scores (cont, disc, gap: the decoder's layout) and
+// tag logits slice: assemble.wgsl writes each score block packed, the
+// spans x <= y row by row, and each row is copied to its place, so the
+// zeros below the diagonal (half the layout) cross no bus. On a hardware adapter
 // that is all: per batch one upload, one submission, one map, no CPU wait
 // between chunks, and one dispatch per kernel launch (per chunk
 // fixedDispatches, one for the character BiLSTM and one per sentence

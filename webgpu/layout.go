@@ -22,8 +22,10 @@ import (
 //	hA, hB     (T, 2, CharHidden)  char LSTM states, ping-pong between steps
 //	tm         (T, tmStride)  first biaffine product of one module, (T, O, d+1)
 //	spans      (pairCap)    span-module scores of one kind, n*n per sentence
+//	lab        (Labels*pairCap)  label-module scores of one kind, n*n*Labels per sentence
 //	out        (outCap)     the chunk's results: per sentence cont, disc, gap
-//	                        (n*n*Labels each), then the tag logits (T, Tags)
+//	                        (packed upper triangles, n(n+1)/2*Labels each), then
+//	                        the tag logits (T, Tags)
 type layout struct {
 	c        network.Config
 	maxWords int
@@ -40,10 +42,10 @@ type layout struct {
 	gmStride int          // floats of gm per token
 	charTab  int          // floats of one model's char table
 
-	charTable, u, gm, h1, h2, cells, hA, hB, tm, spans, out int
-	arena                                                   int // total floats
-	outCap                                                  int
-	ints                                                    int // total uint32s
+	charTable, u, gm, h1, h2, cells, hA, hB, tm, spans, lab, out int
+	arena                                                        int // total floats
+	outCap                                                       int
+	ints                                                         int // total uint32s
 }
 
 // newLayout sizes the buffers for one model of configuration c (see
@@ -99,7 +101,8 @@ func (l *layout) size(tok int) {
 	l.sentCap = tok / 2
 	l.pairCap = max(l.maxWords*l.maxWords, 24*tok)
 	l.charCap = tok * (c.MaxChars + 2)
-	l.outCap = 3*c.Labels*l.pairCap + tok*c.Tags
+	// Σ n(n+1)/2 = (Σ n² + Σ n)/2 <= (pairCap + tok)/2.
+	l.outCap = 3*c.Labels*((l.pairCap+tok)/2) + tok*c.Tags
 	next := 0
 	place := func(n int) int {
 		at := next
@@ -116,6 +119,7 @@ func (l *layout) size(tok int) {
 	l.hB = place(tok * 2 * c.CharHidden)
 	l.tm = place(tok * l.tmStride)
 	l.spans = place(l.pairCap)
+	l.lab = place(c.Labels * l.pairCap)
 	l.out = place(l.outCap)
 	l.arena = next
 	l.ints = max(4*l.sentCap+4*tok+l.charCap, c.CharVocab)

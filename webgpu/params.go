@@ -38,13 +38,13 @@ type lstmParams struct {
 
 // pairParams is PairParams of biaffine_pair.wgsl.
 type pairParams struct {
-	Outs, Dim, SentTable, T, R, Ldr, Out, Label, Kind, Tile0 uint32
-	Accum                                                    uint32
+	Outs, Dim, SentTable, T, R, Ldr, Out, Tile0 uint32
 }
 
 // assembleParams is AssembleParams of assemble.wgsl.
 type assembleParams struct {
 	Labels, SentTable, Out, Spans, Kind, Mean uint32
+	Lab, Accum                                uint32
 }
 
 // uniformSlot is the byte distance between the parameter blocks of two

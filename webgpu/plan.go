@@ -15,15 +15,21 @@ import (
 //	token order     at order:     token indices by decreasing char count (the char LSTM's rows)
 //
 // A sentence's tokens are BOS, its words and EOS, at rows first..first+n+1.
-// Score offsets locate its cont, disc and gap blocks (n*n*Labels each, in
-// that order) in the out region; span offsets its n*n span scores in the
-// span scratch. The sentences are in order of decreasing length (the
-// sentence LSTM's rows).
+// Score offsets locate its cont, disc and gap blocks in the out region,
+// each packed: the upper triangle only, row x holding the (n-x)*Labels
+// scores of its spans (x, y >= x), n(n+1)/2*Labels in all (see
+// assemble.wgsl); span offsets locate its n*n span scores in the span
+// scratch, and times Labels its n*n*Labels label scores in the label
+// scratch. The read-back (the out region) is so about half the size of
+// the decoder's layout, into which its rows are copied (see chunk.pieces).
+// The sentences are in order of decreasing length (the sentence LSTM's
+// rows).
 type chunk struct {
 	sents    []int // indices in the batch, in chunk order
 	n        []int // words of each sentence
 	first    []int // token row of each sentence's BOS
-	scoreOff []int
+	scoreOff []int // in the out region (packed blocks)
+	fullOff  []int // in the results (the decoder's layout: n*n*Labels a block)
 	tokens   int
 	pairs    int
 	maxN     int
@@ -33,8 +39,35 @@ type chunk struct {
 	sentRows []int // sentences still running at each sentence LSTM step
 	tagsOff  int   // offset of the tag rows (tokens, Tags) in the out region
 	outLen   int   // floats of the out region holding results
+	fullTags int   // offset of the tag rows in the results
+	fullLen  int   // floats of the results
+	labels   int   // labels of the model
 	ints     []uint32
 }
+
+// triangle returns the cells x <= y of an n-word sentence: n(n+1)/2.
+func triangle(n int) int { return n * (n + 1) / 2 }
+
+// pieces returns where the out region's values go in the results, in the
+// out region's order: each packed row of each block (its scores for the
+// spans (x, x..n-1)), then the tag rows; each piece as an offset in the
+// results and a length, the pieces back to back in the out region.
+func (ch *chunk) pieces() []piece {
+	L := ch.labels
+	var ps []piece
+	for j, n := range ch.n {
+		for k := range 3 {
+			block := ch.fullOff[j] + k*n*n*L
+			for x := range n {
+				ps = append(ps, piece{at: block + (x*n+x)*L, n: (n - x) * L})
+			}
+		}
+	}
+	return append(ps, piece{at: ch.fullTags, n: ch.outLen - ch.tagsOff})
+}
+
+// piece is a run of results: n floats from offset at.
+type piece struct{ at, n int }
 
 // planChunks splits the non-empty sentences of batch into chunks within the
 // layout's capacities, longest sentences first so that a chunk holds
@@ -93,7 +126,7 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 	}
 	ch.tokTable = 4 * len(sents)
 	ints := make([]uint32, ch.tokTable+3*ch.tokens, ch.tokTable+4*ch.tokens+l.charCap)
-	tok, score, span := 0, 0, 0
+	tok, score, span, full := 0, 0, 0, 0
 	counts := make([]int, 0, ch.tokens)
 	addToken := func(word int, chars []int, before, after int) {
 		counts = append(counts, len(chars)+2)
@@ -114,6 +147,7 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 		ch.n = append(ch.n, n)
 		ch.first = append(ch.first, tok)
 		ch.scoreOff = append(ch.scoreOff, score)
+		ch.fullOff = append(ch.fullOff, full)
 		ints[4*s], ints[4*s+1], ints[4*s+2], ints[4*s+3] = uint32(tok), uint32(n), uint32(score), uint32(span)
 		addToken(network.BOSWord, []int{network.BOSChar}, network.BOWChar, network.EOWChar)
 		for w, id := range in.WordIDs {
@@ -121,7 +155,8 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 			addToken(id, chars[:min(len(chars), c.MaxChars)], network.BOWChar, network.EOWChar)
 		}
 		addToken(network.EOSWord, []int{network.EOSChar}, network.BOWChar, network.EOWChar)
-		score += 3 * n * n * c.Labels
+		score += 3 * triangle(n) * c.Labels
+		full += 3 * n * n * c.Labels
 		span += n * n
 	}
 	// Token order for the char LSTM, and the rows running at each step.
@@ -135,6 +170,9 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 	ch.ints = ints
 	ch.tagsOff = score
 	ch.outLen = score + ch.tokens*c.Tags
+	ch.fullTags = full
+	ch.fullLen = full + ch.tokens*c.Tags
+	ch.labels = c.Labels
 	return ch
 }
 

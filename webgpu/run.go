@@ -100,7 +100,7 @@ func (s *Scorer) runGroup(g *group) (err error) {
 			allocated.Add(1)
 			go func() {
 				defer allocated.Done()
-				outs[i] = make([]float32, jb.outLen)
+				outs[i] = make([]float32, jb.fullLen)
 			}()
 		}
 	}
@@ -135,14 +135,20 @@ func (s *Scorer) runGroup(g *group) (err error) {
 }
 
 // readResults waits for g's submissions and copies the staging buffer into
-// outs, one slice per job (allocated once allocated is done), or where
-// float32s are not stored as the device's bytes, converts them.
+// outs, one slice per job (allocated once allocated is done) in the
+// decoder's layout, each piece of the read-back to its place (the rows of
+// the packed score blocks, the tags: job.pieces); where float32s are not
+// stored as the device's bytes, it converts them first.
 func (s *Scorer) readResults(g *group, outs [][]float32, allocated *sync.WaitGroup) error {
 	if !littleEndian {
 		vals, err := s.readFloats(s.staging, g.outLen)
 		for i, jb := range g.jobs {
 			if err == nil {
-				outs[i] = vals[jb.outAt : jb.outAt+jb.outLen : jb.outAt+jb.outLen]
+				outs[i] = make([]float32, jb.fullLen)
+				src := vals[jb.outAt:]
+				for _, pc := range jb.pieces {
+					src = src[copy(outs[i][pc.at:pc.at+pc.n], src):]
+				}
 			}
 		}
 		return err
@@ -150,14 +156,16 @@ func (s *Scorer) readResults(g *group, outs [][]float32, allocated *sync.WaitGro
 	start := time.Now()
 	allocated.Wait()
 	s.d.phases.Alloc += time.Since(start)
-	dsts := make([][]byte, len(outs))
+	var dsts [][]byte
 	at := 0
 	for i, jb := range g.jobs {
 		if jb.outAt != at {
 			panic("webgpu: a group's results are not back to back")
 		}
 		at += jb.outLen
-		dsts[i] = floatBytes(outs[i])
+		for _, pc := range jb.pieces {
+			dsts = append(dsts, floatBytes(outs[i][pc.at:pc.at+pc.n]))
+		}
 	}
 	return s.d.readInto(s.staging, dsts...)
 }

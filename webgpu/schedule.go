@@ -13,7 +13,7 @@ const (
 	// stagingLimit bounds the read-back (staging) buffer: WebGPU's default
 	// maxBufferSize. A mapped buffer is bound to no shader, so the 128 MiB
 	// storage binding limit does not apply. The Alpino test set's results
-	// (714 sentences, the shipped model's 28 labels) take 114 MiB.
+	// (714 sentences, the shipped model's 28 labels) take 59 MiB.
 	stagingLimit = 256 << 20
 	// uploadLimit bounds the upload buffer (the uniforms and tables of every
 	// chunk of a group; a chunk of 1024 tokens needs at most about 250 KiB).
@@ -26,7 +26,12 @@ const (
 type job struct {
 	ds     []dispatch
 	ints   []uint32
-	outLen int
+	outLen int // floats read back (the out region: packed score blocks, tags)
+	// fullLen is the floats of the results, the decoder's layout, and
+	// pieces where the read-back's floats go in them, back to back (see
+	// chunk.pieces).
+	fullLen int
+	pieces  []piece
 
 	// Placed by schedule: byte offsets of the uniforms and the ints in the
 	// upload buffer, float offset of the results in the staging buffer.

@@ -355,7 +355,7 @@ func (s *Scorer) limits() planLimits { return planLimitsFor(s.opts, s.software) 
 func chunkJobs(l *layout, wms []weightMap, chunks []*chunk, lim planLimits) []*job {
 	jobs := make([]*job, len(chunks))
 	for k, ch := range chunks {
-		jobs[k] = &job{ds: ensemblePlan(l, wms, ch, lim), ints: ch.ints, outLen: ch.outLen}
+		jobs[k] = &job{ds: ensemblePlan(l, wms, ch, lim), ints: ch.ints, outLen: ch.outLen, fullLen: ch.fullLen, pieces: ch.pieces()}
 	}
 	return jobs
 }
@@ -385,20 +385,20 @@ func (s *Scorer) checkBatch(batch []network.Input) error {
 	return nil
 }
 
-// unpack copies a chunk's results (the out region, read back as vals) into
-// out.
+// unpack slices a chunk's results (vals, the decoder's layout: see
+// chunk.pieces) into out.
 func (s *Scorer) unpack(ch *chunk, vals []float32, out []scorer.Result) {
 	L, tags := s.cfg.Labels, s.cfg.Tags
 	for j, i := range ch.sents {
 		n := ch.n[j]
 		size := n * n * L
-		off := ch.scoreOff[j]
+		off := ch.fullOff[j]
 		sc := &decode.Scores{N: n, L: L,
 			Cont: vals[off : off+size : off+size],
 			Disc: vals[off+size : off+2*size : off+2*size],
 			Gap:  vals[off+2*size : off+3*size : off+3*size],
 		}
-		t := ch.tagsOff + (ch.first[j]+1)*tags
+		t := ch.fullTags + (ch.first[j]+1)*tags
 		out[i] = scorer.Result{Scores: sc, Tags: vals[t : t+n*tags : t+n*tags]}
 	}
 }
