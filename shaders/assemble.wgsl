@@ -17,11 +17,15 @@
 // that biaffine_pair.wgsl wrote in the decoder's layout at arena[lab +
 // spanOff*L], S_span the span module's at arena[spans + spanOff].
 //
+// With kindSents = S > 0 (a small chunk: the three kinds at once),
+// workgroup z is sentence z % S of kind p.kind + z / S, whose label and
+// span scores lie labKind and spanKind further per kind.
+//
 // Bindings:
 //   group 0, binding 1, arena, array<f32>,     storage, read_write: span and label scores (read), results (written, or read and written)
 //   group 0, binding 2, ints,  array<u32>,     storage, read:       sentence table [first token, words, score offset, span offset]
 //   group 0, binding 3, p,     AssembleParams, uniform: the parameters (webgpu/params.go)
-// Workgroup size: 256 x 1 x 1; grid (min(ceil(maxN*maxN*L/256), 4096), 1, sentences), grid-stride loop.
+// Workgroup size: 256 x 1 x 1; grid (min(ceil(maxN*maxN*L/256), 4096), 1, sentences (times 3 kinds)), grid-stride loop.
 // Dispatched by: webgpu.(*planner).assemble (webgpu/dispatch.go).
 
 struct AssembleParams {
@@ -33,6 +37,9 @@ struct AssembleParams {
     mean: u32,       // M > 1: multiply by 1/M (an ensemble's last model)
     lab: u32,        // arena offset of the label scratch (span offsets times L are relative to it)
     accum: u32,      // 1: add to the stored value (an ensemble's later model)
+    kindSents: u32,  // S > 0: grid z is kind*S + sentence (the three kinds at once); 0: z is the sentence
+    labKind: u32,    // arena offset step of the label scratch per kind
+    spanKind: u32,   // arena offset step of the span scratch per kind
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -43,14 +50,19 @@ struct AssembleParams {
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>) {
-    let z = wid.z;
+    var z = wid.z;
+    var kind = 0u;
+    if (p.kindSents > 0u) {
+        kind = wid.z / p.kindSents;
+        z = wid.z % p.kindSents;
+    }
     let n = ints[p.sentTable + 4u * z + 1u];
     let L = p.labels;
     let total = n * n * L;
-    let block = p.out + ints[p.sentTable + 4u * z + 2u] + p.kind * (n * (n + 1u) / 2u) * L;
+    let block = p.out + ints[p.sentTable + 4u * z + 2u] + (p.kind + kind) * (n * (n + 1u) / 2u) * L;
     let spanOff = ints[p.sentTable + 4u * z + 3u];
-    let span = p.spans + spanOff;
-    let lab = p.lab + spanOff * L;
+    let span = p.spans + kind * p.spanKind + spanOff;
+    let lab = p.lab + kind * p.labKind + spanOff * L;
     let stride = nwg.x * 256u;
     // i runs over the decoder's layout (x*n + y)*L + a, so that the label
     // scores are read in order; the entries x > y are skipped.

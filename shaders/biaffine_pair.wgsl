@@ -10,6 +10,10 @@
 // in the label scratch (O = Labels) or the span scratch (O = 1), where
 // assemble.wgsl reads them. Entries with x > y are not written.
 //
+// With kindSents = S > 0 (a small chunk: the three kinds of a module at
+// once), workgroup z is sentence z % S of kind z / S, whose T, R and
+// scratch lie tKind, rKind and outKind further per kind.
+//
 // The rows (x, o) of a sentence are contiguous in T, so the product is a
 // (n*O, D) x (D, n) matrix product: each workgroup computes a 32x32 tile,
 // staging 32x16 tiles of T and 16x32 tiles of Rᵀ in workgroup memory, 4x4
@@ -19,7 +23,7 @@
 //   group 0, binding 1, arena, array<f32>,   storage, read_write: T and R (read), scores (written to a scratch)
 //   group 0, binding 2, ints,  array<u32>,   storage, read:       sentence table [first token, words, score offset, span offset]
 //   group 0, binding 3, p,     PairParams,   uniform: the parameters (webgpu/params.go)
-// Workgroup size: 8 x 8 x 1; grid (row tiles of this part, ceil(maxN/32), sentences),
+// Workgroup size: 8 x 8 x 1; grid (row tiles of this part, ceil(maxN/32), sentences (times 3 kinds)),
 // the row tiles tile0 .. of ceil(maxN*O/32).
 // Dispatched by: webgpu.(*planner).biaffinePair (webgpu/dispatch.go).
 
@@ -32,6 +36,10 @@ struct PairParams {
     ldr: u32,        // row stride of the right features
     out: u32,        // arena offset of the scratch (a sentence's block at its span offset times O)
     tile0: u32,      // first row tile of this dispatch (a large product is split over dispatches)
+    kindSents: u32,  // S > 0: grid z is kind*S + sentence (the three kinds at once); 0: z is the sentence
+    tKind: u32,      // arena offset step of T per kind
+    rKind: u32,      // arena offset step of R per kind
+    outKind: u32,    // arena offset step of the scratch per kind
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -63,7 +71,12 @@ fn store(rr: u32, y0: u32, n: u32, base: u32, v: vec4<f32>) {
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
-    let z = wid.z;
+    var z = wid.z;
+    var kind = 0u;
+    if (p.kindSents > 0u) {
+        kind = wid.z / p.kindSents;
+        z = wid.z % p.kindSents;
+    }
     let first = ints[p.sentTable + 4u * z];
     let n = ints[p.sentTable + 4u * z + 1u];
     let row0 = (wid.x + p.tile0) * TM;
@@ -73,10 +86,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     if (row0 >= rows || col0 >= n || row0 / p.outs > col0 + TN - 1u) {
         return;
     }
-    let base = p.out + ints[p.sentTable + 4u * z + 3u] * p.outs;
+    let base = p.out + kind * p.outKind + ints[p.sentTable + 4u * z + 3u] * p.outs;
     let D = p.dim;
-    let tbase = p.t + (first + 1u) * p.outs * D;
-    let rbase = p.r + (first + 1u) * p.ldr;
+    let tbase = p.t + kind * p.tKind + (first + 1u) * p.outs * D;
+    let rbase = p.r + kind * p.rKind + (first + 1u) * p.ldr;
     var acc0 = vec4<f32>(0.0);
     var acc1 = vec4<f32>(0.0);
     var acc2 = vec4<f32>(0.0);

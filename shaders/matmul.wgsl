@@ -2,7 +2,7 @@
 // (z-indexed) matrix of the parameters on the right:
 //
 //   C_z[r, c] = act( Σ_k A[r, k] · B_z(k, c) + bias_z[c] )       r < rows, c < cols, k < inner
-//   A[r, k]   = arena[a + r*lda + k] for k < aCols, 1.0 for aCols <= k < inner (appended ones)
+//   A[r, k]   = arena[a + z*az + r*lda + k] for k < aCols, 1.0 for aCols <= k < inner (appended ones)
 //   B_z(k, c) = wt(w + z*wz + c*ldw + k)  when transW = 1 (a Linear weight, shape (out, in))
 //             = wt(w + z*wz + k*ldw + c)  when transW = 0 (a plain (inner, cols) matrix)
 //             = wt(w + z*wz + (c / ldw)*ldw*ldw + k*ldw + c % ldw)  when transW = 2 (a biaffine
@@ -16,7 +16,8 @@
 // input projections (z = direction), the POS tagger, the twelve endpoint MLPs
 // in one product (LeakyReLU), and the first biaffine product of a module,
 // T[x, o, :] = [L(x); 1]ᵀ W[o] for every o at once (transW = 2, aCols = d,
-// inner = d+1, cols = O*(d+1)).
+// inner = d+1, cols = O*(d+1); for a small chunk the three kinds' at once,
+// z = kind, az the step between their endpoint features).
 //
 // Tiling: each workgroup computes a 64x64 tile of C; the k loop steps by 16,
 // staging 64x16 tiles of A and 16x64 tiles of B in workgroup memory as vec4s;
@@ -57,6 +58,7 @@ struct MatmulParams {
     slope: f32,    // LeakyReLU negative slope
     accum: u32,    // 1: add to the value stored at C (an ensemble's later model)
     mean: u32,     // M > 1: multiply the stored value by 1/M (an ensemble's last model)
+    az: u32,       // arena offset step of A per z (the three kinds' biaffines in one product)
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -69,6 +71,9 @@ const TK: u32 = 16u;
 var<workgroup> As: array<vec4<f32>, 256>; // [TK][TM/4]: rows 4q..4q+3 of column k
 var<workgroup> Bs: array<vec4<f32>, 256>; // [TK][TN/4]: columns 4q..4q+3 of row k
 
+// aBase is the arena offset of this workgroup's A: a + z*az.
+var<private> aBase: u32;
+
 fn loadA(r: u32, k: u32) -> f32 {
     if (r >= p.rows || k >= p.inner) {
         return 0.0;
@@ -76,7 +81,7 @@ fn loadA(r: u32, k: u32) -> f32 {
     if (k >= p.aCols) {
         return 1.0;
     }
-    return arena[p.a + r * p.lda + k];
+    return arena[aBase + r * p.lda + k];
 }
 
 fn loadB(base: u32, k: u32, c: u32) -> f32 {
@@ -126,7 +131,7 @@ fn store(r: u32, c0: u32, z: u32, v: vec4<f32>) {
 // fetchA returns A[r..r+3, k]; fast: all four are stored values.
 fn fetchA(r: u32, k: u32, fast: bool) -> vec4<f32> {
     if (fast) {
-        let o = p.a + r * p.lda + k;
+        let o = aBase + r * p.lda + k;
         return vec4<f32>(arena[o], arena[o + p.lda], arena[o + 2u * p.lda], arena[o + 3u * p.lda]);
     }
     return vec4<f32>(loadA(r, k), loadA(r + 1u, k), loadA(r + 2u, k), loadA(r + 3u, k));
@@ -154,6 +159,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     let col0 = wid.x * TN;
     let z = wid.z;
     let wbase = p.w + z * p.wz;
+    aBase = p.a + z * p.az;
     // Invocation li stages, for j < 4: A rows row0 + 4(q+4j) .. +3 at
     // column k (q = li / 16, k = li % 16), neighbours along k; B the same
     // way, or for a biaffine weight, whose columns are stored contiguously,

@@ -44,7 +44,8 @@ var (
 
 // fixedDispatches is the number of dispatches of a chunk besides the LSTM
 // time steps: the word gather, two LSTM input projections, the tagger, the
-// MLPs and five per kind.
+// MLPs and five per kind (five in all where a small chunk's kinds run
+// together: kindsTogether).
 const fixedDispatches = 5 + 5*3
 
 // dispatch is one kernel dispatch: its pipeline, uniform parameters and
@@ -179,19 +180,47 @@ func (p *planner) linear(what string, op linearOp) {
 	p.add(kMatmul, what, padded(op.rows, 64)*padded(op.cols, 64)*float64(op.inner*op.zs), paramBytes(&prm), ceilDiv(op.cols, 64), ceilDiv(op.rows, 64), u32(op.zs))
 }
 
-// biaffineLeft dispatches matmul.wgsl for T[r, o, :] = [A(r); 1]ᵀ W[o] with
-// A (rows, d) at arena offset a (row stride lda) and W (outs, d+1, d+1) at
-// weights offset w, every o in one product of outs*(d+1) columns; T is
-// written at arena offset c with row stride outs*(d+1).
-func (p *planner) biaffineLeft(what string, rows, a, lda, d, outs, w, c int) {
-	D := d + 1
-	prm := matmulParams{
-		Rows: u32(rows), Cols: u32(outs * D), Inner: u32(D),
-		A: u32(a), Lda: u32(lda), ACols: u32(d),
-		W: u32(w), Ldw: u32(D), TransW: 2,
-		C: u32(c), Ldc: u32(outs * D),
+// moduleSize returns the features d and outputs of a module's biaffine.
+func (p *planner) moduleSize(mod int) (d, outs int) {
+	if mod == modLabel {
+		return p.l.c.LabelMLP, p.l.c.Labels
 	}
-	p.add(kMatmul, what, padded(rows, 64)*padded(outs*D, 64)*float64(D), paramBytes(&prm), ceilDiv(outs*D, 64), ceilDiv(rows, 64), 1)
+	return p.l.c.SpanMLP, 1
+}
+
+// biaffineLeft dispatches matmul.wgsl for T[r, o, :] = [A(r); 1]ᵀ W[o] of
+// module mod of kind, with A its left endpoint features (the chunk's token
+// rows of M) and W (outs, d+1, d+1), every o in one product of outs*(d+1)
+// columns; T is written at the arena's tm with row stride outs*(d+1). With
+// kinds = 3 the three kinds' in one dispatch (z = kind), kind k's T
+// tokens*outs*(d+1) further (see kindsTogether).
+func (p *planner) biaffineLeft(what string, kind, mod, kinds int, ch *chunk) {
+	l := p.l
+	d, outs := p.moduleSize(mod)
+	D := d + 1
+	weight := func(k int) int { return p.wm.off[kindNames[k]+"."+moduleNames[mod]+".biaffine"] }
+	prm := matmulParams{
+		Rows: u32(ch.tokens), Cols: u32(outs * D), Inner: u32(D),
+		A: u32(p.gm() + l.mCol[kind][mod][0]), Lda: u32(l.mCols), ACols: u32(d),
+		W: u32(weight(kind)), Ldw: u32(D), TransW: 2,
+		C: u32(l.tm), Ldc: u32(outs * D),
+	}
+	if kinds > 1 {
+		prm.Az = u32(l.mCol[1][mod][0] - l.mCol[0][mod][0])
+		prm.Wz = u32(weight(1) - weight(0))
+		prm.Cz = u32(ch.tokens * outs * D)
+	}
+	p.add(kMatmul, what, padded(ch.tokens, 64)*padded(outs*D, 64)*float64(D*kinds), paramBytes(&prm), ceilDiv(outs*D, 64), ceilDiv(ch.tokens, 64), u32(kinds))
+}
+
+// kindsTogether says whether the three kinds' biaffines and assemblies of
+// ch run as one dispatch per stage (z = kind): where the chunk is small
+// enough (a third of the rows, of the span pairs) for the tm region and
+// the span and label scratch to hold the three kinds at once. A small
+// chunk's dispatches are latency-bound, so three at once take about the
+// time of one (one sentence: 15 dispatches of a model become 5).
+func kindsTogether(l *layout, ch *chunk, lim planLimits) bool {
+	return !lim.kindsInTurn && 3*ch.tokens <= l.tokCap && 3*ch.pairs <= l.pairCap
 }
 
 // charSteps dispatches lstm.wgsl (entry chars) once per step of the char
@@ -299,11 +328,12 @@ const maxPairParts = 8
 // biaffinePair dispatches biaffine_pair.wgsl for one module of one kind, in
 // up to maxPairParts dispatches of consecutive row tiles when the product
 // is estimated above p.maxWork (a long sentence on a software adapter).
-func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
-	l, c := p.l, p.l.c
-	outs, d, out := 1, c.SpanMLP, l.spans
+func (p *planner) biaffinePair(what string, kind, mod, kinds int, ch *chunk) {
+	l := p.l
+	d, outs := p.moduleSize(mod)
+	out := l.spans
 	if mod == modLabel {
-		outs, d, out = c.Labels, c.LabelMLP, l.lab
+		out = l.lab
 	}
 	tiles := int(ceilDiv(ch.maxN*outs, 32))
 	perTile := float64(len(ch.n)) * 32 * padded(ch.maxN, 32) * float64(d+1)
@@ -318,17 +348,27 @@ func (p *planner) biaffinePair(what string, kind, mod int, ch *chunk) {
 			R: u32(p.gm() + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
 			Out: u32(out), Tile0: u32(t0),
 		}
-		p.add(kPair, what, perTile*float64(n), paramBytes(&prm), u32(n), ceilDiv(ch.maxN, 32), u32(len(ch.n)))
+		if kinds > 1 {
+			prm.KindSents = u32(len(ch.n))
+			prm.TKind = u32(ch.tokens * outs * (d + 1))
+			prm.RKind = u32(l.mCol[1][mod][1] - l.mCol[0][mod][1])
+			prm.OutKind = u32(ch.pairs * outs)
+		}
+		p.add(kPair, what, perTile*float64(n*kinds), paramBytes(&prm), u32(n), ceilDiv(ch.maxN, 32), u32(len(ch.n)*kinds))
 	}
 }
 
-// assemble dispatches assemble.wgsl for one kind: the label and span
-// scratch summed into the kind's packed blocks of the out region.
-func (p *planner) assemble(what string, kind int, ch *chunk) {
+// assemble dispatches assemble.wgsl for one kind, or with kinds = 3 for
+// the three at once: the label and span scratch summed into the kind's
+// packed blocks of the out region.
+func (p *planner) assemble(what string, kind, kinds int, ch *chunk) {
 	l := p.l
 	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind), Mean: p.mean(),
 		Lab: u32(l.lab), Accum: p.accum()}
-	p.add(kAssemble, what, float64(ch.pairs*l.c.Labels), paramBytes(&prm), min(ceilDiv(ch.maxN*ch.maxN*l.c.Labels, 256), 4096), 1, u32(len(ch.n)))
+	if kinds > 1 {
+		prm.KindSents, prm.LabKind, prm.SpanKind = u32(len(ch.n)), u32(ch.pairs*l.c.Labels), u32(ch.pairs)
+	}
+	p.add(kAssemble, what, float64(ch.pairs*l.c.Labels*kinds), paramBytes(&prm), min(ceilDiv(ch.maxN*ch.maxN*l.c.Labels, 256), 4096), 1, u32(len(ch.n)*kinds))
 }
 
 // initPlan returns the dispatches run once at load time: each model's
@@ -372,6 +412,9 @@ type planLimits struct {
 	// a load, and need no loop copies (a profile variant until measured on
 	// a GPU against the gate-major copies).
 	interleaved bool
+	// kindsInTurn: the three kinds' biaffines and assemblies one after the
+	// other even where they fit at once (a profile variant).
+	kindsInTurn bool
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -384,7 +427,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	if o.loopSentences > 0 {
 		lim.loopSents = o.loopSentences
 	}
-	lim.charSteps, lim.inTurn, lim.interleaved = o.charSteps, o.modelsInTurn, o.loopInterleaved
+	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
 	return lim
 }
 
@@ -580,17 +623,20 @@ func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, m
 		rows: T, cols: l.mCols, inner: h2, a: p.h2(), lda: h2,
 		w: wm.mlpW, bias: wm.mlpB, c: p.gm(), ldc: l.mCols, zs: 1, leaky: true,
 	})
-	for k, kind := range kindNames {
+	if kindsTogether(l, ch, lim) {
 		for m, mod := range moduleNames {
-			d, outs := c.SpanMLP, 1
-			if m == modLabel {
-				d, outs = c.LabelMLP, c.Labels
-			}
-			name := kind + "." + mod
-			p.biaffineLeft(name+" biaffine (left)", T, p.gm()+l.mCol[k][m][0], l.mCols, d, outs, wm.off[name+".biaffine"], l.tm)
-			p.biaffinePair(name+" biaffine (pairs)", k, m, ch)
+			p.biaffineLeft(mod+" biaffine (left), 3 kinds", 0, m, 3, ch)
+			p.biaffinePair(mod+" biaffine (pairs), 3 kinds", 0, m, 3, ch)
 		}
-		p.assemble(kind+" assembly", k, ch)
+		p.assemble("assembly, 3 kinds", 0, 3, ch)
+	} else {
+		for k, kind := range kindNames {
+			for m, mod := range moduleNames {
+				p.biaffineLeft(kind+"."+mod+" biaffine (left)", k, m, 1, ch)
+				p.biaffinePair(kind+"."+mod+" biaffine (pairs)", k, m, 1, ch)
+			}
+			p.assemble(kind+" assembly", k, 1, ch)
+		}
 	}
 	cut(stageScores)
 	return stages

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cogentcore/webgpu/wgpu"
@@ -78,6 +79,19 @@ func TestDispatchByDispatch(t *testing.T) {
 				kernels := map[kernel]bool{}
 				for _, d := range ds {
 					kernels[d.kernel] = true
+				}
+				// The three kinds' biaffines and assemblies: one dispatch
+				// each stage where the chunk is small (up to three
+				// sentences here), a dispatch per kind otherwise (nine).
+				merged := 0
+				for _, d := range ds {
+					if strings.HasSuffix(d.what, ", 3 kinds") {
+						merged++
+					}
+				}
+				together := kindsTogether(s.lay, chunks[0], tc.lim)
+				if want := map[bool]int{true: 5, false: 0}[together]; merged != want || together != (len(tc.lengths) <= 3) {
+					t.Fatalf("%d sentences: %d dispatches for the 3 kinds at once, want %d", len(tc.lengths), merged, want)
 				}
 				if loop := tc.lim.loopSents == 0; kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
 					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
@@ -265,7 +279,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 					for k := range p.Inner {
 						a := 1.0
 						if k < p.ACols {
-							a = float64(in[p.A+r*p.Lda+k])
+							a = float64(in[p.A+z*p.Az+r*p.Lda+k])
 						}
 						var b float64
 						switch p.TransW {
@@ -384,13 +398,17 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 		}
 	case kPair:
 		p := paramsOf[pairParams](d.params)
-		for z := range d.grid[2] {
+		for zz := range d.grid[2] {
+			z, kind := zz, uint32(0)
+			if p.KindSents > 0 {
+				z, kind = zz%p.KindSents, zz/p.KindSents
+			}
 			first := e.ints[p.SentTable+4*z]
 			n := e.ints[p.SentTable+4*z+1]
-			base := p.Out + e.ints[p.SentTable+4*z+3]*p.Outs
+			base := p.Out + kind*p.OutKind + e.ints[p.SentTable+4*z+3]*p.Outs
 			D := p.Dim
-			tbase := p.T + (first+1)*p.Outs*D
-			rbase := p.R + (first+1)*p.Ldr
+			tbase := p.T + kind*p.TKind + (first+1)*p.Outs*D
+			rbase := p.R + kind*p.RKind + (first+1)*p.Ldr
 			for rr := p.Tile0 * 32; rr < min((p.Tile0+d.grid[0])*32, n*p.Outs); rr++ {
 				x, o := rr/p.Outs, rr%p.Outs
 				for y := x; y < n; y++ {
@@ -408,18 +426,23 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 		}
 	case kAssemble:
 		p := paramsOf[assembleParams](d.params)
-		for z := range d.grid[2] {
+		for zz := range d.grid[2] {
+			z, kind := zz, uint32(0)
+			if p.KindSents > 0 {
+				z, kind = zz%p.KindSents, zz/p.KindSents
+			}
 			n := e.ints[p.SentTable+4*z+1]
 			L := p.Labels
-			block := p.Out + e.ints[p.SentTable+4*z+2] + p.Kind*n*(n+1)/2*L
+			block := p.Out + e.ints[p.SentTable+4*z+2] + (p.Kind+kind)*n*(n+1)/2*L
 			spanOff := e.ints[p.SentTable+4*z+3]
+			lab, spans := p.Lab+kind*p.LabKind, p.Spans+kind*p.SpanKind
 			// The packed block's cells row by row: (x, x..n-1).
 			cell := uint32(0)
 			for x := range n {
 				for y := x; y < n; y++ {
 					for a := range L {
 						at := block + cell*L + a
-						v := float64(in[p.Lab+spanOff*L+(x*n+y)*L+a]) + float64(in[p.Spans+spanOff+x*n+y])
+						v := float64(in[lab+spanOff*L+(x*n+y)*L+a]) + float64(in[spans+spanOff+x*n+y])
 						if p.Accum == 1 {
 							v += float64(in[at])
 						}

@@ -129,6 +129,10 @@ type Options struct {
 	// lstm_loop.wgsl read lstm.wgsl's interleaved W_hhᵀ four gates a load
 	// (wt4) instead of the gate-major copies (which are still packed).
 	loopInterleaved bool
+	// kindsInTurn, for benchmarks only, runs the three kinds' biaffines
+	// and assemblies one after the other where a small chunk would run
+	// them at once (kindsTogether).
+	kindsInTurn bool
 	// kernelBodies, for benchmarks only, replaces kernel files (by name:
 	// "matmul.wgsl") with other sources, to compare variants in one run.
 	kernelBodies map[string]string

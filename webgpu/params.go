@@ -23,6 +23,7 @@ type matmulParams struct {
 	Leaky                uint32
 	Slope                float32
 	Accum, Mean          uint32
+	Az                   uint32
 }
 
 // lstmParams is LSTMParams of lstm.wgsl.
@@ -39,12 +40,14 @@ type lstmParams struct {
 // pairParams is PairParams of biaffine_pair.wgsl.
 type pairParams struct {
 	Outs, Dim, SentTable, T, R, Ldr, Out, Tile0 uint32
+	KindSents, TKind, RKind, OutKind            uint32
 }
 
 // assembleParams is AssembleParams of assemble.wgsl.
 type assembleParams struct {
 	Labels, SentTable, Out, Spans, Kind, Mean uint32
 	Lab, Accum                                uint32
+	KindSents, LabKind, SpanKind              uint32
 }
 
 // uniformSlot is the byte distance between the parameter blocks of two

@@ -69,6 +69,7 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		{"one sentence of 20 words", Options{}, one},
 		{"one sentence of 20 words, char BiLSTM a dispatch per step", Options{charSteps: true}, one},
 		{"one sentence of 20 words, LSTM loops interleaved", interleaved, one},
+		{"one sentence of 20 words, the kinds' biaffines in turn", Options{kindsInTurn: true}, one},
 		{"one sentence of 20 words, f16 weights", f16, one},
 		{"one sentence of 20 words, f16 weights, LSTM loops interleaved", f16Interleaved, one},
 		{"64 sentences", Options{}, batch[:64]},
