@@ -5,14 +5,16 @@
 //
 // Used for the word embeddings of every token of a chunk (ids = the token
 // table, stride 3) and, at load time, for the whole character embedding table
-// (ids = 0..CharVocab-1) before its input projection.
+// (ids = 0..CharVocab-1) before its input projection. With grid z = M > 1,
+// the word embeddings of an ensemble's M models at once: model z's table
+// and output lie z*srcM and z*dstM further.
 //
 // Bindings:
 //   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       the embedding table (weights_*.wgsl)
 //   group 0, binding 1, arena, array<f32>,         storage, read_write: the output rows (written)
 //   group 0, binding 2, ints,  array<u32>,         storage, read:       the row ids
 //   group 0, binding 3, p,     GatherParams,       uniform: the parameters (webgpu/params.go)
-// Workgroup size: 64 x 1 x 1; grid (min(ceil(rows*dim/64), 4096), 1, 1), grid-stride loop.
+// Workgroup size: 64 x 1 x 1; grid (min(ceil(rows*dim/64), 4096), 1, models), grid-stride loop.
 // Dispatched by: webgpu.(*planner).gather (webgpu/dispatch.go).
 
 struct GatherParams {
@@ -23,6 +25,8 @@ struct GatherParams {
     src: u32,       // weights offset of the embedding table (rows of dim values)
     dst: u32,       // arena offset of the output
     ldd: u32,       // output row stride
+    srcM: u32,      // weights offset step of the table per model (grid z)
+    dstM: u32,      // arena offset step of the output per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -38,6 +42,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>,
         let r = i / p.dim;
         let c = i % p.dim;
         let id = ints[p.ids + r * p.idStride];
-        arena[p.dst + r * p.ldd + c] = wt(p.src + id * p.dim + c);
+        arena[p.dst + gid.z * p.dstM + r * p.ldd + c] = wt(p.src + gid.z * p.srcM + id * p.dim + c);
     }
 }

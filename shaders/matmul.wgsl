@@ -19,6 +19,11 @@
 // inner = d+1, cols = O*(d+1); for a small chunk the three kinds' at once,
 // z = kind, az the step between their endpoint features).
 //
+// With zIn > 0 (an ensemble's models at once, for a chunk whose rows hold
+// every model's activations), workgroup z is index z % zIn of model z /
+// zIn, whose A, B, bias and C lie aM, wM, biasM and cM further per model:
+// every z above reads z % zIn, plus the model's steps.
+//
 // Tiling: each workgroup computes a 64x64 tile of C; the k loop steps by 16,
 // staging 64x16 tiles of A and 16x64 tiles of B in workgroup memory as vec4s;
 // each invocation accumulates an 8x8 block in registers (16 vec4), so that
@@ -59,6 +64,11 @@ struct MatmulParams {
     accum: u32,    // 1: add to the value stored at C (an ensemble's later model)
     mean: u32,     // M > 1: multiply the stored value by 1/M (an ensemble's last model)
     az: u32,       // arena offset step of A per z (the three kinds' biaffines in one product)
+    zIn: u32,      // Z > 0: grid z is model*Z + z (an ensemble's models at once); 0: z alone
+    aM: u32,       // arena offset step of A per model
+    wM: u32,       // weights offset step of B per model
+    biasM: u32,    // weights offset step of the bias per model
+    cM: u32,       // arena offset step of C per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -71,8 +81,11 @@ const TK: u32 = 16u;
 var<workgroup> As: array<vec4<f32>, 256>; // [TK][TM/4]: rows 4q..4q+3 of column k
 var<workgroup> Bs: array<vec4<f32>, 256>; // [TK][TN/4]: columns 4q..4q+3 of row k
 
-// aBase is the arena offset of this workgroup's A: a + z*az.
+// The offsets of this workgroup's A (arena), bias (weights) and C (arena):
+// a + z*az, bias + z*biasZ, c + z*cz, plus the model's steps.
 var<private> aBase: u32;
+var<private> biasBase: u32;
+var<private> cBase: u32;
 
 fn loadA(r: u32, k: u32) -> f32 {
     if (r >= p.rows || k >= p.inner) {
@@ -102,7 +115,7 @@ fn loadB(base: u32, k: u32, c: u32) -> f32 {
     }
 }
 
-fn store(r: u32, c0: u32, z: u32, v: vec4<f32>) {
+fn store(r: u32, c0: u32, v: vec4<f32>) {
     if (r >= p.rows) {
         return;
     }
@@ -111,12 +124,12 @@ fn store(r: u32, c0: u32, z: u32, v: vec4<f32>) {
         if (c < p.cols) {
             var x = v[j];
             if (p.hasBias == 1u) {
-                x += wt(p.bias + z * p.biasZ + c);
+                x += wt(biasBase + c);
             }
             if (p.leaky == 1u && x <= 0.0) {
                 x *= p.slope;
             }
-            let at = p.c + z * p.cz + r * p.ldc + c;
+            let at = cBase + r * p.ldc + c;
             if (p.accum == 1u) {
                 x += arena[at];
             }
@@ -157,9 +170,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
     let row0 = wid.y * TM;
     let col0 = wid.x * TN;
-    let z = wid.z;
-    let wbase = p.w + z * p.wz;
-    aBase = p.a + z * p.az;
+    var z = wid.z;
+    var m = 0u;
+    if (p.zIn > 0u) {
+        z = wid.z % p.zIn;
+        m = wid.z / p.zIn;
+    }
+    let wbase = p.w + z * p.wz + m * p.wM;
+    aBase = p.a + z * p.az + m * p.aM;
+    biasBase = p.bias + z * p.biasZ + m * p.biasM;
+    cBase = p.c + z * p.cz + m * p.cM;
     // Invocation li stages, for j < 4: A rows row0 + 4(q+4j) .. +3 at
     // column k (q = li / 16, k = li % 16), neighbours along k; B the same
     // way, or for a biaffine weight, whose columns are stored contiguously,
@@ -255,20 +275,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     }
     let r = row0 + 8u * lid.y;
     let c = col0 + 8u * lid.x;
-    store(r + 0u, c, z, c0);
-    store(r + 0u, c + 4u, z, d0);
-    store(r + 1u, c, z, c1);
-    store(r + 1u, c + 4u, z, d1);
-    store(r + 2u, c, z, c2);
-    store(r + 2u, c + 4u, z, d2);
-    store(r + 3u, c, z, c3);
-    store(r + 3u, c + 4u, z, d3);
-    store(r + 4u, c, z, c4);
-    store(r + 4u, c + 4u, z, d4);
-    store(r + 5u, c, z, c5);
-    store(r + 5u, c + 4u, z, d5);
-    store(r + 6u, c, z, c6);
-    store(r + 6u, c + 4u, z, d6);
-    store(r + 7u, c, z, c7);
-    store(r + 7u, c + 4u, z, d7);
+    store(r + 0u, c, c0);
+    store(r + 0u, c + 4u, d0);
+    store(r + 1u, c, c1);
+    store(r + 1u, c + 4u, d1);
+    store(r + 2u, c, c2);
+    store(r + 2u, c + 4u, d2);
+    store(r + 3u, c, c3);
+    store(r + 3u, c + 4u, d3);
+    store(r + 4u, c, c4);
+    store(r + 4u, c + 4u, d4);
+    store(r + 5u, c, c5);
+    store(r + 5u, c + 4u, d5);
+    store(r + 6u, c, c6);
+    store(r + 6u, c + 4u, d6);
+    store(r + 7u, c, c7);
+    store(r + 7u, c + 4u, d7);
 }

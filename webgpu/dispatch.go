@@ -513,11 +513,91 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 			ds = append(ds, loopTogether(stages, st))
 			continue
 		}
+		// The word embeddings, the input projections and the endpoint
+		// MLPs of every model as one dispatch each (the tagger adds into
+		// the shared tag rows: model after model); the rest model after
+		// model.
+		rest := make([][]dispatch, len(stages))
 		for k := range stages {
-			ds = append(ds, stages[k][st]...)
+			rest[k] = stages[k][st]
+		}
+		for len(rest[0]) > 0 {
+			if d, ok := productsTogether(rest); ok {
+				ds = append(ds, d)
+				for k := range rest {
+					rest[k] = rest[k][1:]
+				}
+				continue
+			}
+			if st == stageTagger && rest[0][0].what == "tagger" {
+				for k := range rest {
+					ds = append(ds, rest[k][0])
+					rest[k] = rest[k][1:]
+				}
+				continue
+			}
+			for k := range rest {
+				ds = append(ds, rest[k]...)
+				rest[k] = nil
+			}
 		}
 	}
 	return ds, true
+}
+
+// productsTogether returns the one dispatch that runs the first dispatch
+// of every model's list, where it is a gather or a matmul.wgsl product
+// into each model's own rows (not adding to the stored values, as the
+// tagger of a later model does, nor into rows the models share, as the
+// biaffines' tm), with grid z the model (times the product's own z) and
+// the steps from one model's offsets to the next's (which the models'
+// plans space evenly); false otherwise.
+func productsTogether(lists [][]dispatch) (dispatch, bool) {
+	d := lists[0][0]
+	models := uint32(len(lists))
+	switch d.kernel {
+	case kGather:
+		p0 := paramsOf[gatherParams](d.params)
+		p1 := paramsOf[gatherParams](lists[1][0].params)
+		p0.SrcM, p0.DstM = p1.Src-p0.Src, p1.Dst-p0.Dst
+		for k, l := range lists {
+			want := p0
+			want.Src, want.Dst, want.SrcM, want.DstM = p0.Src+uint32(k)*p0.SrcM, p0.Dst+uint32(k)*p0.DstM, 0, 0
+			if l[0].kernel != kGather || paramsOf[gatherParams](l[0].params) != want || l[0].grid != d.grid {
+				panic("webgpu: the models' gathers differ beyond their offsets")
+			}
+		}
+		d.params = paramBytes(&p0)
+	case kMatmul:
+		p0 := paramsOf[matmulParams](d.params)
+		if p0.Accum != 0 || p0.Mean != 0 || d.what == "tagger" {
+			return d, false
+		}
+		p1 := paramsOf[matmulParams](lists[1][0].params)
+		if p1.Accum != 0 || p1.Mean != 0 {
+			return d, false
+		}
+		p0.ZIn = d.grid[2]
+		p0.AM, p0.WM, p0.BiasM, p0.CM = p1.A-p0.A, p1.W-p0.W, p1.Bias-p0.Bias, p1.C-p0.C
+		if p0.CM == 0 { // the models write the same rows (the biaffines' tm): in turn
+			return d, false
+		}
+		for k, l := range lists {
+			want := p0
+			want.A, want.W, want.Bias, want.C = p0.A+uint32(k)*p0.AM, p0.W+uint32(k)*p0.WM, p0.Bias+uint32(k)*p0.BiasM, p0.C+uint32(k)*p0.CM
+			want.ZIn, want.AM, want.WM, want.BiasM, want.CM = 0, 0, 0, 0, 0
+			if l[0].kernel != kMatmul || paramsOf[matmulParams](l[0].params) != want || l[0].grid != d.grid {
+				return d, false // the score stage's products of one model, differently shaped: in turn
+			}
+		}
+		d.params = paramBytes(&p0)
+	default:
+		return d, false
+	}
+	d.grid[2] *= models
+	d.what += fmt.Sprintf(", %d models", models)
+	d.work *= float64(models)
+	return d, true
 }
 
 // loopTogether returns the one lstm_loop.wgsl dispatch that runs stage st

@@ -263,23 +263,29 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 	switch d.kernel {
 	case kGather:
 		p := paramsOf[gatherParams](d.params)
-		for r := range p.Rows {
-			id := e.ints[p.Ids+r*p.IDStride]
-			for c := range p.Dim {
-				out[p.Dst+r*p.Ldd+c] = float32(e.w[p.Src+id*p.Dim+c])
+		for m := range d.grid[2] { // an ensemble's models at once
+			for r := range p.Rows {
+				id := e.ints[p.Ids+r*p.IDStride]
+				for c := range p.Dim {
+					out[p.Dst+m*p.DstM+r*p.Ldd+c] = float32(e.w[p.Src+m*p.SrcM+id*p.Dim+c])
+				}
 			}
 		}
 	case kMatmul:
 		p := paramsOf[matmulParams](d.params)
-		for z := range d.grid[2] {
-			base := p.W + z*p.Wz
+		for zz := range d.grid[2] {
+			z, m := zz, uint32(0) // an ensemble's models at once: zz = m*ZIn + z
+			if p.ZIn > 0 {
+				z, m = zz%p.ZIn, zz/p.ZIn
+			}
+			base := p.W + z*p.Wz + m*p.WM
 			for r := range p.Rows {
 				for c := range p.Cols {
 					sum := 0.0
 					for k := range p.Inner {
 						a := 1.0
 						if k < p.ACols {
-							a = float64(in[p.A+z*p.Az+r*p.Lda+k])
+							a = float64(in[p.A+z*p.Az+m*p.AM+r*p.Lda+k])
 						}
 						var b float64
 						switch p.TransW {
@@ -294,12 +300,12 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						sum += a * b
 					}
 					if p.HasBias == 1 {
-						sum += e.w[p.Bias+z*p.BiasZ+c]
+						sum += e.w[p.Bias+z*p.BiasZ+m*p.BiasM+c]
 					}
 					if p.Leaky == 1 && sum <= 0 {
 						sum *= float64(p.Slope)
 					}
-					at := p.C + z*p.Cz + r*p.Ldc + c
+					at := p.C + z*p.Cz + m*p.CM + r*p.Ldc + c
 					if p.Accum == 1 {
 						sum += float64(in[at])
 					}

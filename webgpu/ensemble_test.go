@@ -21,6 +21,12 @@ func randomModels(tb testing.TB, c network.Config, n int) ([]*network.Model, []*
 	return ms, ps
 }
 
+// modelsShare is the dispatches that an ensemble's models share where a
+// chunk fits the rows once per model (loopsTogether): the char LSTM's and
+// both sentence LSTMs' loops, the word gather, both input projections and
+// the endpoint MLPs.
+const modelsShare = 7
+
 // TestEnsembleOneDevice scores ensembles on one device (NewEnsemble) and
 // compares them with scorer.Mean over the CPU reference of each model:
 // scores and tags within the tolerance, the same n3 trees, for both weight
@@ -80,7 +86,7 @@ func TestEnsembleOneDevice(t *testing.T) {
 						together++
 					}
 				}
-				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - 3*(tc.models-1)*together}
+				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - modelsShare*(tc.models-1)*together}
 				if s.d.calls != want {
 					t.Errorf("device calls %+v for %d chunks (%d of them with the models' loops together) and %d models, want %+v",
 						s.d.calls, single.chunks, together, tc.models, want)
@@ -142,19 +148,20 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			checkDispatches(t, s, ps, initPlan(s.lay, s.wms), ids)
 			ds := ensemblePlan(s.lay, s.wms, chunks[0], s.limits())
 			// With the loops, both models' LSTM layers run in one dispatch
-			// each (grid z = 2): two dispatches fewer than twice one
-			// model's plan.
+			// each (grid z = 2), and so do their word gathers, input
+			// projections and endpoint MLPs: seven dispatches fewer than
+			// twice one model's plan.
 			want, together := 2*len(chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits())), 0
 			for _, d := range ds {
-				if (d.kernel == kLSTMLoop || d.kernel == kCharLoop) && d.grid[2] == 2 {
+				if strings.HasSuffix(d.what, ", 2 models") {
 					together++
 				}
 			}
 			if tc.loops {
-				want -= 3 // the char LSTM's and the two sentence LSTMs' loops
+				want -= modelsShare
 			}
-			if len(ds) != want || together != map[bool]int{true: 3}[tc.loops] {
-				t.Fatalf("%d dispatches for 2 models, %d loops of both; want %d and %d", len(ds), together, want, map[bool]int{true: 3}[tc.loops])
+			if len(ds) != want || together != map[bool]int{true: modelsShare}[tc.loops] {
+				t.Fatalf("%d dispatches for 2 models, %d of both; want %d and %d", len(ds), together, want, map[bool]int{true: modelsShare}[tc.loops])
 			}
 			checkDispatches(t, s, ps, ds, chunks[0].ints)
 		})

@@ -104,6 +104,9 @@ func mapMembers(ps []*network.Params, budget int) ([]weightMap, error) {
 	wms := make([]weightMap, len(ps))
 	total, copies := 0, 0
 	for k, p := range ps {
+		// Each model from a multiple of 8 elements: the models' tensors
+		// are then evenly spaced, their alignment padding alike.
+		total = alignUp(total, 8)
 		wm := weightMap{off: map[string]int{}}
 		for _, name := range packOrder() {
 			t := p.Get(name)

@@ -11,6 +11,7 @@ import "unsafe"
 // gatherParams is GatherParams of gather.wgsl.
 type gatherParams struct {
 	Rows, Dim, Ids, IDStride, Src, Dst, Ldd uint32
+	SrcM, DstM                              uint32 // an ensemble's models at once (grid z)
 }
 
 // matmulParams is MatmulParams of matmul.wgsl.
@@ -24,6 +25,8 @@ type matmulParams struct {
 	Slope                float32
 	Accum, Mean          uint32
 	Az                   uint32
+	ZIn, AM, WM, BiasM   uint32 // an ensemble's models at once: grid z = model*ZIn + z
+	CM                   uint32
 }
 
 // lstmParams is LSTMParams of lstm.wgsl.
