@@ -19,7 +19,9 @@
 //
 // With kindSents = S > 0 (a small chunk: the three kinds at once),
 // workgroup z is sentence z % S of kind p.kind + z / S, whose label and
-// span scores lie labKind and spanKind further per kind.
+// span scores lie labKind and spanKind further per kind. With models = M
+// > 1 (an ensemble's models at once), S_label + S_span is the sum over
+// the M models' scores, model m's labM and spanM further.
 //
 // Bindings:
 //   group 0, binding 1, arena, array<f32>,     storage, read_write: span and label scores (read), results (written, or read and written)
@@ -40,6 +42,9 @@ struct AssembleParams {
     kindSents: u32,  // S > 0: grid z is kind*S + sentence (the three kinds at once); 0: z is the sentence
     labKind: u32,    // arena offset step of the label scratch per kind
     spanKind: u32,   // arena offset step of the span scratch per kind
+    models: u32,     // M > 1: sum the scores of M models
+    labM: u32,       // arena offset step of the label scratch per model
+    spanM: u32,      // arena offset step of the span scratch per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -74,6 +79,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         }
         let at = block + (x * (2u * n + 1u - x) / 2u + y - x) * L + i % L;
         var v = arena[lab + i] + arena[span + x * n + y];
+        for (var m = 1u; m < p.models; m++) {
+            v += arena[lab + m * p.labM + i] + arena[span + m * p.spanM + x * n + y];
+        }
         if (p.accum == 1u) {
             v += arena[at];
         }

@@ -11,8 +11,10 @@
 // assemble.wgsl reads them. Entries with x > y are not written.
 //
 // With kindSents = S > 0 (a small chunk: the three kinds of a module at
-// once), workgroup z is sentence z % S of kind z / S, whose T, R and
-// scratch lie tKind, rKind and outKind further per kind.
+// once), workgroup z is sentence z % S of kind (z / S) % 3 of model
+// z / (3S) (an ensemble's models at once), whose T and scratch lie tKind
+// and outKind further per kind (the models' one after the other: 3 kinds
+// a model), and R rKind further per kind and rM per model.
 //
 // The rows (x, o) of a sentence are contiguous in T, so the product is a
 // (n*O, D) x (D, n) matrix product: each workgroup computes a 32x32 tile,
@@ -40,6 +42,7 @@ struct PairParams {
     tKind: u32,      // arena offset step of T per kind
     rKind: u32,      // arena offset step of R per kind
     outKind: u32,    // arena offset step of the scratch per kind
+    rM: u32,         // arena offset step of R per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -72,9 +75,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
     var z = wid.z;
-    var kind = 0u;
+    var kk = 0u; // the model's kind: model*3 + kind
     if (p.kindSents > 0u) {
-        kind = wid.z / p.kindSents;
+        kk = wid.z / p.kindSents;
         z = wid.z % p.kindSents;
     }
     let first = ints[p.sentTable + 4u * z];
@@ -86,10 +89,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     if (row0 >= rows || col0 >= n || row0 / p.outs > col0 + TN - 1u) {
         return;
     }
-    let base = p.out + kind * p.outKind + ints[p.sentTable + 4u * z + 3u] * p.outs;
+    let base = p.out + kk * p.outKind + ints[p.sentTable + 4u * z + 3u] * p.outs;
     let D = p.dim;
-    let tbase = p.t + kind * p.tKind + (first + 1u) * p.outs * D;
-    let rbase = p.r + kind * p.rKind + (first + 1u) * p.ldr;
+    let tbase = p.t + kk * p.tKind + (first + 1u) * p.outs * D;
+    let rbase = p.r + (kk % 3u) * p.rKind + (kk / 3u) * p.rM + (first + 1u) * p.ldr;
     var acc0 = vec4<f32>(0.0);
     var acc1 = vec4<f32>(0.0);
     var acc2 = vec4<f32>(0.0);

@@ -74,7 +74,12 @@ type planner struct {
 	// four gates a load, instead of the gate-major loop copies
 	// (planLimits.interleaved).
 	interleaved bool
-	ds          []dispatch
+	// slot places the model's biaffine scratch (tm, span and label
+	// scores, three kinds each) after slot models' (see scoresTogether):
+	// 0, or the model's index where an ensemble's score stages run as one
+	// dispatch each.
+	slot int
+	ds   []dispatch
 }
 
 // canLoop says whether lstm_loop.wgsl can run the model's LSTMs: it reads
@@ -203,7 +208,7 @@ func (p *planner) biaffineLeft(what string, kind, mod, kinds int, ch *chunk) {
 		Rows: u32(ch.tokens), Cols: u32(outs * D), Inner: u32(D),
 		A: u32(p.gm() + l.mCol[kind][mod][0]), Lda: u32(l.mCols), ACols: u32(d),
 		W: u32(weight(kind)), Ldw: u32(D), TransW: 2,
-		C: u32(l.tm), Ldc: u32(outs * D),
+		C: u32(l.tm + p.slot*3*ch.tokens*outs*D), Ldc: u32(outs * D),
 	}
 	if kinds > 1 {
 		prm.Az = u32(l.mCol[1][mod][0] - l.mCol[0][mod][0])
@@ -211,6 +216,16 @@ func (p *planner) biaffineLeft(what string, kind, mod, kinds int, ch *chunk) {
 		prm.Cz = u32(ch.tokens * outs * D)
 	}
 	p.add(kMatmul, what, padded(ch.tokens, 64)*padded(outs*D, 64)*float64(D*kinds), paramBytes(&prm), ceilDiv(outs*D, 64), ceilDiv(ch.tokens, 64), u32(kinds))
+}
+
+// scoresTogether says whether an ensemble's models, where they share their
+// loops, also run their score stages (the biaffines' left and pair
+// products, the assembly) as one dispatch each: where the three kinds run
+// together and the tm region and the span and label scratch hold every
+// model's three kinds at once (each model's after the models' before it:
+// planner.slot).
+func scoresTogether(l *layout, ch *chunk, lim planLimits, models int) bool {
+	return kindsTogether(l, ch, lim) && 3*models*ch.tokens <= l.tokCap && 3*models*ch.pairs <= l.pairCap
 }
 
 // kindsTogether says whether the three kinds' biaffines and assemblies of
@@ -331,9 +346,9 @@ const maxPairParts = 8
 func (p *planner) biaffinePair(what string, kind, mod, kinds int, ch *chunk) {
 	l := p.l
 	d, outs := p.moduleSize(mod)
-	out := l.spans
+	out := l.spans + p.slot*3*ch.pairs
 	if mod == modLabel {
-		out = l.lab
+		out = l.lab + p.slot*3*ch.pairs*outs
 	}
 	tiles := int(ceilDiv(ch.maxN*outs, 32))
 	perTile := float64(len(ch.n)) * 32 * padded(ch.maxN, 32) * float64(d+1)
@@ -344,7 +359,7 @@ func (p *planner) biaffinePair(what string, kind, mod, kinds int, ch *chunk) {
 	for t0 := 0; t0 < tiles; t0 += step {
 		n := min(step, tiles-t0)
 		prm := pairParams{
-			Outs: u32(outs), Dim: u32(d + 1), SentTable: 0, T: u32(l.tm),
+			Outs: u32(outs), Dim: u32(d + 1), SentTable: 0, T: u32(l.tm + p.slot*3*ch.tokens*outs*(d+1)),
 			R: u32(p.gm() + l.mCol[kind][mod][1]), Ldr: u32(l.mCols),
 			Out: u32(out), Tile0: u32(t0),
 		}
@@ -363,8 +378,8 @@ func (p *planner) biaffinePair(what string, kind, mod, kinds int, ch *chunk) {
 // packed blocks of the out region.
 func (p *planner) assemble(what string, kind, kinds int, ch *chunk) {
 	l := p.l
-	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans), Kind: u32(kind), Mean: p.mean(),
-		Lab: u32(l.lab), Accum: p.accum()}
+	prm := assembleParams{Labels: u32(l.c.Labels), SentTable: 0, Out: u32(l.out), Spans: u32(l.spans + p.slot*3*ch.pairs), Kind: u32(kind), Mean: p.mean(),
+		Lab: u32(l.lab + p.slot*3*ch.pairs*l.c.Labels), Accum: p.accum()}
 	if kinds > 1 {
 		prm.KindSents, prm.LabKind, prm.SpanKind = u32(len(ch.n)), u32(ch.pairs*l.c.Labels), u32(ch.pairs)
 	}
@@ -457,7 +472,7 @@ func loopIterations(n, hid int) int {
 // lim.maxWork.
 func chunkPlan(l *layout, wm *weightMap, ch *chunk, lim planLimits) []dispatch {
 	var ds []dispatch
-	for _, stage := range memberStages(l, wm, ch, lim, 0, 1, 0) {
+	for _, stage := range memberStages(l, wm, ch, lim, 0, 1, 0, 0) {
 		ds = append(ds, stage...)
 	}
 	return ds
@@ -484,7 +499,7 @@ func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispa
 	}
 	var ds []dispatch
 	for k := range wms {
-		for _, stage := range memberStages(l, &wms[k], ch, lim, k, len(wms), 0) {
+		for _, stage := range memberStages(l, &wms[k], ch, lim, k, len(wms), 0, 0) {
 			ds = append(ds, stage...)
 		}
 	}
@@ -496,8 +511,13 @@ func ensemblePlan(l *layout, wms []weightMap, ch *chunk, lim planLimits) []dispa
 // loops as one dispatch each; false where a layer would not loop.
 func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share int) ([]dispatch, bool) {
 	stages := make([][numStages][]dispatch, len(wms))
+	scores := scoresTogether(l, ch, lim, len(wms))
 	for k := range wms {
-		stages[k] = memberStages(l, &wms[k], ch, lim, k, len(wms), k*share)
+		slot := 0
+		if scores {
+			slot = k
+		}
+		stages[k] = memberStages(l, &wms[k], ch, lim, k, len(wms), k*share, slot)
 		for _, st := range []int{stageLSTM1, stageLSTM2} {
 			if len(stages[k][st]) != 1 || stages[k][st][0].kernel != kLSTMLoop {
 				return nil, false
@@ -513,10 +533,11 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 			ds = append(ds, loopTogether(stages, st))
 			continue
 		}
-		// The word embeddings, the input projections and the endpoint
-		// MLPs of every model as one dispatch each (the tagger adds into
-		// the shared tag rows: model after model); the rest model after
-		// model.
+		// The word embeddings, the input projections, the endpoint MLPs
+		// and, where each model has its biaffine scratch, the score
+		// stages of every model as one dispatch each (the tagger adds
+		// into the shared tag rows: model after model); the rest model
+		// after model.
 		rest := make([][]dispatch, len(stages))
 		for k := range stages {
 			rest[k] = stages[k][st]
@@ -546,12 +567,14 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 }
 
 // productsTogether returns the one dispatch that runs the first dispatch
-// of every model's list, where it is a gather or a matmul.wgsl product
-// into each model's own rows (not adding to the stored values, as the
-// tagger of a later model does, nor into rows the models share, as the
-// biaffines' tm), with grid z the model (times the product's own z) and
-// the steps from one model's offsets to the next's (which the models'
-// plans space evenly); false otherwise.
+// of every model's list, where it is a gather, a matmul.wgsl product into
+// each model's own rows (not adding to the stored values, as the tagger of
+// a later model does, nor into rows the models share, as the biaffines' tm
+// unless each model has its scratch: scoresTogether), a pair product of
+// the three kinds at once, or an assembly of the three kinds at once (which
+// sums the models' scores); with grid z the model (times the kernel's own
+// z) and the steps from one model's offsets to the next's (which the
+// models' plans space evenly); false otherwise.
 func productsTogether(lists [][]dispatch) (dispatch, bool) {
 	d := lists[0][0]
 	models := uint32(len(lists))
@@ -591,6 +614,47 @@ func productsTogether(lists [][]dispatch) (dispatch, bool) {
 			}
 		}
 		d.params = paramBytes(&p0)
+	case kPair:
+		// The models' scratch one after the other (planner.slot), three
+		// kinds each: model m's kind k is the pair kernel's kind 3m+k.
+		p0 := paramsOf[pairParams](d.params)
+		p1 := paramsOf[pairParams](lists[1][0].params)
+		if p0.KindSents == 0 || p1.T != p0.T+3*p0.TKind || p1.Out != p0.Out+3*p0.OutKind {
+			return d, false
+		}
+		p0.RM = p1.R - p0.R
+		for k, l := range lists {
+			want := p0
+			want.T, want.Out, want.R, want.RM = p0.T+uint32(3*k)*p0.TKind, p0.Out+uint32(3*k)*p0.OutKind, p0.R+uint32(k)*p0.RM, 0
+			if l[0].kernel != kPair || paramsOf[pairParams](l[0].params) != want || l[0].grid != d.grid {
+				panic("webgpu: the models' pair products differ beyond their offsets")
+			}
+		}
+		d.params = paramBytes(&p0)
+	case kAssemble:
+		// One assembly sums the models' scratch and divides by their
+		// number (the models in turn: the first writes, the others add,
+		// the last divides).
+		p0 := paramsOf[assembleParams](d.params)
+		p1 := paramsOf[assembleParams](lists[1][0].params)
+		if p1.Lab == p0.Lab || p1.Spans == p0.Spans {
+			return d, false
+		}
+		p0.Models, p0.LabM, p0.SpanM = models, p1.Lab-p0.Lab, p1.Spans-p0.Spans
+		for k, l := range lists {
+			pk := paramsOf[assembleParams](l[0].params)
+			want := p0
+			want.Lab, want.Spans, want.Models, want.LabM, want.SpanM = p0.Lab+uint32(k)*p0.LabM, p0.Spans+uint32(k)*p0.SpanM, 0, 0, 0
+			want.Accum, want.Mean = pk.Accum, pk.Mean
+			if l[0].kernel != kAssemble || pk != want || l[0].grid != d.grid {
+				panic("webgpu: the models' assemblies differ beyond their offsets")
+			}
+		}
+		p0.Accum, p0.Mean = 0, paramsOf[assembleParams](lists[len(lists)-1][0].params).Mean
+		d.params = paramBytes(&p0)
+		d.what += fmt.Sprintf(", %d models", models)
+		d.work *= float64(models)
+		return d, true
 	default:
 		return d, false
 	}
@@ -641,9 +705,9 @@ const (
 
 // memberStages returns chunkPlan's dispatches for model member of members,
 // its activations from arena row rowOff on, cut into stages.
-func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff int) [numStages][]dispatch {
+func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff, slot int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds

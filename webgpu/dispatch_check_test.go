@@ -405,16 +405,16 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 	case kPair:
 		p := paramsOf[pairParams](d.params)
 		for zz := range d.grid[2] {
-			z, kind := zz, uint32(0)
+			z, kk := zz, uint32(0) // kk: model*3 + kind
 			if p.KindSents > 0 {
-				z, kind = zz%p.KindSents, zz/p.KindSents
+				z, kk = zz%p.KindSents, zz/p.KindSents
 			}
 			first := e.ints[p.SentTable+4*z]
 			n := e.ints[p.SentTable+4*z+1]
-			base := p.Out + kind*p.OutKind + e.ints[p.SentTable+4*z+3]*p.Outs
+			base := p.Out + kk*p.OutKind + e.ints[p.SentTable+4*z+3]*p.Outs
 			D := p.Dim
-			tbase := p.T + kind*p.TKind + (first+1)*p.Outs*D
-			rbase := p.R + kind*p.RKind + (first+1)*p.Ldr
+			tbase := p.T + kk*p.TKind + (first+1)*p.Outs*D
+			rbase := p.R + kk%3*p.RKind + kk/3*p.RM + (first+1)*p.Ldr
 			for rr := p.Tile0 * 32; rr < min((p.Tile0+d.grid[0])*32, n*p.Outs); rr++ {
 				x, o := rr/p.Outs, rr%p.Outs
 				for y := x; y < n; y++ {
@@ -448,7 +448,10 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 				for y := x; y < n; y++ {
 					for a := range L {
 						at := block + cell*L + a
-						v := float64(in[lab+spanOff*L+(x*n+y)*L+a]) + float64(in[spans+spanOff+x*n+y])
+						v := 0.0
+						for m := range max(p.Models, 1) {
+							v += float64(in[lab+m*p.LabM+spanOff*L+(x*n+y)*L+a]) + float64(in[spans+m*p.SpanM+spanOff+x*n+y])
+						}
 						if p.Accum == 1 {
 							v += float64(in[at])
 						}

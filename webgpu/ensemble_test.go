@@ -24,8 +24,26 @@ func randomModels(tb testing.TB, c network.Config, n int) ([]*network.Model, []*
 // modelsShare is the dispatches that an ensemble's models share where a
 // chunk fits the rows once per model (loopsTogether): the char LSTM's and
 // both sentence LSTMs' loops, the word gather, both input projections and
-// the endpoint MLPs.
-const modelsShare = 7
+// the endpoint MLPs; scoresShare those they share more where each model
+// has its biaffine scratch (scoresTogether): two left and two pair
+// products (span and label, the three kinds each) and the assembly.
+const (
+	modelsShare = 7
+	scoresShare = 5
+)
+
+// sharedDispatches returns the dispatches that models models share over
+// chunk ch (see modelsShare), one dispatch each instead of one per model,
+// where their LSTMs loop (loops: always on the hardware schedule).
+func sharedDispatches(l *layout, ch *chunk, lim planLimits, models int, loops bool) int {
+	if !loops || models < 2 || ch.tokens > l.tokCap/models || lim.inTurn {
+		return 0
+	}
+	if scoresTogether(l, ch, lim, models) {
+		return modelsShare + scoresShare
+	}
+	return modelsShare
+}
 
 // TestEnsembleOneDevice scores ensembles on one device (NewEnsemble) and
 // compares them with scorer.Mean over the CPU reference of each model:
@@ -78,15 +96,16 @@ func TestEnsembleOneDevice(t *testing.T) {
 			if tc.opt.asHardware {
 				// Each model's dispatches, but for chunks that fit the
 				// rows once per model: their loops (char LSTM, both
-				// sentence LSTMs) run for all models at once.
+				// sentence LSTMs) and more run for all models at once.
 				single := planBatch(t, ps[0], tc.opt, false, batch)
-				together := 0
+				together, shared := 0, 0
 				for _, ch := range planChunks(batch, s.lay) {
-					if ch.tokens <= s.lay.tokCap/tc.models && !tc.opt.modelsInTurn {
+					if n := sharedDispatches(s.lay, ch, s.limits(), tc.models, true); n > 0 {
 						together++
+						shared += n
 					}
 				}
-				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - modelsShare*(tc.models-1)*together}
+				want := callCounts{submits: 1, maps: 1, writes: 1, dispatches: tc.models*single.dispatches - (tc.models-1)*shared}
 				if s.d.calls != want {
 					t.Errorf("device calls %+v for %d chunks (%d of them with the models' loops together) and %d models, want %+v",
 						s.d.calls, single.chunks, together, tc.models, want)
@@ -134,6 +153,7 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 	}{
 		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false},
 		{"loop f16", WeightsF16, []int{6, 13}, true},
+		{"loop f32, one sentence: the score stages of both too", WeightsF32, []int{5}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
@@ -149,19 +169,21 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			ds := ensemblePlan(s.lay, s.wms, chunks[0], s.limits())
 			// With the loops, both models' LSTM layers run in one dispatch
 			// each (grid z = 2), and so do their word gathers, input
-			// projections and endpoint MLPs: seven dispatches fewer than
-			// twice one model's plan.
+			// projections and endpoint MLPs, and for one sentence their
+			// score stages: that many dispatches fewer than twice one
+			// model's plan.
 			want, together := 2*len(chunkPlan(s.lay, &s.wms[0], chunks[0], s.limits())), 0
 			for _, d := range ds {
 				if strings.HasSuffix(d.what, ", 2 models") {
 					together++
 				}
 			}
-			if tc.loops {
-				want -= modelsShare
+			shared := sharedDispatches(s.lay, chunks[0], s.limits(), 2, tc.loops)
+			if wantShared := map[bool]int{true: modelsShare}[tc.loops] + map[bool]int{true: scoresShare}[len(tc.lengths) == 1]; shared != wantShared {
+				t.Fatalf("%d dispatches shared by 2 models, want %d", shared, wantShared)
 			}
-			if len(ds) != want || together != map[bool]int{true: modelsShare}[tc.loops] {
-				t.Fatalf("%d dispatches for 2 models, %d of both; want %d and %d", len(ds), together, want, map[bool]int{true: modelsShare}[tc.loops])
+			if want -= shared; len(ds) != want || together != shared {
+				t.Fatalf("%d dispatches for 2 models, %d of both; want %d and %d", len(ds), together, want, shared)
 			}
 			checkDispatches(t, s, ps, ds, chunks[0].ints)
 		})

@@ -44,6 +44,7 @@ type lstmParams struct {
 type pairParams struct {
 	Outs, Dim, SentTable, T, R, Ldr, Out, Tile0 uint32
 	KindSents, TKind, RKind, OutKind            uint32
+	RM                                          uint32
 }
 
 // assembleParams is AssembleParams of assemble.wgsl.
@@ -51,6 +52,7 @@ type assembleParams struct {
 	Labels, SentTable, Out, Spans, Kind, Mean uint32
 	Lab, Accum                                uint32
 	KindSents, LabKind, SpanKind              uint32
+	Models, LabM, SpanM                       uint32
 }
 
 // uniformSlot is the byte distance between the parameter blocks of two

@@ -152,9 +152,7 @@ func TestHardwareSchedule(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, ch := range planChunks(batch, l) {
-			if ch.tokens <= l.tokCap/len(models) {
-				wantAll.dispatches -= modelsShare * (len(models) - 1)
-			}
+			wantAll.dispatches -= sharedDispatches(l, ch, planLimitsFor(o, false), len(models), true) * (len(models) - 1)
 		}
 		if all := planBatch(t, shipped, Options{}, false, batch, others...); all != wantAll {
 			t.Errorf("hardware plan of the test set for the shipped ensemble of %d on one device: %+v, want %+v", len(models), all, wantAll)
