@@ -31,7 +31,7 @@ func newFixture(t *testing.T) fixture {
 	}
 	fillRandom(p, 9)
 	f := fixture{v: v, c: c, p: p, data: map[DType][]byte{}}
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		f.data[dt] = encode(t, p, v, dt)
 	}
 	return f
@@ -231,7 +231,7 @@ func TestCorrupt(t *testing.T) {
 		}), ErrValue, `tensor "word.emb" has -Inf at [0 1]`},
 		{"negative int8 scale", raw(Int8, true, func(t *testing.T, r *rawFile) {
 			binary.LittleEndian.PutUint32(r.tensor(t, "char.emb.__scale").Data, math.Float32bits(-1))
-		}), ErrValue, `int8 scale tensor "char.emb.__scale" has -1 at [0]`},
+		}), ErrValue, `scale tensor "char.emb.__scale" has -1 at [0]`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,7 +19,7 @@
 //
 // BEGIN and END are byte offsets relative to the start of the data section
 // (byte 8+N of the file), END exclusive; END-BEGIN is the product of the
-// shape times the element size (1 for I8, 2 for F16, 4 for F32). Values are
+// shape times the element size (1 for I8 and U8, 2 for F16, 4 for F32). Values are
 // little-endian, in row-major (C) order. The tensors tile the data section
 // exactly: sorted by BEGIN, the first starts at 0, each starts where the
 // previous ends, the last ends at the end of the file. Keys are unique. The
@@ -45,7 +45,7 @@
 //
 // with d = span_mlp, O = 1 for span modules and d = label_mlp, O = labels
 // for label modules. All of them have the dtype named by the metadata entry
-// "dtype":
+// "dtype" (but for I4, below):
 //
 //   - F32: IEEE 754 binary32, the model's own values.
 //   - F16: IEEE 754 binary16, rounded to nearest, ties to even (subnormals
@@ -60,9 +60,19 @@
 //     (as float32, nudged up by an ulp if needed so that max |x| / scale <= 127;
 //     0 for an all-zero row) and q = round(x / scale), half away from zero,
 //     in [-127, 127]: every value is within scale/2 of the original.
+//   - I4 (the metadata's dtype; no safetensors dtype has 4 bits): every
+//     matrix (a tensor of rank 2 or more) is a U8 tensor of shape
+//     [R, ceil(C/2)], two 4-bit values a byte, with the F32 scales
+//     "<name>.__scale" of shape [R]; every vector (rank 0 or 1) is stored as
+//     in I8. Value j of row r is the nibble n of byte floor(j/2) of the row
+//     (the low nibble for even j, the high one for odd j), and its value is
+//     Math.fround((n - 8) * scale[r]). The writer uses scale[r] = max |x| over
+//     row r / 7 (nudged up as for I8) and n = 8 + round(x / scale), in [1, 15];
+//     a row of odd length ends with a high nibble of 0, read as -8 and unused.
 //
-// Data order: the tensors in the order above (network.Params order); for I8,
-// all the scale tensors (in that order) come first, then the int8 tensors.
+// Data order: the tensors in the order above (network.Params order); for I8
+// and I4, all the scale tensors (in that order) come first, then the int8
+// and U8 tensors.
 // Since the data section starts at a multiple of 8, every tensor starts at
 // a file offset that is a multiple of its element size: a JavaScript loader
 // can view it without copying, e.g. new Uint16Array(buf, 8+N+BEGIN, count).
@@ -75,7 +85,7 @@
 // disc and gap scores and tag logits, entry by entry). Its metadata has
 // format_version "2" and "members" (the number of models, decimal); the
 // tensors of model k (from 0) are those above named "member<k>." + name
-// (e.g. "member1.word.emb"), member after member in data order (for I8, the
+// (e.g. "member1.word.emb"), member after member in data order (for I8 and I4, the
 // scale tensors of every member first). A single model is written as
 // format_version "1" without "members" and its tensor names unprefixed, so
 // that readers of version 1 read it.
@@ -98,7 +108,7 @@
 //	                  one-character strings with "<unk>", "<bow>", "<eow>", "<bos>", "<eos>"
 //	                  first; then the labels constituent labels and the tags POS tags;
 //	                  an id is a position in its list)
-//	dtype             "F32", "F16" or "I8"
+//	dtype             "F32", "F16", "I8" or "I4"
 //	tensors_sha256    hex (lower case) SHA-256 of the data section, bytes 8+N to the end, as stored
 //	metadata_sha256   hex SHA-256 of every other metadata entry: for each key in increasing
 //	                  order of its UTF-8 bytes, uint64 LE byte length of the key, the key's

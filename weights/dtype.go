@@ -10,6 +10,13 @@ const (
 	Float32 DType = iota + 1 // "F32": IEEE 754 binary32, exact
 	Float16                  // "F16": IEEE 754 binary16, round to nearest even
 	Int8                     // "I8": symmetric int8 with one float32 scale per row
+	// Int4 ("I4", the file's dtype: no safetensors dtype has 4 bits) stores
+	// every matrix (a tensor of rank 2 or more) as symmetric 4-bit values
+	// with one float32 scale per row, two a byte in a U8 tensor (see
+	// quant.go), and every vector (rank 0 or 1: biases) as Int8. It holds
+	// about half the bytes of Int8, and loses more: dev F1 of the order
+	// of 0.1 (docs/model-experiments.md).
+	Int4
 )
 
 // DefaultDType is the type the product ships its models in: Float16 halves
@@ -27,12 +34,15 @@ func (d DType) String() string {
 		return "F16"
 	case Int8:
 		return "I8"
+	case Int4:
+		return "I4"
 	}
 	return fmt.Sprintf("DType(%d)", int(d))
 }
 
-// ParseDType returns the DType of a safetensors name ("F32", "F16", "I8");
-// the lower-case names "float32", "float16" and "int8" are accepted too.
+// ParseDType returns the DType of a name ("F32", "F16", "I8", "I4"); the
+// lower-case names "float32", "float16", "int8" and "int4" are accepted
+// too.
 func ParseDType(s string) (DType, error) {
 	switch s {
 	case "F32", "float32":
@@ -41,26 +51,31 @@ func ParseDType(s string) (DType, error) {
 		return Float16, nil
 	case "I8", "int8":
 		return Int8, nil
+	case "I4", "int4":
+		return Int4, nil
 	}
-	return 0, fmt.Errorf("weights: unknown dtype %q (want F32, F16 or I8)", s)
+	return 0, fmt.Errorf("weights: unknown dtype %q (want F32, F16, I8 or I4)", s)
 }
 
-func (d DType) valid() bool { return d >= Float32 && d <= Int8 }
+func (d DType) valid() bool { return d >= Float32 && d <= Int4 }
 
-// elemSize returns the size in bytes of one stored element.
-func (d DType) elemSize() int {
-	switch d {
-	case Float32:
+// tensorElemSize returns the bytes of one element of a tensor stored with
+// safetensors dtype name (one the reader reads: F32, F16, I8, U8), or 0.
+func tensorElemSize(name string) int {
+	switch name {
+	case "F32":
 		return 4
-	case Float16:
+	case "F16":
 		return 2
+	case "I8", "U8":
+		return 1
 	}
-	return 1
+	return 0
 }
 
 // knownDType reports whether name is a dtype of the safetensors
-// specification. Only F32, F16 and I8 are read; the others are "unsupported"
-// rather than "unknown".
+// specification. Only F32, F16, I8 and U8 (Int4's packed values) are read;
+// the others are "unsupported" rather than "unknown".
 func knownDType(name string) bool {
 	switch name {
 	case "BOOL", "U8", "I8", "F8_E5M2", "F8_E4M3", "F8_E8M0", "F4", "F6_E2M3", "F6_E3M2",

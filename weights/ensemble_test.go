@@ -34,7 +34,7 @@ func ensembleFile(t *testing.T, members int, dt DType) ([]*network.Params, *netw
 }
 
 func TestEnsembleRoundTrip(t *testing.T) {
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			ps, _, data := ensembleFile(t, 3, dt)
 			f, err := Read(data, "ens.safetensors")
@@ -174,7 +174,7 @@ func TestEnsembleDropoutMayDiffer(t *testing.T) {
 // as Read's, the file's other facts kept, and less memory spent than
 // Read's; a member the file lacks is refused.
 func TestReadMember(t *testing.T) {
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			_, _, data := ensembleFile(t, 3, dt)
 			all, err := Read(data, "ens.safetensors")

@@ -14,7 +14,7 @@ func FuzzRead(f *testing.F) {
 	v := fakeVocab(f, 4, 6, 1, 1)
 	c := microConfig(v)
 	m := randomModel(f, c, 3)
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		data := encode(f, m.Params, v, dt)
 		f.Add(data)
 		f.Add(data[:len(data)/2])

@@ -242,3 +242,6 @@ func assemble(header, body []byte) []byte {
 
 // tinyConfig is network.Tiny sized for v.
 func tinyConfig(v *network.Vocab) network.Config { return network.Tiny().WithVocab(v) }
+
+// allDTypes lists every storage type, for tests that run over each.
+var allDTypes = []DType{Float32, Float16, Int8, Int4}

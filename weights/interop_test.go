@@ -17,8 +17,8 @@ import (
 // every rule of the specification, the alignment promise and the values.
 func TestSafetensorsSpec(t *testing.T) {
 	fx := newFixture(t)
-	elem := map[string]int{"F32": 4, "F16": 2, "I8": 1}
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	elem := map[string]int{"F32": 4, "F16": 2, "I8": 1, "U8": 1}
+	for _, dt := range allDTypes {
 		t.Run(dt.String(), func(t *testing.T) {
 			data := fx.data[dt]
 			n := binary.LittleEndian.Uint64(data[:8])
@@ -130,6 +130,22 @@ func TestSafetensorsSpec(t *testing.T) {
 						c := e.shape[len(e.shape)-1]
 						scale := math.Float32frombits(binary.LittleEndian.Uint32(dataSection[s.Offsets[0]+4*(i/c):]))
 						got = float64(float32(int8(raw[i])) * scale)
+						tol = float64(scale) / 2 * (1 + 1e-6)
+					case "U8": // I4: two values a byte, the low nibble first, value+8; one scale a row
+						sc := top[e.name+scaleSuffix]
+						var s struct {
+							Offsets []int `json:"data_offsets"`
+						}
+						json.Unmarshal(sc, &s)
+						rowBytes := e.shape[1]
+						c := len(want) / e.shape[0]
+						row, j := i/c, i%c
+						nibble := raw[row*rowBytes+j/2]
+						if j%2 == 1 {
+							nibble >>= 4
+						}
+						scale := math.Float32frombits(binary.LittleEndian.Uint32(dataSection[s.Offsets[0]+4*row:]))
+						got = float64(float32(int(nibble&15)-8) * scale)
 						tol = float64(scale) / 2 * (1 + 1e-6)
 					}
 					if e.dtype == "F16" && math.Abs(float64(x)) < 0x1p-14 {

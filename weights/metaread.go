@@ -66,7 +66,7 @@ func decodeMeta(kv map[string]string) (Meta, DType, string, *Error) {
 	}
 	dt, err := ParseDType(ds)
 	if err != nil || ds != dt.String() {
-		return m, 0, "", metaProblem(ErrDType, nil, "metadata dtype is %q, want F32, F16 or I8", ds)
+		return m, 0, "", metaProblem(ErrDType, nil, "metadata dtype is %q, want F32, F16, I8 or I4", ds)
 	}
 	tensorsSHA, e := get(keyTensorsSHA256)
 	if e != nil {

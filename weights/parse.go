@@ -207,8 +207,8 @@ func parseInfo(f field) (info, *Error) {
 	if !knownDType(t.dtype) {
 		return t, problem(ErrDType, nil, "tensor %q has unknown dtype %q", f.key, t.dtype)
 	}
-	if _, err := ParseDType(t.dtype); err != nil || !slices.Contains([]string{"F32", "F16", "I8"}, t.dtype) {
-		return t, problem(ErrDType, nil, "tensor %q has dtype %s, which discspan does not read (F32, F16, I8)", f.key, t.dtype)
+	if tensorElemSize(t.dtype) == 0 {
+		return t, problem(ErrDType, nil, "tensor %q has dtype %s, which discspan does not read (F32, F16, I8, U8)", f.key, t.dtype)
 	}
 	var dims []uint64
 	if err := json.Unmarshal(shape, &dims); err != nil {
@@ -225,8 +225,7 @@ func parseInfo(f field) (info, *Error) {
 		return t, problem(ErrLayout, nil, "tensor %q: data_offsets [%d, %d] are implausibly large", f.key, off[0], off[1])
 	}
 	t.begin, t.end = int64(off[0]), int64(off[1])
-	elem, _ := ParseDType(t.dtype)
-	need, overflow := uint64(elem.elemSize()), false
+	need, overflow := uint64(tensorElemSize(t.dtype)), false
 	t.shape = make([]int, len(dims))
 	for i, d := range dims {
 		hi, lo := bits.Mul64(need, d)

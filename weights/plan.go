@@ -23,7 +23,7 @@ type stored struct {
 
 // plan lists the stored tensors of the members in data-section order: member
 // by member, the parameter tensors in network.Params order (named with
-// memberPrefix); for Int8, preceded by all their float32 scale tensors (in
+// memberPrefix); for Int8 and Int4, preceded by all their float32 scale tensors (in
 // the same order), so that every tensor starts at an offset that is a
 // multiple of its element size.
 func plan(members []*network.Params, dt DType) ([]stored, error) {
@@ -75,24 +75,53 @@ func planMember(p *network.Params, prefix string, dt DType) (scales, values []st
 				}
 				return dst
 			}})
-		case Int8:
-			r, c := rows(t.Shape)
-			scales = append(scales, stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
-				for _, s := range rowScales(t.Data, r, c) {
-					dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
-				}
-				return dst
-			}})
-			values = append(values, stored{name, "I8", t.Shape, n, func(dst []byte) []byte {
-				s := rowScales(t.Data, r, c)
-				for i, v := range t.Data {
-					dst = append(dst, byte(quantize(v, s[i/max(c, 1)])))
-				}
-				return dst
-			}})
+		case Int8, Int4:
+			plan := planInt8
+			if dt == Int4 && int4Matrix(t.Shape) {
+				plan = planInt4
+			}
+			s, v := plan(name, t)
+			scales, values = append(scales, s), append(values, v)
 		default:
 			return nil, nil, fmt.Errorf("invalid dtype %v", dt)
 		}
 	}
 	return scales, values, nil
+}
+
+// planInt8 returns the scale and value tensors of t stored as int8 (an
+// Int4 file's vectors).
+func planInt8(name string, t *network.Tensor) (scale, value stored) {
+	r, c := rows(t.Shape)
+	scale = stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
+		for _, s := range rowScales(t.Data, r, c) {
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
+		}
+		return dst
+	}}
+	value = stored{name, "I8", t.Shape, int64(len(t.Data)), func(dst []byte) []byte {
+		s := rowScales(t.Data, r, c)
+		for i, v := range t.Data {
+			dst = append(dst, byte(quantize(v, s[i/max(c, 1)])))
+		}
+		return dst
+	}}
+	return scale, value
+}
+
+// planInt4 returns the scale and value tensors of a matrix t stored as
+// int4 (see int4Shape, packInt4).
+func planInt4(name string, t *network.Tensor) (scale, value stored) {
+	r, c := rows(t.Shape)
+	scale = stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
+		for _, s := range levelScales(t.Data, r, c, int4Levels) {
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
+		}
+		return dst
+	}}
+	shape := int4Shape(t.Shape)
+	value = stored{name, "U8", shape, int64(shape[0] * shape[1]), func(dst []byte) []byte {
+		return packInt4(dst, t.Data, levelScales(t.Data, r, c, int4Levels), r, c)
+	}}
+	return scale, value
 }

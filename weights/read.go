@@ -156,13 +156,13 @@ func decodeTensor(t *network.Tensor, name string, h *header, body []byte) *Error
 		for i := range t.Data {
 			t.Data[i] = fromHalf(binary.LittleEndian.Uint16(raw[2*i:]))
 		}
-	case Int8:
+	case Int8, Int4:
 		sc := h.tensors[name+scaleSuffix]
 		scales := make([]float32, (sc.end-sc.begin)/4)
 		for r := range scales {
 			s := math.Float32frombits(binary.LittleEndian.Uint32(body[sc.begin+4*int64(r):]))
 			if !(s >= 0) || math.IsInf(float64(s), 0) {
-				return problem(ErrValue, nil, "int8 scale tensor %q has %v at [%d], want a finite scale >= 0", sc.name, s, r)
+				return problem(ErrValue, nil, "scale tensor %q has %v at [%d], want a finite scale >= 0", sc.name, s, r)
 			}
 			scales[r] = s
 		}
@@ -170,14 +170,20 @@ func decodeTensor(t *network.Tensor, name string, h *header, body []byte) *Error
 		// start of the app, in wasm). A value is at most 128 times its
 		// row's scale: with every such bound finite, no value can be
 		// NaN or infinite and the check below is skipped.
-		_, c := rows(t.Shape)
-		c = max(c, 1)
+		_, cols := rows(t.Shape)
+		c := max(cols, 1)
 		finite := true
-		for r, s := range scales {
+		for _, s := range scales {
 			finite = finite && !math.IsInf(float64(128*s), 0)
-			row, dst := raw[r*c:min((r+1)*c, len(raw))], t.Data[r*c:min((r+1)*c, len(t.Data))]
-			for i := range dst {
-				dst[i] = float32(int8(row[i])) * s
+		}
+		if in.dtype == "U8" { // an Int4 matrix
+			unpackInt4(t.Data, raw, scales, cols)
+		} else {
+			for r, s := range scales {
+				row, dst := raw[r*c:min((r+1)*c, len(raw))], t.Data[r*c:min((r+1)*c, len(t.Data))]
+				for i := range dst {
+					dst[i] = float32(int8(row[i])) * s
+				}
 			}
 		}
 		if finite {

@@ -65,19 +65,14 @@ func TestRoundTrip(t *testing.T) {
 			}
 		}},
 		{"int8 within scale/2", Int8, func(t *testing.T, name string, want, got []float32, shape []int) {
-			r, c := rows(shape)
-			for row := 0; row < r; row++ {
-				var m float64
-				for _, x := range want[row*c : (row+1)*c] {
-					m = max(m, math.Abs(float64(x)))
-				}
-				tol := m / 127 / 2 * (1 + 1e-6)
-				for j := row * c; j < (row+1)*c; j++ {
-					if d := math.Abs(float64(got[j]) - float64(want[j])); d > tol {
-						t.Fatalf("%s[%d] = %v, want %v within %g (scale/2)", name, j, got[j], want[j], tol)
-					}
-				}
+			withinHalfScale(t, name, want, got, shape, int8Levels)
+		}},
+		{"int4 within scale/2 (matrices), int8 (vectors)", Int4, func(t *testing.T, name string, want, got []float32, shape []int) {
+			levels := float64(int8Levels)
+			if len(shape) >= 2 {
+				levels = int4Levels
 			}
+			withinHalfScale(t, name, want, got, shape, levels)
 		}},
 	}
 	for _, tc := range cases {
@@ -100,6 +95,25 @@ func TestRoundTrip(t *testing.T) {
 				t.Error("two writes of the same model differ")
 			}
 		})
+	}
+}
+
+// withinHalfScale fails unless every value of got is within half its row's
+// scale (max |want| of the row / levels) of want.
+func withinHalfScale(t *testing.T, name string, want, got []float32, shape []int, levels float64) {
+	t.Helper()
+	r, c := rows(shape)
+	for row := 0; row < r; row++ {
+		var m float64
+		for _, x := range want[row*c : (row+1)*c] {
+			m = max(m, math.Abs(float64(x)))
+		}
+		tol := m / levels / 2 * (1 + 1e-6)
+		for j := row * c; j < (row+1)*c; j++ {
+			if d := math.Abs(float64(got[j]) - float64(want[j])); d > tol {
+				t.Fatalf("%s[%d] = %v, want %v within %g (scale/2)", name, j, got[j], want[j], tol)
+			}
+		}
 	}
 }
 
@@ -159,6 +173,7 @@ func TestScores(t *testing.T) {
 		{"float32", Float32, 0},
 		{"float16", Float16, 2e-3},
 		{"int8", Int8, 5e-2},
+		{"int4", Int4, 0.5},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -20,7 +20,7 @@ func TestTinySize(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("Tiny: %d parameters", c.NumParams())
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		var b bytes.Buffer
 		if err := Write(&b, m.Params, testMeta(c, v), dt); err != nil {
 			t.Fatal(err)
@@ -51,7 +51,7 @@ func TestTinySize(t *testing.T) {
 func BenchmarkTiny(b *testing.B) {
 	v := fakeVocab(b, 6700, 78, 34, 12)
 	m := randomModel(b, tinyConfig(v), 1)
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		data := encode(b, m.Params, v, dt)
 		b.Run("Write/"+dt.String(), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

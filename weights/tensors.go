@@ -20,12 +20,20 @@ type want struct {
 
 // wanted lists the stored tensors of one member (names prefixed with
 // prefix) the configuration requires for dt, in network.Params order (for
-// Int8 each parameter is followed by its scale).
+// Int8 and Int4 each parameter is followed by its scale; Int4 stores
+// matrices as U8, two values a byte).
 func wanted(p *network.Params, prefix string, dt DType) []want {
 	var out []want
 	for _, t := range p.Tensors() {
-		out = append(out, want{prefix + t.Name, dt.String(), t.Shape})
-		if dt == Int8 {
+		switch {
+		case dt == Int4 && int4Matrix(t.Shape):
+			out = append(out, want{prefix + t.Name, "U8", int4Shape(t.Shape)})
+		case dt == Int4:
+			out = append(out, want{prefix + t.Name, "I8", t.Shape})
+		default:
+			out = append(out, want{prefix + t.Name, dt.String(), t.Shape})
+		}
+		if dt == Int8 || dt == Int4 {
 			r, _ := rows(t.Shape)
 			out = append(out, want{prefix + t.Name + scaleSuffix, "F32", []int{r}})
 		}

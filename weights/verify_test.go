@@ -12,7 +12,7 @@ import (
 // only, accepts it; the undamaged file passes both, in every dtype.
 func TestVerify(t *testing.T) {
 	fx := newFixture(t)
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		data := fx.data[dt]
 		start := 8 + headerLen(data)
 		for _, off := range []int{start, (start + len(data)) / 2, len(data) - 1} {

@@ -68,7 +68,7 @@ func TestWriteFileReadMeta(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old contents"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		if err := WriteFile(path, fx.p, testMeta(fx.c, fx.v), dt); err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func flipAt(data []byte, i int) []byte {
 }
 
 func TestParseDType(t *testing.T) {
-	for _, dt := range []DType{Float32, Float16, Int8} {
+	for _, dt := range allDTypes {
 		if got, err := ParseDType(dt.String()); err != nil || got != dt {
 			t.Errorf("ParseDType(%q) = %v, %v", dt.String(), got, err)
 		}

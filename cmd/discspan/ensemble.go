@@ -21,7 +21,7 @@ import (
 func runEnsemble(args []string, stdout io.Writer) error {
 	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors [MODEL.safetensors...]", stdout)
 	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores; one model: an ordinary file, built with the same options)")
-	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16 or I8 (I8 halves F16's size and, for the tiny preset, loses no dev F1)")
+	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16, I8 or I4 (I8 halves F16's size and, for the tiny preset, loses no dev F1; I4 stores matrices in 4 bits, about half I8's size, and loses some)")
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
 	workers := fs.Int("workers", 0, "goroutines of dev parsing (default: all cores)")
 	calibrate := fs.String("calibrate", "", "decoder variants, separated by commas (e.g. n3,n6), whose disc or gap score offset is chosen on --dev so that the number of discontinuous constituents predicted matches gold; stored in the file and applied by every parser of it")

@@ -131,6 +131,17 @@ func TestEnsembleCommand(t *testing.T) {
 	if _, err := sf.Model(); err != nil {
 		t.Errorf("one model: not an ordinary file: %v", err)
 	}
+	// Both models in 4 bits: a smaller file that parses.
+	four := filepath.Join(dir, "four.safetensors")
+	if stdout, stderr, status := runCmd(append([]string{"ensemble", "--out", four, "--dtype", "I4"}, models...)...); status != 0 || !strings.Contains(stdout, "wrote "+four+": 2 models, I4") {
+		t.Fatalf("ensemble in 4 bits: status %d, %s%s", status, stdout, stderr)
+	}
+	if ff, err := weights.ReadFile(four); err != nil || ff.DType != weights.Int4 || ff.Ensemble != 2 || ff.Bytes >= f.Bytes {
+		t.Errorf("4-bit ensemble: %v, %v, %d models, %d bytes (float32: %d)", err, ff.DType, ff.Ensemble, ff.Bytes, f.Bytes)
+	}
+	if strings.Count(parse(four), "\n") != strings.Count(fromFile, "\n") {
+		t.Errorf("the 4-bit ensemble parses a different number of sentences")
+	}
 	// A model of other sizes cannot join.
 	other := filepath.Join(dir, "other.safetensors")
 	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 6}`), 0o644)

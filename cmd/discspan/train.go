@@ -46,7 +46,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
 	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
 	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch")
-	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16 or I8")
+	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16, I8 or I4")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
