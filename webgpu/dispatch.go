@@ -550,7 +550,7 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 				}
 				continue
 			}
-			if st == stageTagger && rest[0][0].what == "tagger" {
+			if addsInTurn(rest[1][0]) { // the tagger: each model's in turn, then on
 				for k := range rest {
 					ds = append(ds, rest[k][0])
 					rest[k] = rest[k][1:]
@@ -564,6 +564,14 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 		}
 	}
 	return ds, true
+}
+
+// addsInTurn says whether d, a later model's dispatch, adds its results to
+// the earlier models' in the out region (the tagger's product: matmul.wgsl
+// with accum), so that the models' dispatches can follow each other
+// directly, whatever the dispatches after them.
+func addsInTurn(d dispatch) bool {
+	return d.kernel == kMatmul && paramsOf[matmulParams](d.params).Accum == 1
 }
 
 // productsTogether returns the one dispatch that runs the first dispatch
@@ -593,7 +601,7 @@ func productsTogether(lists [][]dispatch) (dispatch, bool) {
 		d.params = paramBytes(&p0)
 	case kMatmul:
 		p0 := paramsOf[matmulParams](d.params)
-		if p0.Accum != 0 || p0.Mean != 0 || d.what == "tagger" {
+		if p0.Accum != 0 || p0.Mean != 0 {
 			return d, false
 		}
 		p1 := paramsOf[matmulParams](lists[1][0].params)
