@@ -38,8 +38,11 @@ func TestBrowserNewcomer(t *testing.T) {
 	// The language warning, as one types.
 	typeText(t, ctx, "What should I do ?")
 	warning := waitJS(t, ctx, "the unknown-words warning", `(() => { const w = document.querySelector('#unknown-words'); return w ? w.textContent : false; })()`)
-	if !strings.Contains(warning, "3 of 3 words of this sentence are unknown to the model") {
-		t.Errorf("warning %q", warning)
+	// Most of its words unknown: all 3 to the random test model; the
+	// shipped model (DISCSPAN_WEIGHTS) knows one of them.
+	var unknown, counted int
+	if _, err := fmt.Sscanf(warning, "%d of %d words of this sentence are unknown to the model", &unknown, &counted); err != nil || unknown > counted || 2*unknown <= counted {
+		t.Errorf("warning %q: want \"N of M words of this sentence are unknown to the model\" with most of them unknown", warning)
 	}
 	screenshot(t, ctx, "discspan-unknown-words")
 	typeText(t, ctx, strings.Join(apptest.Sentences[0], " "))
