@@ -27,9 +27,14 @@ import (
 //	         (truncation included), an empty sentence among them
 //	batch 2: 2 sentences, one at the length limit (the persistent LSTM
 //	         loop kernel, and a chunk at its largest sentence)
+//	batch 3: one sentence of 5 words, a parse's usual chunk, small enough
+//	         on every adapter for the three kinds' biaffines and an
+//	         ensemble's models to share dispatches (kindsTogether,
+//	         scoresTogether), which the larger chunks of batches 1 and 2
+//	         (on a software adapter, both) do not
 //
 // Its cost (measured in TestSelfCheckCost and reported by SelfCheck) is one
-// CPU forward pass of about 80+MaxWords words and the same on the device.
+// CPU forward pass of about 85+MaxWords words and the same on the device.
 
 // SelfCheckTolerance is the largest difference between a score (or tag
 // logit) of the device and the CPU reference's that the self-check accepts,
@@ -67,9 +72,9 @@ func (c SelfCheck) String() string {
 // SelfCheck returns the outcome of the self-check New ran.
 func (s *Scorer) SelfCheck() SelfCheck { return s.check }
 
-// canaryBatches returns the self-check's two batches for configuration c
+// canaryBatches returns the self-check's three batches for configuration c
 // and the longest sentence maxWords, drawn from a fixed seed.
-func canaryBatches(c network.Config, maxWords int) [2][]network.Input {
+func canaryBatches(c network.Config, maxWords int) [3][]network.Input {
 	rng := rand.New(rand.NewPCG(0x5e1f, 0xc4ec))
 	sentence := func(n int) network.Input {
 		in := network.Input{WordIDs: make([]int, n), CharIDs: make([][]int, n)}
@@ -83,11 +88,12 @@ func canaryBatches(c network.Config, maxWords int) [2][]network.Input {
 		}
 		return in
 	}
-	var out [2][]network.Input
+	var out [3][]network.Input
 	for _, n := range []int{13, 1, 34, 0, 5, 21} {
 		out[0] = append(out[0], sentence(min(n, maxWords)))
 	}
 	out[1] = []network.Input{sentence(min(8, maxWords)), sentence(maxWords)}
+	out[2] = []network.Input{sentence(min(5, maxWords))}
 	return out
 }
 

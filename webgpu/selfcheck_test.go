@@ -2,6 +2,7 @@ package webgpu
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ func newChecked(t *testing.T, p *network.Params, o Options) (*Scorer, error) {
 }
 
 // TestSelfCheckAccepts: with the correct kernels the self-check passes for
-// both weight storages, on the canary's 8 sentences, far below the
+// both weight storages, on the canary's 9 sentences, far below the
 // tolerance; its cost is logged (no limit: a busy machine must not fail it).
 func TestSelfCheckAccepts(t *testing.T) {
 	m := randomModel(t, microConfig(), 5)
@@ -37,8 +38,8 @@ func TestSelfCheckAccepts(t *testing.T) {
 			}
 			c := s.SelfCheck()
 			t.Logf("%s: %s", s.Backend(), c)
-			if c.Skipped || c.Sentences != 8 || c.Words != 13+1+34+0+5+21+8+60 {
-				t.Errorf("canary: %+v, want 8 sentences, 142 words", c)
+			if c.Skipped || c.Sentences != 9 || c.Words != 13+1+34+0+5+21+8+60+5 {
+				t.Errorf("canary: %+v, want 9 sentences, 147 words", c)
 			}
 			if !(c.MaxDiff <= SelfCheckTolerance/10) {
 				t.Errorf("largest difference %g, want at most a tenth of the tolerance %g", c.MaxDiff, SelfCheckTolerance)
@@ -71,7 +72,7 @@ func TestSelfCheckShippedModel(t *testing.T) {
 	}
 	c := s.SelfCheck()
 	t.Logf("%s: %s", s.Backend(), c)
-	if c.Words != 13+1+34+0+5+21+8+DefaultMaxWords || !(c.MaxDiff <= SelfCheckTolerance/10) {
+	if c.Words != 13+1+34+0+5+21+8+DefaultMaxWords+5 || !(c.MaxDiff <= SelfCheckTolerance/10) {
 		t.Errorf("self-check %+v", c)
 	}
 }
@@ -113,10 +114,41 @@ func TestSelfCheckRefusesBrokenKernel(t *testing.T) {
 
 // TestSelfCheckCanary checks what the canary exercises: both LSTM paths
 // (more sentences than loopSentences in batch 1, at most loopSentences in
-// batch 2), a sentence at the length limit, an empty sentence, and words
-// longer than MaxChars.
+// batch 2), a sentence at the length limit, an empty sentence, words
+// longer than MaxChars, and, on a software and a hardware adapter's
+// layout: with the default MaxWords, chunks whose kinds' biaffines (and an
+// ensemble's models' score stages) share dispatches and chunks whose do
+// not; with any MaxWords, batch 3's chunk sharing them.
 func TestSelfCheckCanary(t *testing.T) {
 	c := microConfig()
+	for _, software := range []bool{true, false} {
+		for _, maxWords := range []int{20, 77, DefaultMaxWords, 300} {
+			o := Options{MaxWords: maxWords}.withDefaults(software)
+			l, err := newEnsembleLayout(c, o, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lim := planLimitsFor(o, software)
+			seen := map[string]bool{}
+			batches := canaryBatches(c, o.MaxWords)
+			for b, batch := range batches {
+				for _, ch := range planChunks(batch, l) {
+					kinds, scores := kindsTogether(l, ch, lim), scoresTogether(l, ch, lim, 2)
+					seen[fmt.Sprintf("kinds together %v", kinds)] = true
+					seen[fmt.Sprintf("scores together %v", scores)] = true
+					if b == 2 && !(kinds && scores) {
+						t.Errorf("software %v, MaxWords %d: batch 3 does not share the kinds' (%v) and models' (%v) dispatches", software, maxWords, kinds, scores)
+					}
+				}
+			}
+			if len(batches[2]) == 0 {
+				t.Errorf("no batch 3")
+			}
+			if maxWords == DefaultMaxWords && len(seen) != 4 {
+				t.Errorf("software %v: the canary's chunks give only %v", software, seen)
+			}
+		}
+	}
 	b := canaryBatches(c, 77)
 	if len(b[0]) <= loopSentences || len(b[1]) > loopSentences {
 		t.Errorf("batches of %d and %d sentences, want more than %d, then at most %d", len(b[0]), len(b[1]), loopSentences, loopSentences)

@@ -122,7 +122,7 @@ func check(out *strings.Builder) {
 	} else {
 		c := s.SelfCheck()
 		verdict := "ok"
-		if c.Skipped || c.Sentences != 8 || !(c.MaxDiff <= webgpu.SelfCheckTolerance/10) {
+		if c.Skipped || c.Sentences != 9 || !(c.MaxDiff <= webgpu.SelfCheckTolerance/10) {
 			verdict = "FAIL"
 		}
 		fmt.Fprintf(out, "%s selfcheck accepts: %s: %s\n", verdict, s.Backend(), c)
