@@ -45,8 +45,19 @@
 //	matmul.wgsl          the twelve endpoint MLPs in one product, LeakyReLU: M
 //	per kind (cont, disc, gap), per module (span, label):
 //	  matmul.wgsl        T = [M_left; 1] W (all O outputs at once)
-//	  biaffine_pair.wgsl S[x,y,o] = T[x,o,:]·[M_right(y); 1], per sentence, x <= y
-//	  assemble.wgsl      kind scores = label + span for x <= y, 0 for x > y
+//	  biaffine_pair.wgsl S[x,y,o] = T[x,o,:]·[M_right(y); 1], per sentence, x <= y,
+//	                     into the span or label scratch
+//	  assemble.wgsl      kind scores = label + span for x <= y, packed row by row
+//	                     into the results (the host puts each row in place)
+//
+// In a small chunk (a third of the rows: one sentence, a few) the three
+// kinds run together, each of those five dispatches once for cont, disc
+// and gap (grid z = kind). An ensemble's models on one device run model
+// after model, but where a chunk fits the rows once per model they share
+// dispatches (grid z = model): the LSTM loops, the word gather, the input
+// projections, the endpoint MLPs and, where the scratch holds every
+// model's kinds, the score stages, whose one assembly averages the models;
+// the tagger runs per model.
 //
 // At load time, gather.wgsl and matmul.wgsl compute the char table
 // CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads
