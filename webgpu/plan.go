@@ -28,8 +28,7 @@ type chunk struct {
 	sents    []int // indices in the batch, in chunk order
 	n        []int // words of each sentence
 	first    []int // token row of each sentence's BOS
-	scoreOff []int // in the out region (packed blocks)
-	fullOff  []int // in the results (the decoder's layout: n*n*Labels a block)
+	fullOff  []int // each sentence's scores in the results (the decoder's layout: n*n*Labels a block)
 	tokens   int
 	pairs    int
 	maxN     int
@@ -146,7 +145,6 @@ func buildChunk(batch []network.Input, sents []int, l *layout) *chunk {
 		n := in.Len()
 		ch.n = append(ch.n, n)
 		ch.first = append(ch.first, tok)
-		ch.scoreOff = append(ch.scoreOff, score)
 		ch.fullOff = append(ch.fullOff, full)
 		ints[4*s], ints[4*s+1], ints[4*s+2], ints[4*s+3] = uint32(tok), uint32(n), uint32(score), uint32(span)
 		addToken(network.BOSWord, []int{network.BOSChar}, network.BOWChar, network.EOWChar)
