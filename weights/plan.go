@@ -93,12 +93,7 @@ func planMember(p *network.Params, prefix string, dt DType) (scales, values []st
 // Int4 file's vectors).
 func planInt8(name string, t *network.Tensor) (scale, value stored) {
 	r, c := rows(t.Shape)
-	scale = stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
-		for _, s := range rowScales(t.Data, r, c) {
-			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
-		}
-		return dst
-	}}
+	scale = scaleTensor(name, r, func() []float32 { return rowScales(t.Data, r, c) })
 	value = stored{name, "I8", t.Shape, int64(len(t.Data)), func(dst []byte) []byte {
 		s := rowScales(t.Data, r, c)
 		for i, v := range t.Data {
@@ -113,15 +108,21 @@ func planInt8(name string, t *network.Tensor) (scale, value stored) {
 // int4 (see int4Shape, packInt4).
 func planInt4(name string, t *network.Tensor) (scale, value stored) {
 	r, c := rows(t.Shape)
-	scale = stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
-		for _, s := range levelScales(t.Data, r, c, int4Levels) {
-			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
-		}
-		return dst
-	}}
+	scale = scaleTensor(name, r, func() []float32 { return levelScales(t.Data, r, c, int4Levels) })
 	shape := int4Shape(t.Shape)
 	value = stored{name, "U8", shape, int64(shape[0] * shape[1]), func(dst []byte) []byte {
 		return packInt4(dst, t.Data, levelScales(t.Data, r, c, int4Levels), r, c)
 	}}
 	return scale, value
+}
+
+// scaleTensor returns the float32 scale tensor (r rows) of the quantised
+// tensor name, its values from scales.
+func scaleTensor(name string, r int, scales func() []float32) stored {
+	return stored{name + scaleSuffix, "F32", []int{r}, 4 * int64(r), func(dst []byte) []byte {
+		for _, s := range scales() {
+			dst = binary.LittleEndian.AppendUint32(dst, math.Float32bits(s))
+		}
+		return dst
+	}}
 }
