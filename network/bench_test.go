@@ -11,7 +11,12 @@ import (
 // mean word length is 4.8).
 func benchBatch(b *testing.B, sentences, n int) (*Model, []Example) {
 	b.Helper()
-	c := Tiny()
+	return benchBatchOf(b, Tiny(), sentences, n)
+}
+
+// benchBatchOf is benchBatch for a model of sizes c.
+func benchBatchOf(b *testing.B, c Config, sentences, n int) (*Model, []Example) {
+	b.Helper()
 	m, err := New(c, 1)
 	if err != nil {
 		b.Fatal(err)
@@ -76,8 +81,16 @@ func BenchmarkForwardOne_Tiny10Portable(b *testing.B) { benchForwardOne(b, 10, t
 func BenchmarkForwardOne_Tiny20Portable(b *testing.B) { benchForwardOne(b, 20, true) }
 func BenchmarkForwardOne_Tiny40Portable(b *testing.B) { benchForwardOne(b, 40, true) }
 
+// BenchmarkForwardOne_Small20 is BenchmarkForwardOne_Tiny20 for the small
+// preset (the shipped pair's sizes since session 13).
+func BenchmarkForwardOne_Small20(b *testing.B) { benchForwardOneOf(b, Small(), 20, false) }
+
 func benchForwardOne(b *testing.B, words int, portable bool) {
-	m, batch := benchBatch(b, 1, words)
+	benchForwardOneOf(b, Tiny(), words, portable)
+}
+
+func benchForwardOneOf(b *testing.B, c Config, words int, portable bool) {
+	m, batch := benchBatchOf(b, c, 1, words)
 	m.portable = portable
 	m.WarmUp()
 	b.ResetTimer()

@@ -14,10 +14,20 @@ func TestPresets(t *testing.T) {
 		maxBytes int
 	}{
 		{"tiny", Tiny(), 8_000_000},
+		{"small", Small(), 0},
 		{"paper", Paper(), 0},
+	}
+	if got := PresetNames(); len(got) != len(cases) {
+		t.Errorf("PresetNames() = %v, want the %d presets tested here", got, len(cases))
+	}
+	if _, err := Preset("huge"); err == nil || !strings.Contains(err.Error(), "tiny, small, paper") {
+		t.Errorf("Preset(huge): error %v, want one naming the presets", err)
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if byName, err := Preset(tc.name); err != nil || byName != tc.cfg {
+				t.Errorf("Preset(%q) = %+v, %v; want %+v", tc.name, byName, err, tc.cfg)
+			}
 			if err := tc.cfg.Validate(); err != nil {
 				t.Fatal(err)
 			}

@@ -18,13 +18,17 @@ const devData = "../../shared/data/alpino-cdb/dev.discbracket"
 
 // TestWasmKernelsDevTrees: with the shipped models (both members of the
 // ensemble) on the first dev sentences, the SIMD kernels give the Go code's
-// scores (within the kernels' tolerance: 0 with plain SIMD) and the same
-// trees (n3 decoder).
+// scores and the same trees (n3 decoder). The scores agree bit for bit with
+// plain SIMD; with relaxed SIMD, within 5 times one kernel's tolerance
+// (1e-5), relative to max(1, |score|): the fused multiply-adds' rounding
+// differences pass through both BiLSTMs, step after step, and the MLPs.
+// Measured: at most 8.6e-6 for the tiny pair, 1.0e-5 for the small pair.
 func TestWasmKernelsDevTrees(t *testing.T) {
 	tol, err := network.KernelTolerance()
 	if err != nil {
 		t.Fatal(err)
 	}
+	tol *= 5
 	f, err := weights.Default()
 	if err != nil {
 		t.Fatal(err)
@@ -42,6 +46,7 @@ func TestWasmKernelsDevTrees(t *testing.T) {
 	for _, tr := range trees[:sentences] {
 		ins = append(ins, f.Meta.Vocab.Encode(tr.Words()))
 	}
+	worst := 0.0
 	for mi, m := range models {
 		ref := &network.Model{Params: m.Params}
 		network.SetPortable(ref, true)
@@ -61,7 +66,9 @@ func TestWasmKernelsDevTrees(t *testing.T) {
 				{got[i].Tags, want[i].Tags},
 			} {
 				for j, w := range pair[1] {
-					if d := math.Abs(float64(pair[0][j] - w)); d > tol*math.Max(1, math.Abs(float64(w))) {
+					d := math.Abs(float64(pair[0][j]-w)) / math.Max(1, math.Abs(float64(w)))
+					worst = max(worst, d)
+					if d > tol {
 						t.Fatalf("model %d sentence %d output %d [%d]: %g, Go code %g", mi, i, k, j, pair[0][j], w)
 					}
 				}
@@ -79,4 +86,5 @@ func TestWasmKernelsDevTrees(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("largest relative difference %.3g (tolerance %g)", worst, tol)
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/discspan/discspan/network"
 )
 
 // Training endpoints (enabled by Options.JobsDir).
@@ -95,8 +97,8 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	if preset == "" {
 		preset = "tiny"
 	}
-	if preset != "tiny" && preset != "paper" {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown preset %q (want tiny or paper)", preset), 0)
+	if _, err := network.Preset(preset); err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown preset %q (want %s)", preset, strings.Join(network.PresetNames(), ", ")), 0)
 		return
 	}
 	epochs := DefaultEpochs

@@ -57,7 +57,8 @@ type Options struct {
 	Dev string
 	// Out is the output weights file (the best model by dev F1).
 	Out string
-	// Preset names the network sizes: "tiny" (default) or "paper".
+	// Preset names the network sizes (network.PresetNames): "tiny"
+	// (default), "small" or "paper".
 	Preset string
 	// Config, when not nil, replaces the preset's sizes and dropout rates
 	// (the vocabulary-dependent sizes are set from the data either way).
@@ -258,13 +259,11 @@ func (o Options) resolved() (Options, error) {
 
 // presetConfig returns the network sizes of a preset name.
 func presetConfig(name string) (network.Config, error) {
-	switch name {
-	case "tiny":
-		return network.Tiny(), nil
-	case "paper":
-		return network.Paper(), nil
+	c, err := network.Preset(name)
+	if err != nil {
+		return c, fmt.Errorf("train: %w", err)
 	}
-	return network.Config{}, fmt.Errorf("train: unknown preset %q (want tiny or paper)", name)
+	return c, nil
 }
 
 // interrupted reports whether ctx was cancelled.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -84,10 +85,18 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		ens, models, err := meanParser(members, meta.Vocab)
+		// Measure and calibrate the models as the file stores them (dt
+		// rounds every weight), not the float ones read: the recorded dev
+		// F1 and offsets are then those of what every reader parses with.
+		stored, err := asStored(members, meta, dt)
 		if err != nil {
 			return err
 		}
+		ens, models, err := meanParser(stored, meta.Vocab)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "the models as stored (%s):\n", dt)
 		f1, disc, err := ensembleDev(stdout, *devPath, gold, ens, models, rest, *workers)
 		if err != nil {
 			return err
@@ -112,6 +121,28 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d models, %s, %d bytes\n", *out, len(members), dt, st.Size())
 	return nil
+}
+
+// asStored returns the members as a file of dtype dt gives them back to
+// its readers: written in memory and read again.
+func asStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([]*network.Params, error) {
+	var buf bytes.Buffer
+	if err := weights.WriteEnsemble(&buf, members, meta, dt); err != nil {
+		return nil, err
+	}
+	f, err := weights.Read(buf.Bytes(), "the ensemble as stored")
+	if err != nil {
+		return nil, err
+	}
+	models, err := f.Models()
+	if err != nil {
+		return nil, err
+	}
+	stored := make([]*network.Params, len(models))
+	for k, m := range models {
+		stored[k] = m.Params
+	}
+	return stored, nil
 }
 
 // meanParser returns the members' models and a parser whose Scorer

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/weights"
 )
 
@@ -142,6 +146,29 @@ func TestEnsembleCommand(t *testing.T) {
 	if strings.Count(parse(four), "\n") != strings.Count(fromFile, "\n") {
 		t.Errorf("the 4-bit ensemble parses a different number of sentences")
 	}
+	// The dev F1 a 4-bit file records is that of its 4-bit models: what
+	// parse and eval give for the file (the shipped models: trained ones).
+	shipped, err := weights.WriteDefault(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fourDev := filepath.Join(dir, "four-dev.safetensors")
+	if _, stderr, status := runCmd("ensemble", "--out", fourDev, "--dtype", "I4", "--dev", small, shipped); status != 0 {
+		t.Fatalf("ensemble --dtype I4 --dev: %s", stderr)
+	}
+	parsed := filepath.Join(dir, "four-dev.discbracket")
+	os.WriteFile(parsed, []byte(parse(fourDev)), 0o644)
+	report, stderr, status := runCmd("eval", small, parsed)
+	if status != 0 {
+		t.Fatalf("eval: %s", stderr)
+	}
+	fd, err := weights.ReadFile(fourDev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("%.2f", fd.Meta.DevF1); !regexp.MustCompile(`labeled f-measure:\s+\S+\s+` + regexp.QuoteMeta(want) + `\n`).MatchString(report) {
+		t.Errorf("the 4-bit file records dev F1 %s; eval of its parses:\n%s", want, report)
+	}
 	// A model of other sizes cannot join.
 	other := filepath.Join(dir, "other.safetensors")
 	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 6}`), 0o644)
@@ -170,5 +197,51 @@ func TestEnsembleCommand(t *testing.T) {
 	// vocabulary average fine.
 	if _, stderr, status := runCmd("parse", "--weights", models[0]+","+other, "--input", small); status != 0 {
 		t.Errorf("parse with mixed sizes: status %d, %q", status, stderr)
+	}
+}
+
+// TestAsStored: the models the ensemble command measures are those its
+// file gives back, weight for weight, in every dtype; in 4 bits they are
+// not the float models read.
+func TestAsStored(t *testing.T) {
+	f, err := weights.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	members := []*network.Params{models[0].Params}
+	for _, dt := range []weights.DType{weights.Float32, weights.Float16, weights.Int8, weights.Int4} {
+		stored, err := asStored(members, f.Meta, dt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "m.safetensors")
+		if err := weights.WriteEnsembleFile(path, members, f.Meta, dt); err != nil {
+			t.Fatal(err)
+		}
+		rf, err := weights.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := rf.Models()
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := 0
+		for i, tensor := range stored[0].Tensors() {
+			if !slices.Equal(tensor.Data, back[0].Params.Tensors()[i].Data) {
+				t.Fatalf("%v: tensor %s differs from the file's", dt, tensor.Name)
+			}
+			if !slices.Equal(tensor.Data, members[0].Tensors()[i].Data) {
+				changed++
+			}
+		}
+		if dt == weights.Int4 && changed == 0 {
+			t.Errorf("%v: every tensor equals the model read: not rounded", dt)
+		}
+		t.Logf("%v: %d of %d tensors differ from the model read", dt, changed, len(members[0].Tensors()))
 	}
 }

@@ -370,6 +370,22 @@ func TestTrainCommandConfig(t *testing.T) {
 	if c := f.Meta.Config; c.LSTM1Hidden != 10 || c.LSTM2Hidden != 12 || c.LabelMLP != 7 || c.SpanMLP != 5 {
 		t.Errorf("config not applied: %+v", c)
 	}
+	// --config starts from the preset named by --preset: a size it leaves
+	// out is the preset's (small: label MLP 128).
+	partial := filepath.Join(dir, "partial.json")
+	os.WriteFile(partial, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "span_mlp": 5}`), 0o644)
+	outSmall := filepath.Join(dir, "small.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", outSmall, "--epochs", "1", "--preset", "small", "--config", partial, "--workers", "1"); status != 0 {
+		t.Fatalf("train --preset small: %s", stderr)
+	}
+	if f, err := weights.ReadFile(outSmall); err != nil {
+		t.Fatal(err)
+	} else if c := f.Meta.Config; c.LabelMLP != network.Small().LabelMLP || c.LSTM1Hidden != 10 {
+		t.Errorf("--preset small with a partial config: %+v, want label MLP %d and LSTM1 10", c, network.Small().LabelMLP)
+	}
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "h.safetensors"), "--preset", "huge"); status != 2 || !strings.Contains(stderr, "tiny, small, paper") {
+		t.Errorf("--preset huge: status %d, %q; want a usage error naming the presets", status, stderr)
+	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"lstm1_hidden": "x"}`), 0o644)
 	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--config", bad); status != 2 || !strings.Contains(stderr, "bad.json") {

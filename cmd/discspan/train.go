@@ -22,11 +22,11 @@ import (
 const defaultEpochs = 200
 
 func runTrain(args []string, stdout io.Writer) error {
-	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
+	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|small|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
 	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets), or a comma-separated list read as one; a name prefixed with - lists sentences to drop from the training data (e.g. train.dbr,extra.dbr,-dev.dbr,-test.dbr)")
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
-	preset := fs.String("preset", "", "network sizes: tiny or paper (default tiny; a resumed run keeps its own)")
+	preset := fs.String("preset", "", "network sizes: tiny, small or paper (default tiny; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
 	maxWords := fs.Int("max-words", 0, "longest sentence of the training and dev data, in words (a longer one is an error; default 300, -1: no limit)")
 	minCount := fs.Int("min-word-count", 0, "words (lower-cased) seen at least this often in the training data get an embedding (default 2; a larger threshold keeps a model trained on more data small)")
@@ -66,8 +66,14 @@ func runTrain(args []string, stdout io.Writer) error {
 		return fmt.Errorf("%w: --epochs must be at least 1", errUsage)
 	case *batchWords < 0:
 		return fmt.Errorf("%w: --batch-words must be positive", errUsage)
-	case *preset != "" && *preset != "tiny" && *preset != "paper":
-		return fmt.Errorf("%w: --preset %q: want tiny or paper", errUsage, *preset)
+	}
+	base := "tiny"
+	if *preset != "" {
+		base = *preset
+	}
+	baseConfig, err := network.Preset(base)
+	if err != nil {
+		return fmt.Errorf("%w: --preset %q: want one of %s", errUsage, *preset, strings.Join(network.PresetNames(), ", "))
 	}
 	var cfg *network.Config
 	if *configPath != "" {
@@ -75,7 +81,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		c := network.Tiny()
+		c := baseConfig
 		if err := json.Unmarshal(data, &c); err != nil {
 			return fmt.Errorf("%s: %w", *configPath, err)
 		}
