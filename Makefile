@@ -8,7 +8,10 @@ DATA    ?= ../shared/data
 # on ADDR with the shipped weights.
 WEB     ?= build/web
 ADDR    ?= 127.0.0.1:8080
-WEIGHTS ?= weights/default.safetensors
+WEIGHTS ?= weights/default.safetensors weights/fast.safetensors
+comma   := ,
+empty   :=
+space   := $(empty) $(empty)
 
 .PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
 
@@ -57,8 +60,8 @@ bench-table: build
 demo:
 	@echo "demo: building the server ($(BIN)/discspan) and the browser app ($(WEB)), then serving it at http://$(ADDR)"
 	@$(MAKE) --no-print-directory build wasm
-	@test -f $(WEIGHTS) || echo "demo: $(WEIGHTS) is missing: the app will say there is no model (train one with 'discspan train', or run make demo WEIGHTS=DIR)"
-	$(BIN)/discspan serve --addr $(ADDR) --app $(WEB) --weights $(WEIGHTS)
+	@for w in $(WEIGHTS); do test -e $$w || echo "demo: $$w is missing: the app will not offer it (train a model with 'discspan train', or run make demo WEIGHTS=DIR)"; done
+	$(BIN)/discspan serve --addr $(ADDR) --app $(WEB) --weights $(subst $(space),$(comma),$(strip $(WEIGHTS)))
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
 # Go's wasm_exec.js, the page, the service worker, and gzip (and, where the

@@ -32,11 +32,12 @@ func runBenchServe(args []string, stdout io.Writer) error {
 	if *clients < 1 || *duration <= 0 || *maxRequests < 1 || *rangeShare < 0 || *rangeShare > 1 {
 		return fmt.Errorf("%w: want --clients >= 1, --duration > 0, --max-requests >= 1 and 0 <= --range-share <= 1", errUsage)
 	}
-	path, _, cleanup, err := serveWeights(*wpath)
+	paths, _, cleanup, err := serveWeights(*wpath)
 	if err != nil {
 		return fmt.Errorf("bench serve: %w", err)
 	}
 	defer cleanup()
+	path := paths[0]
 	if !*asJSON {
 		fmt.Fprintf(stdout, "serving %s on 127.0.0.1; %d clients for %s (GOMAXPROCS %d, %d CPUs)...\n",
 			path, *clients, *duration, runtime.GOMAXPROCS(0), runtime.NumCPU())

@@ -15,13 +15,18 @@ import (
 	"github.com/discspan/discspan/weights"
 )
 
-// defaultWeights is the shipped default model.
-var defaultWeights = filepath.Join("weights", "default.safetensors")
+// defaultWeights is the shipped default model; fastWeights the shipped
+// faster one (the pair of tiny models that was the default until session
+// 13), offered after it.
+var (
+	defaultWeights = filepath.Join("weights", "default.safetensors")
+	fastWeights    = filepath.Join("weights", "fast.safetensors")
+)
 
 func runServe(args []string, stdout io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N] [--hosts NAMES]", stdout)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE,...] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N] [--hosts NAMES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
-	wdir := fs.String("weights", "", "directory (or file) of *.safetensors weight files to offer (default "+defaultWeights+" where it exists, else the default model embedded in the binary)")
+	wdir := fs.String("weights", "", "directories or files of *.safetensors weight files to offer, separated by commas (default "+defaultWeights+" and "+fastWeights+" where they exist, else the default model embedded in the binary)")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
 	enable := fs.Bool("train", false, "enable the training API (POST /api/train, /api/jobs)")
 	jobsDir := fs.String("jobs", "", "directory of training jobs; finished models go to its models/ unless --weights is a directory (default: jobs next to the weights directory)")
@@ -39,7 +44,7 @@ func runServe(args []string, stdout io.Writer) error {
 	if err := wantArgs(fs, rest, 0, "no arguments"); err != nil {
 		return err
 	}
-	w, note, cleanup, err := serveWeights(*wdir)
+	offered, note, cleanup, err := serveWeights(*wdir)
 	if err != nil {
 		return err
 	}
@@ -52,16 +57,16 @@ func runServe(args []string, stdout io.Writer) error {
 	}
 	o := server.Options{
 		App:     os.DirFS(*app),
-		Weights: []string{w},
+		Weights: offered,
 		Logf:    func(f string, a ...any) { fmt.Fprintf(stdout, "warning: "+f+"\n", a...) },
 		Hosts:   server.HostsFor(*addr, strings.Split(*hosts, ",")),
 	}
 	if *enable || *jobsDir != "" {
 		o.JobsDir = *jobsDir
 		if o.JobsDir == "" {
-			wd := filepath.Clean(*wdir)
-			if *wdir == "" {
-				wd = defaultWeights
+			wd := defaultWeights
+			if *wdir != "" {
+				wd = filepath.Clean(offered[0])
 			}
 			if fi, err := os.Stat(wd); err != nil || !fi.IsDir() {
 				wd = filepath.Dir(wd)
@@ -91,7 +96,7 @@ func runServe(args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "model %s: %d bytes, dev F1 %.2f, sha256 %s\n", m.Name, m.Bytes, m.DevF1, m.SHA256)
 	}
 	if len(ms) == 0 {
-		fmt.Fprintf(stdout, "warning: no model in %s: the app will say so and cannot parse\n", w)
+		fmt.Fprintf(stdout, "warning: no model in %s: the app will say so and cannot parse\n", strings.Join(offered, ", "))
 	}
 	if !server.Loopback(*addr) {
 		fmt.Fprintf(stdout, "warning: %s is not a loopback address: the server is reachable from other machines\n", *addr)
@@ -109,27 +114,40 @@ func runServe(args []string, stdout io.Writer) error {
 	})
 }
 
-// serveWeights returns the weights path serve offers: flag when set, else
-// defaultWeights where it exists (in the repository), else the default
-// model embedded in the binary, written to a temporary directory that
-// cleanup removes (note then says so).
-func serveWeights(flag string) (path, note string, cleanup func(), err error) {
+// serveWeights returns the weights paths serve offers: flag's
+// comma-separated paths when set, else defaultWeights where it exists (in
+// the repository) followed by fastWeights where that exists, else the
+// default model embedded in the binary, written to a temporary directory
+// that cleanup removes (note then says so).
+func serveWeights(flag string) (paths []string, note string, cleanup func(), err error) {
 	cleanup = func() {}
 	if flag != "" {
-		return flag, "", cleanup, nil
+		for _, p := range strings.Split(flag, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) == 0 {
+			return nil, "", cleanup, fmt.Errorf("%w: --weights %q names no file or directory", errUsage, flag)
+		}
+		return paths, "", cleanup, nil
 	}
 	if _, err := os.Stat(defaultWeights); err == nil {
-		return defaultWeights, "", cleanup, nil
+		paths = []string{defaultWeights}
+		if _, err := os.Stat(fastWeights); err == nil {
+			paths = append(paths, fastWeights)
+		}
+		return paths, "", cleanup, nil
 	}
 	dir, err := os.MkdirTemp("", "discspan-serve-")
 	if err != nil {
-		return "", "", cleanup, err
+		return nil, "", cleanup, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	path, err = weights.WriteDefault(dir)
+	path, err := weights.WriteDefault(dir)
 	if err != nil {
 		cleanup()
-		return "", "", func() {}, err
+		return nil, "", func() {}, err
 	}
-	return path, fmt.Sprintf("no %s here: offering the default model embedded in the binary (--weights names others)", defaultWeights), cleanup, nil
+	return []string{path}, fmt.Sprintf("no %s here: offering the default model embedded in the binary (--weights names others)", defaultWeights), cleanup, nil
 }

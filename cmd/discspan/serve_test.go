@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -326,22 +327,26 @@ func shortLines(t *testing.T, data []byte, k, maxWords int) []byte {
 	return []byte(strings.Join(out, ""))
 }
 
-// TestServeWeights checks which model discspan serve offers: the
-// --weights value, else weights/default.safetensors in the working
-// directory, else (outside the repository) the model embedded in the
-// binary, which the server then lists and serves.
+// TestServeWeights checks which models discspan serve offers: the
+// --weights values, else weights/default.safetensors in the working
+// directory and weights/fast.safetensors after it where it exists, else
+// (outside the repository) the model embedded in the binary, which the
+// server then lists and serves.
 func TestServeWeights(t *testing.T) {
 	embedded := sha256.Sum256(weights.DefaultBytes())
 	for _, tc := range []struct {
 		name      string
 		flag      string
 		repo      bool // a weights/default.safetensors in the working directory
-		wantPath  string
+		fast      bool // and a weights/fast.safetensors
+		wantPaths []string
 		wantNote  bool
 		wantModel bool // the server lists the embedded model
 	}{
-		{name: "flag", flag: "models", wantPath: "models"},
-		{name: "in the repository", repo: true, wantPath: defaultWeights, wantModel: true},
+		{name: "flag", flag: "models", wantPaths: []string{"models"}},
+		{name: "flag with two paths", flag: "a.safetensors, models", wantPaths: []string{"a.safetensors", "models"}},
+		{name: "in the repository", repo: true, wantPaths: []string{defaultWeights}, wantModel: true},
+		{name: "in the repository with the fast pair", repo: true, fast: true, wantPaths: []string{defaultWeights, fastWeights}, wantModel: true},
 		{name: "outside the repository", wantNote: true, wantModel: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -354,13 +359,27 @@ func TestServeWeights(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			path, note, cleanup, err := serveWeights(tc.flag)
+			if tc.fast {
+				// Another file than the default (its bytes differ).
+				f, err := weights.Default()
+				if err != nil {
+					t.Fatal(err)
+				}
+				models, err := f.Models()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := weights.WriteFile(fastWeights, models[0].Params, f.Meta, weights.Int8); err != nil {
+					t.Fatal(err)
+				}
+			}
+			paths, note, cleanup, err := serveWeights(tc.flag)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cleanup()
-			if tc.wantPath != "" && path != tc.wantPath {
-				t.Errorf("path %q, want %q", path, tc.wantPath)
+			if tc.wantPaths != nil && !slices.Equal(paths, tc.wantPaths) {
+				t.Errorf("paths %q, want %q", paths, tc.wantPaths)
 			}
 			if got := note != ""; got != tc.wantNote || tc.wantNote && !strings.Contains(note, "embedded") {
 				t.Errorf("note %q, want one: %v", note, tc.wantNote)
@@ -368,7 +387,7 @@ func TestServeWeights(t *testing.T) {
 			if !tc.wantModel {
 				return
 			}
-			h, err := server.New(server.Options{Weights: []string{path}, Logf: t.Logf})
+			h, err := server.New(server.Options{Weights: paths, Logf: t.Logf})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -377,11 +396,14 @@ func TestServeWeights(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ms) != 1 || ms[0].SHA256 != hex.EncodeToString(embedded[:]) {
-				t.Fatalf("models %+v, want the embedded default model (sha256 %x)", ms, embedded)
+			if len(ms) != len(paths) || ms[0].SHA256 != hex.EncodeToString(embedded[:]) {
+				t.Fatalf("models %+v, want the embedded default model (sha256 %x) first, %d in all", ms, embedded, len(paths))
+			}
+			if tc.fast && ms[1].Name != "fast" {
+				t.Errorf("second model %q, want fast", ms[1].Name)
 			}
 			cleanup()
-			if _, err := os.Stat(filepath.Dir(path)); tc.wantNote && !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Dir(paths[0])); tc.wantNote && !os.IsNotExist(err) {
 				t.Errorf("the embedded model's temporary directory is left after cleanup: %v", err)
 			}
 		})
