@@ -21,15 +21,18 @@ import (
 // Create* calls never return errors), shader compilation info, the lost
 // promise and the shader-f16 feature (its RequiredFeatures panics).
 type device struct {
-	js     js.Value // GPUDevice
-	dev    *wgpu.Device
-	queue  *wgpu.Queue
-	info   AdapterInfo
-	f16    bool
-	lost   atomic.Pointer[string]
-	onLost js.Func
-	calls  callCounts
-	phases Phases // Wait and Copy are set here, the rest by the Scorer
+	js    js.Value // GPUDevice
+	dev   *wgpu.Device
+	queue *wgpu.Queue
+	info  AdapterInfo
+	f16   bool
+	// bindingLimit is storageLimit: the app keeps WebGPU's default limits
+	// in the browser (its chunks, BrowserChunkTokens, fit them).
+	bindingLimit int
+	lost         atomic.Pointer[string]
+	onLost       js.Func
+	calls        callCounts
+	phases       Phases // Wait and Copy are set here, the rest by the Scorer
 }
 
 // await waits for a promise (see jsawait.Await).
@@ -63,7 +66,7 @@ func openDevice(o Options) (d *device, err error) {
 	if err != nil || !ad.Truthy() {
 		return nil, unavailable(ErrNoAdapter, "requestAdapter returned no adapter (%v)", err)
 	}
-	d = &device{}
+	d = &device{bindingLimit: storageLimit}
 	if info := ad.Get("info"); info.Truthy() {
 		d.info.Name = strings.TrimSpace(info.Get("vendor").String() + " " + info.Get("architecture").String() + " " + info.Get("device").String())
 		d.info.Driver = info.Get("description").String()

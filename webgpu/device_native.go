@@ -23,8 +23,11 @@ type device struct {
 	f16      bool // the shader-f16 feature is enabled
 	// timestamps: the timestamp-query feature is enabled (Options.timestamps)
 	timestamps bool
-	calls      callCounts
-	phases     Phases // Wait and Copy are set here, the rest by the Scorer
+	// bindingLimit is the storage binding and buffer size the device was
+	// created with (see largeStorageLimit).
+	bindingLimit int
+	calls        callCounts
+	phases       Phases // Wait and Copy are set here, the rest by the Scorer
 }
 
 // nativeShaderF16 says whether to use the shader-f16 feature natively: no,
@@ -77,7 +80,17 @@ func openDevice(o Options) (d *device, err error) {
 		feats = append(feats, wgpu.FeatureNameTimestampQuery)
 		d.timestamps = true
 	}
-	dev, err := ad.RequestDevice(&wgpu.DeviceDescriptor{Label: "discspan scorer", RequiredFeatures: feats})
+	desc := &wgpu.DeviceDescriptor{Label: "discspan scorer", RequiredFeatures: feats}
+	// Ask for bindings and buffers of up to largeStorageLimit as the
+	// adapter allows (never below WebGPU's defaults, which every adapter
+	// has), every other limit at its default.
+	al := ad.GetLimits().Limits
+	limits := wgpu.DefaultLimits()
+	limits.MaxStorageBufferBindingSize = max(storageLimit, min(al.MaxStorageBufferBindingSize, largeStorageLimit))
+	limits.MaxBufferSize = max(2*storageLimit, min(al.MaxBufferSize, largeStorageLimit))
+	desc.RequiredLimits = &wgpu.RequiredLimits{Limits: limits}
+	d.bindingLimit = int(min(limits.MaxStorageBufferBindingSize, limits.MaxBufferSize))
+	dev, err := ad.RequestDevice(desc)
 	if err != nil {
 		ad.Release()
 		inst.Release()

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/network"
 )
 
 // TestCopyParallel checks that copyParallel puts every byte of src into
@@ -124,5 +126,55 @@ func BenchmarkReadBackCopy(b *testing.B) {
 				copyParallel(dsts, src)
 			}
 		})
+	}
+}
+
+// TestLargeBindings: a native device asks for storage bindings and buffers
+// up to largeStorageLimit where its adapter allows more than WebGPU's
+// default 128 MiB, and a scorer on it sizes its chunks to the device's
+// limit. The small preset's arena passes 128 MiB at DefaultChunkTokens
+// tokens: planned for 128 MiB its chunks are halved, for 512 MiB they are
+// not; on a device that allows it, a scorer keeps DefaultChunkTokens and
+// scores as the CPU reference.
+func TestLargeBindings(t *testing.T) {
+	c := network.Small()
+	l128, err := newLayout(c, Options{}.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lLarge, err := newLayout(c, Options{bindingLimit: largeStorageLimit}.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l128.tokCap >= DefaultChunkTokens || lLarge.tokCap != DefaultChunkTokens {
+		t.Errorf("small preset: chunk tokens %d with 128 MiB bindings (want fewer than %d), %d with 512 MiB (want %d)",
+			l128.tokCap, DefaultChunkTokens, lLarge.tokCap, DefaultChunkTokens)
+	}
+	t.Logf("small preset: arena %d MiB at %d tokens; %d tokens within 128 MiB", 4*lLarge.arena>>20, lLarge.tokCap, l128.tokCap)
+
+	d, err := openDevice(Options{})
+	if err != nil {
+		t.Fatalf("no WebGPU adapter: %v", err)
+	}
+	al := d.adapter.GetLimits().Limits
+	want := max(storageLimit, int(min(al.MaxStorageBufferBindingSize, al.MaxBufferSize, largeStorageLimit)))
+	got := d.bindingLimit
+	d.release()
+	t.Logf("%s: adapter limits: storage binding %d MiB, buffer %d MiB; the device's: %d MiB", d.info.Name, al.MaxStorageBufferBindingSize>>20, al.MaxBufferSize>>20, got>>20)
+	if got != want {
+		t.Fatalf("device binding limit %d, want %d", got, want)
+	}
+	if got < 4*lLarge.arena {
+		t.Logf("this adapter's limit is below the small preset's %d MiB arena: chunks stay halved here, not scored", 4*lLarge.arena>>20)
+		return
+	}
+	m := randomModel(t, c, 5)
+	s := openScorer(t, m.Params, Options{asHardware: true})
+	if s.lay.tokCap != DefaultChunkTokens {
+		t.Fatalf("scorer on a %d MiB device: chunk tokens %d, want %d", got>>20, s.lay.tokCap, DefaultChunkTokens)
+	}
+	batch := randomBatch(c, 3, 7, 25, 1)
+	if d := againstCPU(t, s, m, batch); !d.within(tolF32) {
+		t.Errorf("small preset in a %d MiB arena: %s", 4*s.lay.arena>>20, d.describe(tolF32))
 	}
 }

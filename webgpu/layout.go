@@ -57,9 +57,9 @@ func newLayout(c network.Config, o Options) (*layout, error) {
 // newEnsembleLayout sizes the buffers for members models of configuration c
 // scored one after the other (they share every region but their char
 // tables). The chunk's token capacity starts at
-// o.ChunkTokens and is halved until the arena fits the 128 MiB storage
-// binding limit; it fails when even a single sentence of o.MaxWords words
-// does not fit.
+// o.ChunkTokens and is halved until the arena fits the storage binding
+// limit (o.bindingBytes); it fails when even a single sentence of
+// o.MaxWords words does not fit.
 func newEnsembleLayout(c network.Config, o Options, members int) (*layout, error) {
 	l := &layout{c: c, maxWords: o.MaxWords, members: members}
 	l.feat = c.WordDim + 2*c.CharHidden
@@ -84,12 +84,12 @@ func newEnsembleLayout(c network.Config, o Options, members int) (*layout, error
 	for tok := max(o.ChunkTokens, need); ; tok /= 2 {
 		tok = max(tok, need)
 		l.size(tok)
-		if 4*l.arena <= storageLimit && 4*l.outCap <= storageLimit {
+		if limit := o.bindingBytes(); 4*l.arena <= limit && 4*l.outCap <= limit {
 			return l, nil
 		}
 		if tok == need {
 			return nil, fmt.Errorf("webgpu: a chunk of one %d-word sentence needs %d MiB of activations, over the %d MiB storage limit (lower MaxWords)",
-				o.MaxWords, 4*l.arena>>20, storageLimit>>20)
+				o.MaxWords, 4*l.arena>>20, o.bindingBytes()>>20)
 		}
 	}
 }

@@ -143,6 +143,9 @@ func NewEnsemble(ps []*network.Params, o Options) (*Scorer, error) {
 	}
 	software := d.info.Software && !o.asHardware
 	o = o.withDefaults(software)
+	if o.bindingLimit == 0 || o.bindingLimit > d.bindingLimit {
+		o.bindingLimit = d.bindingLimit
+	}
 	lay, err := newEnsembleLayout(cfg, o, len(ps))
 	if err != nil {
 		d.release()
