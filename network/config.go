@@ -45,7 +45,8 @@ const (
 // Tiny returns the browser-sized preset: word 96, char 32, char LSTM 64,
 // BiLSTMs 192 per direction, label MLP 96, span MLP 128. With Alpino's
 // vocabulary (6.7k words, 34 labels) it has 3.76 M parameters, 7.6 MB in
-// float16, within the 8 MB budget (the shipped model); with the placeholder
+// float16, within the 8 MB budget (two of it, int8, are the shipped fast
+// pair); with the placeholder
 // vocabulary, about 3.95 M. Wider LSTMs than the first tiny preset (128)
 // gained about 0.5 dev F1 at equal epochs; the budget is what bounds them.
 //

@@ -8,8 +8,11 @@ import (
 )
 
 // defaultModel is the shipped default model, embedded in every binary: an
-// ensemble of two tiny-preset models trained separately on the Alpino train
-// set by discspan train and combined by discspan ensemble (int8 storage).
+// ensemble of two small-preset models trained separately by discspan train
+// on Alpino cdb train plus the Alpino suites and combined by discspan
+// ensemble (4-bit matrices, I4). The repository's weights/fast.safetensors,
+// the previous default (two tiny-preset models, int8), is served beside it
+// but not embedded.
 //
 //go:embed default.safetensors
 var defaultModel []byte
