@@ -204,14 +204,7 @@ func TestEnsembleCommand(t *testing.T) {
 // file gives back, weight for weight, in every dtype; in 4 bits they are
 // not the float models read.
 func TestAsStored(t *testing.T) {
-	f, err := weights.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	models, err := f.Models()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, models := shippedModels(t)
 	members := []*network.Params{models[0].Params}
 	for _, dt := range []weights.DType{weights.Float32, weights.Float16, weights.Int8, weights.Int4} {
 		stored, err := asStored(members, f.Meta, dt)
@@ -244,4 +237,18 @@ func TestAsStored(t *testing.T) {
 		}
 		t.Logf("%v: %d of %d tensors differ from the model read", dt, changed, len(members[0].Tensors()))
 	}
+}
+
+// shippedModels returns the shipped default file and its models.
+func shippedModels(t *testing.T) (*weights.File, []*network.Model) {
+	t.Helper()
+	f, err := weights.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, models
 }

@@ -361,14 +361,7 @@ func TestServeWeights(t *testing.T) {
 			}
 			if tc.fast {
 				// Another file than the default (its bytes differ).
-				f, err := weights.Default()
-				if err != nil {
-					t.Fatal(err)
-				}
-				models, err := f.Models()
-				if err != nil {
-					t.Fatal(err)
-				}
+				f, models := shippedModels(t)
 				if err := weights.WriteFile(fastWeights, models[0].Params, f.Meta, weights.Int8); err != nil {
 					t.Fatal(err)
 				}
