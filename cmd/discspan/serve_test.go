@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -325,6 +326,14 @@ func shortLines(t *testing.T, data []byte, k, maxWords int) []byte {
 		}
 	}
 	return []byte(strings.Join(out, ""))
+}
+
+// TestServeWeightsEmpty: a --weights value that names nothing is a usage
+// error.
+func TestServeWeightsEmpty(t *testing.T) {
+	if _, _, _, err := serveWeights(" , "); !errors.Is(err, errUsage) || !strings.Contains(err.Error(), "names no file") {
+		t.Errorf("--weights \" , \": error %v, want a usage error", err)
+	}
 }
 
 // TestServeWeights checks which models discspan serve offers: the
