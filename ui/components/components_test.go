@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 	"github.com/vugu/vugu"
@@ -172,4 +173,24 @@ func TestLanguage(t *testing.T) {
 	}
 	a.Model.Language = "Dutch"
 	contains(t, render(t, &ModelBar{App: a}), `<span id="model-language">Dutch, </span>dev F1`)
+}
+
+// TestModelBarList: with more than one model the bar lists them by name,
+// each with its dev F1 and download size where the list has them, so that
+// the default and the fast pair can be weighed.
+func TestModelBarList(t *testing.T) {
+	a, _, env := loaded(t, false)
+	env.Do(func() {
+		a.Model.Models = []api.Model{
+			{Name: "default", Bytes: 6645702, DevF1: 81.78},
+			{Name: "fast", Bytes: 7599038, DevF1: 81.13},
+			{Name: "job-3"},
+		}
+	})
+	var html string
+	env.Do(func() { html = render(t, &ModelBar{App: a}) })
+	contains(t, html, `<select class="models"`,
+		`value="default">default (dev F1 81.78, 6.6 MB)</option>`,
+		`value="fast">fast (dev F1 81.13, 7.6 MB)</option>`,
+		`value="job-3">job-3</option>`)
 }

@@ -75,7 +75,7 @@ func (c *ModelBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("selected", m.Name == c.App.Model.Current.Name)
 					vgn.AddAttrInterface("value", m.Name)
-					vgn.SetInnerHTML(m.Name)
+					vgn.SetInnerHTML(c.modelOption(m))
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
