@@ -88,11 +88,11 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		// Measure and calibrate the models as the file stores them (dt
 		// rounds every weight), not the float ones read: the recorded dev
 		// F1 and offsets are then those of what every reader parses with.
-		stored, err := asStored(members, meta, dt)
+		models, err := asStored(members, meta, dt)
 		if err != nil {
 			return err
 		}
-		ens, models, err := meanParser(stored, meta.Vocab)
+		ens, err := meanParser(models, meta.Vocab)
 		if err != nil {
 			return err
 		}
@@ -123,9 +123,9 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	return nil
 }
 
-// asStored returns the members as a file of dtype dt gives them back to
-// its readers: written in memory and read again.
-func asStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([]*network.Params, error) {
+// asStored returns the members' models as a file of dtype dt gives them
+// back to its readers: written in memory and read again.
+func asStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([]*network.Model, error) {
 	var buf bytes.Buffer
 	if err := weights.WriteEnsemble(&buf, members, meta, dt); err != nil {
 		return nil, err
@@ -134,30 +134,18 @@ func asStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([
 	if err != nil {
 		return nil, err
 	}
-	models, err := f.Models()
+	return f.Models()
+}
+
+// meanParser returns a parser of the models whose Scorer averages their
+// scores on the CPU (scorer.MeanCPU).
+func meanParser(models []*network.Model, v *network.Vocab) (*parser.Parser, error) {
+	p, err := parser.New(models[0], v)
 	if err != nil {
 		return nil, err
 	}
-	stored := make([]*network.Params, len(models))
-	for k, m := range models {
-		stored[k] = m.Params
-	}
-	return stored, nil
-}
-
-// meanParser returns the members' models and a parser whose Scorer
-// averages their scores on the CPU (scorer.MeanCPU).
-func meanParser(members []*network.Params, v *network.Vocab) (*parser.Parser, []*network.Model, error) {
-	models := make([]*network.Model, len(members))
-	for k, p := range members {
-		models[k] = &network.Model{Params: p}
-	}
-	p, err := parser.New(models[0], v)
-	if err != nil {
-		return nil, nil, err
-	}
 	p.Scorer = scorer.MeanCPU(models)
-	return p, models, nil
+	return p, nil
 }
 
 // ensembleDev parses the dev treebank gold (read from devPath) with every

@@ -224,7 +224,7 @@ func TestAsStored(t *testing.T) {
 			t.Fatal(err)
 		}
 		changed := 0
-		for i, tensor := range stored[0].Tensors() {
+		for i, tensor := range stored[0].Params.Tensors() {
 			if !slices.Equal(tensor.Data, back[0].Params.Tensors()[i].Data) {
 				t.Fatalf("%v: tensor %s differs from the file's", dt, tensor.Name)
 			}
