@@ -13,6 +13,12 @@ type arena struct {
 	off  int
 	used int         // total handed out since the last reset
 	old  [][]float32 // full chunks still referenced until reset
+
+	// exact makes take allocate every slice on its own, of exactly its
+	// size, for data kept for good (the prepared inference weights):
+	// chunks that double would leave up to half their memory unused, and
+	// such an arena is never reset.
+	exact bool
 }
 
 // poison makes take fill what it hands out with NaNs (a test of
@@ -21,6 +27,10 @@ var poison bool
 
 // take returns n float32 values, not zeroed.
 func (a *arena) take(n int) []float32 {
+	if a.exact {
+		a.used += n
+		return make([]float32, n) // zeroed, so never NaN-poisoned
+	}
 	if a.off+n > len(a.buf) {
 		if len(a.buf) > 0 {
 			a.old = append(a.old, a.buf)

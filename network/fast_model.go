@@ -248,7 +248,7 @@ func preparedFor(p *Params, workers int) *prepared {
 	for i, t := range p.tensors {
 		data[i] = tensorID{unsafe.SliceData(t.Data), len(t.Data)}
 	}
-	ar := new(arena) // owned by the result
+	ar := &arena{exact: true} // owned by the result
 	prep := prepare(ar, bind32(p), false, workers)
 	prep.version, prep.data = v, data
 	p.infer.Store(prep)

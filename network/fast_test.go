@@ -583,3 +583,45 @@ func TestFastForwardAllocations(t *testing.T) {
 		})
 	}
 }
+
+// TestFastPreparedMemory checks that the inference weights a model keeps
+// (preparedFor) hold no more memory than their own values: they live as
+// long as the model, so memory handed out by chunks that double (the
+// working arenas' policy) would stay unused for good. With such chunks the
+// small preset's prepared weights took 62 MiB of heap for 35 MiB of values
+// in the tab.
+func TestFastPreparedMemory(t *testing.T) {
+	m := randomModel(t, Small(), 5)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p := preparedFor(m.Params, 1)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	values := 0
+	for _, s := range p.slices() {
+		values += 4 * len(s)
+	}
+	grew := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("prepared weights: %.1f MiB of values, the heap grew by %.1f MiB", float64(values)/(1<<20), float64(grew)/(1<<20))
+	if limit := int64(values) + int64(values)/20 + 1<<20; grew > limit {
+		t.Errorf("the prepared weights took %d bytes of heap for %d bytes of values (limit %d)", grew, values, limit)
+	}
+	runtime.KeepAlive(p)
+}
+
+// slices returns every weight slice of p.
+func (p *prepared) slices() [][]float32 {
+	out := [][]float32{p.tagT}
+	for _, ls := range [][2]prepLSTM{p.char, p.l1, p.l2} {
+		for _, l := range ls {
+			out = append(out, l.wihT, l.whhT, l.whhP)
+		}
+	}
+	for k := range numKinds {
+		for mod := range 2 {
+			out = append(out, p.mlpT[k][mod][0], p.mlpT[k][mod][1], p.biQ[k][mod], p.biR[k][mod], p.biQP[k][mod])
+		}
+	}
+	return out
+}
