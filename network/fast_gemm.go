@@ -3,6 +3,8 @@ package network
 import (
 	"fmt"
 	"sync"
+
+	"github.com/discspan/discspan/network/internal/wasmsimd"
 )
 
 // The optimised float32 path (fast_*.go) does all its matrix products with
@@ -324,6 +326,35 @@ func goPackB(dst, src []float32, k, ldb, tiles int) {
 		row := src[p*ldb : p*ldb+tiles*gemmNR]
 		for t := 0; t < tiles; t++ {
 			copy(dst[(t*k+p)*gemmNR:(t*k+p+1)*gemmNR], row[t*gemmNR:(t+1)*gemmNR])
+		}
+	}
+}
+
+// gemmPanelsGo computes C (+)= A·B (A row-major, row stride lda) with B
+// packed by wasmsimd.Pack8 (k×n, panels of 8 columns), the same sums as
+// gemmNN with B unpacked: each element accumulated in the order of k from
+// C or 0 (goTile's). It is the wasm kernels' gemmPanels where they cannot
+// be loaded. Cost O(m*n*k).
+func gemmPanelsGo(acc bool, m, n, k int, a []float32, lda int, bp []float32, c []float32, ldc int) {
+	if m <= 0 || n <= 0 {
+		return
+	}
+	if len(bp) < wasmsimd.Pack8Len(k, n) {
+		panic(fmt.Sprintf("network: gemm by panels: B of %d values for %dx%d", len(bp), k, n))
+	}
+	gemmCheck(m, n, k, a, lda, 1, bp, 0, c, ldc)
+	var row [8]float32
+	for t := 0; t < (n+7)/8; t++ {
+		w, panel := min(8, n-8*t), bp[t*8*k:(t+1)*8*k]
+		if w%4 == 0 {
+			goTile(k, a, lda, 1, panel, 8, c[8*t:], ldc, m, w, acc)
+			continue
+		}
+		for i := range m { // a last panel narrower than 4 columns: by rows
+			ci := c[i*ldc+8*t : i*ldc+8*t+w]
+			copy(row[:], ci)
+			goTile(k, a[i*lda:], lda, 1, panel, 8, row[:], 8, 1, 8, acc)
+			copy(ci, row[:w])
 		}
 	}
 }

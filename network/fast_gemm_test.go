@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/discspan/discspan/network/internal/wasmsimd"
 )
 
 func randF32(rng *rand.Rand, n int) []float32 {
@@ -111,6 +113,73 @@ func TestTranspose(t *testing.T) {
 				if dst[j*ldd+i] != want {
 					t.Fatalf("%dx%d: dst[%d,%d] = %g, want %g", rows, cols, j, i, dst[j*ldd+i], want)
 				}
+			}
+		}
+	}
+}
+
+// TestGemmPanelsGo checks the product with B packed by panels of 8
+// columns (gemmPanelsGo) against the same sums on B unpacked, element by
+// element in the order of k from C or 0, bit for bit, on widths with
+// every kind of last panel (the label biaffine's 28x129 columns, the span
+// biaffine's 129).
+func TestGemmPanelsGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct{ m, n, k int }{
+		{1, 1, 1}, {3, 4, 7}, {5, 8, 3}, {2, 13, 129}, {4, 129, 129}, {7, 3612, 129}, {20, 30, 17}, {1, 5, 2},
+	} {
+		for _, acc := range []bool{false, true} {
+			lda, ldc := tc.k+1, tc.n+2
+			a, b, c0 := randF32(rng, tc.m*lda), randF32(rng, tc.k*tc.n), randF32(rng, tc.m*ldc)
+			bp := make([]float32, wasmsimd.Pack8Len(tc.k, tc.n))
+			wasmsimd.Pack8(bp, b, tc.k, tc.n, tc.n)
+			got := append([]float32(nil), c0...)
+			gemmPanelsGo(acc, tc.m, tc.n, tc.k, a, lda, bp, got, ldc)
+			for i := range tc.m {
+				for j := 0; j < ldc; j++ {
+					want := c0[i*ldc+j]
+					if j < tc.n {
+						var s float32
+						if acc {
+							s = want
+						}
+						for p := range tc.k {
+							s += a[i*lda+p] * b[p*tc.n+j]
+						}
+						want = s
+					}
+					if g := got[i*ldc+j]; math.Float32bits(g) != math.Float32bits(want) {
+						t.Fatalf("%dx%dx%d acc %v: C[%d,%d] = %g, want %g", tc.m, tc.n, tc.k, acc, i, j, g, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPackBiaffine checks that the biaffine weights packed straight from
+// the parameters are Pack8 of their inference layout q[i][j*O+o] =
+// w[o][i][j], padding included.
+func TestPackBiaffine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, tc := range []struct{ D, O int }{{1, 1}, {3, 1}, {5, 3}, {9, 28}, {129, 1}, {17, 7}} {
+		w := randF32(rng, tc.O*tc.D*tc.D)
+		n := tc.O * tc.D
+		q := make([]float32, tc.D*n)
+		for o := range tc.O {
+			for i := range tc.D {
+				for j := range tc.D {
+					q[i*n+j*tc.O+o] = w[(o*tc.D+i)*tc.D+j]
+				}
+			}
+		}
+		want := make([]float32, wasmsimd.Pack8Len(tc.D, n))
+		wasmsimd.Pack8(want, q, tc.D, n, n)
+		got := randF32(rng, len(want)) // not zeroed: the padding must be written
+		packBiaffine(got, w, tc.D, tc.O)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("D %d O %d: packed[%d] = %g, want %g", tc.D, tc.O, i, got[i], want[i])
 			}
 		}
 	}

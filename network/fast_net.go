@@ -37,9 +37,9 @@ type prepared struct {
 	char, l1, l2 [2]prepLSTM
 	tagT         []float32                 // (2*LSTM1Hidden, Tags)
 	mlpT         [numKinds][2][2][]float32 // [kind][module][left, right] (2*LSTM2Hidden, d)
-	biQ          [numKinds][2][]float32    // (D, O*D): [i][o*D+j] = w[o][i][j], D = d+1 (training) or [i][j*O+o] (inference)
+	biQ          [numKinds][2][]float32    // (D, O*D): [i][o*D+j] = w[o][i][j], D = d+1 (training) or [i][j*O+o] (inference); nil where biQP holds it
 	biR          [numKinds][2][]float32    // (O*D, D): [o*D+j][i] = w[o][i][j]; training only
-	biQP         [numKinds][2][]float32    // biQ packed by wasmsimd.Pack8 for the wasm kernels (inference), or nil
+	biQP         [numKinds][2][]float32    // biQ packed by wasmsimd.Pack8 for the wasm kernels (inference; the only copy), or nil
 
 	// Inference weights kept by a Params (preparedFor): the version and
 	// tensor slices they were prepared from.
@@ -93,13 +93,19 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 				tasks = append(tasks, func() { transposeInto(t, l.out, l.w, l.in, l.out, l.in) })
 			}
 			D, O := md.bi.d+1, md.bi.outs
-			q := ar.take(D * O * D)
-			p.biQ[k][mod] = q
 			if packForKernels && !train {
 				// By panels: the kernels read this wide matrix (O*D
-				// columns) in one stream instead of rows far apart.
-				p.biQP[k][mod] = ar.take(wasmsimd.Pack8Len(D, O*D))
+				// columns) in one stream instead of rows far apart. The
+				// packed copy is the only one (gemmPanelsGo reads it
+				// where the kernels cannot be loaded), written straight
+				// from the weights.
+				qp := ar.take(wasmsimd.Pack8Len(D, O*D))
+				p.biQP[k][mod] = qp
+				tasks = append(tasks, func() { packBiaffine(qp, md.bi.w, D, O) })
+				continue
 			}
+			q := ar.take(D * O * D)
+			p.biQ[k][mod] = q
 			tasks = append(tasks, func() {
 				if train {
 					for o := 0; o < O; o++ {
@@ -111,9 +117,6 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 				}
 				for i := 0; i < D; i++ {
 					transposeInto(q[i*O*D:], O, md.bi.w[i*D:], D*D, O, D) // [i][j][o]
-				}
-				if qp := p.biQP[k][mod]; qp != nil {
-					wasmsimd.Pack8(qp, q, D, O*D, O*D)
 				}
 			})
 			if train {
@@ -129,6 +132,28 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 	}
 	parallelFor(len(tasks), workers, func(i int) { tasks[i]() })
 	return p
+}
+
+// packBiaffine writes the inference layout of a biaffine weight w (O, D,
+// D) packed by wasmsimd.Pack8 to dst: the (D, O*D) matrix q[i][j*O+o] =
+// w[o][i][j] by panels of 8 columns, the last padded with zeros, as
+// Pack8 of that matrix would, without the matrix itself.
+func packBiaffine(dst, w []float32, D, O int) {
+	n := O * D
+	for t := 0; t < (n+7)/8; t++ {
+		for i := 0; i < D; i++ {
+			row := dst[(t*D+i)*8 : (t*D+i+1)*8]
+			for c := range row {
+				col := 8*t + c
+				if col >= n {
+					row[c] = 0
+					continue
+				}
+				j, o := col/O, col%O
+				row[c] = w[(o*D+i)*D+j]
+			}
+		}
+	}
 }
 
 // groupSentence places one sentence in a group.
@@ -442,8 +467,10 @@ func (g *group) forward(out bool) {
 			// t = [l;1] W' for all words: (W, O*D), [x][o][j] in
 			// training, [x][j][o] in inference (see prepare).
 			mr.t = ar.take(W * O * Dd)
-			if qp := p.biQP[k][mod]; qp == nil || !g.k.gemmPanels(false, W, O*Dd, Dd, mr.l1, Dd, qp, mr.t, O*Dd) {
+			if qp := p.biQP[k][mod]; qp == nil {
 				g.k.gemmNN(false, W, O*Dd, Dd, mr.l1, Dd, p.biQ[k][mod], O*Dd, mr.t, O*Dd)
+			} else if !g.k.gemmPanels(false, W, O*Dd, Dd, mr.l1, Dd, qp, mr.t, O*Dd) {
+				gemmPanelsGo(false, W, O*Dd, Dd, mr.l1, Dd, qp, mr.t, O*Dd)
 			}
 			if mod == modSpan || p.train {
 				mr.s = make([][]float32, len(g.sents))
