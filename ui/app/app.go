@@ -59,8 +59,7 @@ type App struct {
 	// NoticeErr marks Notice as an error (shown in the error style).
 	NoticeErr bool
 
-	weights []byte // the loaded weights file, for reloading the engine
-	loadGen int    // bumped by every load, so that stale loads give up
+	loadGen int // bumped by every load, so that stale loads give up
 }
 
 // New returns the app; call Start to load the model.

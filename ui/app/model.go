@@ -281,7 +281,6 @@ func (a *App) load(gen int) {
 	// perhaps in a worker, has the rest).
 	lang, known := parser.Describe(data, m.Name)
 	step(func() {
-		a.weights = data
 		a.Model.Language, a.Model.known = lang, known
 		a.setPhase(PhaseReady, "")
 		a.Model.Info = info
