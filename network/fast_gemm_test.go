@@ -184,3 +184,24 @@ func TestPackBiaffine(t *testing.T) {
 		}
 	}
 }
+
+// TestPackRecurrent checks that the recurrent weights packed straight from
+// W_hh (4H, H) are Pack32 of W_hhᵀ.
+func TestPackRecurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, H := range []int{8, 24, 64, 288} {
+		G := 4 * H
+		whh := randF32(rng, G*H)
+		tr := make([]float32, H*G)
+		transposeInto(tr, G, whh, H, G, H)
+		want := make([]float32, H*G)
+		wasmsimd.Pack32(want, tr, H, G, G)
+		got := make([]float32, H*G)
+		packRecurrent(got, whh, H, G)
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("H %d: packed[%d] = %g, want %g", H, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package network
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // packing describes sequences stored as consecutive row ranges of a matrix
 // (the characters of many tokens, the tokens of many sentences), ordered for
@@ -52,8 +55,48 @@ func (pk *packing) row(r, s int, rev bool) int {
 // prepLSTM is one LSTM direction with its weights transposed for gemmNN.
 type prepLSTM struct {
 	w          lstm[float32]
-	wihT, whhT []float32 // (in, 4H), (H, 4H)
+	wihT, whhT []float32 // (in, 4H), (H, 4H); whhT nil where lazy makes it
 	whhP       []float32 // whhT packed by wasmsimd.Pack32 for the wasm kernels (inference, 4H a multiple of 32), or nil
+
+	// lazy, where whhP is set, makes whhT on first use (recurrent): the
+	// kernels read whhP for steps of fewer than 4 rows, so a single
+	// sentence never needs the sentence LSTMs' whhT.
+	lazy *lazyTranspose
+}
+
+// lazyTranspose is a transposed matrix made once, on first use, by any of
+// the goroutines sharing a prepared.
+type lazyTranspose struct {
+	once sync.Once
+	t    []float32
+}
+
+// recurrent returns W_hhᵀ (H, 4H).
+func (p *prepLSTM) recurrent() []float32 {
+	if p.lazy == nil {
+		return p.whhT
+	}
+	p.lazy.once.Do(func() {
+		H, G := p.w.hid, 4*p.w.hid
+		t := make([]float32, H*G)
+		transposeInto(t, G, p.w.whh, H, G, H)
+		p.lazy.t = t
+	})
+	return p.lazy.t
+}
+
+// packRecurrent writes W_hhᵀ of whh (4H, H) packed by wasmsimd.Pack32 to
+// dst, as Pack32 of the transpose would, without the transpose itself:
+// tile t of 32 gate columns, row p (a hidden unit) holds whh[(32t+c)*H+p].
+func packRecurrent(dst, whh []float32, H, G int) {
+	for t := 0; t < G/32; t++ {
+		for p := 0; p < H; p++ {
+			row := dst[(t*H+p)*32 : (t*H+p+1)*32]
+			for c := range row {
+				row[c] = whh[(32*t+c)*H+p]
+			}
+		}
+	}
 }
 
 // lstmRun records one direction over a packing, step-major.
@@ -111,7 +154,7 @@ func (p *prepLSTM) forward(k *wasmKernels, ar *arena, pk *packing, x []float32, 
 		if s > 0 {
 			hp := run.h[pk.off[s-1]*H:]
 			if p.whhP == nil || !k.gemmPacked(true, a, G, H, hp, H, p.whhP, gt, G) {
-				k.gemmNN(true, a, G, H, hp, H, p.whhT, G, gt, G)
+				k.gemmNN(true, a, G, H, hp, H, p.recurrent(), G, gt, G)
 			}
 			cp = run.c[pk.off[s-1]*H:]
 		}

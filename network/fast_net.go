@@ -66,17 +66,24 @@ func prepare(ar *arena, w net[float32], train bool, workers int) *prepared {
 			l   lstm[float32]
 		}{{&p.char[d], dir(w.charLSTM)}, {&p.l1[d], dir(w.lstm1)}, {&p.l2[d], dir(w.lstm2)}} {
 			G := 4 * x.l.hid
-			*x.dst = prepLSTM{w: x.l, wihT: ar.take(x.l.in * G), whhT: ar.take(x.l.hid * G)}
+			*x.dst = prepLSTM{w: x.l, wihT: ar.take(x.l.in * G)}
 			if packForKernels && !train && G%32 == 0 {
+				// The kernels read the packed copy for steps of fewer
+				// than 4 rows; the plain one is made on first use (a
+				// batch of sentences, or of characters).
 				x.dst.whhP = ar.take(x.l.hid * G)
+				x.dst.lazy = new(lazyTranspose)
+			} else {
+				x.dst.whhT = ar.take(x.l.hid * G)
 			}
 			dst, l := x.dst, x.l
 			tasks = append(tasks, func() {
 				transposeInto(dst.wihT, G, l.wih, l.in, G, l.in)
-				transposeInto(dst.whhT, G, l.whh, l.hid, G, l.hid)
 				if dst.whhP != nil {
-					wasmsimd.Pack32(dst.whhP, dst.whhT, l.hid, G, G)
+					packRecurrent(dst.whhP, l.whh, l.hid, G)
+					return
 				}
+				transposeInto(dst.whhT, G, l.whh, l.hid, G, l.hid)
 			})
 		}
 	}

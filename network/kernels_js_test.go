@@ -269,3 +269,45 @@ func BenchmarkWasmGemm(b *testing.B) {
 		})
 	}
 }
+
+// TestWasmRecurrentLazy: in the tab the sentence LSTMs' plain W_hhᵀ is
+// made only when a step has 4 rows or more (a batch of sentences): one
+// sentence reads the packed copy alone, and a batch then scores each
+// sentence as it scores it alone.
+func TestWasmRecurrentLazy(t *testing.T) {
+	wasmKernelsOrFail(t)
+	c := smallConfig() // LSTMs of 24: 4H = 96, a multiple of 32
+	m := randomModel(t, c, 31)
+	batch := randomBatch(c, 32, 7, 3, 9, 5, 6)
+	alone, err := m.Forward(batch[0].Input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := preparedFor(m.Params, 1)
+	for _, l := range [][2]prepLSTM{p.l1, p.l2} {
+		for _, d := range l {
+			if d.whhP == nil || d.lazy == nil || d.whhT != nil {
+				t.Fatalf("a sentence LSTM is prepared with whhP %v, lazy %v, whhT %v", d.whhP != nil, d.lazy != nil, d.whhT != nil)
+			}
+			if d.lazy.t != nil {
+				t.Errorf("one sentence made the plain W_hhᵀ (%d values)", len(d.lazy.t))
+			}
+		}
+	}
+	ins := make([]Input, len(batch))
+	for i, ex := range batch {
+		ins[i] = ex.Input
+	}
+	outs, err := m.ForwardBatch(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.l1[0].lazy.t == nil {
+		t.Error("a batch of 5 sentences did not make the plain W_hhᵀ")
+	}
+	for j, v := range outs[0].Scores.Cont {
+		if math.Float32bits(v) != math.Float32bits(alone.Scores.Cont[j]) {
+			t.Fatalf("cont[%d] = %g in a batch, %g alone", j, v, alone.Scores.Cont[j])
+		}
+	}
+}
