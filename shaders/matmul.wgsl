@@ -24,6 +24,20 @@
 // zIn, whose A, B, bias and C lie aM, wM, biasM and cM further per model:
 // every z above reads z % zIn, plus the model's steps.
 //
+// Split inner dimension (split = S > 1, for products with few tiles and a
+// long inner dimension, such as one sentence's: webgpu.(*planner).linear):
+// grid x is the column tiles times S, and workgroup x sums only slice
+// s = x / (column tiles) of the inner dimension, k in [s*kPer, (s+1)*kPer)
+// (kPer a multiple of 16), storing its raw sums at
+//
+//   arena[part + m*partM + ((z*S + s)*rows + r)*cols + c]      (m the model, z within it)
+//
+// with no bias, activation, accumulation or mean; the entry point reduce,
+// dispatched next with the same parameters over grid (ceil(rows*cols/64),
+// 1, z count), sums the S slices in order and applies all of those, so
+// that a product of a few workgroups walking hundreds of inner columns
+// becomes S times as many walking a slice each.
+//
 // Tiling: each workgroup computes a 64x64 tile of C; the k loop steps by 16,
 // staging 64x16 tiles of A and 16x64 tiles of B in workgroup memory as vec4s;
 // each invocation accumulates an 8x8 block in registers (16 vec4), so that
@@ -39,7 +53,8 @@
 //   group 0, binding 0, wts,   array<f32|u32|f16>, storage, read:       B and the bias (weights_*.wgsl)
 //   group 0, binding 1, arena, array<f32>,         storage, read_write: A (read), C (written)
 //   group 0, binding 3, p,     MatmulParams,       uniform: the parameters (webgpu/params.go)
-// Workgroup size: 8 x 8 x 1; grid (ceil(cols/64), ceil(rows/64), z count).
+// Workgroup size: main 8 x 8 x 1, reduce 64 x 1 x 1; grid main (ceil(cols/64) * max(split, 1),
+// ceil(rows/64), z count), reduce (ceil(rows*cols/64), 1, z count).
 // Dispatched by: webgpu.(*planner).linear and webgpu.(*planner).biaffineLeft (webgpu/dispatch.go).
 
 struct MatmulParams {
@@ -69,6 +84,10 @@ struct MatmulParams {
     wM: u32,       // weights offset step of B per model
     biasM: u32,    // weights offset step of the bias per model
     cM: u32,       // arena offset step of C per model
+    split: u32,    // S > 1: slices of the inner dimension (see above); 0 or 1: none
+    kPer: u32,     // inner columns per slice, a multiple of 16
+    part: u32,     // arena offset of the slices' sums for model 0
+    partM: u32,    // arena offset step of the slices' sums per model
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -115,28 +134,40 @@ fn loadB(base: u32, k: u32, c: u32) -> f32 {
     }
 }
 
-fn store(r: u32, c0: u32, v: vec4<f32>) {
+// storeValue finishes C[r, c] from its sum x: bias, activation,
+// accumulation, mean.
+fn storeValue(r: u32, c: u32, sum: f32) {
+    var x = sum;
+    if (p.hasBias == 1u) {
+        x += wt(biasBase + c);
+    }
+    if (p.leaky == 1u && x <= 0.0) {
+        x *= p.slope;
+    }
+    let at = cBase + r * p.ldc + c;
+    if (p.accum == 1u) {
+        x += arena[at];
+    }
+    if (p.mean > 1u) {
+        x *= 1.0 / f32(p.mean);
+    }
+    arena[at] = x;
+}
+
+// store finishes C[r, c0..c0+3], or with split > 1 stores the raw sums of
+// slice `slice` at partBase (see above).
+fn store(r: u32, c0: u32, v: vec4<f32>, slice: u32, partBase: u32) {
     if (r >= p.rows) {
         return;
     }
     for (var j = 0u; j < 4u; j++) {
         let c = c0 + j;
         if (c < p.cols) {
-            var x = v[j];
-            if (p.hasBias == 1u) {
-                x += wt(biasBase + c);
+            if (p.split > 1u) {
+                arena[partBase + (slice * p.rows + r) * p.cols + c] = v[j];
+            } else {
+                storeValue(r, c, v[j]);
             }
-            if (p.leaky == 1u && x <= 0.0) {
-                x *= p.slope;
-            }
-            let at = cBase + r * p.ldc + c;
-            if (p.accum == 1u) {
-                x += arena[at];
-            }
-            if (p.mean > 1u) {
-                x *= 1.0 / f32(p.mean);
-            }
-            arena[at] = x;
         }
     }
 }
@@ -169,13 +200,26 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
     let row0 = wid.y * TM;
-    let col0 = wid.x * TN;
+    // The column tile, and with split > 1 the slice of the inner dimension.
+    var tile = wid.x;
+    var slice = 0u;
+    var kStart = 0u;
+    var kEnd = p.inner;
+    if (p.split > 1u) {
+        let colTiles = (p.cols + TN - 1u) / TN;
+        tile = wid.x % colTiles;
+        slice = wid.x / colTiles;
+        kStart = min(slice * p.kPer, p.inner);
+        kEnd = min(kStart + p.kPer, p.inner);
+    }
+    let col0 = tile * TN;
     var z = wid.z;
     var m = 0u;
     if (p.zIn > 0u) {
         z = wid.z % p.zIn;
         m = wid.z / p.zIn;
     }
+    let partBase = p.part + m * p.partM + z * p.split * p.rows * p.cols;
     let wbase = p.w + z * p.wz + m * p.wM;
     aBase = p.a + z * p.az + m * p.aM;
     biasBase = p.bias + z * p.biasZ + m * p.biasM;
@@ -221,7 +265,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     var d6 = vec4<f32>(0.0);
     var c7 = vec4<f32>(0.0);
     var d7 = vec4<f32>(0.0);
-    let steps = (p.inner + TK - 1u) / TK;
+    let steps = (kEnd - kStart + TK - 1u) / TK;
     for (var s = 0u; s <= steps; s++) {
         if (s > 0u) {
             As[k * 16u + q + 0u] = ra0;
@@ -235,7 +279,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
             workgroupBarrier();
         }
         if (s < steps) { // the next tiles, in flight during the products
-            let k0 = s * TK;
+            let k0 = kStart + s * TK;
             let fastA = rowsFull && k0 + TK <= p.aCols;
             let fastB = colsFull && k0 + TK <= p.inner;
             ra0 = fetchA(row0 + 4u * (q + 0u), k0 + k, fastA);
@@ -275,20 +319,46 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     }
     let r = row0 + 8u * lid.y;
     let c = col0 + 8u * lid.x;
-    store(r + 0u, c, c0);
-    store(r + 0u, c + 4u, d0);
-    store(r + 1u, c, c1);
-    store(r + 1u, c + 4u, d1);
-    store(r + 2u, c, c2);
-    store(r + 2u, c + 4u, d2);
-    store(r + 3u, c, c3);
-    store(r + 3u, c + 4u, d3);
-    store(r + 4u, c, c4);
-    store(r + 4u, c + 4u, d4);
-    store(r + 5u, c, c5);
-    store(r + 5u, c + 4u, d5);
-    store(r + 6u, c, c6);
-    store(r + 6u, c + 4u, d6);
-    store(r + 7u, c, c7);
-    store(r + 7u, c + 4u, d7);
+    store(r + 0u, c, c0, slice, partBase);
+    store(r + 0u, c + 4u, d0, slice, partBase);
+    store(r + 1u, c, c1, slice, partBase);
+    store(r + 1u, c + 4u, d1, slice, partBase);
+    store(r + 2u, c, c2, slice, partBase);
+    store(r + 2u, c + 4u, d2, slice, partBase);
+    store(r + 3u, c, c3, slice, partBase);
+    store(r + 3u, c + 4u, d3, slice, partBase);
+    store(r + 4u, c, c4, slice, partBase);
+    store(r + 4u, c + 4u, d4, slice, partBase);
+    store(r + 5u, c, c5, slice, partBase);
+    store(r + 5u, c + 4u, d5, slice, partBase);
+    store(r + 6u, c, c6, slice, partBase);
+    store(r + 6u, c + 4u, d6, slice, partBase);
+    store(r + 7u, c, c7, slice, partBase);
+    store(r + 7u, c + 4u, d7, slice, partBase);
+}
+
+// reduce finishes a product split over its inner dimension (split > 1):
+// C[r, c] from the sum of the slices' sums, in slice order.
+@compute @workgroup_size(64, 1, 1)
+fn reduce(@builtin(workgroup_id) wid: vec3<u32>,
+          @builtin(local_invocation_id) lid: vec3<u32>) {
+    let i = wid.x * 64u + lid.x;
+    if (i >= p.rows * p.cols) {
+        return;
+    }
+    var z = wid.z;
+    var m = 0u;
+    if (p.zIn > 0u) {
+        z = wid.z % p.zIn;
+        m = wid.z / p.zIn;
+    }
+    biasBase = p.bias + z * p.biasZ + m * p.biasM;
+    cBase = p.c + z * p.cz + m * p.cM;
+    let size = p.rows * p.cols;
+    let base = p.part + m * p.partM + z * p.split * size + i;
+    var x = 0.0;
+    for (var s = 0u; s < p.split; s++) {
+        x += arena[base + s * size];
+    }
+    storeValue(i / p.cols, i % p.cols, x);
 }

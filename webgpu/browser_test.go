@@ -162,21 +162,25 @@ func reportLines(report string, selfCheck bool) []string {
 // TestEquivalenceBrowser checks the page's equivalence lines: the js
 // backend's scores against the CPU reference (in the page) for float32 and
 // float16 weights, an ensemble of two on one device against the mean of
-// the CPU references, and scorer.Select choosing it.
+// the CPU references (also with its Linear products split over their inner
+// dimension, as on a hardware adapter), and scorer.Select choosing it.
 func TestEquivalenceBrowser(t *testing.T) {
 	lines := reportLines(browserReport(t), false)
-	if len(lines) < 6 {
-		t.Errorf("%d equivalence lines, want at least 6: %q", len(lines), lines)
+	if len(lines) < 8 {
+		t.Errorf("%d equivalence lines, want at least 8: %q", len(lines), lines)
 	}
-	ensemble := false
+	ensemble, split := false, 0
 	for _, l := range lines {
 		if !strings.HasPrefix(l, "ok ") {
 			t.Errorf("%s", l)
 		}
 		ensemble = ensemble || strings.Contains(l, "ensemble on one device")
+		if strings.Contains(l, "products split") {
+			split++
+		}
 	}
-	if !ensemble {
-		t.Errorf("no line for the ensemble on one device: %q", lines)
+	if !ensemble || split != 2 {
+		t.Errorf("lines for the ensemble on one device: %v, for products split: %d, want 2: %q", ensemble, split, lines)
 	}
 }
 

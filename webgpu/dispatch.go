@@ -8,6 +8,7 @@ type kernel int
 const (
 	kGather kernel = iota
 	kMatmul
+	kMatmulReduce
 	kCharLSTM
 	kLSTM
 	kLSTMLoop
@@ -21,24 +22,26 @@ const (
 // kernelEntries their entry points.
 var (
 	kernelFiles = [numKernels]string{
-		kGather:   "gather.wgsl",
-		kMatmul:   "matmul.wgsl",
-		kCharLSTM: "lstm.wgsl",
-		kLSTM:     "lstm.wgsl",
-		kLSTMLoop: "lstm_loop.wgsl",
-		kCharLoop: "lstm_loop.wgsl",
-		kPair:     "biaffine_pair.wgsl",
-		kAssemble: "assemble.wgsl",
+		kGather:       "gather.wgsl",
+		kMatmul:       "matmul.wgsl",
+		kMatmulReduce: "matmul.wgsl",
+		kCharLSTM:     "lstm.wgsl",
+		kLSTM:         "lstm.wgsl",
+		kLSTMLoop:     "lstm_loop.wgsl",
+		kCharLoop:     "lstm_loop.wgsl",
+		kPair:         "biaffine_pair.wgsl",
+		kAssemble:     "assemble.wgsl",
 	}
 	kernelEntries = [numKernels]string{
-		kGather:   "main",
-		kMatmul:   "main",
-		kCharLSTM: "chars",
-		kLSTM:     "sentence",
-		kLSTMLoop: "main",
-		kCharLoop: "chars",
-		kPair:     "main",
-		kAssemble: "main",
+		kGather:       "main",
+		kMatmul:       "main",
+		kMatmulReduce: "reduce",
+		kCharLSTM:     "chars",
+		kLSTM:         "sentence",
+		kLSTMLoop:     "main",
+		kCharLoop:     "chars",
+		kPair:         "main",
+		kAssemble:     "main",
 	}
 )
 
@@ -47,6 +50,12 @@ var (
 // MLPs and five per kind (five in all where a small chunk's kinds run
 // together: kindsTogether).
 const fixedDispatches = 5 + 5*3
+
+// splitDispatches is the most reductions a chunk adds to fixedDispatches:
+// one after each of its four Linear products (the LSTM input projections,
+// the tagger, the MLPs) where it is split over its inner dimension
+// (planner.innerSlices).
+const splitDispatches = 4
 
 // dispatch is one kernel dispatch: its pipeline, uniform parameters and
 // workgroup grid.
@@ -74,6 +83,9 @@ type planner struct {
 	// four gates a load, instead of the gate-major loop copies
 	// (planLimits.interleaved).
 	interleaved bool
+	// split: Linear products with few workgroups are split over their
+	// inner dimension (planLimits.splitInner).
+	split bool
 	// slot places the model's biaffine scratch (tm, span and label
 	// scores, three kinds each) after slot models' (see scoresTogether):
 	// 0, or the model's index where an ensemble's score stages run as one
@@ -167,7 +179,9 @@ type linearOp struct {
 	ensemble          bool // add to C (not the first model) and divide (the last): see planner.accum, planner.mean
 }
 
-// linear dispatches matmul.wgsl for a Linear layer (weight (out, in)).
+// linear dispatches matmul.wgsl for a Linear layer (weight (out, in)),
+// split over its inner dimension where innerSlices says so: then the
+// product writes each slice's sums and a reduce dispatch finishes C.
 func (p *planner) linear(what string, op linearOp) {
 	prm := matmulParams{
 		Rows: u32(op.rows), Cols: u32(op.cols), Inner: u32(op.inner),
@@ -182,7 +196,53 @@ func (p *planner) linear(what string, op linearOp) {
 	if op.ensemble {
 		prm.Accum, prm.Mean = p.accum(), p.mean()
 	}
-	p.add(kMatmul, what, padded(op.rows, 64)*padded(op.cols, 64)*float64(op.inner*op.zs), paramBytes(&prm), ceilDiv(op.cols, 64), ceilDiv(op.rows, 64), u32(op.zs))
+	work := padded(op.rows, 64) * padded(op.cols, 64) * float64(op.inner*op.zs)
+	slices, per := p.innerSlices(op.rows, op.cols, op.inner, op.zs)
+	if slices == 1 {
+		p.add(kMatmul, what, work, paramBytes(&prm), ceilDiv(op.cols, 64), ceilDiv(op.rows, 64), u32(op.zs))
+		return
+	}
+	size := op.zs * slices * op.rows * op.cols // one model's slice sums
+	prm.Split, prm.KPer, prm.Part, prm.PartM = u32(slices), u32(per), u32(p.l.lab+p.member*size), u32(size)
+	p.add(kMatmul, fmt.Sprintf("%s, %d slices", what, slices), work, paramBytes(&prm), ceilDiv(op.cols, 64)*u32(slices), ceilDiv(op.rows, 64), u32(op.zs))
+	p.add(kMatmulReduce, what+" (reduce)", float64(size), paramBytes(&prm), ceilDiv(op.rows*op.cols, 64), 1, u32(op.zs))
+}
+
+// splitWorkgroups and minSliceSteps decide where a Linear product is split
+// over its inner dimension (innerSlices): one with fewer workgroups than
+// splitWorkgroups (one per 64x64 tile and z) is split into about enough
+// slices to reach that, each of at least minSliceSteps of matmul.wgsl's
+// 16-wide inner steps. On an NVIDIA H200 (session 10's profile of one
+// 20-word sentence) such a product's workgroups each walked their inner
+// dimension at about 3.6 µs a step, latency-bound, while most of the
+// GPU's 132 multiprocessors had nothing to do: the tagger (one workgroup,
+// 384 inner) took 86 µs.
+const (
+	splitWorkgroups = 128
+	minSliceSteps   = 4
+)
+
+// innerSlices returns the slices of the inner dimension of a rows x cols
+// product (zs of them) and the inner columns of each (a multiple of 16):
+// 1 and inner where the planner does not split (see splitWorkgroups), or
+// where the slices' sums of every model of the layout would not fit the
+// arena's label scratch (lab), which no Linear product overlaps in time:
+// the label scores are written and read within the score stage. The
+// answer is the same for every model of an ensemble, whether they run at
+// once or in turn.
+func (p *planner) innerSlices(rows, cols, inner, zs int) (slices, per int) {
+	steps := (inner + 15) / 16
+	tiles := int(ceilDiv(rows, 64)*ceilDiv(cols, 64)) * zs
+	if !p.split || tiles >= splitWorkgroups || steps < 2*minSliceSteps {
+		return 1, inner
+	}
+	slices = min((splitWorkgroups+tiles-1)/tiles, steps/minSliceSteps)
+	slices = min(slices, p.l.c.Labels*p.l.pairCap/(p.l.members*zs*rows*cols))
+	if slices < 2 {
+		return 1, inner
+	}
+	per = (steps + slices - 1) / slices * 16
+	return (inner + per - 1) / per, per
 }
 
 // moduleSize returns the features d and outputs of a module's biaffine.
@@ -430,6 +490,12 @@ type planLimits struct {
 	// kindsInTurn: the three kinds' biaffines and assemblies one after the
 	// other even where they fit at once (a profile variant).
 	kindsInTurn bool
+	// splitInner: Linear products with few workgroups are split over their
+	// inner dimension (planner.innerSlices): on a hardware adapter, unless
+	// a profile variant turns it off (Options.noSplitInner); on a software
+	// one only for tests (Options.TestSplitInner), as its few cores gain
+	// nothing from more workgroups.
+	splitInner bool
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -443,6 +509,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 		lim.loopSents = o.loopSentences
 	}
 	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
+	lim.splitInner = (!software || o.TestSplitInner) && !o.noSplitInner
 	return lim
 }
 
@@ -571,7 +638,7 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 // with accum), so that the models' dispatches can follow each other
 // directly, whatever the dispatches after them.
 func addsInTurn(d dispatch) bool {
-	return d.kernel == kMatmul && paramsOf[matmulParams](d.params).Accum == 1
+	return (d.kernel == kMatmul || d.kernel == kMatmulReduce) && paramsOf[matmulParams](d.params).Accum == 1
 }
 
 // productsTogether returns the one dispatch that runs the first dispatch
@@ -599,7 +666,7 @@ func productsTogether(lists [][]dispatch) (dispatch, bool) {
 			}
 		}
 		d.params = paramBytes(&p0)
-	case kMatmul:
+	case kMatmul, kMatmulReduce: // a split product's reduction like its product
 		p0 := paramsOf[matmulParams](d.params)
 		if p0.Accum != 0 || p0.Mean != 0 {
 			return d, false
@@ -613,11 +680,13 @@ func productsTogether(lists [][]dispatch) (dispatch, bool) {
 		if p0.CM == 0 { // the models write the same rows (the biaffines' tm): in turn
 			return d, false
 		}
+		partM := p0.PartM // each model's slice sums after the models' before it
 		for k, l := range lists {
 			want := p0
 			want.A, want.W, want.Bias, want.C = p0.A+uint32(k)*p0.AM, p0.W+uint32(k)*p0.WM, p0.Bias+uint32(k)*p0.BiasM, p0.C+uint32(k)*p0.CM
+			want.Part = p0.Part + uint32(k)*partM
 			want.ZIn, want.AM, want.WM, want.BiasM, want.CM = 0, 0, 0, 0, 0
-			if l[0].kernel != kMatmul || paramsOf[matmulParams](l[0].params) != want || l[0].grid != d.grid {
+			if l[0].kernel != d.kernel || paramsOf[matmulParams](l[0].params) != want || l[0].grid != d.grid {
 				return d, false // the score stage's products of one model, differently shaped: in turn
 			}
 		}
@@ -715,7 +784,7 @@ const (
 // its activations from arena row rowOff on, cut into stages.
 func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff, slot int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds

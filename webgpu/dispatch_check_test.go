@@ -29,7 +29,7 @@ func TestDispatchByDispatch(t *testing.T) {
 		name string
 		p    *network.Params
 	}
-	models := []model{{"random micro", randomModel(t, microConfig(), 3).Params}}
+	models := []model{{"random micro", randomModel(t, microConfig(), 3).Params}, {"random long inner", randomModel(t, longInnerConfig(), 3).Params}}
 	if f, err := weights.ReadFile(defaultModel); err == nil && !testing.Short() {
 		if ms, err := f.Models(); err == nil && len(ms) > 0 {
 			models = append(models, model{"default model 1", ms[0].Params})
@@ -56,9 +56,19 @@ func TestDispatchByDispatch(t *testing.T) {
 		{"loop f32, interleaved", WeightsF32, false, []int{17, 4}, interleaved},
 		{"loop f16, interleaved", WeightsF16, false, []int{6, 19, 1}, interleaved},
 		{"loop f16 unpacked, interleaved", WeightsF16, true, []int{6, 19, 1}, interleaved},
+		// Linear products split over their inner dimension (the hardware
+		// default) where the model's are long enough: not the micro
+		// model's.
+		{"loop f32, products split", WeightsF32, false, []int{17}, planLimits{splitInner: true}},
+		{"steps f16, products split", WeightsF16, false, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, planLimits{loopSents: 1, charSteps: true, splitInner: true}},
 	}
 	for _, m := range models {
 		for _, tc := range cases {
+			// The micro model's products are too short to split; the long
+			// inner one is there for the splits.
+			if tc.lim.splitInner == (m.name == "random micro") || !tc.lim.splitInner && m.name == "random long inner" {
+				continue
+			}
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
 				// Small chunks keep the arena (read back after every
 				// dispatch) small.
@@ -92,6 +102,9 @@ func TestDispatchByDispatch(t *testing.T) {
 				together := kindsTogether(s.lay, chunks[0], tc.lim)
 				if want := map[bool]int{true: 5, false: 0}[together]; merged != want || together != (len(tc.lengths) <= 3) {
 					t.Fatalf("%d sentences: %d dispatches for the 3 kinds at once, want %d", len(tc.lengths), merged, want)
+				}
+				if kernels[kMatmulReduce] != tc.lim.splitInner {
+					t.Fatalf("the plan's kernels %v: want products split over their inner dimension %v", kernels, tc.lim.splitInner)
 				}
 				if loop := tc.lim.loopSents == 0; kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
 					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
@@ -175,8 +188,8 @@ func checkDispatches(t *testing.T, s *Scorer, ps []*network.Params, ds []dispatc
 
 // region names the arena region holding element i.
 func (l *layout) region(i int) string {
-	names := []string{"charTable", "u", "gm", "h1", "h2", "cells", "hA", "hB", "tm", "spans", "out"}
-	offs := []int{l.charTable, l.u, l.gm, l.h1, l.h2, l.cells, l.hA, l.hB, l.tm, l.spans, l.out, l.arena}
+	names := []string{"charTable", "u", "gm", "h1", "h2", "cells", "hA", "hB", "tm", "spans", "lab", "out"}
+	offs := []int{l.charTable, l.u, l.gm, l.h1, l.h2, l.cells, l.hA, l.hB, l.tm, l.spans, l.lab, l.out, l.arena}
 	for k := len(names) - 1; k >= 0; k-- {
 		if i >= offs[k] {
 			return fmt.Sprintf("%s+%d", names[k], i-offs[k])
@@ -271,33 +284,61 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 				}
 			}
 		}
-	case kMatmul:
+	case kMatmul, kMatmulReduce:
 		p := paramsOf[matmulParams](d.params)
+		slices := max(p.Split, 1)
 		for zz := range d.grid[2] {
 			z, m := zz, uint32(0) // an ensemble's models at once: zz = m*ZIn + z
 			if p.ZIn > 0 {
 				z, m = zz%p.ZIn, zz/p.ZIn
 			}
 			base := p.W + z*p.Wz + m*p.WM
+			// The slices' sums (one slice of the whole inner dimension
+			// unless split).
+			part := func(s, r, c uint32) uint32 {
+				return p.Part + m*p.PartM + ((z*slices+s)*p.Rows+r)*p.Cols + c
+			}
 			for r := range p.Rows {
 				for c := range p.Cols {
 					sum := 0.0
-					for k := range p.Inner {
-						a := 1.0
-						if k < p.ACols {
-							a = float64(in[p.A+z*p.Az+m*p.AM+r*p.Lda+k])
+					if d.kernel == kMatmulReduce {
+						for s := range slices {
+							sum += float64(in[part(s, r, c)])
 						}
-						var b float64
-						switch p.TransW {
-						case 1:
-							b = e.w[base+c*p.Ldw+k]
-						case 2:
-							D := p.Ldw
-							b = e.w[base+(c/D)*D*D+k*D+c%D]
-						default:
-							b = e.w[base+k*p.Ldw+c]
+					}
+					for s := range slices {
+						if d.kernel == kMatmulReduce {
+							break
 						}
-						sum += a * b
+						kEnd := p.Inner
+						if p.Split > 1 {
+							kEnd = min((s+1)*p.KPer, p.Inner)
+						}
+						slice := 0.0
+						for k := s * p.KPer; k < kEnd; k++ {
+							a := 1.0
+							if k < p.ACols {
+								a = float64(in[p.A+z*p.Az+m*p.AM+r*p.Lda+k])
+							}
+							var b float64
+							switch p.TransW {
+							case 1:
+								b = e.w[base+c*p.Ldw+k]
+							case 2:
+								D := p.Ldw
+								b = e.w[base+(c/D)*D*D+k*D+c%D]
+							default:
+								b = e.w[base+k*p.Ldw+c]
+							}
+							slice += a * b
+						}
+						if p.Split > 1 {
+							out[part(s, r, c)] = float32(slice)
+						}
+						sum += slice
+					}
+					if p.Split > 1 && d.kernel == kMatmul {
+						continue // the reduction finishes C
 					}
 					if p.HasBias == 1 {
 						sum += e.w[p.Bias+z*p.BiasZ+m*p.BiasM+c]

@@ -59,6 +59,15 @@
 // model's kinds, the score stages, whose one assembly averages the models;
 // the tagger runs per model.
 //
+// On a hardware adapter a Linear product (the input projections, the
+// tagger, the MLPs) with fewer than 128 workgroups and a long inner
+// dimension (one sentence's, or the tagger's 40 columns) is split over
+// that dimension: matmul.wgsl main sums a slice of it per workgroup into
+// the label scratch, then matmul.wgsl reduce adds the slices and applies
+// the bias, activation and ensemble mean (planner.innerSlices). A small
+// product's few workgroups would otherwise each walk hundreds of inner
+// columns while most of the GPU idles.
+//
 // At load time, gather.wgsl and matmul.wgsl compute the char table
 // CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads
 // its input projection with one lookup.
@@ -95,9 +104,10 @@
 // that is all: per batch one upload, one submission, one map, no CPU wait
 // between chunks, and one dispatch per kernel launch (per chunk
 // fixedDispatches, one for the character BiLSTM and one per sentence
-// BiLSTM layer). For the Alpino test set in one batch with the shipped
-// model: 5 chunks, 115 dispatches (TestHardwareSchedule, which runs that schedule on
-// lavapipe and counts the device's calls).
+// BiLSTM layer, and a reduction after each split product). For the
+// Alpino test set in one batch with the shipped model: 5 chunks, 120
+// dispatches (TestHardwareSchedule, which runs that schedule on lavapipe
+// and counts the device's calls).
 //
 // On a software adapter (lavapipe, SwiftShader) chunks are smaller
 // (SoftwareChunkTokens) and a group's dispatches go in consecutive

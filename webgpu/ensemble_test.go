@@ -39,10 +39,59 @@ func sharedDispatches(l *layout, ch *chunk, lim planLimits, models int, loops bo
 	if !loops || models < 2 || ch.tokens > l.tokCap/models || lim.inTurn {
 		return 0
 	}
+	shared := modelsShare + splitShared(l, ch, lim, models)
 	if scoresTogether(l, ch, lim, models) {
-		return modelsShare + scoresShare
+		return shared + scoresShare
 	}
-	return modelsShare
+	return shared
+}
+
+// splitProducts returns the products split over their inner dimension in
+// the plan of models models (one model's plan, times models) over chunks.
+func splitProducts(l *layout, chunks []*chunk, lim planLimits, models int) int {
+	n := 0
+	for _, ch := range chunks {
+		for _, st := range memberStages(l, &weightMap{off: map[string]int{}}, ch, lim, 0, models, 0, 0) {
+			for _, d := range st {
+				if d.kernel == kMatmulReduce {
+					n++
+				}
+			}
+		}
+	}
+	return n * models
+}
+
+// splitShared returns the reductions that models models share over chunk
+// ch where their products are split over the inner dimension
+// (planner.innerSlices): one for each of the input projections and the
+// endpoint MLPs that is split (the tagger's reductions add model after
+// model).
+func splitShared(l *layout, ch *chunk, lim planLimits, models int) int {
+	c := l.c
+	p := &planner{l: l, split: lim.splitInner}
+	n := 0
+	for _, op := range [][4]int{
+		{ch.tokens, 4 * c.LSTM1Hidden, l.feat, 2},
+		{ch.tokens, 4 * c.LSTM2Hidden, 2 * c.LSTM1Hidden, 2},
+		{ch.tokens, l.mCols, 2 * c.LSTM2Hidden, 1},
+	} {
+		if slices, _ := p.innerSlices(op[0], op[1], op[2], op[3]); slices > 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// longInnerConfig is microConfig with sentence LSTMs wide enough (inner
+// dimensions of 144 and 134: 9 of matmul.wgsl's 16-wide steps) for the
+// planner to split the tagger's, the second input projection's and the
+// MLPs' products over their inner dimension on a hardware schedule, into
+// uneven slices (the last one shorter, 134 not a multiple of 16).
+func longInnerConfig() network.Config {
+	c := microConfig()
+	c.LSTM1Hidden, c.LSTM2Hidden = 72, 67
+	return c
 }
 
 // TestEnsembleOneDevice scores ensembles on one device (NewEnsemble) and
@@ -54,7 +103,6 @@ func sharedDispatches(l *layout, ch *chunk, lim planLimits, models int, loops bo
 // one cut into submissions between and within models. The first model alone is far from the mean, so the
 // test sees every model's contribution.
 func TestEnsembleOneDevice(t *testing.T) {
-	c := microConfig()
 	steps := []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9}
 	cases := []struct {
 		name    string
@@ -62,19 +110,26 @@ func TestEnsembleOneDevice(t *testing.T) {
 		opt     Options
 		lengths []int
 		tol     float64
+		long    bool // longInnerConfig: products split on the hardware schedule
 	}{
-		{"2 models f32", 2, Options{Weights: WeightsF32}, steps, tolF32},
-		{"3 models f32, hardware schedule, small chunks", 3, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, steps, tolF32},
-		{"2 models f16, LSTM loops", 2, Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16},
-		{"2 models f32, one dispatch per submission", 2, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, []int{3, 11, 0, 7}, tolF32},
-		{"2 models f32, hardware schedule, one sentence: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32},
-		{"3 models f16, hardware schedule, 5 sentences: the loops of all in one dispatch", 3, Options{Weights: WeightsF16, asHardware: true}, []int{4, 9, 1, 22, 6}, tolF16},
-		{"2 models f32, hardware schedule, one sentence, the loops model after model", 2, Options{Weights: WeightsF32, asHardware: true, modelsInTurn: true}, []int{17}, tolF32},
-		{"2 models f32, hardware schedule, interleaved W_hh: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true, loopInterleaved: true}, []int{17, 3}, tolF32},
-		{"3 models f16 unpacked, hardware schedule, interleaved W_hh, small chunks", 3, Options{Weights: WeightsF16, NoShaderF16: true, MaxWords: 40, ChunkTokens: 50, asHardware: true, loopInterleaved: true}, steps, tolF16},
+		{"2 models f32", 2, Options{Weights: WeightsF32}, steps, tolF32, false},
+		{"3 models f32, hardware schedule, small chunks", 3, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, asHardware: true}, steps, tolF32, false},
+		{"2 models f16, LSTM loops", 2, Options{Weights: WeightsF16}, []int{6, 35, 1}, tolF16, false},
+		{"2 models f32, one dispatch per submission", 2, Options{Weights: WeightsF32, MaxWords: 40, ChunkTokens: 50, SubmitWork: 1}, []int{3, 11, 0, 7}, tolF32, false},
+		{"2 models f32, hardware schedule, one sentence: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32, false},
+		{"3 models f16, hardware schedule, 5 sentences: the loops of all in one dispatch", 3, Options{Weights: WeightsF16, asHardware: true}, []int{4, 9, 1, 22, 6}, tolF16, false},
+		{"2 models f32, hardware schedule, one sentence, the loops model after model", 2, Options{Weights: WeightsF32, asHardware: true, modelsInTurn: true}, []int{17}, tolF32, false},
+		{"2 models f32, hardware schedule, interleaved W_hh: the loops of both in one dispatch", 2, Options{Weights: WeightsF32, asHardware: true, loopInterleaved: true}, []int{17, 3}, tolF32, false},
+		{"3 models f16 unpacked, hardware schedule, interleaved W_hh, small chunks", 3, Options{Weights: WeightsF16, NoShaderF16: true, MaxWords: 40, ChunkTokens: 50, asHardware: true, loopInterleaved: true}, steps, tolF16, false},
+		{"2 models f32, hardware schedule, one sentence, products split over their inner dimension", 2, Options{Weights: WeightsF32, asHardware: true}, []int{17}, tolF32, true},
+		{"3 models f16, hardware schedule, small chunks, products split over their inner dimension", 3, Options{Weights: WeightsF16, MaxWords: 40, ChunkTokens: 50, asHardware: true}, steps, tolF16, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			c := microConfig()
+			if tc.long {
+				c = longInnerConfig()
+			}
 			ms, ps := randomModels(t, c, tc.models)
 			refs := ms
 			if tc.opt.Weights == WeightsF16 {
@@ -114,6 +169,9 @@ func TestEnsembleOneDevice(t *testing.T) {
 				if strings.Contains(tc.name, "loops of") && together == 0 {
 					t.Errorf("no chunk with the models' loops together: the case does not test them")
 				}
+				if split := splitProducts(s.lay, planChunks(batch, s.lay), s.limits(), tc.models); (split > 0) != tc.long {
+					t.Errorf("%d products split over their inner dimension: want some %v", split, tc.long)
+				}
 			}
 			want, err := scorer.MeanCPU(refs).Score(batch)
 			if err != nil {
@@ -143,20 +201,26 @@ func TestEnsembleOneDevice(t *testing.T) {
 // loop over a chunk that fits half the rows, both models' loops in one
 // dispatch (each model's activations in its half).
 func TestEnsembleDispatchByDispatch(t *testing.T) {
-	c := microConfig()
-	_, ps := randomModels(t, c, 2)
 	for _, tc := range []struct {
 		name    string
 		w       Weights
 		lengths []int
 		loops   bool // the sentence LSTMs loop (at most loopSentences sentences)
+		split   bool // longInnerConfig, products split over their inner dimension
 	}{
-		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false},
-		{"loop f16", WeightsF16, []int{6, 13}, true},
-		{"loop f32, one sentence: the score stages of both too", WeightsF32, []int{5}, true},
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false, false},
+		{"loop f16", WeightsF16, []int{6, 13}, true, false},
+		{"loop f32, one sentence: the score stages of both too", WeightsF32, []int{5}, true, false},
+		{"loop f32, one sentence, products split: their reductions shared, the tagger's in turn", WeightsF32, []int{5}, true, true},
+		{"steps f16, products split", WeightsF16, []int{3, 1, 7, 12, 2, 9}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128})
+			c := microConfig()
+			if tc.split {
+				c = longInnerConfig()
+			}
+			_, ps := randomModels(t, c, 2)
+			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128, TestSplitInner: tc.split})
 			chunks := planChunks(randomBatch(c, 5, tc.lengths...), s.lay)
 			if len(chunks) != 1 {
 				t.Fatalf("%d chunks, want 1", len(chunks))
@@ -178,8 +242,15 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 					together++
 				}
 			}
+			if split := splitProducts(s.lay, chunks, s.limits(), 2); (split > 0) != tc.split {
+				t.Fatalf("%d products split over their inner dimension, want some: %v", split, tc.split)
+			}
 			shared := sharedDispatches(s.lay, chunks[0], s.limits(), 2, tc.loops)
-			if wantShared := map[bool]int{true: modelsShare}[tc.loops] + map[bool]int{true: scoresShare}[len(tc.lengths) == 1]; shared != wantShared {
+			wantShared := map[bool]int{true: modelsShare}[tc.loops] + map[bool]int{true: scoresShare}[len(tc.lengths) == 1]
+			if tc.split && tc.loops {
+				wantShared += 2 // the reductions of the second input projection and the MLPs (inner 144 and 134)
+			}
+			if shared != wantShared {
 				t.Fatalf("%d dispatches shared by 2 models, want %d", shared, wantShared)
 			}
 			if want -= shared; len(ds) != want || together != shared {

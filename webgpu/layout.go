@@ -126,8 +126,8 @@ func (l *layout) size(tok int) {
 }
 
 // slots returns the most dispatches of one chunk: for each model, the fixed
-// ones, one per time step of the char LSTM and of each sentence LSTM, and
+// ones and the reductions of split products, one per time step of the char LSTM and of each sentence LSTM, and
 // the extra parts of the six pair products.
 func (l *layout) slots() int {
-	return l.members * (fixedDispatches + l.c.MaxChars + 2 + 2*(l.maxWords+2) + 6*(maxPairParts-1))
+	return l.members * (fixedDispatches + splitDispatches + l.c.MaxChars + 2 + 2*(l.maxWords+2) + 6*(maxPairParts-1))
 }

@@ -111,6 +111,10 @@ type Options struct {
 	// SkipSelfCheck skips New's comparison of a canary batch with the CPU
 	// reference (for tests and benchmarks that compare on their own).
 	SkipSelfCheck bool
+	// TestSplitInner, for tests only, splits Linear products over their
+	// inner dimension on a software adapter too, as the plan of a hardware
+	// one does (so that lavapipe and SwiftShader run matmul.wgsl reduce).
+	TestSplitInner bool
 	// TestPerturb, for the self-check's tests only, names a kernel file
 	// ("lstm.wgsl", ...) whose weight reads are scaled by 1.05: a
 	// deliberately wrong kernel that the self-check must refuse.
@@ -138,6 +142,10 @@ type Options struct {
 	// lstm_loop.wgsl read lstm.wgsl's interleaved W_hhᵀ four gates a load
 	// (wt4) instead of the gate-major copies (which are still packed).
 	loopInterleaved bool
+	// noSplitInner, for benchmarks only, keeps a hardware adapter's Linear
+	// products whole where the plan would split them over their inner
+	// dimension (planLimits.splitInner).
+	noSplitInner bool
 	// kindsInTurn, for benchmarks only, runs the three kinds' biaffines
 	// and assemblies one after the other where a small chunk would run
 	// them at once (kindsTogether).

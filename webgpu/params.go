@@ -27,6 +27,8 @@ type matmulParams struct {
 	Az                   uint32
 	ZIn, AM, WM, BiasM   uint32 // an ensemble's models at once: grid z = model*ZIn + z
 	CM                   uint32
+	Split, KPer          uint32 // Split > 1: the inner dimension in slices of KPer (see planner.innerSlices)
+	Part, PartM          uint32 // the slices' sums: arena offset for model 0, step per model
 }
 
 // lstmParams is LSTMParams of lstm.wgsl.

@@ -155,10 +155,13 @@ func TestAdapterDefaults(t *testing.T) {
 		submitWork float64
 		lim        planLimits
 	}{
-		{"hardware", Options{}, false, hardwareChunk, 0, planLimits{}},
+		{"hardware", Options{}, false, hardwareChunk, 0, planLimits{splitInner: true}},
+		{"hardware, products whole", Options{noSplitInner: true}, false, hardwareChunk, 0, planLimits{}},
+		{"software, products split (tests)", Options{TestSplitInner: true}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences, splitInner: true}},
 		{"software", Options{}, true, SoftwareChunkTokens, SoftwareSubmitWork,
 			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences}},
-		{"hardware, chunk and loop reach set", Options{ChunkTokens: 1000, loopSentences: 2}, false, 1000, 0, planLimits{loopSents: 2}},
+		{"hardware, chunk and loop reach set", Options{ChunkTokens: 1000, loopSentences: 2}, false, 1000, 0, planLimits{loopSents: 2, splitInner: true}},
 		{"software, loop reach set", Options{loopSentences: 64}, true, SoftwareChunkTokens, SoftwareSubmitWork,
 			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: 64}},
 	}
@@ -171,6 +174,61 @@ func TestAdapterDefaults(t *testing.T) {
 			}
 			if lim := planLimitsFor(o, tc.software); lim != tc.lim {
 				t.Errorf("plan limits %+v, want %+v", lim, tc.lim)
+			}
+		})
+	}
+}
+
+// TestInnerSlices: which Linear products the planner splits over their
+// inner dimension, into how many slices of how many columns, for the
+// shipped small preset's sizes (BiLSTMs 288, 28 labels, 40 tags: inner
+// 224, 576 and 576), one model or two: one sentence's products (22 rows),
+// all but the widest short ones; 64 sentences' (about 1400 rows) none;
+// none on a software adapter; and the slices bounded by the label scratch
+// that holds their sums.
+func TestInnerSlices(t *testing.T) {
+	c := network.Small()
+	c.Labels, c.Tags, c.WordVocab, c.CharVocab = 28, 40, 1000, 100
+	o := Options{}.withDefaults(false)
+	l, err := newLayout(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tight := *l
+	tight.pairCap = (2*2*2*22*1152 + c.Labels - 1) / c.Labels // room for two slices of two models' lstm2 projections
+	cases := []struct {
+		name                    string
+		l                       *layout
+		split                   bool
+		members                 int
+		rows, cols, inner, zs   int
+		wantSlices, wantPerCols int
+	}{
+		{"one sentence: lstm1 input projection (36 tiles, 14 steps)", l, true, 1, 22, 4 * 288, 224, 2, 3, 80},
+		{"one sentence: tagger (1 tile, 36 steps)", l, true, 1, 22, 40, 576, 1, 9, 64},
+		{"one sentence: lstm2 input projection (36 tiles)", l, true, 1, 22, 4 * 288, 576, 2, 4, 144},
+		{"one sentence: endpoint MLPs (12 tiles, 36 steps)", l, true, 1, 22, 6 * 256, 576, 1, 6, 96},
+		{"one sentence, 2 models: the same slices", l, true, 2, 22, 4 * 288, 576, 2, 4, 144},
+		{"64 sentences: lstm2 input projection (792 tiles)", l, true, 1, 1400, 4 * 288, 576, 2, 1, 576},
+		{"short inner (7 steps)", l, true, 1, 22, 40, 112, 1, 1, 112},
+		{"software adapter", l, false, 1, 22, 40, 576, 1, 1, 576},
+		{"2 models, scratch for two slices", &tight, true, 2, 22, 4 * 288, 576, 2, 2, 288},
+		{"3 models, scratch for one slice: whole", &tight, true, 3, 22, 4 * 288, 576, 2, 1, 576},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			l := *tc.l
+			l.members = tc.members
+			p := &planner{l: &l, split: tc.split}
+			slices, per := p.innerSlices(tc.rows, tc.cols, tc.inner, tc.zs)
+			if slices != tc.wantSlices || per != tc.wantPerCols {
+				t.Fatalf("%d slices of %d, want %d of %d", slices, per, tc.wantSlices, tc.wantPerCols)
+			}
+			if slices > 1 && (per%16 != 0 || (slices-1)*per >= tc.inner || slices*per < tc.inner) {
+				t.Errorf("slices of %d do not cover an inner dimension of %d in %d", per, tc.inner, slices)
+			}
+			if need := tc.members * tc.zs * slices * tc.rows * tc.cols; slices > 1 && need > tc.l.c.Labels*tc.l.pairCap {
+				t.Errorf("the slices' sums take %d floats, over the label scratch's %d", need, tc.l.c.Labels*tc.l.pairCap)
 			}
 		})
 	}

@@ -29,30 +29,43 @@ import (
 //     binding's size (ints: the chunk's tables), and the first
 //     out-of-bounds site is reported: robust buffer access makes lavapipe
 //     read zeros there, other drivers may not.
+//
+// Each for the micro model and for longInnerConfig's with its Linear
+// products split over their inner dimension (the hardware plan's).
 func TestRobustness(t *testing.T) {
-	c := microConfig()
-	m := randomModel(t, c, 3)
+	micro, long := randomModel(t, microConfig(), 3), randomModel(t, longInnerConfig(), 3)
 	batches := []struct {
 		name    string
 		lengths []int
+		split   bool // longInnerConfig's model, products split over their inner dimension
 	}{
-		{"steps", []int{3, 1, 7, 12, 2, 40, 5, 33, 9}},
-		{"loop", []int{17}},
+		{"steps", []int{3, 1, 7, 12, 2, 40, 5, 33, 9}, false},
+		{"loop", []int{17}, false},
+		{"steps, products split", []int{3, 1, 7, 12, 2, 40, 5, 33, 9}, true},
+		{"loop, products split", []int{17}, true},
 	}
 	modes := []string{"poisoned buffers", "poisoned workgroup memory", "reversed order", "bounds"}
 	for _, w := range []Weights{WeightsF32, WeightsF16} {
-		ref := m
-		if w == WeightsF16 {
-			ref = &network.Model{Params: RoundFloat16(m.Params)}
-		}
 		for _, b := range batches {
+			m := micro
+			if b.split {
+				m = long
+			}
+			c := m.Params.Config()
+			ref := m
+			if w == WeightsF16 {
+				ref = &network.Model{Params: RoundFloat16(m.Params)}
+			}
 			for _, mode := range modes {
 				t.Run(fmt.Sprintf("%s/%s/%s", w, b.name, mode), func(t *testing.T) {
-					s := openScorer(t, m.Params, Options{Weights: w, NoShaderF16: true})
+					s := openScorer(t, m.Params, Options{Weights: w, NoShaderF16: true, TestSplitInner: b.split})
 					batch := randomBatch(c, 5, b.lengths...)
 					chunks := planChunks(batch, s.lay)
 					if len(chunks) != 1 {
 						t.Fatalf("%d chunks, want 1", len(chunks))
+					}
+					if split := splitProducts(s.lay, chunks, s.limits(), 1); (split > 0) != b.split {
+						t.Fatalf("%d products split over their inner dimension, want some: %v", split, b.split)
 					}
 					var sites []string
 					flag := s.lay.arena - 1 // out region, never read back for this chunk

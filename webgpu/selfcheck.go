@@ -33,6 +33,10 @@ import (
 //	         scoresTogether), which the larger chunks of batches 1 and 2
 //	         (on a software adapter, both) do not
 //
+// On a hardware adapter batch 3's Linear products are split over their
+// inner dimension (matmul.wgsl reduce); the biaffines' left products,
+// also matmul.wgsl, never are (planner.innerSlices).
+//
 // Its cost (measured in TestSelfCheckCost and reported by SelfCheck) is one
 // CPU forward pass of about 85+MaxWords words and the same on the device.
 

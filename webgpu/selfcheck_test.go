@@ -102,6 +102,24 @@ func TestSelfCheckRefusesBrokenKernel(t *testing.T) {
 			t.Log(err)
 		})
 	}
+	// The hardware plan, whose products are split over their inner
+	// dimension: correct kernels pass, a broken matmul.wgsl does not.
+	long := randomModel(t, longInnerConfig(), 6)
+	for _, perturb := range []string{"", "matmul.wgsl"} {
+		name := map[string]string{"": "correct", "matmul.wgsl": "broken matmul.wgsl"}[perturb]
+		t.Run("hardware schedule, products split, "+name, func(t *testing.T) {
+			s, err := newChecked(t, long.Params, Options{MaxWords: 20, TestPerturb: perturb, asHardware: true})
+			if perturb == "" && err != nil || perturb != "" && !errors.Is(err, ErrSelfCheck) {
+				t.Fatalf("perturbed %q: %v", perturb, err)
+			}
+			if err == nil {
+				if n := splitProducts(s.lay, planChunks(canaryBatches(s.cfg, 20)[2], s.lay), s.limits(), 1); n == 0 {
+					t.Fatalf("the canary splits no product: the case tests nothing")
+				}
+				t.Log(s.SelfCheck())
+			}
+		})
+	}
 	var lines []string
 	sel := scorer.Select(true, m, func() (scorer.Scorer, error) {
 		return New(m.Params, Options{MaxWords: 20, TestPerturb: "lstm.wgsl"})
@@ -118,7 +136,8 @@ func TestSelfCheckRefusesBrokenKernel(t *testing.T) {
 // longer than MaxChars, and, on a software and a hardware adapter's
 // layout: with the default MaxWords, chunks whose kinds' biaffines (and an
 // ensemble's models' score stages) share dispatches and chunks whose do
-// not; with any MaxWords, batch 3's chunk sharing them.
+// not; with any MaxWords, batch 3's chunk sharing them; on a hardware
+// adapter, batch 3's products split over their inner dimension.
 func TestSelfCheckCanary(t *testing.T) {
 	c := microConfig()
 	for _, software := range []bool{true, false} {
@@ -147,6 +166,19 @@ func TestSelfCheckCanary(t *testing.T) {
 			if maxWords == DefaultMaxWords && len(seen) != 4 {
 				t.Errorf("software %v: the canary's chunks give only %v", software, seen)
 			}
+		}
+	}
+	// On a hardware adapter, with the shipped presets' sizes, batch 3
+	// splits products over their inner dimension (matmul.wgsl reduce).
+	for _, preset := range []network.Config{network.Tiny(), network.Small()} {
+		preset.Labels, preset.Tags, preset.WordVocab, preset.CharVocab = 28, 40, 1000, 100
+		o := Options{}.withDefaults(false)
+		l, err := newEnsembleLayout(preset, o, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := splitProducts(l, planChunks(canaryBatches(preset, o.MaxWords)[2], l), planLimitsFor(o, false), 2); n == 0 {
+			t.Errorf("LSTMs of %d: the canary's batch 3 splits no product on a hardware adapter", preset.LSTM1Hidden)
 		}
 	}
 	b := canaryBatches(c, 77)

@@ -1,6 +1,8 @@
 package webgpu
 
 import (
+	"strings"
+
 	"github.com/cogentcore/webgpu/wgpu"
 	"github.com/discspan/discspan/shaders"
 )
@@ -56,7 +58,9 @@ func (s *Scorer) compile(snippet string) error {
 func (s *Scorer) createPipelines(snippet string) error {
 	return s.createPipelinesFrom(snippet, func(k kernel) (string, error) {
 		code, _, err := kernelSource(k, snippet)
-		if body, ok := s.opts.kernelBodies[kernelFiles[k]]; ok && err == nil {
+		// A replacement body stands in for the kernels whose entry point
+		// it has (matmul_indexed.wgsl has no reduce).
+		if body, ok := s.opts.kernelBodies[kernelFiles[k]]; ok && err == nil && strings.Contains(body, "fn "+kernelEntries[k]+"(") {
 			head, _ := shaders.Source(snippet)
 			code = head + "\n" + body
 		}

@@ -2,7 +2,8 @@
 
 // Command browsercheck is the browser half of TestEquivalenceBrowser: in a
 // page with WebGPU, it scores random sentences with a small random model on
-// the WebGPU scorer (float32 and float16 weights) and on the CPU reference,
+// the WebGPU scorer (float32 and float16 weights; an ensemble; products
+// split over their inner dimension) and on the CPU reference,
 // and posts a report to /result: one line per check, "ok ..." or
 // "FAIL ...", then "DONE".
 package main
@@ -112,6 +113,42 @@ func check(out *strings.Builder) {
 			verdict = "FAIL"
 		}
 		fmt.Fprintf(out, "%s ensemble on one device: %s, %d sentences: max abs diff %.3g (tolerance 0.001); %s\n", verdict, s.Backend(), len(batch), d, s.SelfCheck())
+		s.Close()
+	}
+	// The same with wider sentence LSTMs (inner dimensions 144 and 134)
+	// and the Linear products split over their inner dimension, as a
+	// hardware adapter's plan splits them (SwiftShader is a software one):
+	// matmul.wgsl reduce compiled by the browser's WGSL compiler and run.
+	wide := c
+	wide.LSTM1Hidden, wide.LSTM2Hidden = 72, 67
+	var ws []*network.Model
+	for seed := range uint64(2) {
+		w, err := network.New(wide, 5+seed)
+		if err != nil {
+			fmt.Fprintf(out, "FAIL %v\n", err)
+			return
+		}
+		for _, t := range w.Params.Tensors() {
+			for i := range t.Data {
+				t.Data[i] = float32(0.2 * (2*rng.Float64() - 1))
+			}
+		}
+		ws = append(ws, w)
+	}
+	if s, err := webgpu.NewEnsemble([]*network.Params{ws[0].Params, ws[1].Params}, webgpu.Options{MaxWords: 40, TestSplitInner: true}); err != nil {
+		fmt.Fprintf(out, "FAIL products split: %v\n", err)
+	} else {
+		for _, sub := range [][]network.Input{batch, batch[3:4]} {
+			got, err := s.Score(sub)
+			want, werr := scorer.MeanCPU(ws).Score(sub)
+			verdict, d := "ok", 0.0
+			if err != nil || werr != nil {
+				verdict = fmt.Sprintf("FAIL (%v, %v)", err, werr)
+			} else if d = maxDiff(got, want); !(d <= 1e-3) {
+				verdict = "FAIL"
+			}
+			fmt.Fprintf(out, "%s products split over their inner dimension: %s, %d sentences: max abs diff %.3g (tolerance 0.001)\n", verdict, s.Backend(), len(sub), d)
+		}
 		s.Close()
 	}
 	// The self-check: the correct kernels are accepted, a deliberately
