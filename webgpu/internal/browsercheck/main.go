@@ -42,16 +42,11 @@ func check(out *strings.Builder) {
 		LSTM1Hidden: 13, LSTM2Hidden: 11, LabelMLP: 10, SpanMLP: 17,
 		Labels: 5, Tags: 4, WordVocab: 40, CharVocab: 23, LeakySlope: 0.1,
 	}
-	m, err := network.New(c, 3)
+	rng := rand.New(rand.NewPCG(3, 7))
+	m, err := randomModel(c, 3, 0.4, rng)
 	if err != nil {
 		fmt.Fprintf(out, "FAIL %v\n", err)
 		return
-	}
-	rng := rand.New(rand.NewPCG(3, 7))
-	for _, t := range m.Params.Tensors() {
-		for i := range t.Data {
-			t.Data[i] = float32(0.4 * (2*rng.Float64() - 1))
-		}
 	}
 	var batch []network.Input
 	for _, n := range []int{3, 0, 1, 7, 12, 2, 40, 5, 33, 9} {
@@ -91,15 +86,10 @@ func check(out *strings.Builder) {
 	}
 	// An ensemble of two on one device (NewEnsemble, as the app scores
 	// one), its self-check on: the mean of the CPU references.
-	m2, err := network.New(c, 4)
+	m2, err := randomModel(c, 4, 0.4, rng)
 	if err != nil {
 		fmt.Fprintf(out, "FAIL %v\n", err)
 		return
-	}
-	for _, t := range m2.Params.Tensors() {
-		for i := range t.Data {
-			t.Data[i] = float32(0.4 * (2*rng.Float64() - 1))
-		}
 	}
 	if s, err := webgpu.NewEnsemble([]*network.Params{m.Params, m2.Params}, webgpu.Options{MaxWords: 40}); err != nil {
 		fmt.Fprintf(out, "FAIL ensemble on one device: %v\n", err)
@@ -123,15 +113,10 @@ func check(out *strings.Builder) {
 	wide.LSTM1Hidden, wide.LSTM2Hidden = 72, 67
 	var ws []*network.Model
 	for seed := range uint64(2) {
-		w, err := network.New(wide, 5+seed)
+		w, err := randomModel(wide, 5+seed, 0.2, rng)
 		if err != nil {
 			fmt.Fprintf(out, "FAIL %v\n", err)
 			return
-		}
-		for _, t := range w.Params.Tensors() {
-			for i := range t.Data {
-				t.Data[i] = float32(0.2 * (2*rng.Float64() - 1))
-			}
 		}
 		ws = append(ws, w)
 	}
@@ -186,6 +171,21 @@ func check(out *strings.Builder) {
 	} else {
 		fmt.Fprintf(out, "FAIL select: %s %q\n", sel.Backend(), log)
 	}
+}
+
+// randomModel returns a model of c whose every parameter is drawn from
+// [-scale, scale] with rng (network.New zeroes the biaffines).
+func randomModel(c network.Config, seed uint64, scale float64, rng *rand.Rand) (*network.Model, error) {
+	m, err := network.New(c, seed)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range m.Params.Tensors() {
+		for i := range t.Data {
+			t.Data[i] = float32(scale * (2*rng.Float64() - 1))
+		}
+	}
+	return m, nil
 }
 
 // maxDiff is the largest absolute difference of scores and tag logits
