@@ -305,40 +305,38 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 						for s := range slices {
 							sum += float64(in[part(s, r, c)])
 						}
-					}
-					for s := range slices {
-						if d.kernel == kMatmulReduce {
-							break
-						}
-						kEnd := p.Inner
-						if p.Split > 1 {
-							kEnd = min((s+1)*p.KPer, p.Inner)
-						}
-						slice := 0.0
-						for k := s * p.KPer; k < kEnd; k++ {
-							a := 1.0
-							if k < p.ACols {
-								a = float64(in[p.A+z*p.Az+m*p.AM+r*p.Lda+k])
+					} else {
+						for s := range slices {
+							kEnd := p.Inner
+							if p.Split > 1 {
+								kEnd = min((s+1)*p.KPer, p.Inner)
 							}
-							var b float64
-							switch p.TransW {
-							case 1:
-								b = e.w[base+c*p.Ldw+k]
-							case 2:
-								D := p.Ldw
-								b = e.w[base+(c/D)*D*D+k*D+c%D]
-							default:
-								b = e.w[base+k*p.Ldw+c]
+							slice := 0.0
+							for k := s * p.KPer; k < kEnd; k++ {
+								a := 1.0
+								if k < p.ACols {
+									a = float64(in[p.A+z*p.Az+m*p.AM+r*p.Lda+k])
+								}
+								var b float64
+								switch p.TransW {
+								case 1:
+									b = e.w[base+c*p.Ldw+k]
+								case 2:
+									D := p.Ldw
+									b = e.w[base+(c/D)*D*D+k*D+c%D]
+								default:
+									b = e.w[base+k*p.Ldw+c]
+								}
+								slice += a * b
 							}
-							slice += a * b
+							if p.Split > 1 {
+								out[part(s, r, c)] = float32(slice)
+							}
+							sum += slice
 						}
 						if p.Split > 1 {
-							out[part(s, r, c)] = float32(slice)
+							continue // the reduction finishes C
 						}
-						sum += slice
-					}
-					if p.Split > 1 && d.kernel == kMatmul {
-						continue // the reduction finishes C
 					}
 					if p.HasBias == 1 {
 						sum += e.w[p.Bias+z*p.BiasZ+m*p.BiasM+c]

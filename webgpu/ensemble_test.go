@@ -46,41 +46,41 @@ func sharedDispatches(l *layout, ch *chunk, lim planLimits, models int, loops bo
 	return shared
 }
 
+// reductions returns the reductions of split products (planner.innerSlices)
+// in the plan of a later model of models over chunk ch: all of them, and
+// those that add to the earlier models' results in turn (the tagger's:
+// addsInTurn), which the models cannot share.
+func reductions(l *layout, ch *chunk, lim planLimits, models int) (all, inTurn int) {
+	for _, st := range memberStages(l, &weightMap{off: map[string]int{}}, ch, lim, models-1, models, 0, 0) {
+		for _, d := range st {
+			if d.kernel == kMatmulReduce {
+				all++
+				if addsInTurn(d) {
+					inTurn++
+				}
+			}
+		}
+	}
+	return all, inTurn
+}
+
 // splitProducts returns the products split over their inner dimension in
 // the plan of models models (one model's plan, times models) over chunks.
 func splitProducts(l *layout, chunks []*chunk, lim planLimits, models int) int {
 	n := 0
 	for _, ch := range chunks {
-		for _, st := range memberStages(l, &weightMap{off: map[string]int{}}, ch, lim, 0, models, 0, 0) {
-			for _, d := range st {
-				if d.kernel == kMatmulReduce {
-					n++
-				}
-			}
-		}
+		all, _ := reductions(l, ch, lim, models)
+		n += all
 	}
 	return n * models
 }
 
 // splitShared returns the reductions that models models share over chunk
-// ch where their products are split over the inner dimension
-// (planner.innerSlices): one for each of the input projections and the
-// endpoint MLPs that is split (the tagger's reductions add model after
-// model).
+// ch where their products are split over the inner dimension: all but the
+// tagger's, which add model after model.
 func splitShared(l *layout, ch *chunk, lim planLimits, models int) int {
-	c := l.c
-	p := &planner{l: l, split: lim.splitInner}
-	n := 0
-	for _, op := range [][4]int{
-		{ch.tokens, 4 * c.LSTM1Hidden, l.feat, 2},
-		{ch.tokens, 4 * c.LSTM2Hidden, 2 * c.LSTM1Hidden, 2},
-		{ch.tokens, l.mCols, 2 * c.LSTM2Hidden, 1},
-	} {
-		if slices, _ := p.innerSlices(op[0], op[1], op[2], op[3]); slices > 1 {
-			n++
-		}
-	}
-	return n
+	all, inTurn := reductions(l, ch, lim, models)
+	return all - inTurn
 }
 
 // longInnerConfig is microConfig with sentence LSTMs wide enough (inner
