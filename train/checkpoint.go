@@ -36,16 +36,19 @@ type settings struct {
 	EMA           float64 // decay of the parameter average; 0: none
 	WordDropout   float64 // alpha of word dropout; 0: none
 	// Teacher is the distillation teacher's file ("": none), TeacherWeight
-	// its share of the targets and TeacherSHA256 its tensors' hash, to
-	// check that a resumed run reads the same teacher.
+	// its share of the targets, TeacherTemperature what its scores are
+	// divided by (0 in checkpoints older than the field: 1) and
+	// TeacherSHA256 its tensors' hash, to check that a resumed run reads
+	// the same teacher.
 	// Epochs is the run's epoch count (Options.Epochs), kept by a resumed
 	// run that names none; 0 in checkpoints older than the field.
-	Epochs        int     `json:",omitempty"`
-	HoldOut       int     `json:",omitempty"` // Options.HoldOut and Folds
-	Folds         int     `json:",omitempty"`
-	Teacher       string  `json:",omitempty"`
-	TeacherWeight float64 `json:",omitempty"`
-	TeacherSHA256 string  `json:",omitempty"`
+	Epochs             int     `json:",omitempty"`
+	HoldOut            int     `json:",omitempty"` // Options.HoldOut and Folds
+	Folds              int     `json:",omitempty"`
+	Teacher            string  `json:",omitempty"`
+	TeacherWeight      float64 `json:",omitempty"`
+	TeacherTemperature float64 `json:",omitempty"`
+	TeacherSHA256      string  `json:",omitempty"`
 	// Init is the file the parameters started from ("": random) and
 	// InitSHA256 its tensors' hash; Hinge the structured loss's weight.
 	Init       string  `json:",omitempty"`
@@ -54,6 +57,15 @@ type settings struct {
 	Workers    int     // resolved (never 0)
 	Train, Dev string
 	TrainHash  string
+}
+
+// teacherTemperature returns what the teacher's scores are divided by:
+// the recorded temperature, or the default for checkpoints that predate it.
+func (s settings) teacherTemperature() float64 {
+	if s.TeacherTemperature == 0 {
+		return DefaultTeacherTemperature
+	}
+	return s.TeacherTemperature
 }
 
 // state is the position of a run and what it has learnt about itself.

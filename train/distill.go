@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -21,6 +22,9 @@ const (
 	// DefaultTeacherWeight is the teacher's share of the span targets when
 	// Options.Teacher is set and Options.TeacherWeight is 0.
 	DefaultTeacherWeight = 0.5
+	// DefaultTeacherTemperature divides the teacher's scores before its
+	// softmax when Options.TeacherTemperature is 0: its own distributions.
+	DefaultTeacherTemperature = 1
 	// softMinMass is the least total label probability the teacher must
 	// give a cell for it to be kept as a soft target; the teacher's other
 	// cells count as "null with probability 1". On the Alpino training set
@@ -61,9 +65,10 @@ type teacherStats struct {
 // Options.Teacher: one file, a single model or an ensemble whose scores are
 // averaged, or K comma-separated cross-fitted teachers) and keeps, for every
 // cell where the teacher gives the labels at least softMinMass, its
-// distribution. Teachers must have the training data's vocabulary.
-// progress, when not nil, is called with the sentences done.
-func (d *dataset) addTeacher(path, trainPath string, workers int, progress func(done, total int)) (teacherStats, error) {
+// distribution at the given temperature (see softCells). Teachers must have
+// the training data's vocabulary. progress, when not nil, is called with
+// the sentences done.
+func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, progress func(done, total int)) (teacherStats, error) {
 	paths := strings.Split(path, ",")
 	folds := len(paths)
 	var st teacherStats
@@ -116,7 +121,7 @@ func (d *dataset) addTeacher(path, trainPath string, workers int, progress func(
 			}
 			for j, out := range outs {
 				ex := &d.train[idx[lo+j]]
-				ex.soft = softCells(out.Scores.N, L, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
+				ex.soft = softCells(out.Scores.N, L, temperature, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
 				if ex.soft == nil {
 					ex.soft = []softCell{} // scored: no cell kept
 				}
@@ -148,14 +153,22 @@ func unseenAsUnknown(in network.Input, seen []bool) network.Input {
 
 // softCells returns the teacher distributions (softmax with the null class
 // at logit 0) of the cells x <= y of a sentence of n words whose label mass
-// is at least softMinMass, by kind then cell.
-func softCells(n, labels int, scores [3][]float32) []softCell {
+// is at least softMinMass, by kind then cell. The scores are divided by
+// temperature first: above 1 the distributions are flatter, so that a
+// teacher that is nearly certain on its own training sentences still says
+// which wrong classes it finds likelier than others.
+func softCells(n, labels int, temperature float64, scores [3][]float32) []softCell {
 	var out []softCell
 	probs := make([]float32, labels)
+	row := make([]float32, labels)
+	inv := float32(1 / temperature)
 	for k, s := range scores {
 		for x := 0; x < n; x++ {
 			for y := x; y < n; y++ {
-				if network.LabelProbs(s[(x*n+y)*labels:(x*n+y+1)*labels], probs) < softMinMass {
+				for a, v := range s[(x*n+y)*labels : (x*n+y+1)*labels] {
+					row[a] = v * inv
+				}
+				if network.LabelProbs(row, probs) < softMinMass {
 					continue
 				}
 				out = append(out, softCell{kind: uint8(k), cell: int32(x*n + y), probs: slices.Clone(probs)})
@@ -163,6 +176,15 @@ func softCells(n, labels int, scores [3][]float32) []softCell {
 		}
 	}
 	return out
+}
+
+// checkTeacherTemperature reports an error for a temperature that is
+// negative, infinite or not a number (0 means the default).
+func checkTeacherTemperature(t float64) error {
+	if !(t >= 0) || math.IsInf(t, 1) {
+		return fmt.Errorf("train: teacher temperature %g: want a positive number (1: the teacher's own distributions)", t)
+	}
+	return nil
 }
 
 // checkTeacherWeight reports an error for a weight outside [0, 1].

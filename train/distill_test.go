@@ -25,30 +25,45 @@ func TestSoftCells(t *testing.T) {
 	}
 	cont[(0*n+1)*L+1] = 2  // cont (0,1): label 1 likely
 	gap[(1*n+1)*L+0] = -5  // gap (1,1): label 0 at about 0.7%: kept
-	disc[(0*n+0)*L+0] = -6 // disc (0,0): about 0.25%: dropped
+	disc[(0*n+0)*L+0] = -6 // disc (0,0): about 0.25%: dropped at temperature 1
 	cont[(1*n+0)*L+0] = 9  // x > y: never read
-	got := softCells(n, L, [3][]float32{cont, disc, gap})
-	if len(got) != 2 {
-		t.Fatalf("%d cells kept, want 2: %+v", len(got), got)
-	}
-	want := []struct {
+	type kept struct {
 		kind uint8
 		cell int32
 		top  int
-	}{{0, 1, 1}, {2, 3, 0}}
-	for i, w := range want {
-		c := got[i]
-		if c.kind != w.kind || c.cell != w.cell {
-			t.Errorf("cell %d: kind %d cell %d, want kind %d cell %d", i, c.kind, c.cell, w.kind, w.cell)
-		}
-		if slices.Index(c.probs, slices.Max(c.probs)) != w.top {
-			t.Errorf("cell %d: probabilities %v, want label %d on top", i, c.probs, w.top)
-		}
 	}
-	// cont (0,1): softmax of (0 null, -20, 2).
-	z := 1 + math.Exp(-20) + math.Exp(2)
-	if p := float64(got[0].probs[1]); math.Abs(p-math.Exp(2)/z) > 1e-6 {
-		t.Errorf("cont (0,1) label 1: probability %g, want %g", p, math.Exp(2)/z)
+	cases := []struct {
+		name        string
+		temperature float64
+		want        []kept
+	}{
+		{"own distributions", 1, []kept{{0, 1, 1}, {2, 3, 0}}},
+		// At 3, disc (0,0)'s -6 becomes -2 (about 12%) and is kept; the
+		// cells of two labels at -20 (-6.7: 0.25% together) are still dropped.
+		{"temperature 3", 3, []kept{{0, 1, 1}, {1, 0, 0}, {2, 3, 0}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := softCells(n, L, tc.temperature, [3][]float32{cont, disc, gap})
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d cells kept, want %d: %+v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				c := got[i]
+				if c.kind != w.kind || c.cell != w.cell {
+					t.Errorf("cell %d: kind %d cell %d, want kind %d cell %d", i, c.kind, c.cell, w.kind, w.cell)
+				}
+				if slices.Index(c.probs, slices.Max(c.probs)) != w.top {
+					t.Errorf("cell %d: probabilities %v, want label %d on top", i, c.probs, w.top)
+				}
+			}
+			// cont (0,1): softmax of (0 null, -20, 2), each divided by the temperature.
+			T := tc.temperature
+			z := 1 + math.Exp(-20/T) + math.Exp(2/T)
+			if p := float64(got[0].probs[1]); math.Abs(p-math.Exp(2/T)/z) > 1e-6 {
+				t.Errorf("cont (0,1) label 1: probability %g, want %g", p, math.Exp(2/T)/z)
+			}
+		})
 	}
 }
 
@@ -83,6 +98,7 @@ func TestDistillResume(t *testing.T) {
 	}{
 		{"another teacher", func(o *Options) { o.Teacher = a.Out }, "is not the teacher of checkpoint"},
 		{"another weight", func(o *Options) { o.TeacherWeight = 0.9 }, "teacher weight 0.9 (checkpoint: 0.5)"},
+		{"another temperature", func(o *Options) { o.TeacherTemperature = 2 }, "teacher temperature 2 (checkpoint: 1)"},
 		{"a teacher for a run without one", func(o *Options) { o.Out, o.Teacher = plain.Out, a.Out }, "a teacher (checkpoint: none)"},
 	}
 	for _, tc := range cases {
@@ -114,19 +130,23 @@ func TestTeacherRefused(t *testing.T) {
 		name    string
 		teacher string
 		weight  float64
+		temp    float64
 		want    string
 		is      error
 	}{
-		{"other vocabulary", o.Out, 0, "was trained with another vocabulary than", nil},
-		{"missing file", filepath.Join(base, "none.safetensors"), 0, "teacher", fs.ErrNotExist},
-		{"weight above 1", o.Out, 1.5, "teacher weight 1.5", nil},
-		{"weight without teacher", "", 0.3, "a teacher weight without a teacher", nil},
+		{"other vocabulary", o.Out, 0, 0, "was trained with another vocabulary than", nil},
+		{"missing file", filepath.Join(base, "none.safetensors"), 0, 0, "teacher", fs.ErrNotExist},
+		{"weight above 1", o.Out, 1.5, 0, "teacher weight 1.5", nil},
+		{"weight without teacher", "", 0.3, 0, "a teacher weight without a teacher", nil},
+		{"negative temperature", o.Out, 0, -1, "teacher temperature -1", nil},
+		{"infinite temperature", o.Out, 0, math.Inf(1), "teacher temperature +Inf", nil},
+		{"temperature without teacher", "", 0, 2, "a teacher temperature without a teacher", nil},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			ro := resumeOptions(t, data, base)
 			ro.Out = filepath.Join(base, "run"+string(rune('a'+i))+".safetensors")
-			ro.Teacher, ro.TeacherWeight = tc.teacher, tc.weight
+			ro.Teacher, ro.TeacherWeight, ro.TeacherTemperature = tc.teacher, tc.weight, tc.temp
 			_, err := Run(context.Background(), ro)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.is != nil && !errors.Is(err, tc.is)) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
@@ -169,7 +189,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := d.addTeacher(t1+","+t2, data, 1, nil)
+	st, err := d.addTeacher(t1+","+t2, data, DefaultTeacherTemperature, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +224,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := softCells(out.Scores.N, out.Scores.L, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
+	want := softCells(out.Scores.N, out.Scores.L, DefaultTeacherTemperature, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
 	if !slices.EqualFunc(want, d.train[0].soft, func(a, b softCell) bool {
 		return a.kind == b.kind && a.cell == b.cell && slices.Equal(a.probs, b.probs)
 	}) {
@@ -220,7 +240,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := d.addTeacher(tc.teachers, data, 1, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := d.addTeacher(tc.teachers, data, DefaultTeacherTemperature, 1, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})

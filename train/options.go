@@ -88,6 +88,11 @@ type Options struct {
 	// TeacherWeight is the teacher's share of the targets, in [0, 1]; 0
 	// means DefaultTeacherWeight when Teacher is set.
 	TeacherWeight float64
+	// TeacherTemperature divides the teacher's scores before its softmax
+	// (knowledge distillation's temperature, on the teacher's side only:
+	// the student's own scores are trained as they are used); 0 means
+	// DefaultTeacherTemperature when Teacher is set.
+	TeacherTemperature float64
 	// Init, when not empty, is a weights file (one model) whose parameters
 	// start the run instead of a random initialisation: fine-tuning. It
 	// must have the run's network sizes; the run keeps its vocabulary (the
@@ -116,7 +121,7 @@ type Options struct {
 	Seed uint64
 	// Resume continues from the checkpoint. Preset, Config, Adam,
 	// MaxBatchWords, Seed, EMA, WordDropout, Hinge, the held-out fold and
-	// the teacher's weight then come from the checkpoint (and the
+	// the teacher's weight and temperature then come from the checkpoint (and the
 	// parameters, not Init's file) (a value given here
 	// that differs is an error); the teacher files are read again (Teacher
 	// may name them at a new path, but their weights must be the same);
@@ -232,6 +237,12 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.TeacherWeight > 0 && o.Teacher == "" && !o.Resume {
 		return o, fmt.Errorf("train: a teacher weight without a teacher")
+	}
+	if err := checkTeacherTemperature(o.TeacherTemperature); err != nil {
+		return o, err
+	}
+	if o.TeacherTemperature > 0 && o.Teacher == "" && !o.Resume {
+		return o, fmt.Errorf("train: a teacher temperature without a teacher")
 	}
 	if o.Folds < 0 || o.Folds == 1 || (o.Folds == 0) != (o.HoldOut == 0) || o.HoldOut < 0 || o.HoldOut > o.Folds {
 		return o, fmt.Errorf("train: held-out fold %d of %d: want a fold k of K >= 2 folds, 1 <= k <= K", o.HoldOut, o.Folds)

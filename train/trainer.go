@@ -85,11 +85,14 @@ func newTrainer(o Options) (*trainer, error) {
 		set.Workers = runtime.GOMAXPROCS(0)
 	}
 	if o.Teacher != "" {
-		set.Teacher, set.TeacherWeight = o.Teacher, o.TeacherWeight
+		set.Teacher, set.TeacherWeight, set.TeacherTemperature = o.Teacher, o.TeacherWeight, o.TeacherTemperature
 		if set.TeacherWeight == 0 {
 			set.TeacherWeight = DefaultTeacherWeight
 		}
-		ts, err := scoreWithTeacher(data, o, set.Teacher, set.Workers)
+		if set.TeacherTemperature == 0 {
+			set.TeacherTemperature = DefaultTeacherTemperature
+		}
+		ts, err := scoreWithTeacher(data, o, set.Teacher, set.teacherTemperature(), set.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +159,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 		if raw.Teacher != "" {
 			set.Teacher = raw.Teacher
 		}
-		ts, err := scoreWithTeacher(data, o, set.Teacher, set.Workers)
+		ts, err := scoreWithTeacher(data, o, set.Teacher, set.teacherTemperature(), set.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -235,6 +238,9 @@ func checkResumeOptions(raw Options, set settings) error {
 	if raw.TeacherWeight != 0 && raw.TeacherWeight != set.TeacherWeight {
 		bad = append(bad, fmt.Sprintf("teacher weight %g (checkpoint: %g)", raw.TeacherWeight, set.TeacherWeight))
 	}
+	if raw.TeacherTemperature != 0 && raw.TeacherTemperature != set.teacherTemperature() {
+		bad = append(bad, fmt.Sprintf("teacher temperature %g (checkpoint: %g)", raw.TeacherTemperature, set.teacherTemperature()))
+	}
 	if raw.Adam != nil && *raw.Adam != set.Adam {
 		bad = append(bad, "different optimiser settings")
 	}
@@ -296,12 +302,12 @@ func withSizesOf(c, d network.Config) network.Config {
 
 // scoreWithTeacher gives the training examples the teacher's distributions,
 // with a progress bar when the options ask for one.
-func scoreWithTeacher(data *dataset, o Options, teacher string, workers int) (teacherStats, error) {
+func scoreWithTeacher(data *dataset, o Options, teacher string, temperature float64, workers int) (teacherStats, error) {
 	bar := &cli.Progress{}
 	if o.ProgressBar {
 		bar = cli.NewProgress(len(data.train), "teacher")
 	}
-	ts, err := data.addTeacher(teacher, o.Train, workers, func(done, _ int) { bar.Set(done) })
+	ts, err := data.addTeacher(teacher, o.Train, temperature, workers, func(done, _ int) { bar.Set(done) })
 	bar.Finish()
 	if err != nil {
 		return ts, err

@@ -427,7 +427,7 @@ func TestTrainCommandConfig(t *testing.T) {
 }
 
 // TestTrainCommandTeacher distils a small model into another: the log
-// names the teacher and its soft cells; a missing teacher is an error
+// names the teacher, its weight and temperature and its soft cells; a missing teacher is an error
 // naming the file.
 func TestTrainCommandTeacher(t *testing.T) {
 	dir, small, cfg := smallTrainingSetup(t)
@@ -436,11 +436,11 @@ func TestTrainCommandTeacher(t *testing.T) {
 		t.Fatalf("train: %s", stderr)
 	}
 	stdout, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "s.safetensors"), "--epochs", "1",
-		"--config", cfg, "--workers", "1", "--teacher", teacher, "--teacher-weight", "0.7", "--seed", "2")
+		"--config", cfg, "--workers", "1", "--teacher", teacher, "--teacher-weight", "0.7", "--teacher-temperature", "2.5", "--seed", "2")
 	if status != 0 {
 		t.Fatalf("train --teacher: %s", stderr)
 	}
-	if want := "teacher: " + teacher + " (1 model(s)), weight 0.7: "; !strings.Contains(stdout, want) {
+	if want := "teacher: " + teacher + " (1 model(s)), weight 0.7, temperature 2.5: "; !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 	missing := filepath.Join(dir, "none.safetensors")

@@ -35,6 +35,7 @@ func runTrain(args []string, stdout io.Writer) error {
 	holdOut := fs.String("hold-out", "", "k/K: leave fold k of K out of training (training sentence i is in fold i mod K + 1), to make cross-fitted teachers")
 	initPath := fs.String("init", "", "start from this trained model's parameters (one model of the same sizes) instead of random ones: fine-tuning, also on another treebank; the run keeps the model's vocabulary (--min-word-count unused), and training data with labels or POS tags it lacks is an error")
 	hinge := fs.Float64("hinge", 0, "weight of the structured margin loss (decode n3 with cost-augmented scores; see network.Hinge) added to the cross-entropy; 0: off")
+	teacherTemp := fs.Float64("teacher-temperature", 0, fmt.Sprintf("divide the teacher's scores by this before its softmax: above 1, flatter targets (0: %g with --teacher)", float64(train.DefaultTeacherTemperature)))
 	teacherWeight := fs.Float64("teacher-weight", 0, fmt.Sprintf("the teacher's share of the targets, in [0,1] (0: %g with --teacher)", train.DefaultTeacherWeight))
 	ema := fs.Float64("ema", 0, "keep a moving average of the parameters with this decay per update (e.g. 0.999) and evaluate, select and write it; 0: off")
 	adamPath := fs.String("adam", "", "JSON file of optimiser settings (network.AdamConfig fields: lr, beta1, beta2, eps, clip_norm, decay, decay_every) replacing the defaults")
@@ -147,7 +148,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		epochCount = defaultEpochs
 	}
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
+		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
