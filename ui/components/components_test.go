@@ -183,7 +183,7 @@ func TestModelBarList(t *testing.T) {
 	env.Do(func() {
 		a.Model.Models = []api.Model{
 			{Name: "default", Bytes: 6645702, DevF1: 81.78},
-			{Name: "fast", Bytes: 7599038, DevF1: 81.13},
+			{Name: "fast", Bytes: 7599038, DevF1: 81.11},
 			{Name: "job-3"},
 		}
 	})
@@ -191,6 +191,6 @@ func TestModelBarList(t *testing.T) {
 	env.Do(func() { html = render(t, &ModelBar{App: a}) })
 	contains(t, html, `<select class="models"`,
 		`value="default">default (dev F1 81.78, 6.6 MB)</option>`,
-		`value="fast">fast (dev F1 81.13, 7.6 MB)</option>`,
+		`value="fast">fast (dev F1 81.11, 7.6 MB)</option>`,
 		`value="job-3">job-3</option>`)
 }
