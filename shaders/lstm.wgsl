@@ -61,6 +61,8 @@ struct LSTMParams {
     xM: u32,         // unused here
     outM: u32,       // unused here
     interleaved: u32, // unused here
+    slices: u32,     // unused here (lstm_loop.wgsl split)
+    sliceLen: u32,   // unused here
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;

@@ -8,6 +8,16 @@
 //          step; with grid z > 1, the layer of each model of an ensemble at
 //          once (model m's W_hh, G and states at the offsets plus m times
 //          whhM, xM and outM);
+//   split  main with each unit's recurrent sum split over S = p.slices
+//          invocations (slice r: rows [r*L, (r+1)*L) of W_hhᵀ, L =
+//          p.sliceLen), so that a step's chain of dependent loads is S
+//          times shorter: 1024 invocations, S*H <= 1024, (S-1)*H <= 512;
+//          slices 1..S-1 leave their partial sums in workgroup memory
+//          (part), a barrier, slice 0 adds them to its own and the gate
+//          inputs and updates the unit, a barrier. Only on a device that
+//          allows 1024 invocations a workgroup (webgpu.splitLoopWidth);
+//          the planner uses it for chunks of few sentences on a hardware
+//          adapter (webgpu.(*planner).lstmLoop);
 //   chars  the character BiLSTM: one workgroup per (WG/H tokens,
 //          direction), each token's H units on H invocations, a loop over
 //          the characters [BOW, c_1 .. c_m, EOW] of the workgroup's longest
@@ -43,9 +53,11 @@
 //   group 0, binding 2, ints,  array<u32>,         storage, read:       main: sentence table [first token, words, score offset, span offset];
 //                                                                       chars: token order, token table [word id, first char, char count], char ids
 //   group 0, binding 3, p,     LSTMParams,         uniform: the parameters (webgpu/params.go; the fields of lstm.wgsl: main uses hid, seqs, x, ldx,
-//                                                           whh, whhZ, out, ldo, whhM, xM, outM, interleaved; chars hid (at most 256), rows, seqs,
-//                                                           tokTable, x, whh, whhZ, out, ldo, col, whhM, xM, outM, interleaved)
-// Workgroup size: 256 x 1 x 1; grid main (sentences, 2, models), chars (ceil(tokens / (256/H)), 2, models).
+//                                                           whh, whhZ, out, ldo, whhM, xM, outM, interleaved; split those and slices, sliceLen;
+//                                                           chars hid (at most 256), rows, seqs, tokTable, x, whh, whhZ, out, ldo, col, whhM, xM,
+//                                                           outM, interleaved)
+// Workgroup size: main 256 x 1 x 1, split 1024 x 1 x 1, chars 256 x 1 x 1; grid main and split (sentences, 2, models),
+// chars (ceil(tokens / (256/H)), 2, models).
 // Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
@@ -68,6 +80,8 @@ struct LSTMParams {
     xM: u32,         // arena offset step of G (main) or of the char table (chars) per model
     outM: u32,       // arena offset step of the states (main) or of the feature rows (chars) per model
     interleaved: u32, // 1: W_hhᵀ interleaved (column 4j+q, lstm.wgsl's layout, no copy), four gates a load (wt4); 0: gate-major
+    slices: u32,     // split: S, the invocations that share a unit's sum (S*H <= 1024, (S-1)*H <= 512)
+    sliceLen: u32,   // split: L, the rows of W_hhᵀ of a slice (S*L >= H)
 }
 
 @group(0) @binding(1) var<storage, read_write> arena: array<f32>;
@@ -78,6 +92,8 @@ const WG: u32 = 256u;
 const MAXH: u32 = 1024u;
 
 var<workgroup> hbuf: array<f32, 2048>; // h before and after a step, MAXH each
+
+var<workgroup> part: array<vec4<f32>, 512>; // split: slices 1..S-1's partial sums, (S-1)*H at most 512
 
 fn sigm(x: f32) -> f32 {
     return 1.0 / (1.0 + exp(-clamp(x, -60.0, 60.0)));
@@ -96,27 +112,32 @@ fn gates(w: u32, H: u32) -> vec4<f32> {
     return vec4<f32>(wt(w), wt(w + H), wt(w + 2u * H), wt(w + 3u * H));
 }
 
-// preact returns the four gate pre-activations of unit j: the gate inputs
-// at arena offset g plus the previous state hbuf[hin ..] times W_hhᵀ.
-fn preact(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
+// gateInputs returns the four gate inputs of unit j at arena offset g.
+fn gateInputs(j: u32, g: u32) -> vec4<f32> {
+    return vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+}
+
+// preact returns a0 plus the rows [k0, k1) of the previous state
+// hbuf[hin ..] times W_hhᵀ, for the four gates of unit j.
+fn preact(a0_: vec4<f32>, j: u32, k0: u32, k1: u32, hin: u32, whh: u32) -> vec4<f32> {
     let H = p.hid;
     let G = 4u * H;
     // Four partial sums, four rows of W_hhᵀ an iteration; gate q of unit j
     // is column q*H + j, so the invocations of a warp read neighbouring
     // values (one cache line) with every load.
-    var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+    var a0 = a0_;
     var a1 = vec4<f32>(0.0);
     var a2 = vec4<f32>(0.0);
     var a3 = vec4<f32>(0.0);
-    var k = 0u;
-    for (; k + 4u <= H; k += 4u) {
+    var k = k0;
+    for (; k + 4u <= k1; k += 4u) {
         let w = whh + k * G + j;
         a0 += hbuf[hin + k] * gates(w, H);
         a1 += hbuf[hin + k + 1u] * gates(w + G, H);
         a2 += hbuf[hin + k + 2u] * gates(w + 2u * G, H);
         a3 += hbuf[hin + k + 3u] * gates(w + 3u * G, H);
     }
-    for (; k < H; k++) {
+    for (; k < k1; k++) {
         a0 += hbuf[hin + k] * gates(whh + k * G + j, H);
     }
     return (a0 + a1) + (a2 + a3);
@@ -125,9 +146,9 @@ fn preact(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
 // preact4 is preact for W_hhᵀ interleaved (column 4j+q; whh a multiple of
 // 4): the four gates of unit j in row k are one wt4 load, and eight rows an
 // iteration keep eight loads in flight per invocation.
-fn preact4(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
+fn preact4(a0_: vec4<f32>, j: u32, k0: u32, k1: u32, hin: u32, whh: u32) -> vec4<f32> {
     let H = p.hid;
-    var a0 = vec4<f32>(arena[g + 4u * j], arena[g + 4u * j + 1u], arena[g + 4u * j + 2u], arena[g + 4u * j + 3u]);
+    var a0 = a0_;
     var a1 = vec4<f32>(0.0);
     var a2 = vec4<f32>(0.0);
     var a3 = vec4<f32>(0.0);
@@ -137,8 +158,8 @@ fn preact4(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
     var a7 = vec4<f32>(0.0);
     // Row k's gates of unit j are vec4 element k*H + j from whh/4.
     let w0 = whh / 4u + j;
-    var k = 0u;
-    for (; k + 8u <= H; k += 8u) {
+    var k = k0;
+    for (; k + 8u <= k1; k += 8u) {
         let w = w0 + k * H;
         a0 += hbuf[hin + k] * wt4(w);
         a1 += hbuf[hin + k + 1u] * wt4(w + H);
@@ -149,19 +170,26 @@ fn preact4(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
         a6 += hbuf[hin + k + 6u] * wt4(w + 6u * H);
         a7 += hbuf[hin + k + 7u] * wt4(w + 7u * H);
     }
-    for (; k < H; k++) {
+    for (; k < k1; k++) {
         a0 += hbuf[hin + k] * wt4(w0 + k * H);
     }
     return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
 }
 
-// gatesOf returns the four gate pre-activations of unit j in the layout
-// p.interleaved names (a uniform branch).
-fn gatesOf(j: u32, g: u32, hin: u32, whh: u32) -> vec4<f32> {
+// gatesOf returns a0 plus the rows [k0, k1) of h times W_hhᵀ for unit j,
+// in the layout p.interleaved names (a uniform branch).
+fn gatesOf(a0: vec4<f32>, j: u32, k0: u32, k1: u32, hin: u32, whh: u32) -> vec4<f32> {
     if (p.interleaved != 0u) {
-        return preact4(j, g, hin, whh);
+        return preact4(a0, j, k0, k1, hin, whh);
     }
-    return preact(j, g, hin, whh);
+    return preact(a0, j, k0, k1, hin, whh);
+}
+
+// lstmCell returns the new cell state and h of a unit from its gate
+// pre-activations a (i, f, g, o) and its previous cell state.
+fn lstmCell(a: vec4<f32>, cell: f32) -> vec2<f32> {
+    let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
+    return vec2<f32>(c, sigm(a.w) * tanh_(c));
 }
 
 // unitStep computes step t of unit j (if j < H) from the previous state in
@@ -175,23 +203,20 @@ fn unitStep(j: u32, cell: f32, t: u32, g: u32, hin: u32, hout: u32, whh: u32, di
     if (j >= H) {
         return cell;
     }
-    let a = gatesOf(j, g, hin, whh);
-    let c = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
-    let h = sigm(a.w) * tanh_(c);
-    hbuf[hout + j] = h;
-    arena[out + t * p.ldo + dir * H + j] = h;
-    return c;
+    let ch = lstmCell(gatesOf(gateInputs(j, g), j, 0u, H, hin, whh), cell);
+    hbuf[hout + j] = ch.y;
+    arena[out + t * p.ldo + dir * H + j] = ch.y;
+    return ch.x;
 }
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>) {
-    let sent = wid.x;
     let dir = wid.y;
     let H = p.hid;
     let G = 4u * H;
-    let first = ints[p.seqs + 4u * sent];
-    let count = ints[p.seqs + 4u * sent + 1u] + 2u;
+    let first = ints[p.seqs + 4u * wid.x]; // sentence wid.x's first token
+    let count = ints[p.seqs + 4u * wid.x + 1u] + 2u; // and its tokens
     let m = wid.z; // the model, for an ensemble's models in one dispatch
     let whh = p.whh + m * p.whhM + dir * p.whhZ;
     let out = p.out + m * p.outM;
@@ -215,6 +240,56 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         cell1 = unitStep(lid.x + WG, cell1, t, g, hin, hout, whh, dir, out);
         cell2 = unitStep(lid.x + 2u * WG, cell2, t, g, hin, hout, whh, dir, out);
         cell3 = unitStep(lid.x + 3u * WG, cell3, t, g, hin, hout, whh, dir, out);
+        workgroupBarrier();
+        cur = 1u - cur;
+    }
+}
+
+// split is main with each unit's sum over the rows of W_hhᵀ split over
+// p.slices invocations (see the header): invocation lid.x is slice
+// r = lid.x / H of unit j = lid.x % H; invocations past S*H only keep the
+// barriers.
+@compute @workgroup_size(1024, 1, 1)
+fn split(@builtin(workgroup_id) wid: vec3<u32>,
+         @builtin(local_invocation_id) lid: vec3<u32>) {
+    let H = p.hid;
+    let S = p.slices;
+    let r = lid.x / H;  // the slice
+    let j = lid.x % H;  // and the unit
+    let tokens = vec2<u32>(ints[p.seqs + 4u * wid.x], ints[p.seqs + 4u * wid.x + 1u] + 2u); // first, count
+    let dir = wid.y;
+    let m = wid.z;
+    let whh = p.whh + m * p.whhM + dir * p.whhZ;
+    let out = p.out + m * p.outM;
+    let k0 = min(r * p.sliceLen, H);
+    let k1 = min(k0 + p.sliceLen, H);
+    if (lid.x < H) {
+        hbuf[lid.x] = 0.0;
+    }
+    workgroupBarrier();
+    var cell = 0.0;
+    var cur = 0u;
+    for (var s = 0u; s < tokens.y; s++) {
+        let t = tokens.x + select(s, tokens.y - 1u - s, dir == 1u);
+        let hin = cur * MAXH;
+        var a = vec4<f32>(0.0);
+        if (r < S) {
+            a = gatesOf(a, j, k0, k1, hin, whh);
+            if (r > 0u) {
+                part[(r - 1u) * H + j] = a;
+            }
+        }
+        workgroupBarrier();
+        if (r == 0u) {
+            a += gateInputs(j, p.x + m * p.xM + t * p.ldx + dir * 4u * H);
+            for (var q = 1u; q < S; q++) {
+                a += part[(q - 1u) * H + j];
+            }
+            let ch = lstmCell(a, cell);
+            cell = ch.x;
+            hbuf[(1u - cur) * MAXH + j] = ch.y;
+            arena[out + t * p.ldo + dir * H + j] = ch.y;
+        }
         workgroupBarrier();
         cur = 1u - cur;
     }
@@ -252,9 +327,9 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
         if (s < count) {
             let id = ints[first + select(s, count - 1u - s, dir == 1u)];
             let hin = cur * MAXH + slot * H;
-            let a = gatesOf(j, x + (id * 2u + dir) * G, hin, whh);
-            cell = sigm(a.y) * cell + sigm(a.x) * tanh_(a.z);
-            let h = sigm(a.w) * tanh_(cell);
+            let ch = lstmCell(gatesOf(gateInputs(j, x + (id * 2u + dir) * G), j, 0u, H, hin, whh), cell);
+            cell = ch.x;
+            let h = ch.y;
             hbuf[(1u - cur) * MAXH + slot * H + j] = h;
             if (s + 1u == count) {
                 arena[out + tok * p.ldo + p.col + dir * H + j] = h;

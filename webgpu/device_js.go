@@ -26,8 +26,8 @@ type device struct {
 	queue *wgpu.Queue
 	info  AdapterInfo
 	f16   bool
-	// bindingLimit is storageLimit: the app keeps WebGPU's default limits
-	// in the browser (its chunks, BrowserChunkTokens, fit them).
+	// bindingLimit is storageLimit: the app keeps WebGPU's default binding
+	// limits in the browser (its chunks, BrowserChunkTokens, fit them).
 	bindingLimit int
 	lost         atomic.Pointer[string]
 	onLost       js.Func
@@ -81,6 +81,16 @@ func openDevice(o Options) (d *device, err error) {
 		d.info.Type = "cpu (fallback adapter)"
 	}
 	desc := map[string]any{}
+	// Workgroups of up to splitLoopWidth invocations as the adapter allows
+	// (the split LSTM loop); the other limits at WebGPU's defaults.
+	d.info.Workgroup = 256
+	if al := ad.Get("limits"); al.Truthy() {
+		inv := min(al.Get("maxComputeInvocationsPerWorkgroup").Int(), al.Get("maxComputeWorkgroupSizeX").Int(), splitLoopWidth)
+		if inv > d.info.Workgroup {
+			desc["requiredLimits"] = map[string]any{"maxComputeInvocationsPerWorkgroup": inv, "maxComputeWorkgroupSizeX": inv}
+			d.info.Workgroup = inv
+		}
+	}
 	if o.Weights == WeightsF16 && !o.NoShaderF16 && ad.Get("features").Call("has", "shader-f16").Bool() {
 		desc["requiredFeatures"] = []any{"shader-f16"}
 		d.f16 = true

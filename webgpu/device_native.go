@@ -81,15 +81,20 @@ func openDevice(o Options) (d *device, err error) {
 		d.timestamps = true
 	}
 	desc := &wgpu.DeviceDescriptor{Label: "discspan scorer", RequiredFeatures: feats}
-	// Ask for bindings and buffers of up to largeStorageLimit as the
-	// adapter allows (never below WebGPU's defaults, which every adapter
-	// has), every other limit at its default.
+	// Ask for bindings and buffers of up to largeStorageLimit and
+	// workgroups of up to splitLoopWidth invocations as the adapter allows
+	// (never below WebGPU's defaults, which every adapter has), every other
+	// limit at its default.
 	al := ad.GetLimits().Limits
 	limits := wgpu.DefaultLimits()
 	limits.MaxStorageBufferBindingSize = max(storageLimit, min(al.MaxStorageBufferBindingSize, largeStorageLimit))
 	limits.MaxBufferSize = max(2*storageLimit, min(al.MaxBufferSize, largeStorageLimit))
+	// (DefaultLimits leaves these undefined, that is, WebGPU's 256.)
+	limits.MaxComputeInvocationsPerWorkgroup = max(256, min(al.MaxComputeInvocationsPerWorkgroup, splitLoopWidth))
+	limits.MaxComputeWorkgroupSizeX = max(256, min(al.MaxComputeWorkgroupSizeX, splitLoopWidth))
 	desc.RequiredLimits = &wgpu.RequiredLimits{Limits: limits}
 	d.bindingLimit = int(min(limits.MaxStorageBufferBindingSize, limits.MaxBufferSize))
+	d.info.Workgroup = int(min(limits.MaxComputeInvocationsPerWorkgroup, limits.MaxComputeWorkgroupSizeX))
 	dev, err := ad.RequestDevice(desc)
 	if err != nil {
 		ad.Release()

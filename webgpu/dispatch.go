@@ -12,6 +12,7 @@ const (
 	kCharLSTM
 	kLSTM
 	kLSTMLoop
+	kLSTMSplit
 	kCharLoop
 	kPair
 	kAssemble
@@ -28,6 +29,7 @@ var (
 		kCharLSTM:     "lstm.wgsl",
 		kLSTM:         "lstm.wgsl",
 		kLSTMLoop:     "lstm_loop.wgsl",
+		kLSTMSplit:    "lstm_loop.wgsl",
 		kCharLoop:     "lstm_loop.wgsl",
 		kPair:         "biaffine_pair.wgsl",
 		kAssemble:     "assemble.wgsl",
@@ -39,11 +41,22 @@ var (
 		kCharLSTM:     "chars",
 		kLSTM:         "sentence",
 		kLSTMLoop:     "main",
+		kLSTMSplit:    "split",
 		kCharLoop:     "chars",
 		kPair:         "main",
 		kAssemble:     "main",
 	}
 )
+
+// kernelInvocations returns the invocations of one workgroup of kernel k
+// where it needs more than WebGPU's default limit (256): its pipeline is
+// created only on a device that allows them (Options.workgroupLimit).
+func kernelInvocations(k kernel) int {
+	if k == kLSTMSplit {
+		return splitLoopWidth
+	}
+	return 256
+}
 
 // fixedDispatches is the number of dispatches of a chunk besides the LSTM
 // time steps: the word gather, two LSTM input projections, the tagger, the
@@ -86,6 +99,9 @@ type planner struct {
 	// split: Linear products with few workgroups are split over their
 	// inner dimension (planLimits.splitInner).
 	split bool
+	// splitLoop: the sentence LSTM loops of chunks of few sentences split
+	// each unit's sum over several invocations (planLimits.splitLoop).
+	splitLoop bool
 	// slot places the model's biaffine scratch (tm, span and label
 	// scores, three kinds each) after slot models' (see scoresTogether):
 	// 0, or the model's index where an ensemble's score stages run as one
@@ -379,14 +395,52 @@ const loopSentences = 4
 const hardwareLoopSentences = 0
 
 // lstmLoop dispatches lstm_loop.wgsl: the BiLSTM layer name over every
-// sentence of a chunk in one dispatch, gate inputs from gm.
+// sentence of a chunk in one dispatch, gate inputs from gm; entry split
+// (each unit's sum over loopSlices(hid) invocations) where the plan allows
+// it and the chunk has at most splitLoopSentences sentences, else main.
 func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 	prm := lstmParams{
 		Hid: u32(hid), Seqs: 0, X: u32(p.gm()), Ldx: u32(8 * hid),
 		Out: u32(out), Ldo: u32(2 * hid),
 	}
 	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights(name)
-	p.add(kLSTMLoop, name+" (loop)", loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
+	k := kLSTMLoop
+	if slices, length := loopSlices(hid); p.splitLoop && slices > 1 && len(ch.n) <= splitLoopSentences {
+		k, prm.Slices, prm.SliceLen = kLSTMSplit, u32(slices), u32(length)
+	}
+	p.add(k, name+" (loop)", loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
+}
+
+// splitLoopWidth is the workgroup size of lstm_loop.wgsl's split entry,
+// and splitLoopPartials the partial sums its workgroup memory holds
+// (slices 1..S-1 of every unit).
+const (
+	splitLoopWidth    = 1024
+	splitLoopPartials = 512
+)
+
+// splitLoopSentences is the most sentences of a chunk whose LSTM loops
+// split each unit's sum: two workgroups of 1024 invocations per sentence
+// are about the most that a large GPU keeps resident at once (an H100 or
+// H200 has 132 multiprocessors of 2048 invocations); beyond, main's
+// smaller workgroups keep more sentences running.
+const splitLoopSentences = 128
+
+// loopSlices returns how many invocations of lstm_loop.wgsl's split entry
+// share each unit's sum for hidden size hid (0 where it cannot run: hid
+// above splitLoopPartials), and the rows of W_hhᵀ each sums: as many
+// slices as the workgroup and its partial sums hold, at most 8, each a
+// multiple of 8 rows (preact4's unrolling) where that still covers hid.
+func loopSlices(hid int) (slices, length int) {
+	if hid <= 0 || hid > splitLoopPartials {
+		return 0, 0
+	}
+	slices = min(8, splitLoopWidth/hid, 1+splitLoopPartials/hid)
+	length = (hid + slices - 1) / slices
+	if padded := (length + 7) / 8 * 8; padded*(slices-1) < hid {
+		length = padded
+	}
+	return slices, length
 }
 
 // loopWork is the estimated work of one lstm_loop.wgsl dispatch over ch:
@@ -496,6 +550,13 @@ type planLimits struct {
 	// one only for tests (Options.TestSplitInner), as its few cores gain
 	// nothing from more workgroups.
 	splitInner bool
+	// splitLoop: the sentence LSTM loops of small chunks split each unit's
+	// sum over several invocations (lstm_loop.wgsl split, planner.lstmLoop)
+	// on a device that allows workgroups of splitLoopWidth invocations:
+	// on a hardware adapter unless a profile variant turns it off
+	// (Options.noSplitLoop), on a software one only for tests
+	// (Options.TestSplitLoop).
+	splitLoop bool
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -510,6 +571,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	}
 	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
 	lim.splitInner = (!software || o.TestSplitInner) && !o.noSplitInner
+	lim.splitLoop = (!software || o.TestSplitLoop) && !o.noSplitLoop && o.workgroupLimit >= splitLoopWidth
 	return lim
 }
 
@@ -586,7 +648,7 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 		}
 		stages[k] = memberStages(l, &wms[k], ch, lim, k, len(wms), k*share, slot)
 		for _, st := range []int{stageLSTM1, stageLSTM2} {
-			if len(stages[k][st]) != 1 || stages[k][st][0].kernel != kLSTMLoop {
+			if len(stages[k][st]) != 1 || stages[k][st][0].kernel != kLSTMLoop && stages[k][st][0].kernel != kLSTMSplit {
 				return nil, false
 			}
 		}
@@ -784,7 +846,7 @@ const (
 // its activations from arena row rowOff on, cut into stages.
 func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff, slot int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner, splitLoop: lim.splitLoop}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds

@@ -61,12 +61,17 @@ func TestDispatchByDispatch(t *testing.T) {
 		// model's.
 		{"loop f32, products split", WeightsF32, false, []int{17}, planLimits{splitInner: true}},
 		{"steps f16, products split", WeightsF16, false, []int{3, 1, 7, 12, 2, 21, 5, 16, 9}, planLimits{loopSents: 1, charSteps: true, splitInner: true}},
+		// Each unit's sum split over invocations (lstm_loop.wgsl split,
+		// the hardware default for small chunks): both layouts of W_hhᵀ.
+		{"loop f32, units split", WeightsF32, false, []int{17, 4}, planLimits{splitLoop: true}},
+		{"loop f16 unpacked, interleaved, units split", WeightsF16, true, []int{6, 19, 1}, planLimits{splitLoop: true, interleaved: true}},
 	}
 	for _, m := range models {
 		for _, tc := range cases {
 			// The micro model's products are too short to split; the long
-			// inner one is there for the splits.
-			if tc.lim.splitInner == (m.name == "random micro") || !tc.lim.splitInner && m.name == "random long inner" {
+			// inner one is there for the splits only; the shipped model
+			// runs every case.
+			if tc.lim.splitInner && m.name == "random micro" || !tc.lim.splitInner && m.name == "random long inner" {
 				continue
 			}
 			t.Run(m.name+"/"+tc.name, func(t *testing.T) {
@@ -106,8 +111,11 @@ func TestDispatchByDispatch(t *testing.T) {
 				if kernels[kMatmulReduce] != tc.lim.splitInner {
 					t.Fatalf("the plan's kernels %v: want products split over their inner dimension %v", kernels, tc.lim.splitInner)
 				}
-				if loop := tc.lim.loopSents == 0; kernels[kLSTMLoop] != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
+				if loop := tc.lim.loopSents == 0; (kernels[kLSTMLoop] || kernels[kLSTMSplit]) != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
 					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
+				}
+				if loop := tc.lim.loopSents == 0; kernels[kLSTMSplit] != (loop && tc.lim.splitLoop) || kernels[kLSTMLoop] != (loop && !tc.lim.splitLoop) {
+					t.Fatalf("the plan's kernels %v: want the units' sums split %v", kernels, tc.lim.splitLoop)
 				}
 				checkDispatches(t, s, ps, ds, chunks[0].ints)
 			})
@@ -413,7 +421,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 				}
 			}
 		}
-	case kLSTMLoop:
+	case kLSTMLoop, kLSTMSplit: // split: the same sums, each unit's over slices
 		p := paramsOf[lstmParams](d.params)
 		H := p.Hid
 		for m := range d.grid[2] { // an ensemble's models at once

@@ -68,6 +68,14 @@
 // product's few workgroups would otherwise each walk hundreds of inner
 // columns while most of the GPU idles.
 //
+// Likewise, where the device allows workgroups of 1024 invocations (a
+// native device asks for them, as does the browser's where the adapter
+// has them; AdapterInfo.Workgroup), the sentence LSTM loops of a hardware
+// adapter's chunks of at most 128 sentences run lstm_loop.wgsl split: each
+// unit's recurrent sum is shared by 2-8 invocations (loopSlices), whose
+// partial sums meet in workgroup memory, so a step's chain of dependent
+// loads is that many times shorter.
+//
 // At load time, gather.wgsl and matmul.wgsl compute the char table
 // CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads
 // its input projection with one lookup.

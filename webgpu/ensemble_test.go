@@ -172,6 +172,21 @@ func TestEnsembleOneDevice(t *testing.T) {
 				if split := splitProducts(s.lay, planChunks(batch, s.lay), s.limits(), tc.models); (split > 0) != tc.long {
 					t.Errorf("%d products split over their inner dimension: want some %v", split, tc.long)
 				}
+				// Where the device allows workgroups of 1024 invocations
+				// (lavapipe does), the loops of these small chunks split
+				// each unit's sum (lstm_loop.wgsl split).
+				splitLoops := 0
+				for _, ch := range planChunks(batch, s.lay) {
+					for _, d := range ensemblePlan(s.lay, s.wms, ch, s.limits()) {
+						if d.kernel == kLSTMSplit {
+							splitLoops++
+						}
+					}
+				}
+				if wide := s.opts.workgroupLimit >= splitLoopWidth; (splitLoops > 0) != wide {
+					t.Errorf("%d LSTM loops with the units' sums split, on a device of %d invocations a workgroup", splitLoops, s.opts.workgroupLimit)
+				}
+				t.Logf("%d LSTM loops with the units' sums split", splitLoops)
 			}
 			want, err := scorer.MeanCPU(refs).Score(batch)
 			if err != nil {
@@ -207,12 +222,14 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 		lengths []int
 		loops   bool // the sentence LSTMs loop (at most loopSentences sentences)
 		split   bool // longInnerConfig, products split over their inner dimension
+		units   bool // the loops split each unit's sum (lstm_loop.wgsl split)
 	}{
-		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false, false},
-		{"loop f16", WeightsF16, []int{6, 13}, true, false},
-		{"loop f32, one sentence: the score stages of both too", WeightsF32, []int{5}, true, false},
-		{"loop f32, one sentence, products split: their reductions shared, the tagger's in turn", WeightsF32, []int{5}, true, true},
-		{"steps f16, products split", WeightsF16, []int{3, 1, 7, 12, 2, 9}, false, true},
+		{"steps f32", WeightsF32, []int{3, 1, 7, 12, 2, 9}, false, false, false},
+		{"loop f16", WeightsF16, []int{6, 13}, true, false, false},
+		{"loop f32, one sentence: the score stages of both too", WeightsF32, []int{5}, true, false, false},
+		{"loop f32, one sentence, products split: their reductions shared, the tagger's in turn", WeightsF32, []int{5}, true, true, false},
+		{"steps f16, products split", WeightsF16, []int{3, 1, 7, 12, 2, 9}, false, true, false},
+		{"loop f16, units split: both models' in one dispatch", WeightsF16, []int{6, 13}, true, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := microConfig()
@@ -220,7 +237,7 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 				c = longInnerConfig()
 			}
 			_, ps := randomModels(t, c, 2)
-			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128, TestSplitInner: tc.split})
+			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128, TestSplitInner: tc.split, TestSplitLoop: tc.units})
 			chunks := planChunks(randomBatch(c, 5, tc.lengths...), s.lay)
 			if len(chunks) != 1 {
 				t.Fatalf("%d chunks, want 1", len(chunks))
@@ -244,6 +261,15 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			}
 			if split := splitProducts(s.lay, chunks, s.limits(), 2); (split > 0) != tc.split {
 				t.Fatalf("%d products split over their inner dimension, want some: %v", split, tc.split)
+			}
+			units := 0
+			for _, d := range ds {
+				if d.kernel == kLSTMSplit {
+					units++
+				}
+			}
+			if want := map[bool]int{true: 2}[tc.units]; units != want {
+				t.Fatalf("%d loops with the units' sums split, want %d", units, want)
 			}
 			shared := sharedDispatches(s.lay, chunks[0], s.limits(), 2, tc.loops)
 			wantShared := map[bool]int{true: modelsShare}[tc.loops] + map[bool]int{true: scoresShare}[len(tc.lengths) == 1]

@@ -15,6 +15,11 @@ type AdapterInfo struct {
 	// Software is set for CPU (software) adapters such as lavapipe or
 	// SwiftShader: correct but slow, usually slower than the CPU backend.
 	Software bool
+	// Workgroup is the most invocations of one workgroup the device was
+	// opened with: WebGPU's default 256, or up to 1024 where the adapter
+	// allows it (the LSTM loops of small chunks then split each unit's
+	// sum over several invocations).
+	Workgroup int
 }
 
 // VulkanDriverInstalled reports whether a Vulkan driver (ICD) is installed

@@ -115,6 +115,11 @@ type Options struct {
 	// inner dimension on a software adapter too, as the plan of a hardware
 	// one does (so that lavapipe and SwiftShader run matmul.wgsl reduce).
 	TestSplitInner bool
+	// TestSplitLoop, for tests only, lets the sentence LSTM loops of small
+	// chunks split each unit's sum over several invocations on a software
+	// adapter too (lstm_loop.wgsl split), as a hardware one does where the
+	// device allows workgroups of 1024 invocations.
+	TestSplitLoop bool
 	// TestPerturb, for the self-check's tests only, names a kernel file
 	// ("lstm.wgsl", ...) whose weight reads are scaled by 1.05: a
 	// deliberately wrong kernel that the self-check must refuse.
@@ -146,6 +151,10 @@ type Options struct {
 	// products whole where the plan would split them over their inner
 	// dimension (planLimits.splitInner).
 	noSplitInner bool
+	// noSplitLoop, for benchmarks only, keeps every LSTM loop on
+	// lstm_loop.wgsl main where the plan would split the units' sums
+	// (planLimits.splitLoop).
+	noSplitLoop bool
 	// kindsInTurn, for benchmarks only, runs the three kinds' biaffines
 	// and assemblies one after the other where a small chunk would run
 	// them at once (kindsTogether).
@@ -161,6 +170,10 @@ type Options struct {
 	// bytes (0: storageLimit): set from the device once it is open, or by
 	// tests to plan for a device.
 	bindingLimit int
+	// workgroupLimit is the most invocations of one workgroup the device
+	// allows (0: WebGPU's default, 256): set from the device once it is
+	// open, or by tests to plan for a device.
+	workgroupLimit int
 }
 
 // bindingBytes returns the largest storage binding the buffers may use.

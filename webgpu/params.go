@@ -40,6 +40,7 @@ type lstmParams struct {
 	Out, Ldo, Col                   uint32
 	WhhM, XM, OutM                  uint32 // lstm_loop.wgsl: steps per model (grid z)
 	Interleaved                     uint32 // lstm_loop.wgsl: 1 reads lstm.wgsl's interleaved W_hhᵀ four gates a load
+	Slices, SliceLen                uint32 // lstm_loop.wgsl split: invocations per unit, rows of W_hhᵀ each
 }
 
 // pairParams is PairParams of biaffine_pair.wgsl.

@@ -164,6 +164,17 @@ func TestAdapterDefaults(t *testing.T) {
 		{"hardware, chunk and loop reach set", Options{ChunkTokens: 1000, loopSentences: 2}, false, 1000, 0, planLimits{loopSents: 2, splitInner: true}},
 		{"software, loop reach set", Options{loopSentences: 64}, true, SoftwareChunkTokens, SoftwareSubmitWork,
 			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: 64}},
+		// The units' sums split (lstm_loop.wgsl split) where the device
+		// allows workgroups of 1024 invocations.
+		{"hardware, workgroups of 1024", Options{workgroupLimit: 1024}, false, hardwareChunk, 0, planLimits{splitInner: true, splitLoop: true}},
+		{"hardware, workgroups of 1024, units' sums whole", Options{workgroupLimit: 1024, noSplitLoop: true}, false, hardwareChunk, 0, planLimits{splitInner: true}},
+		{"hardware, workgroups of 512", Options{workgroupLimit: 512}, false, hardwareChunk, 0, planLimits{splitInner: true}},
+		{"software, workgroups of 1024", Options{workgroupLimit: 1024}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences}},
+		{"software, workgroups of 1024, units split (tests)", Options{workgroupLimit: 1024, TestSplitLoop: true}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences, splitLoop: true}},
+		{"software, workgroups of 256, units split asked", Options{TestSplitLoop: true}, true, SoftwareChunkTokens, SoftwareSubmitWork,
+			planLimits{maxWork: SoftwareSubmitWork, loopIters: softwareLoopLimit, loopSents: loopSentences}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,6 +240,74 @@ func TestInnerSlices(t *testing.T) {
 			}
 			if need := tc.members * tc.zs * slices * tc.rows * tc.cols; slices > 1 && need > tc.l.c.Labels*tc.l.pairCap {
 				t.Errorf("the slices' sums take %d floats, over the label scratch's %d", need, tc.l.c.Labels*tc.l.pairCap)
+			}
+		})
+	}
+}
+
+// TestLoopSlices: how many invocations share each unit's sum in
+// lstm_loop.wgsl's split entry, and how many rows of W_hhᵀ each sums, for
+// the presets' hidden sizes and others: the slices cover the rows, fit the
+// workgroup (S*H <= 1024) and its partial sums ((S-1)*H <= 512); hidden
+// sizes above 512 are not split. And which chunks the planner splits.
+func TestLoopSlices(t *testing.T) {
+	cases := []struct {
+		hid, slices, length int
+	}{
+		{192, 3, 64},  // tiny
+		{288, 2, 144}, // small (the shipped pair)
+		{256, 3, 88},  // rows padded to 8: slices [0,88), [88,176), [176,256)
+		{512, 2, 256},
+		{513, 0, 0},
+		{64, 8, 8},
+		{13, 8, 2}, // 8 rows would leave the last five slices empty
+		{1, 8, 1},
+	}
+	for _, tc := range cases {
+		if s, l := loopSlices(tc.hid); s != tc.slices || l != tc.length {
+			t.Errorf("H %d: %d slices of %d rows, want %d of %d", tc.hid, s, l, tc.slices, tc.length)
+		}
+	}
+	for hid := 1; hid <= 1100; hid++ {
+		s, l := loopSlices(hid)
+		if (s == 0) != (hid > splitLoopPartials) {
+			t.Fatalf("H %d: %d slices", hid, s)
+		}
+		if s > 0 && (s < 2 || s*hid > splitLoopWidth || (s-1)*hid > splitLoopPartials || l < 1 || s*l < hid) {
+			t.Fatalf("H %d: %d slices of %d rows: not within the workgroup and its partial sums, or not covering the rows", hid, s, l)
+		}
+	}
+
+	c := network.Small()
+	c.Labels, c.Tags, c.WordVocab, c.CharVocab = 28, 40, 1000, 100
+	l, err := newLayout(c, Options{}.withDefaults(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []struct {
+		name      string
+		splitLoop bool
+		sentences int
+		want      kernel
+	}{
+		{"one sentence", true, 1, kLSTMSplit},
+		{"128 sentences", true, splitLoopSentences, kLSTMSplit},
+		{"129 sentences", true, splitLoopSentences + 1, kLSTMLoop},
+		{"one sentence, not allowed", false, 1, kLSTMLoop},
+	}
+	for _, tc := range plans {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &planner{l: l, wm: &weightMap{}, splitLoop: tc.splitLoop}
+			p.lstmLoop("lstm2", c.LSTM2Hidden, &chunk{n: make([]int, tc.sentences), maxN: 20}, 0)
+			if len(p.ds) != 1 || p.ds[0].kernel != tc.want {
+				t.Fatalf("dispatches %+v, want one of kernel %d", p.ds, tc.want)
+			}
+			prm := paramsOf[lstmParams](p.ds[0].params)
+			if slices, length := loopSlices(c.LSTM2Hidden); tc.want == kLSTMSplit && (prm.Slices != uint32(slices) || prm.SliceLen != uint32(length)) {
+				t.Errorf("parameters: %d slices of %d, want %d of %d", prm.Slices, prm.SliceLen, slices, length)
+			}
+			if g := p.ds[0].grid; g != [3]uint32{uint32(tc.sentences), 2, 1} {
+				t.Errorf("grid %v, want a workgroup per sentence and direction", g)
 			}
 		})
 	}

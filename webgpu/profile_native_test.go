@@ -70,6 +70,7 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 	}{
 		{"one sentence of 20 words", Options{}, one},
 		{"one sentence of 20 words, products whole (not split over their inner dimension)", Options{noSplitInner: true}, one},
+		{"one sentence of 20 words, LSTM loops' unit sums whole (not split over invocations)", Options{noSplitLoop: true}, one},
 		{"one sentence of 20 words, char BiLSTM a dispatch per step", Options{charSteps: true}, one},
 		{"one sentence of 20 words, LSTM loops interleaved", interleaved, one},
 		{"one sentence of 20 words, the kinds' biaffines in turn", Options{kindsInTurn: true}, one},
@@ -78,6 +79,7 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		{"64 sentences", Options{}, batch[:64]},
 		{"64 sentences, LSTM loops interleaved", interleaved, batch[:64]},
 		{"64 sentences, products whole", Options{noSplitInner: true}, batch[:64]},
+		{"64 sentences, LSTM loops' unit sums whole", Options{noSplitLoop: true}, batch[:64]},
 		{"64 sentences, per-step LSTM kernel", steps, batch[:64]},
 		{"test set", Options{}, batch},
 		{"test set, char BiLSTM a dispatch per step", Options{charSteps: true}, batch},
@@ -112,8 +114,9 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 // averaged on the CPU (scorer.Mean, what the app did before session 11);
 // and the two on one device, averaged there (NewEnsemble, what the app
 // does now), with its phases, and the same with the models' loops in turn
-// rather than in one dispatch (Options.modelsInTurn), and with no product
-// split over its inner dimension (Options.noSplitInner). One device runs the models' dispatches back
+// rather than in one dispatch (Options.modelsInTurn), with no product
+// split over its inner dimension (Options.noSplitInner), and with the
+// loops' unit sums whole (Options.noSplitLoop). One device runs the models' dispatches back
 // to back; two devices may overlap them where the GPU runs two devices'
 // work at once, which matters most for one sentence.
 func BenchmarkProfile_Ensemble(b *testing.B) {
@@ -138,6 +141,9 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	whole := o
 	whole.noSplitInner = true
 	ensWhole := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, whole)
+	unitsWhole := o
+	unitsWhole.noSplitLoop = true
+	ensUnitsWhole := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, unitsWhole)
 	mean := scorer.Mean(s0, s1)
 	best := func(rounds int, run func() error) time.Duration {
 		d := time.Duration(1 << 62)
@@ -168,7 +174,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, v := range sizes {
-			for _, s := range []scorer.Scorer{s0, s1, ens, ensInTurn, ensWhole} { // warm up: buffers grown
+			for _, s := range []scorer.Scorer{s0, s1, ens, ensInTurn, ensWhole, ensUnitsWhole} { // warm up: buffers grown
 				if err := score(s, v.in)(); err != nil {
 					b.Fatal(err)
 				}
@@ -188,6 +194,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 			averaged := best(v.rounds, score(mean, v.in))
 			modelsInTurn := best(v.rounds, score(ensInTurn, v.in))
 			productsWhole := best(v.rounds, score(ensWhole, v.in))
+			loopsUnitsWhole := best(v.rounds, score(ensUnitsWhole, v.in))
 			var phases Phases
 			oneDevice := time.Duration(1 << 62)
 			for range v.rounds {
@@ -196,8 +203,8 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 					oneDevice, phases = d, ens.Phases()
 				}
 			}
-			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v); the same with the loops model after model %.2f ms, with no product split over its inner dimension %.2f ms\n",
-				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases, ms(modelsInTurn), ms(productsWhole))
+			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v); the same with the loops model after model %.2f ms, with no product split over its inner dimension %.2f ms, with the loops' unit sums whole %.2f ms\n",
+				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases, ms(modelsInTurn), ms(productsWhole), ms(loopsUnitsWhole))
 		}
 	}
 }

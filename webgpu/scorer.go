@@ -146,6 +146,7 @@ func NewEnsemble(ps []*network.Params, o Options) (*Scorer, error) {
 	if o.bindingLimit == 0 || o.bindingLimit > d.bindingLimit {
 		o.bindingLimit = d.bindingLimit
 	}
+	o.workgroupLimit = d.info.Workgroup
 	lay, err := newEnsembleLayout(cfg, o, len(ps))
 	if err != nil {
 		d.release()

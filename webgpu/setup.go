@@ -96,6 +96,9 @@ func (s *Scorer) createLayouts() error {
 // source.
 func (s *Scorer) createPipelinesFrom(snippet string, source func(kernel) (string, error)) error {
 	for k := range numKernels {
+		if kernelInvocations(k) > max(256, s.opts.workgroupLimit) {
+			continue // the device cannot run it; plans do not use it (planLimits.splitLoop)
+		}
 		code, err := source(k)
 		if err != nil {
 			return err

@@ -120,9 +120,21 @@ func check(out *strings.Builder) {
 		}
 		ws = append(ws, w)
 	}
-	if s, err := webgpu.NewEnsemble([]*network.Params{ws[0].Params, ws[1].Params}, webgpu.Options{MaxWords: 40, TestSplitInner: true}); err != nil {
-		fmt.Fprintf(out, "FAIL products split: %v\n", err)
-	} else {
+	// And the sentence LSTM loops with each unit's sum split over
+	// invocations (lstm_loop.wgsl split), where the device has workgroups
+	// of 1024 invocations.
+	for _, v := range []struct {
+		what string
+		o    webgpu.Options
+	}{
+		{"products split over their inner dimension", webgpu.Options{MaxWords: 40, TestSplitInner: true}},
+		{"LSTM loops' unit sums split", webgpu.Options{MaxWords: 40, TestSplitLoop: true}},
+	} {
+		s, err := webgpu.NewEnsemble([]*network.Params{ws[0].Params, ws[1].Params}, v.o)
+		if err != nil {
+			fmt.Fprintf(out, "FAIL %s: %v\n", v.what, err)
+			continue
+		}
 		for _, sub := range [][]network.Input{batch, batch[3:4]} {
 			got, err := s.Score(sub)
 			want, werr := scorer.MeanCPU(ws).Score(sub)
@@ -132,7 +144,7 @@ func check(out *strings.Builder) {
 			} else if d = maxDiff(got, want); !(d <= 1e-3) {
 				verdict = "FAIL"
 			}
-			fmt.Fprintf(out, "%s products split over their inner dimension: %s, %d sentences: max abs diff %.3g (tolerance 0.001)\n", verdict, s.Backend(), len(sub), d)
+			fmt.Fprintf(out, "%s %s: %s, workgroups of %d, %d sentences: max abs diff %.3g (tolerance 0.001)\n", verdict, v.what, s.Backend(), s.Adapter().Workgroup, len(sub), d)
 		}
 		s.Close()
 	}
