@@ -84,11 +84,13 @@ func openDevice(o Options) (d *device, err error) {
 	// Workgroups of up to splitLoopWidth invocations as the adapter allows
 	// (the split LSTM loop); the other limits at WebGPU's defaults.
 	d.info.Workgroup = 256
-	if al := ad.Get("limits"); al.Truthy() {
-		inv := min(al.Get("maxComputeInvocationsPerWorkgroup").Int(), al.Get("maxComputeWorkgroupSizeX").Int(), splitLoopWidth)
-		if inv > d.info.Workgroup {
-			desc["requiredLimits"] = map[string]any{"maxComputeInvocationsPerWorkgroup": inv, "maxComputeWorkgroupSizeX": inv}
-			d.info.Workgroup = inv
+	if lim := ad.Get("limits"); lim.Truthy() {
+		inv, size := lim.Get("maxComputeInvocationsPerWorkgroup"), lim.Get("maxComputeWorkgroupSizeX")
+		if inv.Type() == js.TypeNumber && size.Type() == js.TypeNumber {
+			if n := min(inv.Int(), size.Int(), splitLoopWidth); n > d.info.Workgroup {
+				desc["requiredLimits"] = map[string]any{"maxComputeInvocationsPerWorkgroup": n, "maxComputeWorkgroupSizeX": n}
+				d.info.Workgroup = n
+			}
 		}
 	}
 	if o.Weights == WeightsF16 && !o.NoShaderF16 && ad.Get("features").Call("has", "shader-f16").Bool() {
