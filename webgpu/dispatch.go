@@ -429,8 +429,9 @@ const splitLoopSentences = 128
 // loopSlices returns how many invocations of lstm_loop.wgsl's split entry
 // share each unit's sum for hidden size hid (0 where it cannot run: hid
 // above splitLoopPartials), and the rows of W_hhᵀ each sums: as many
-// slices as the workgroup and its partial sums hold, at most 8, each a
-// multiple of 8 rows (preact4's unrolling) where that still covers hid.
+// slices as the workgroup and its partial sums hold, at most 8, of
+// ceil(hid/slices) rows, rounded up to a multiple of 8 (preact4's
+// unrolling) where the last slice still gets rows.
 func loopSlices(hid int) (slices, length int) {
 	if hid <= 0 || hid > splitLoopPartials {
 		return 0, 0
