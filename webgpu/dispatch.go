@@ -404,11 +404,12 @@ func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 		Out: u32(out), Ldo: u32(2 * hid),
 	}
 	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights(name)
-	k := kLSTMLoop
+	k, what := kLSTMLoop, name+" (loop)"
 	if slices, length := loopSlices(hid); p.splitLoop && slices > 1 && len(ch.n) <= splitLoopSentences {
 		k, prm.Slices, prm.SliceLen = kLSTMSplit, u32(slices), u32(length)
+		what = fmt.Sprintf("%s (loop, unit sums in %d slices)", name, slices)
 	}
-	p.add(k, name+" (loop)", loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
+	p.add(k, what, loopWork(hid, ch), paramBytes(&prm), u32(len(ch.n)), 2, 1)
 }
 
 // splitLoopWidth is the workgroup size of lstm_loop.wgsl's split entry,

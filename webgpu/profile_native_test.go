@@ -235,7 +235,7 @@ func profileOnce(b *testing.B, s *Scorer, name string, batch []network.Input, re
 	for _, jb := range jobs {
 		n += len(jb.ds)
 	}
-	fmt.Printf("\n## %s on %s: %d chunks, %d dispatches, chunk tokens %d\n", name, s.Backend(), len(chunks), n, s.lay.tokCap)
+	fmt.Printf("\n## %s on %s: %d chunks, %d dispatches, chunk tokens %d, workgroups of up to %d invocations\n", name, s.Backend(), len(chunks), n, s.lay.tokCap, s.Adapter().Workgroup)
 	d := compare(b, got, ref)
 	fmt.Printf("against the CPU reference: max abs diff scores %.3g, tags %.3g; %d of %d trees differ\n", d.scores, d.tags, d.trees, len(batch))
 	if d.scores > 1e-3 || d.trees > 0 {
