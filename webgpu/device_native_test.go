@@ -178,3 +178,38 @@ func TestLargeBindings(t *testing.T) {
 		t.Errorf("small preset in a %d MiB arena: %s", 4*s.lay.arena>>20, d.describe(tolF32))
 	}
 }
+
+// TestWorkgroupLimit: a native device asks for workgroups of up to
+// splitLoopWidth invocations where its adapter allows more than WebGPU's
+// default 256; the device really has them (its limits, and the split
+// loop's pipeline, which a scorer creates only then), and a scorer plans
+// its loops accordingly.
+func TestWorkgroupLimit(t *testing.T) {
+	d, err := openDevice(Options{})
+	if err != nil {
+		t.Fatalf("no WebGPU adapter: %v", err)
+	}
+	al, dl := d.adapter.GetLimits().Limits, d.dev.GetLimits().Limits
+	want := max(256, int(min(al.MaxComputeInvocationsPerWorkgroup, al.MaxComputeWorkgroupSizeX, splitLoopWidth)))
+	got := d.info.Workgroup
+	d.release()
+	t.Logf("%s: adapter allows %d invocations (x %d); the device asked for %d and has %d", d.info.Name, al.MaxComputeInvocationsPerWorkgroup, al.MaxComputeWorkgroupSizeX, got, dl.MaxComputeInvocationsPerWorkgroup)
+	if got != want || int(dl.MaxComputeInvocationsPerWorkgroup) < got || int(dl.MaxComputeWorkgroupSizeX) < got {
+		t.Fatalf("AdapterInfo.Workgroup %d, want %d; the device's limits: %d invocations, x %d", got, want, dl.MaxComputeInvocationsPerWorkgroup, dl.MaxComputeWorkgroupSizeX)
+	}
+	s := openScorer(t, randomModel(t, microConfig(), 5).Params, Options{asHardware: true})
+	wide := s.Adapter().Workgroup >= splitLoopWidth
+	if s.opts.workgroupLimit != s.Adapter().Workgroup || (s.pipes[kLSTMSplit] != nil) != wide || s.limits().splitLoop != wide {
+		t.Errorf("scorer: workgroup limit %d (device %d), split pipeline %v, plan splits loops %v; want both %v",
+			s.opts.workgroupLimit, s.Adapter().Workgroup, s.pipes[kLSTMSplit] != nil, s.limits().splitLoop, wide)
+	}
+	if !wide {
+		return
+	}
+	// A plan that needs a pipeline the scorer lacks is an error, not a crash.
+	s.pipes[kLSTMSplit].Release()
+	s.pipes[kLSTMSplit] = nil
+	if _, err := s.Score(randomBatch(microConfig(), 5, 7)); err == nil || !strings.Contains(err.Error(), "has no pipeline on this device") {
+		t.Errorf("scoring without the split pipeline: %v", err)
+	}
+}

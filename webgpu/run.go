@@ -314,6 +314,12 @@ func (s *Scorer) copyTables(enc *wgpu.CommandEncoder, jb *job) error {
 
 // pass records dispatches first..last-1 of ds in one compute pass.
 func (s *Scorer) pass(enc *wgpu.CommandEncoder, ds []dispatch, first, last int) error {
+	for _, d := range ds[first:last] {
+		if s.pipes[d.kernel] == nil { // a plan for wider workgroups than the device has
+			return unavailable(ErrDevice, "%s: %s (entry %s) has no pipeline on this device (workgroups of %d invocations)",
+				d.what, kernelFiles[d.kernel], kernelEntries[d.kernel], s.opts.workgroupLimit)
+		}
+	}
 	pass := enc.BeginComputePass(nil)
 	for i := first; i < last; i++ {
 		d := ds[i]
