@@ -83,7 +83,7 @@ func openDevice(o Options) (d *device, err error) {
 	desc := map[string]any{}
 	// Workgroups of up to splitLoopWidth invocations as the adapter allows
 	// (the split LSTM loop); the other limits at WebGPU's defaults.
-	d.info.Workgroup = 256
+	d.info.Workgroup = defaultWorkgroupLimit
 	if lim := ad.Get("limits"); lim.Truthy() {
 		inv, size := lim.Get("maxComputeInvocationsPerWorkgroup"), lim.Get("maxComputeWorkgroupSizeX")
 		if inv.Type() == js.TypeNumber && size.Type() == js.TypeNumber {

@@ -89,9 +89,9 @@ func openDevice(o Options) (d *device, err error) {
 	limits := wgpu.DefaultLimits()
 	limits.MaxStorageBufferBindingSize = max(storageLimit, min(al.MaxStorageBufferBindingSize, largeStorageLimit))
 	limits.MaxBufferSize = max(2*storageLimit, min(al.MaxBufferSize, largeStorageLimit))
-	// (DefaultLimits leaves these undefined, that is, WebGPU's 256.)
-	limits.MaxComputeInvocationsPerWorkgroup = max(256, min(al.MaxComputeInvocationsPerWorkgroup, splitLoopWidth))
-	limits.MaxComputeWorkgroupSizeX = max(256, min(al.MaxComputeWorkgroupSizeX, splitLoopWidth))
+	// (DefaultLimits leaves these undefined, that is, defaultWorkgroupLimit.)
+	limits.MaxComputeInvocationsPerWorkgroup = max(defaultWorkgroupLimit, min(al.MaxComputeInvocationsPerWorkgroup, splitLoopWidth))
+	limits.MaxComputeWorkgroupSizeX = max(defaultWorkgroupLimit, min(al.MaxComputeWorkgroupSizeX, splitLoopWidth))
 	desc.RequiredLimits = &wgpu.RequiredLimits{Limits: limits}
 	d.bindingLimit = int(min(limits.MaxStorageBufferBindingSize, limits.MaxBufferSize))
 	d.info.Workgroup = int(min(limits.MaxComputeInvocationsPerWorkgroup, limits.MaxComputeWorkgroupSizeX))

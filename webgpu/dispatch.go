@@ -48,14 +48,18 @@ var (
 	}
 )
 
+// defaultWorkgroupLimit is WebGPU's default limit on the invocations of
+// one workgroup, which every adapter has.
+const defaultWorkgroupLimit = 256
+
 // kernelInvocations returns the invocations of one workgroup of kernel k
-// where it needs more than WebGPU's default limit (256): its pipeline is
-// created only on a device that allows them (Options.workgroupLimit).
+// where it needs more than defaultWorkgroupLimit: its pipeline is created,
+// and plans use it, only on a device that allows them (Options.fits).
 func kernelInvocations(k kernel) int {
 	if k == kLSTMSplit {
 		return splitLoopWidth
 	}
-	return 256
+	return defaultWorkgroupLimit
 }
 
 // fixedDispatches is the number of dispatches of a chunk besides the LSTM
@@ -573,7 +577,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	}
 	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
 	lim.splitInner = (!software || o.TestSplitInner) && !o.noSplitInner
-	lim.splitLoop = (!software || o.TestSplitLoop) && !o.noSplitLoop && o.workgroupLimit >= splitLoopWidth
+	lim.splitLoop = (!software || o.TestSplitLoop) && !o.noSplitLoop && o.fits(kLSTMSplit)
 	return lim
 }
 

@@ -176,6 +176,12 @@ type Options struct {
 	workgroupLimit int
 }
 
+// fits says whether the device (o.workgroupLimit) can run kernel k's
+// workgroups.
+func (o Options) fits(k kernel) bool {
+	return kernelInvocations(k) <= max(defaultWorkgroupLimit, o.workgroupLimit)
+}
+
 // bindingBytes returns the largest storage binding the buffers may use.
 func (o Options) bindingBytes() int {
 	if o.bindingLimit > 0 {

@@ -96,7 +96,7 @@ func (s *Scorer) createLayouts() error {
 // source.
 func (s *Scorer) createPipelinesFrom(snippet string, source func(kernel) (string, error)) error {
 	for k := range numKernels {
-		if kernelInvocations(k) > max(256, s.opts.workgroupLimit) {
+		if !s.opts.fits(k) {
 			continue // the device cannot run it; plans do not use it (planLimits.splitLoop)
 		}
 		code, err := source(k)
