@@ -56,11 +56,15 @@ func dropoutSeed(seed uint64, u int) uint64 {
 // initSeed returns the seed of the parameter initialisation.
 func initSeed(seed uint64) uint64 { return rand.New(rand.NewPCG(seed, streamInit)).Uint64() }
 
-// treesHash fingerprints a treebank (words, tags, labels and parent links),
-// so that a resumed run can check it reads the same training data.
-func treesHash(trees []*tree.Tree) string {
+// treesHash fingerprints a treebank (words, tags, labels and parent links)
+// and each tree's repeat count other than 1 (FILE*K), so that a resumed run
+// can check it reads the same training data, weighted alike.
+func treesHash(trees []*tree.Tree, repeats []int) string {
 	h := sha256.New()
-	for _, t := range trees {
+	for i, t := range trees {
+		if repeats != nil && repeats[i] != 1 {
+			fmt.Fprintf(h, "*%d|", repeats[i]) // absent for a count of 1: fingerprints of lists without repeats stay as they were
+		}
 		fmt.Fprintf(h, "%d|", len(t.Tokens))
 		for _, tok := range t.Tokens {
 			fmt.Fprintf(h, "%q %q %d|", tok.Word, tok.Tag, tok.Parent)

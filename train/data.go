@@ -3,7 +3,9 @@ package train
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -157,6 +159,7 @@ func setTarget(t *network.Targets, n int, blocks []tree.Span, class int) bool {
 type DataStats struct {
 	Train      ExampleStats `json:"train"`
 	TrainSents int          `json:"train_sentences"`
+	Repeated   int          `json:"repeated_examples,omitempty"`  // copies added by FILE*K entries, an epoch
 	Excluded   int          `json:"excluded_sentences,omitempty"` // training sentences dropped as repeats of an excluded file's
 	DevSents   int          `json:"dev_sentences"`
 	DevWords   int          `json:"dev_words"`
@@ -175,6 +178,10 @@ type dataset struct {
 	hash     string       // of the training trees, to check a resumed run's data
 	teacher  teacherStats // what the teacher gave (Options.Teacher)
 	stats    DataStats
+	// repeats[i] is how often train[i] is seen an epoch (a list entry
+	// FILE*K, see readTrainingTrees); nil when every file is read once.
+	// applyRepeats turns it into copies of the examples.
+	repeats []int
 }
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
@@ -183,7 +190,7 @@ type dataset struct {
 // sentence of train or dev longer than maxWords (tree.CheckLength) is an
 // error, found before any example is built.
 func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
-	trees, excluded, err := readTrainingTrees(trainPath)
+	trees, repeats, excluded, err := readTrainingTrees(trainPath)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +201,7 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 	if v == nil {
 		v = BuildVocab(merged, cmp.Or(minWordCount, DefaultMinWordCount))
 	}
-	d := &dataset{vocab: v, hash: treesHash(trees)}
+	d := &dataset{vocab: v, hash: treesHash(trees, repeats)}
 	d.stats.Excluded = excluded
 	exs, st := Examples(merged, v)
 	d.train, d.stats.Train = make([]example, len(exs)), st
@@ -205,12 +212,16 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 	if len(d.train) == 0 {
 		return nil, fmt.Errorf("train: %s: no sentence with words", trainPath)
 	}
+	d.repeats = exampleRepeats(merged, repeats)
 	if folds > 0 {
-		all := d.train
-		d.train = nil
+		all, allRepeats := d.train, d.repeats
+		d.train, d.repeats = nil, nil
 		for i, ex := range all {
 			if foldOf(i, folds) != holdOut {
 				d.train = append(d.train, ex)
+				if allRepeats != nil {
+					d.repeats = append(d.repeats, allRepeats[i])
+				}
 			}
 		}
 		d.stats.Train.Words = 0
@@ -236,6 +247,40 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 	return d, nil
 }
 
+// exampleRepeats returns the repeat counts of the examples Examples makes of
+// merged (which leaves out sentences without words), nil when every count
+// is 1.
+func exampleRepeats(merged []*tree.Tree, repeats []int) []int {
+	if !slices.ContainsFunc(repeats, func(k int) bool { return k > 1 }) {
+		return nil
+	}
+	out := make([]int, 0, len(merged))
+	for i, t := range merged {
+		if t.Len() > 0 {
+			out = append(out, repeats[i])
+		}
+	}
+	return out
+}
+
+// applyRepeats makes each training example appear as often as its file's
+// repeat count asks (FILE*K in the training list), as copies after the
+// originals; the copies share the originals' targets and teacher
+// distributions, so it is called once the teacher has scored. The
+// vocabulary and the fingerprint were taken from the sentences read once.
+func (d *dataset) applyRepeats() {
+	if d.repeats == nil {
+		return
+	}
+	for i, k := range d.repeats {
+		for range k - 1 {
+			d.train = append(d.train, d.train[i])
+			d.stats.Repeated++
+		}
+	}
+	d.repeats = nil
+}
+
 // checkLengths reports the first tree longer than maxWords, naming it.
 func checkLengths(name string, trees []*tree.Tree, maxWords int) error {
 	for i, t := range trees {
@@ -255,33 +300,49 @@ func heldOutNote(holdOut, folds int) string {
 	return fmt.Sprintf(" without fold %d/%d", holdOut, folds)
 }
 
+// MaxRepeat is the largest K of a training list entry FILE*K.
+const MaxRepeat = 100
+
 // readTrainingTrees reads the training treebank, or several given as a
 // comma-separated list (read in that order, as one treebank). A file whose
 // name starts with "-" is no training data but a list of sentences to keep
 // out of it: a training sentence with the very words of one of its
 // sentences is dropped (to keep dev and test sentences out of extra
-// training material, e.g. "train.dbr,suites.dbr,-dev.dbr,-test.dbr").
+// training material, e.g. "train.dbr,suites.dbr,-dev.dbr,-test.dbr"). A
+// name ending in *K (K from 1 to MaxRepeat) is read once but its sentences
+// are trained on K times an epoch, to weight one domain against others
+// ("train.dbr*2,suites.dbr"); the vocabulary counts them once.
 //
-// It returns the trees and the number of sentences dropped.
-func readTrainingTrees(list string) ([]*tree.Tree, int, error) {
+// It returns the trees, each one's repeat count, and the number of
+// sentences dropped.
+func readTrainingTrees(list string) ([]*tree.Tree, []int, int, error) {
 	var trees []*tree.Tree
+	var repeats []int
 	excluded := map[string]bool{}
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		exclude := strings.HasPrefix(name, "-")
-		name = strings.TrimPrefix(name, "-")
-		if name == "" {
-			return nil, 0, fmt.Errorf("train: training data %q: empty file name in the list", list)
+	for _, entry := range strings.Split(list, ",") {
+		entry = strings.TrimSpace(entry)
+		exclude := strings.HasPrefix(entry, "-")
+		name, k, err := splitRepeat(strings.TrimPrefix(entry, "-"))
+		switch {
+		case err != nil:
+			return nil, nil, 0, fmt.Errorf("train: training data %q: %w", list, err)
+		case name == "":
+			return nil, nil, 0, fmt.Errorf("train: training data %q: empty file name in the list", list)
+		case exclude && k != 1:
+			return nil, nil, 0, fmt.Errorf("train: training data %q: %s: a file of sentences to drop cannot be repeated", list, entry)
 		}
 		ts, err := treebank.ReadFile(name)
 		if err != nil {
-			return nil, 0, fmt.Errorf("train: reading training data: %w", err)
+			return nil, nil, 0, fmt.Errorf("train: reading training data: %w", err)
 		}
 		if len(ts) == 0 {
-			return nil, 0, fmt.Errorf("train: %s: no trees", name)
+			return nil, nil, 0, fmt.Errorf("train: %s: no trees", name)
 		}
 		if !exclude {
 			trees = append(trees, ts...)
+			for range ts {
+				repeats = append(repeats, k)
+			}
 			continue
 		}
 		for _, t := range ts {
@@ -289,16 +350,31 @@ func readTrainingTrees(list string) ([]*tree.Tree, int, error) {
 		}
 	}
 	if len(trees) == 0 {
-		return nil, 0, fmt.Errorf("train: %q names no training file, only files to exclude", list)
+		return nil, nil, 0, fmt.Errorf("train: %q names no training file, only files to exclude", list)
 	}
 	if len(excluded) == 0 {
-		return trees, 0, nil
+		return trees, repeats, 0, nil
 	}
-	kept := trees[:0]
-	for _, t := range trees {
+	kept, keptRepeats := trees[:0], repeats[:0]
+	for i, t := range trees {
 		if !excluded[strings.Join(t.Words(), " ")] {
-			kept = append(kept, t)
+			kept, keptRepeats = append(kept, t), append(keptRepeats, repeats[i])
 		}
 	}
-	return kept, len(trees) - len(kept), nil
+	return kept, keptRepeats, len(trees) - len(kept), nil
+}
+
+// splitRepeat splits a training list entry "FILE*K" into the file and K; an
+// entry without a "*" followed by digits is a file read once.
+func splitRepeat(entry string) (string, int, error) {
+	star := strings.LastIndexByte(entry, '*')
+	digits := entry[star+1:]
+	if star < 0 || digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return entry, 1, nil
+	}
+	k, err := strconv.Atoi(digits)
+	if err != nil || k < 1 || k > MaxRepeat {
+		return "", 0, fmt.Errorf("%s: repeat count %s is not from 1 to %d", entry, digits, MaxRepeat)
+	}
+	return entry[:star], k, nil
 }

@@ -3,6 +3,7 @@ package train
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -166,18 +167,26 @@ func TestReadTrainingTreesList(t *testing.T) {
 		list        string
 		wantTrees   int
 		wantDropped int
+		wantRepeats int // the sum of the trees' repeat counts
 		wantErr     string
 	}{
-		{"one file", dev, len(devTrees), 0, ""},
-		{"two files in order", dev + "," + qa, len(devTrees) + len(qaTrees), 0, ""},
-		{"excluded part", dev + ",-" + part, len(devTrees) - 30, 30, ""},
-		{"nothing but exclusions", "-" + dev, 0, 0, "names no training file"},
-		{"empty name", dev + ",", 0, 0, "empty file name"},
-		{"missing file", dev + "," + filepath.Join(dir, "absent.dbr"), 0, 0, "absent.dbr"},
+		{"one file", dev, len(devTrees), 0, len(devTrees), ""},
+		{"two files in order", dev + "," + qa, len(devTrees) + len(qaTrees), 0, len(devTrees) + len(qaTrees), ""},
+		{"excluded part", dev + ",-" + part, len(devTrees) - 30, 30, len(devTrees) - 30, ""},
+		{"a file repeated", dev + "*3," + qa, len(devTrees) + len(qaTrees), 0, 3*len(devTrees) + len(qaTrees), ""},
+		{"a repeated file's excluded part", part + "*2," + dev + "*1,-" + part, len(devTrees) - 30, 60, len(devTrees) - 30, ""},
+		{"nothing but exclusions", "-" + dev, 0, 0, 0, "names no training file"},
+		{"empty name", dev + ",", 0, 0, 0, "empty file name"},
+		{"empty name repeated", "*2," + dev, 0, 0, 0, "empty file name"},
+		{"missing file", dev + "," + filepath.Join(dir, "absent.dbr"), 0, 0, 0, "absent.dbr"},
+		{"repeat count 0", dev + "*0", 0, 0, 0, "repeat count 0 is not from 1 to 100"},
+		{"repeat count too large", dev + "*101", 0, 0, 0, "repeat count 101 is not from 1 to 100"},
+		{"an exclusion repeated", dev + ",-" + part + "*2", 0, 0, 0, "cannot be repeated"},
+		{"a star not followed by digits is part of the name", dev + "*x", 0, 0, 0, "*x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			trees, dropped, err := readTrainingTrees(tt.list)
+			trees, repeats, dropped, err := readTrainingTrees(tt.list)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)
@@ -189,6 +198,13 @@ func TestReadTrainingTreesList(t *testing.T) {
 			}
 			if len(trees) != tt.wantTrees || dropped != tt.wantDropped {
 				t.Errorf("got %d trees, %d dropped; want %d, %d", len(trees), dropped, tt.wantTrees, tt.wantDropped)
+			}
+			sum := 0
+			for _, k := range repeats {
+				sum += k
+			}
+			if len(repeats) != len(trees) || sum != tt.wantRepeats {
+				t.Errorf("got %d repeat counts summing to %d; want %d summing to %d", len(repeats), sum, len(trees), tt.wantRepeats)
 			}
 		})
 	}
@@ -219,10 +235,86 @@ func TestDescribeTrainingList(t *testing.T) {
 		{"../data/train.dbr", "train.dbr"},
 		{"a/train.dbr,b/qa.dbr", "train.dbr + qa.dbr"},
 		{"a/train.dbr,b/qa.dbr,-a/dev.dbr,-a/test.dbr", "train.dbr + qa.dbr, without the sentences of dev.dbr, test.dbr"},
+		{"a/train.dbr*2,b/qa.dbr*1,-a/dev.dbr", "train.dbr (x2) + qa.dbr, without the sentences of dev.dbr"},
 	}
 	for _, tt := range tests {
 		if got := describeTrainingList(tt.list); got != tt.want {
 			t.Errorf("describeTrainingList(%q) = %q, want %q", tt.list, got, tt.want)
 		}
+	}
+}
+
+// TestRepeatedFile checks FILE*K on real data: the vocabulary and the
+// examples are those of the file read once, an epoch holds each of the
+// repeated file's examples K times (the copies equal to their originals),
+// the fingerprint tells the weighting apart (so a resumed run cannot change
+// it) and a held-out fold keeps the counts of the sentences it keeps.
+func TestRepeatedFile(t *testing.T) {
+	dev := needData(t, "dev.punctmoved.discbracket")
+	part := filepath.Join(t.TempDir(), "part.discbracket")
+	devTrees, err := treebank.ReadFile(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := treebank.WriteFile(part, devTrees[:40]); err != nil {
+		t.Fatal(err)
+	}
+	load := func(list string, folds int) *dataset {
+		t.Helper()
+		holdOut := 0
+		if folds > 0 {
+			holdOut = 1
+		}
+		d, err := loadData(list, "", nil, 0, holdOut, folds, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	once := load(dev+","+part, 0)
+	once.applyRepeats()
+	tests := []struct {
+		name       string
+		list       string
+		folds      int
+		wantCopies int
+		sameHash   bool
+	}{
+		{"no counts", dev + "," + part, 0, 0, true},
+		{"counts of 1", dev + "*1," + part + "*1", 0, 0, true},
+		{"the part three times", dev + "," + part + "*3", 0, 80, false},
+		{"dev twice", dev + "*2," + part, 0, len(devTrees), false},
+		{"the part twice, fold 1 of 2 held out", dev + "," + part + "*2", 2, 20, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := load(tt.list, tt.folds)
+			if !reflect.DeepEqual(d.vocab, once.vocab) {
+				t.Errorf("vocabulary differs from that of the files read once: %d words against %d", len(d.vocab.Words), len(once.vocab.Words))
+			}
+			if (d.hash == once.hash) != tt.sameHash {
+				t.Errorf("fingerprint equal to the unweighted list's: %v, want %v", d.hash == once.hash, tt.sameHash)
+			}
+			before := len(d.train)
+			d.applyRepeats()
+			if got := len(d.train) - before; got != tt.wantCopies || d.stats.Repeated != tt.wantCopies {
+				t.Fatalf("%d copies added (stats: %d), want %d", got, d.stats.Repeated, tt.wantCopies)
+			}
+			if tt.folds == 0 {
+				// The originals come first, in the order of the list.
+				if !reflect.DeepEqual(d.train[:before], once.train) {
+					t.Errorf("the examples read once differ from the unweighted list's")
+				}
+			}
+			for _, c := range d.train[before:] {
+				if !slices.ContainsFunc(d.train[:before], func(o example) bool { return reflect.DeepEqual(o, c) }) {
+					t.Fatalf("a copy (%d words) equals no original", c.input.Len())
+				}
+			}
+			d.applyRepeats() // a second call adds nothing
+			if len(d.train) != before+tt.wantCopies {
+				t.Errorf("a second applyRepeats added %d more", len(d.train)-before-tt.wantCopies)
+			}
+		})
 	}
 }

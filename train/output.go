@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,15 +45,20 @@ func (t *trainer) trainingData() string {
 
 // describeTrainingList names the files of a --train list by their base
 // names: "a.dbr" for one file, "a.dbr + b.dbr, without the sentences of
-// dev.dbr" for a list with an exclusion (see readTrainingTrees).
+// dev.dbr" for a list with an exclusion, "a.dbr (x2) + b.dbr" for a list
+// with a repeated file (see readTrainingTrees).
 func describeTrainingList(list string) string {
 	var in, out []string
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
 		if strings.HasPrefix(name, "-") {
 			out = append(out, filepath.Base(strings.TrimPrefix(name, "-")))
-		} else {
+		} else if file, k, err := splitRepeat(name); err != nil {
 			in = append(in, filepath.Base(name))
+		} else if k > 1 {
+			in = append(in, fmt.Sprintf("%s (x%d)", filepath.Base(file), k))
+		} else {
+			in = append(in, filepath.Base(file))
 		}
 	}
 	s := strings.Join(in, " + ")

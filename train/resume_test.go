@@ -5,8 +5,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/discspan/discspan/weights"
 )
 
 // fakeClock advances one minute at every reading, so that with
@@ -128,6 +131,46 @@ func TestResumeAfterEpoch(t *testing.T) {
 	optsB.Resume, optsB.Seed = true, 8
 	if _, err := Run(context.Background(), optsB); err == nil {
 		t.Error("resume with another seed: no error")
+	}
+	// Resuming with the same file weighted otherwise (FILE*K) is refused.
+	optsB.Seed, optsB.Train = 7, data+"*2"
+	if _, err := Run(context.Background(), optsB); err == nil || !strings.Contains(err.Error(), "is not the training data") {
+		t.Errorf("resume with the training file repeated: %v, want the data refused", err)
+	}
+}
+
+// TestRepeatedFileEpoch checks that an epoch of a run over FILE*2 trains
+// on each sentence twice: twice the words, and a model file that says so.
+func TestRepeatedFileEpoch(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	words := map[string]int{}
+	for _, list := range []string{data, data + "*2"} {
+		dir := t.TempDir()
+		o := resumeOptions(t, data, dir)
+		o.Train, o.Epochs = list, 1
+		sum, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ck, err := readCheckpoint(o.Out + ".ckpt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		words[list] = ck.State.History[0].TrainWords
+		if sum.Epochs != 1 || words[list] == 0 {
+			t.Fatalf("%s: %+v, %d words trained on", list, sum, words[list])
+		}
+		f, err := weights.ReadMeta(o.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := describeTrainingList(list); f.Meta.TrainingData != want || strings.Contains(list, "*2") != strings.HasSuffix(want, " (x2)") {
+			t.Errorf("%s: the model file says it was trained on %q, want %q", list, f.Meta.TrainingData, want)
+		}
+	}
+	if words[data+"*2"] != 2*words[data] {
+		t.Errorf("an epoch over FILE*2 trained on %d words, over FILE %d: want twice", words[data+"*2"], words[data])
 	}
 }
 

@@ -279,6 +279,9 @@ func (t *trainer) logStart() {
 	if s.Excluded > 0 {
 		t.logf("dropped %d training sentences that repeat a sentence of an excluded file", s.Excluded)
 	}
+	if s.Repeated > 0 {
+		t.logf("repeated files (FILE*K) add %d copies of their sentences an epoch: %d examples", s.Repeated, len(t.data.train))
+	}
 	if t.set.Dev != "" {
 		t.logf("dev: %s: %d sentences, %d words", t.set.Dev, s.DevSents, s.DevWords)
 	}

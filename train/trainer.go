@@ -98,6 +98,7 @@ func newTrainer(o Options) (*trainer, error) {
 		}
 		set.TeacherSHA256 = ts.SHA256
 	}
+	data.applyRepeats()
 	m, err := network.New(cfg, initSeed(o.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -167,6 +168,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 			return nil, fmt.Errorf("train: teacher %s is not the teacher of checkpoint %s (different weights)", set.Teacher, o.Checkpoint)
 		}
 	}
+	data.applyRepeats()
 	params, err := paramsFromRaw(set.Config, ck.Params)
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint %s: parameters: %w", o.Checkpoint, err)

@@ -23,7 +23,7 @@ const defaultEpochs = 200
 
 func runTrain(args []string, stdout io.Writer) error {
 	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|small|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
-	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets), or a comma-separated list read as one; a name prefixed with - lists sentences to drop from the training data (e.g. train.dbr,extra.dbr,-dev.dbr,-test.dbr)")
+	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets), or a comma-separated list read as one; a name prefixed with - lists sentences to drop from the training data (e.g. train.dbr,extra.dbr,-dev.dbr,-test.dbr); a name suffixed with *K (K up to 100) is trained on K times an epoch, its words counted once for the vocabulary (e.g. train.dbr*2,extra.dbr)")
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny, small or paper (default tiny; a resumed run keeps its own)")
