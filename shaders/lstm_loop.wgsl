@@ -11,9 +11,10 @@
 //   split  main with each unit's recurrent sum split over S = p.slices
 //          invocations (slice r: rows [r*L, (r+1)*L) of W_hhᵀ, L =
 //          p.sliceLen), so that a step's chain of dependent loads is S
-//          times shorter: 1024 invocations, S*H <= 1024, (S-1)*H <= 512;
-//          slices 1..S-1 leave their partial sums in workgroup memory
-//          (part), a barrier, slice 0 adds them to its own and the gate
+//          times shorter: 1024 invocations, H <= 512, S*H <= 1024,
+//          (S-1)*H <= 768; slices 1..S-1 leave their partial sums in
+//          workgroup memory (part, then the half of hbuf that h leaves
+//          free: see putPartial), a barrier, slice 0 adds them to its own and the gate
 //          inputs and updates the unit, a barrier. Only on a device that
 //          allows 1024 invocations a workgroup (webgpu.splitLoopWidth);
 //          the planner uses it for chunks of few sentences on a hardware
@@ -80,7 +81,7 @@ struct LSTMParams {
     xM: u32,         // arena offset step of G (main) or of the char table (chars) per model
     outM: u32,       // arena offset step of the states (main) or of the feature rows (chars) per model
     interleaved: u32, // 1: W_hhᵀ interleaved (column 4j+q, lstm.wgsl's layout, no copy), four gates a load (wt4); 0: gate-major
-    slices: u32,     // split: S, the invocations that share a unit's sum (S*H <= 1024, (S-1)*H <= 512)
+    slices: u32,     // split: S, the invocations that share a unit's sum (H <= 512, S*H <= 1024, (S-1)*H <= 768)
     sliceLen: u32,   // split: L, the rows of W_hhᵀ of a slice (S*L >= H)
 }
 
@@ -91,9 +92,38 @@ struct LSTMParams {
 const WG: u32 = 256u;
 const MAXH: u32 = 1024u;
 
-var<workgroup> hbuf: array<f32, 2048>; // h before and after a step, MAXH each
+var<workgroup> hbuf: array<f32, 2048>; // h before and after a step, MAXH each (split: SPLITH each)
 
-var<workgroup> part: array<vec4<f32>, 512>; // split: slices 1..S-1's partial sums, (S-1)*H at most 512
+var<workgroup> part: array<vec4<f32>, 512>; // split: slices 1..S-1's first PARTS partial sums
+
+// split keeps h before and after a step in hbuf[0 .. 2*SPLITH) (H <= 512)
+// and the partial sums past the first PARTS, four floats each, in the rest
+// of hbuf: (S-1)*H <= PARTS + (2048 - 2*SPLITH)/4 = 768 in all, 16 KiB of
+// workgroup memory with part (WebGPU's default limit).
+const SPLITH: u32 = 512u;
+const PARTS: u32 = 512u;
+
+// putPartial stores partial sum i (slice r's of unit j: i = (r-1)*H + j).
+fn putPartial(i: u32, a: vec4<f32>) {
+    if (i < PARTS) {
+        part[i] = a;
+        return;
+    }
+    let o = 2u * SPLITH + 4u * (i - PARTS);
+    hbuf[o] = a.x;
+    hbuf[o + 1u] = a.y;
+    hbuf[o + 2u] = a.z;
+    hbuf[o + 3u] = a.w;
+}
+
+// getPartial returns partial sum i (see putPartial).
+fn getPartial(i: u32) -> vec4<f32> {
+    if (i < PARTS) {
+        return part[i];
+    }
+    let o = 2u * SPLITH + 4u * (i - PARTS);
+    return vec4<f32>(hbuf[o], hbuf[o + 1u], hbuf[o + 2u], hbuf[o + 3u]);
+}
 
 fn sigm(x: f32) -> f32 {
     return 1.0 / (1.0 + exp(-clamp(x, -60.0, 60.0)));
@@ -271,23 +301,23 @@ fn split(@builtin(workgroup_id) wid: vec3<u32>,
     var cur = 0u;
     for (var s = 0u; s < tokens.y; s++) {
         let t = tokens.x + select(s, tokens.y - 1u - s, dir == 1u);
-        let hin = cur * MAXH;
+        let hin = cur * SPLITH;
         var a = vec4<f32>(0.0);
         if (r < S) {
             a = gatesOf(a, j, k0, k1, hin, whh);
             if (r > 0u) {
-                part[(r - 1u) * H + j] = a;
+                putPartial((r - 1u) * H + j, a);
             }
         }
         workgroupBarrier();
         if (r == 0u) {
             a += gateInputs(j, p.x + m * p.xM + t * p.ldx + dir * 4u * H);
             for (var q = 1u; q < S; q++) {
-                a += part[(q - 1u) * H + j];
+                a += getPartial((q - 1u) * H + j);
             }
             let ch = lstmCell(a, cell);
             cell = ch.x;
-            hbuf[(1u - cur) * MAXH + j] = ch.y;
+            hbuf[(1u - cur) * SPLITH + j] = ch.y;
             arena[out + t * p.ldo + dir * H + j] = ch.y;
         }
         workgroupBarrier();

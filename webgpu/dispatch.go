@@ -104,8 +104,10 @@ type planner struct {
 	// inner dimension (planLimits.splitInner).
 	split bool
 	// splitLoop: the sentence LSTM loops of chunks of few sentences split
-	// each unit's sum over several invocations (planLimits.splitLoop).
-	splitLoop bool
+	// each unit's sum over several invocations (planLimits.splitLoop), at
+	// most loopSlicesMost of them when it is above 0.
+	splitLoop      bool
+	loopSlicesMost int
 	// slot places the model's biaffine scratch (tm, span and label
 	// scores, three kinds each) after slot models' (see scoresTogether):
 	// 0, or the model's index where an ensemble's score stages run as one
@@ -409,7 +411,7 @@ func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 	}
 	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights(name)
 	k, what := kLSTMLoop, name+" (loop)"
-	if slices, length := loopSlices(hid); p.splitLoop && slices > 1 && len(ch.n) <= splitLoopSentences {
+	if slices, length := loopSlices(hid, p.loopSlicesMost); p.splitLoop && slices > 1 && len(ch.n) <= splitLoopSentences {
 		k, prm.Slices, prm.SliceLen = kLSTMSplit, u32(slices), u32(length)
 		what = fmt.Sprintf("%s (loop, unit sums in %d slices)", name, slices)
 	}
@@ -417,11 +419,14 @@ func (p *planner) lstmLoop(name string, hid int, ch *chunk, out int) {
 }
 
 // splitLoopWidth is the workgroup size of lstm_loop.wgsl's split entry,
-// and splitLoopPartials the partial sums its workgroup memory holds
-// (slices 1..S-1 of every unit).
+// splitLoopHidden the largest hidden size it runs (h is kept at that
+// stride), and splitLoopPartials the partial sums its workgroup memory
+// holds (slices 1..S-1 of every unit: part's 512 and 256 more where h
+// leaves hbuf free; see putPartial).
 const (
 	splitLoopWidth    = 1024
-	splitLoopPartials = 512
+	splitLoopHidden   = 512
+	splitLoopPartials = 768
 )
 
 // splitLoopSentences is the most sentences of a chunk whose LSTM loops
@@ -433,15 +438,19 @@ const splitLoopSentences = 128
 
 // loopSlices returns how many invocations of lstm_loop.wgsl's split entry
 // share each unit's sum for hidden size hid (0 where it cannot run: hid
-// above splitLoopPartials), and the rows of W_hhᵀ each sums: as many
+// above splitLoopHidden), and the rows of W_hhᵀ each sums: as many
 // slices as the workgroup and its partial sums hold, at most 8, of
 // ceil(hid/slices) rows, rounded up to a multiple of 8 (preact4's
-// unrolling) where the last slice still gets rows.
-func loopSlices(hid int) (slices, length int) {
-	if hid <= 0 || hid > splitLoopPartials {
+// unrolling) where the last slice still gets rows; at most most slices
+// when most is above 0 (a profile variant).
+func loopSlices(hid, most int) (slices, length int) {
+	if hid <= 0 || hid > splitLoopHidden {
 		return 0, 0
 	}
 	slices = min(8, splitLoopWidth/hid, 1+splitLoopPartials/hid)
+	if most > 0 {
+		slices = min(slices, most)
+	}
 	length = (hid + slices - 1) / slices
 	if padded := (length + 7) / 8 * 8; padded*(slices-1) < hid {
 		length = padded
@@ -561,8 +570,10 @@ type planLimits struct {
 	// on a device that allows workgroups of splitLoopWidth invocations:
 	// on a hardware adapter unless a profile variant turns it off
 	// (Options.noSplitLoop), on a software one only for tests
-	// (Options.TestSplitLoop).
-	splitLoop bool
+	// (Options.TestSplitLoop); loopSlicesMost > 0 caps the invocations
+	// per unit (Options.loopSlicesMost).
+	splitLoop      bool
+	loopSlicesMost int
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -578,6 +589,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
 	lim.splitInner = (!software || o.TestSplitInner) && !o.noSplitInner
 	lim.splitLoop = (!software || o.TestSplitLoop) && !o.noSplitLoop && o.fits(kLSTMSplit)
+	lim.loopSlicesMost = o.loopSlicesMost
 	return lim
 }
 
@@ -852,7 +864,7 @@ const (
 // its activations from arena row rowOff on, cut into stages.
 func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff, slot int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner, splitLoop: lim.splitLoop}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner, splitLoop: lim.splitLoop, loopSlicesMost: lim.loopSlicesMost}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds

@@ -72,9 +72,9 @@
 // native device asks for them, as does the browser's where the adapter
 // has them; AdapterInfo.Workgroup), the sentence LSTM loops of a hardware
 // adapter's chunks of at most 128 sentences run lstm_loop.wgsl split: each
-// unit's recurrent sum is shared by 2-8 invocations (loopSlices), whose
-// partial sums meet in workgroup memory, so a step's chain of dependent
-// loads is that many times shorter.
+// unit's recurrent sum is shared by 2-8 invocations (loopSlices: 3 for
+// 288 units, 5 for 192), whose partial sums meet in workgroup memory, so a
+// step's chain of dependent loads is that many times shorter.
 //
 // At load time, gather.wgsl and matmul.wgsl compute the char table
 // CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads

@@ -155,6 +155,10 @@ type Options struct {
 	// lstm_loop.wgsl main where the plan would split the units' sums
 	// (planLimits.splitLoop).
 	noSplitLoop bool
+	// loopSlicesMost, for benchmarks only, caps how many invocations share
+	// a unit's sum where the LSTM loops split them (loopSlices); 0: as
+	// many as the workgroup holds.
+	loopSlicesMost int
 	// kindsInTurn, for benchmarks only, runs the three kinds' biaffines
 	// and assemblies one after the other where a small chunk would run
 	// them at once (kindsTogether).

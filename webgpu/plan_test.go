@@ -248,15 +248,17 @@ func TestInnerSlices(t *testing.T) {
 // TestLoopSlices: how many invocations share each unit's sum in
 // lstm_loop.wgsl's split entry, and how many rows of W_hhᵀ each sums, for
 // the presets' hidden sizes and others: the slices cover the rows, fit the
-// workgroup (S*H <= 1024) and its partial sums ((S-1)*H <= 512); hidden
+// workgroup (S*H <= 1024) and its partial sums ((S-1)*H <= 768); hidden
 // sizes above 512 are not split. And which chunks the planner splits.
 func TestLoopSlices(t *testing.T) {
 	cases := []struct {
 		hid, slices, length int
 	}{
-		{192, 3, 64},  // tiny
-		{288, 2, 144}, // small (the shipped pair)
-		{256, 3, 88},  // rows padded to 8: slices [0,88), [88,176), [176,256)
+		{192, 5, 40}, // tiny; rows padded to 8: slices [0,40), ..., [160,192)
+		{288, 3, 96}, // small (the shipped pair)
+		{256, 4, 64},
+		{320, 3, 112}, // rows padded to 8: slices [0,112), [112,224), [224,320)
+		{384, 2, 192}, // 3 slices would need 1152 invocations
 		{512, 2, 256},
 		{513, 0, 0},
 		{64, 8, 8},
@@ -264,16 +266,19 @@ func TestLoopSlices(t *testing.T) {
 		{1, 8, 1},
 	}
 	for _, tc := range cases {
-		if s, l := loopSlices(tc.hid); s != tc.slices || l != tc.length {
+		if s, l := loopSlices(tc.hid, 0); s != tc.slices || l != tc.length {
 			t.Errorf("H %d: %d slices of %d rows, want %d of %d", tc.hid, s, l, tc.slices, tc.length)
 		}
 	}
 	for hid := 1; hid <= 1100; hid++ {
-		s, l := loopSlices(hid)
-		if (s == 0) != (hid > splitLoopPartials) {
+		s, l := loopSlices(hid, 0)
+		if capped, _ := loopSlices(hid, 2); capped != min(s, 2) {
+			t.Fatalf("H %d: %d slices capped at 2: %d", hid, s, capped)
+		}
+		if (s == 0) != (hid > splitLoopHidden) {
 			t.Fatalf("H %d: %d slices", hid, s)
 		}
-		if s > 0 && (s < 2 || s*hid > splitLoopWidth || (s-1)*hid > splitLoopPartials || l < 1 || s*l < hid) {
+		if s > 0 && (s < 2 || hid > splitLoopHidden || s*hid > splitLoopWidth || (s-1)*hid > splitLoopPartials || l < 1 || s*l < hid) {
 			t.Fatalf("H %d: %d slices of %d rows: not within the workgroup and its partial sums, or not covering the rows", hid, s, l)
 		}
 	}
@@ -287,23 +292,26 @@ func TestLoopSlices(t *testing.T) {
 	plans := []struct {
 		name      string
 		splitLoop bool
+		most      int // Options.loopSlicesMost
 		sentences int
 		want      kernel
 	}{
-		{"one sentence", true, 1, kLSTMSplit},
-		{"128 sentences", true, splitLoopSentences, kLSTMSplit},
-		{"129 sentences", true, splitLoopSentences + 1, kLSTMLoop},
-		{"one sentence, not allowed", false, 1, kLSTMLoop},
+		{"one sentence", true, 0, 1, kLSTMSplit},
+		{"one sentence, at most 2 slices", true, 2, 1, kLSTMSplit},
+		{"128 sentences", true, 0, splitLoopSentences, kLSTMSplit},
+		{"129 sentences", true, 0, splitLoopSentences + 1, kLSTMLoop},
+		{"one sentence, not allowed", false, 0, 1, kLSTMLoop},
 	}
 	for _, tc := range plans {
 		t.Run(tc.name, func(t *testing.T) {
-			p := &planner{l: l, wm: &weightMap{}, splitLoop: tc.splitLoop}
+			lim := planLimitsFor(Options{TestSplitLoop: true, noSplitLoop: !tc.splitLoop, loopSlicesMost: tc.most, workgroupLimit: splitLoopWidth}.withDefaults(true), true)
+			p := &planner{l: l, wm: &weightMap{}, splitLoop: lim.splitLoop, loopSlicesMost: lim.loopSlicesMost}
 			p.lstmLoop("lstm2", c.LSTM2Hidden, &chunk{n: make([]int, tc.sentences), maxN: 20}, 0)
 			if len(p.ds) != 1 || p.ds[0].kernel != tc.want {
 				t.Fatalf("dispatches %+v, want one of kernel %d", p.ds, tc.want)
 			}
 			prm := paramsOf[lstmParams](p.ds[0].params)
-			if slices, length := loopSlices(c.LSTM2Hidden); tc.want == kLSTMSplit && (prm.Slices != uint32(slices) || prm.SliceLen != uint32(length)) {
+			if slices, length := loopSlices(c.LSTM2Hidden, tc.most); tc.want == kLSTMSplit && (prm.Slices != uint32(slices) || prm.SliceLen != uint32(length) || tc.most > 0 && slices != tc.most) {
 				t.Errorf("parameters: %d slices of %d, want %d of %d", prm.Slices, prm.SliceLen, slices, length)
 			}
 			if g := p.ds[0].grid; g != [3]uint32{uint32(tc.sentences), 2, 1} {

@@ -71,6 +71,7 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		{"one sentence of 20 words", Options{}, one},
 		{"one sentence of 20 words, products whole (not split over their inner dimension)", Options{noSplitInner: true}, one},
 		{"one sentence of 20 words, LSTM loops' unit sums whole (not split over invocations)", Options{noSplitLoop: true}, one},
+		{"one sentence of 20 words, LSTM loops' unit sums in at most 2 slices (session 16)", Options{loopSlicesMost: 2}, one},
 		{"one sentence of 20 words, char BiLSTM a dispatch per step", Options{charSteps: true}, one},
 		{"one sentence of 20 words, LSTM loops interleaved", interleaved, one},
 		{"one sentence of 20 words, the kinds' biaffines in turn", Options{kindsInTurn: true}, one},
@@ -80,6 +81,7 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		{"64 sentences, LSTM loops interleaved", interleaved, batch[:64]},
 		{"64 sentences, products whole", Options{noSplitInner: true}, batch[:64]},
 		{"64 sentences, LSTM loops' unit sums whole", Options{noSplitLoop: true}, batch[:64]},
+		{"64 sentences, LSTM loops' unit sums in at most 2 slices", Options{loopSlicesMost: 2}, batch[:64]},
 		{"64 sentences, per-step LSTM kernel", steps, batch[:64]},
 		{"test set", Options{}, batch},
 		{"test set, char BiLSTM a dispatch per step", Options{charSteps: true}, batch},
@@ -116,7 +118,8 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 // does now), with its phases, and the same with the models' loops in turn
 // rather than in one dispatch (Options.modelsInTurn), with no product
 // split over its inner dimension (Options.noSplitInner), and with the
-// loops' unit sums whole (Options.noSplitLoop). One device runs the models' dispatches back
+// loops' unit sums whole (Options.noSplitLoop) or in at most 2 slices
+// (Options.loopSlicesMost, session 16's split). One device runs the models' dispatches back
 // to back; two devices may overlap them where the GPU runs two devices'
 // work at once, which matters most for one sentence.
 func BenchmarkProfile_Ensemble(b *testing.B) {
@@ -144,6 +147,9 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	unitsWhole := o
 	unitsWhole.noSplitLoop = true
 	ensUnitsWhole := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, unitsWhole)
+	twoSlices := o
+	twoSlices.loopSlicesMost = 2
+	ensTwoSlices := openEnsemble(b, []*network.Params{models[0].Params, models[1].Params}, twoSlices)
 	mean := scorer.Mean(s0, s1)
 	best := func(rounds int, run func() error) time.Duration {
 		d := time.Duration(1 << 62)
@@ -174,7 +180,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, v := range sizes {
-			for _, s := range []scorer.Scorer{s0, s1, ens, ensInTurn, ensWhole, ensUnitsWhole} { // warm up: buffers grown
+			for _, s := range []scorer.Scorer{s0, s1, ens, ensInTurn, ensWhole, ensUnitsWhole, ensTwoSlices} { // warm up: buffers grown
 				if err := score(s, v.in)(); err != nil {
 					b.Fatal(err)
 				}
@@ -195,6 +201,7 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 			modelsInTurn := best(v.rounds, score(ensInTurn, v.in))
 			productsWhole := best(v.rounds, score(ensWhole, v.in))
 			loopsUnitsWhole := best(v.rounds, score(ensUnitsWhole, v.in))
+			loopsTwoSlices := best(v.rounds, score(ensTwoSlices, v.in))
 			var phases Phases
 			oneDevice := time.Duration(1 << 62)
 			for range v.rounds {
@@ -203,8 +210,8 @@ func BenchmarkProfile_Ensemble(b *testing.B) {
 					oneDevice, phases = d, ens.Phases()
 				}
 			}
-			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v); the same with the loops model after model %.2f ms, with no product split over its inner dimension %.2f ms, with the loops' unit sums whole %.2f ms\n",
-				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases, ms(modelsInTurn), ms(productsWhole), ms(loopsUnitsWhole))
+			fmt.Printf("\n## ensemble of 2 on %s, %s (best of %d): a device per model, one after the other %.2f ms, at once %.2f ms, at once and averaged on the CPU %.2f ms; one device, averaged there %.2f ms (%v); the same with the loops model after model %.2f ms, with no product split over its inner dimension %.2f ms, with the loops' unit sums whole %.2f ms, in at most 2 slices %.2f ms\n",
+				s0.Backend(), v.name, v.rounds, ms(seq), ms(both), ms(averaged), ms(oneDevice), phases, ms(modelsInTurn), ms(productsWhole), ms(loopsUnitsWhole), ms(loopsTwoSlices))
 		}
 	}
 }
