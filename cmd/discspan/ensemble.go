@@ -20,7 +20,7 @@ import (
 )
 
 func runEnsemble(args []string, stdout io.Writer) error {
-	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors [MODEL.safetensors...]", stdout)
+	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors [MODEL.safetensors...] | --choose K --dev FILE [--dtype I4] MODEL.safetensors...", stdout)
 	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores; one model: an ordinary file, built with the same options)")
 	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16, I8 or I4 (I8 halves F16's size and, for the tiny preset, loses no dev F1; I4 stores matrices in 4 bits, about half I8's size, and loses some)")
 	devPath := fs.String("dev", "", "development treebank: report the dev F1 of every model and of the ensemble (n3), and store the ensemble's")
@@ -29,13 +29,18 @@ func runEnsemble(args []string, stdout io.Writer) error {
 	trainingData := fs.String("training-data", "", "describe the training data in the file's model card (default: the first model's description)")
 	language := fs.String("language", "", "the language of the training data, for the model card (e.g. Dutch)")
 	testF1 := fs.Float64("test-f1", 0, "the ensemble's labelled test F1 (n3), measured beforehand, for the model card; 0: not stored")
+	choose := fs.Int("choose", 0, "instead of writing a file, report the dev F1 (n3) of every ensemble of K of the models, best first, each as a file of them with the same --dtype and --drop-labels would score (every model's dev scores are kept in memory; at most 500 combinations)")
 	dropLabels := fs.String("drop-labels", "", "labels, separated by commas, that the ensemble leaves out (never predicted; 3*(label_mlp+1)^2 weights fewer per label and model), e.g. labels seen once or twice in training")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
-	case *out == "":
+	case *choose != 0 && (*out != "" || *calibrate != "" || *testF1 != 0):
+		return fmt.Errorf("%w: --choose writes no file: it takes no --out, --calibrate or --test-f1", errUsage)
+	case *choose != 0 && *devPath == "":
+		return fmt.Errorf("%w: --choose needs --dev", errUsage)
+	case *choose == 0 && *out == "":
 		return fmt.Errorf("%w: --out FILE is required", errUsage)
 	case len(rest) < 1:
 		return fmt.Errorf("%w: want at least one weights file", errUsage)
@@ -91,6 +96,10 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		models, err := asStored(members, meta, dt)
 		if err != nil {
 			return err
+		}
+		if *choose != 0 {
+			fmt.Fprintf(stdout, "the models as stored (%s):\n", dt)
+			return chooseEnsembles(stdout, *devPath, gold, models, meta.Vocab, rest, *choose, *workers)
 		}
 		ens, err := meanParser(models, meta.Vocab)
 		if err != nil {

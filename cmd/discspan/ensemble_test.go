@@ -252,3 +252,113 @@ func shippedModels(t *testing.T) (*weights.File, []*network.Model) {
 	}
 	return f, models
 }
+
+// TestEnsembleChoose checks on the shipped pair's two models, written as
+// files of their own, and the first again as a third, that ensemble
+// --choose 2 reports, for every pair and every model alone, the dev F1
+// that the file of those models (same --dtype and --drop-labels) records,
+// best first (the first model paired with itself is the model alone); and
+// its usage errors.
+func TestEnsembleChoose(t *testing.T) {
+	data, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.discbracket")
+	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:40], "")), 0o644)
+	f, _ := shippedModels(t)
+	var models []string
+	for i, k := range []int{0, 1, 0} {
+		out := filepath.Join(dir, fmt.Sprintf("m%d.safetensors", i+1))
+		if err := weights.WriteEnsembleFile(out, f.Members[k:k+1], f.Meta, weights.Float32); err != nil {
+			t.Fatal(err)
+		}
+		models = append(models, out)
+	}
+	drop := f.Meta.Vocab.Labels[len(f.Meta.Vocab.Labels)-1]
+	opts := []string{"--dtype", "I4", "--dev", small, "--drop-labels", drop}
+	stdout, stderr, status := runCmd(append(append([]string{"ensemble", "--choose", "2"}, opts...), models...)...)
+	if status != 0 {
+		t.Fatalf("ensemble --choose: %s", stderr)
+	}
+	// What a file of the same models records, formatted as --choose prints it.
+	recorded := func(members ...string) string {
+		t.Helper()
+		out := filepath.Join(dir, "chosen.safetensors")
+		if _, stderr, status := runCmd(append(append([]string{"ensemble", "--out", out}, opts...), members...)...); status != 0 {
+			t.Fatalf("ensemble %v: %s", members, stderr)
+		}
+		ef, err := weights.ReadMeta(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%6.2f  %6.2f", ef.Meta.DevF1, ef.Meta.DevDiscF1)
+	}
+	if alone, pair := recorded(models[0]), recorded(models[0], models[1]); alone == pair {
+		t.Fatalf("the first model alone and the pair score alike on these sentences (%s): the comparisons below could not tell them apart", alone)
+	}
+	for _, m := range models {
+		want := strings.Replace(recorded(m), "  ", "  disc. F1 ", 1)
+		if !strings.Contains(stdout, fmt.Sprintf("%-40s dev F1 %s", m, want)) {
+			t.Errorf("--choose reports %s otherwise than its file (dev F1 %s):\n%s", m, want, stdout)
+		}
+	}
+	pairs := [][2]int{{0, 1}, {0, 2}, {1, 2}} // {0, 2}: the first model with itself
+	var lines []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if strings.Contains(l, " + ") {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	if len(lines) != len(pairs) {
+		t.Fatalf("%d pairs reported, want %d:\n%s", len(lines), len(pairs), stdout)
+	}
+	for _, p := range pairs {
+		want := recorded(models[p[0]], models[p[1]]) + "  " + models[p[0]] + " + " + models[p[1]]
+		if !slices.Contains(lines, strings.TrimSpace(want)) {
+			t.Errorf("--choose does not report %q (its file's figures):\n%s", want, stdout)
+		}
+	}
+	var last float64 = 101
+	for _, l := range lines {
+		var f1 float64
+		fmt.Sscan(l, &f1)
+		if f1 > last {
+			t.Errorf("pairs not best first:\n%s", strings.Join(lines, "\n"))
+		}
+		last = f1
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ensemble", "--choose", "2", "--dev", small, "--out", filepath.Join(dir, "x.safetensors"), models[0], models[1]}, "takes no --out"},
+		{[]string{"ensemble", "--choose", "2", models[0], models[1]}, "--choose needs --dev"},
+		{[]string{"ensemble", "--choose", "4", "--dev", small, models[0], models[1], models[2]}, "--choose 4 of 3 models"},
+		{[]string{"ensemble", "--choose", "-1", "--dev", small, models[0], models[1]}, "--choose -1 of 2 models"},
+	} {
+		if _, stderr, status := runCmd(c.args...); status != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: status %d, stderr %q, want %q", c.args, status, stderr, c.want)
+		}
+	}
+}
+
+func TestCombinations(t *testing.T) {
+	for _, c := range []struct{ n, k int }{{3, 2}, {5, 2}, {5, 3}, {4, 4}, {4, 1}, {16, 8}} {
+		got := combinations(c.n, c.k)
+		if want := binomial(c.n, c.k, 1<<30); len(got) != want {
+			t.Errorf("%d choose %d: %d combinations, want %d", c.n, c.k, len(got), want)
+		}
+		seen := map[string]bool{}
+		for _, comb := range got {
+			if len(comb) != c.k || !slices.IsSorted(comb) || comb[0] < 0 || comb[c.k-1] >= c.n || seen[fmt.Sprint(comb)] {
+				t.Fatalf("%d choose %d: bad or repeated combination %v", c.n, c.k, comb)
+			}
+			seen[fmt.Sprint(comb)] = true
+		}
+	}
+	if got := binomial(16, 8, 500); got != 501 {
+		t.Errorf("binomial(16, 8) saturated at 500: %d", got)
+	}
+}
