@@ -7,12 +7,11 @@ import (
 	"math"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
-	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/weights"
 )
 
@@ -106,24 +105,25 @@ type CalibrationTrial struct {
 // so a gap offset moves the trees exactly as the same disc offset does
 // (measured: identical trials). trials lists every decoding (the first
 // without offsets) for the report. The parser's own calibration is not
-// used. Cost: one forward pass and at most 2*maxBisect+1 decodings.
+// used. Cost: one forward pass (in ParseBatch's chunks, recorded while the
+// first trial decodes) and at most 2*maxBisect+1 decodings.
 func (p *Parser) Calibrate(ctx context.Context, gold []*tree.Tree, v decode.Variant, workers int) (Offsets, []CalibrationTrial, error) {
+	if err := p.check(); err != nil {
+		return Offsets{}, nil, err
+	}
 	words := make([][]string, len(gold))
-	ins := make([]network.Input, len(gold))
 	for i, t := range gold {
 		words[i] = t.Words()
-		ins[i] = p.Vocab.Encode(words[i])
 	}
-	outs, err := p.Forward(ins)
-	if err != nil {
-		return Offsets{}, nil, fmt.Errorf("parser: calibrate: scoring: %w", err)
-	}
+	recorder := &scorer.Recorder{Scorer: p.scorer()}
 	replayed := *p
-	replayed.Scorer = &replay{outs: outs}
+	replayed.Scorer = recorder
 	replayed.Decode.Context = ctx
 	var trials []CalibrationTrial
 	try := func(o Offsets) (CalibrationTrial, error) {
-		replayed.Scorer.(*replay).rewind()
+		if r, ok := replayed.Scorer.(*scorer.Replay); ok {
+			r.Rewind()
+		}
 		replayed.Calibration = Calibration{v.String(): o}
 		results, err := replayed.ParseBatch(words, v, workers)
 		if err != nil {
@@ -145,6 +145,7 @@ func (p *Parser) Calibrate(ctx context.Context, gold []*tree.Tree, v decode.Vari
 	if err != nil {
 		return Offsets{}, nil, err
 	}
+	replayed.Scorer = &scorer.Replay{Results: recorder.Recorded()}
 	best, err := bisectDisc(base, func(d float32) Offsets { return Offsets{Disc: d} }, try)
 	if err != nil {
 		return Offsets{}, trials, err
@@ -211,36 +212,6 @@ func bisectDisc(base CalibrationTrial, kind func(float32) Offsets, try func(Offs
 	}
 	return best, nil
 }
-
-// replay is a scorer that returns stored outputs in order, for decoding
-// one scored set again and again (ParseBatch scores its chunks in order
-// from one goroutine).
-type replay struct {
-	mu   sync.Mutex
-	outs []network.Output
-	next int
-}
-
-func (r *replay) rewind() { r.mu.Lock(); r.next = 0; r.mu.Unlock() }
-
-func (r *replay) Score(batch []network.Input) ([]network.Output, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.next+len(batch) > len(r.outs) {
-		return nil, fmt.Errorf("parser: replay: %d sentences asked, %d left", len(batch), len(r.outs)-r.next)
-	}
-	out := r.outs[r.next : r.next+len(batch)]
-	for i, in := range batch {
-		if out[i].Scores.N != in.Len() {
-			return nil, fmt.Errorf("parser: replay: sentence %d has %d words, its stored scores %d", r.next+i, in.Len(), out[i].Scores.N)
-		}
-	}
-	r.next += len(batch)
-	return out, nil
-}
-
-func (r *replay) Backend() string { return "replay" }
-func (r *replay) Close() error    { return nil }
 
 // FormatTrials returns the trials as table rows, sorted by offsets.
 func FormatTrials(v decode.Variant, trials []CalibrationTrial) string {

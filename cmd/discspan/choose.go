@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/network"
@@ -22,57 +21,6 @@ const (
 	maxChooseCombinations = 500
 	maxChooseScoreBytes   = 4 << 30
 )
-
-// recorder is a scorer that keeps what its inner scorer returned, in order
-// (ParseBatch scores its chunks in order from one goroutine).
-type recorder struct {
-	scorer.Scorer
-	mu   sync.Mutex
-	outs []network.Output
-}
-
-func (r *recorder) Score(batch []network.Input) ([]network.Output, error) {
-	outs, err := r.Scorer.Score(batch)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	r.outs = append(r.outs, outs...)
-	r.mu.Unlock()
-	return outs, nil
-}
-
-// replay is a scorer that returns copies of recorded outputs in order, so
-// that scorer.Mean, which sums into its first member's results, leaves the
-// recording as it was.
-type replay struct {
-	mu   sync.Mutex
-	outs []network.Output
-	next int
-}
-
-func (r *replay) Score(batch []network.Input) ([]network.Output, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.next+len(batch) > len(r.outs) {
-		return nil, fmt.Errorf("ensemble --choose: %d sentences asked, %d recorded", r.next+len(batch), len(r.outs))
-	}
-	out := make([]network.Output, len(batch))
-	for i, in := range batch {
-		o := r.outs[r.next+i]
-		if o.Scores.N != in.Len() {
-			return nil, fmt.Errorf("ensemble --choose: sentence %d has %d words, its recorded scores %d", r.next+i, in.Len(), o.Scores.N)
-		}
-		s := *o.Scores
-		s.Cont, s.Disc, s.Gap = slices.Clone(s.Cont), slices.Clone(s.Disc), slices.Clone(s.Gap)
-		out[i] = network.Output{Scores: &s, Tags: slices.Clone(o.Tags)}
-	}
-	r.next += len(batch)
-	return out, nil
-}
-
-func (r *replay) Backend() string { return "replay" }
-func (r *replay) Close() error    { return nil }
 
 // combinations returns every k-subset of 0..n-1, each in increasing order.
 func combinations(n, k int) [][]int {
@@ -147,19 +95,19 @@ func chooseEnsembles(w io.Writer, devPath string, gold []*tree.Tree, models []*n
 	fmt.Fprintf(w, "%s, %s decoder:\n", devPath, train.DevVariant)
 	recorded := make([][]network.Output, n)
 	for i, m := range models {
-		r := &recorder{Scorer: scorer.NewCPU(m)}
+		r := &scorer.Recorder{Scorer: scorer.NewCPU(m)}
 		f1, disc, err := evaluate(r)
 		if err != nil {
 			return fmt.Errorf("%s: %w", names[i], err)
 		}
-		recorded[i] = r.outs
+		recorded[i] = r.Recorded()
 		fmt.Fprintf(w, "  %-40s dev F1 %6.2f  disc. F1 %6.2f\n", names[i], f1, disc)
 	}
 	var rows []chosenEnsemble
 	for _, c := range combinations(n, k) {
 		members := make([]scorer.Scorer, len(c))
 		for j, i := range c {
-			members[j] = &replay{outs: recorded[i]}
+			members[j] = &scorer.Replay{Results: recorded[i], Copy: true} // Mean sums into its first member's results
 		}
 		f1, disc, err := evaluate(scorer.Mean(members...))
 		if err != nil {
