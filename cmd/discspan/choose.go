@@ -12,6 +12,7 @@ import (
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/train"
+	"github.com/discspan/discspan/weights"
 )
 
 // Limits of ensemble --choose: it keeps every model's dev scores in memory
@@ -21,6 +22,26 @@ const (
 	maxChooseCombinations = 500
 	maxChooseScoreBytes   = 4 << 30
 )
+
+// memberNames names every model of the files: the file's path, followed
+// by " (model j of m)" for a file that holds an ensemble of m.
+func memberNames(paths []string) ([]string, error) {
+	var names []string
+	for _, path := range paths {
+		f, err := weights.ReadMeta(path)
+		if err != nil {
+			return nil, err
+		}
+		if f.Ensemble == 1 {
+			names = append(names, path)
+			continue
+		}
+		for j := range f.Ensemble {
+			names = append(names, fmt.Sprintf("%s (model %d of %d)", path, j+1, f.Ensemble))
+		}
+	}
+	return names, nil
+}
 
 // combinations returns every k-subset of 0..n-1, each in increasing order.
 func combinations(n, k int) [][]int {
@@ -64,6 +85,9 @@ type chosenEnsemble struct {
 // (ensemble --out ... with the same --dtype and --drop-labels) scores.
 func chooseEnsembles(w io.Writer, devPath string, gold []*tree.Tree, models []*network.Model, v *network.Vocab, names []string, k, workers int) error {
 	n := len(models)
+	if len(names) != n {
+		return fmt.Errorf("ensemble --choose: %d names for %d models", len(names), n)
+	}
 	if k < 1 || k > n {
 		return fmt.Errorf("%w: --choose %d of %d models", errUsage, k, n)
 	}

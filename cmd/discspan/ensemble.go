@@ -99,7 +99,11 @@ func runEnsemble(args []string, stdout io.Writer) error {
 		}
 		if *choose != 0 {
 			fmt.Fprintf(stdout, "the models as stored (%s):\n", dt)
-			return chooseEnsembles(stdout, *devPath, gold, models, meta.Vocab, rest, *choose, *workers)
+			names, err := memberNames(rest)
+			if err != nil {
+				return err
+			}
+			return chooseEnsembles(stdout, *devPath, gold, models, meta.Vocab, names, *choose, *workers)
 		}
 		ens, err := meanParser(models, meta.Vocab)
 		if err != nil {

@@ -329,6 +329,15 @@ func TestEnsembleChoose(t *testing.T) {
 		}
 		last = f1
 	}
+	// A file holding an ensemble gives each of its models: named apart.
+	shipped, err := weights.WriteDefault(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, status = runCmd("ensemble", "--choose", "2", "--dev", small, shipped, models[1])
+	if status != 0 || strings.Count(stdout, " + ") != 3 || !strings.Contains(stdout, shipped+" (model 2 of 2) + "+models[1]) {
+		t.Errorf("--choose with an ensemble file: status %d, %s\n%s", status, stderr, stdout)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
