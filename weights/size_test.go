@@ -3,7 +3,10 @@ package weights
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/network"
 )
 
 // TestTinySize reports the file sizes of the Tiny preset with a realistic
@@ -65,6 +68,38 @@ func BenchmarkTiny(b *testing.B) {
 				if _, err := Read(data, "tiny"); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestDataSizeGuard checks the guard against headers whose configuration
+// cannot fit the data section with the figures of a real failure: eight
+// small-preset models (6.27 M parameters each, 28 labels) in 4 bits hold
+// 26,136,536 bytes of data, which the guard refused while it counted a
+// byte a parameter whatever the dtype; float32 or int8 models of the same
+// configuration cannot fit in them.
+func TestDataSizeGuard(t *testing.T) {
+	c := network.Small()
+	c.Labels, c.Tags, c.WordVocab, c.CharVocab = 28, 12, 7321, 127
+	const dataLen = 26136536
+	for _, tc := range []struct {
+		dt      DType
+		refused bool
+	}{
+		{Int4, false},
+		{Int8, true},
+		{Float16, true},
+		{Float32, true},
+	} {
+		t.Run(tc.dt.String(), func(t *testing.T) {
+			h := &header{meta: Meta{Config: c}, dtype: tc.dt, members: 8, tensors: map[string]info{}}
+			_, err := checkTensors(h, dataLen, func(int) bool { return false })
+			if err == nil {
+				t.Fatal("a header without tensors passed")
+			}
+			if refused := strings.Contains(err.Error(), "the data section holds only"); refused != tc.refused {
+				t.Errorf("refused for its size: %v, want %v (%v)", refused, tc.refused, err)
 			}
 		})
 	}

@@ -41,6 +41,21 @@ func wanted(p *network.Params, prefix string, dt DType) []want {
 	return out
 }
 
+// minDataBytes is the least data a file of dtype dt holds for params
+// parameters: 4, 2 or 1 bytes each, or half a byte (Int4's matrices; its
+// vectors and every scale add more).
+func minDataBytes(params int64, dt DType) int64 {
+	switch dt {
+	case Float32:
+		return 4 * params
+	case Float16:
+		return 2 * params
+	case Int4:
+		return params / 2
+	}
+	return params
+}
+
 // checkTensors compares the tensors of the header with those the
 // configuration requires for each of the h.members members: every one
 // present with its shape and dtype, and no other. It returns zero
@@ -48,9 +63,9 @@ func wanted(p *network.Params, prefix string, dt DType) []want {
 // for the others (no memory is spent on a member that will not be read).
 func checkTensors(h *header, dataLen int64, keep func(member int) bool) ([]*network.Params, *Error) {
 	c := h.meta.Config
-	if n := int64(c.NumParams()) * int64(h.members); n > dataLen+1<<24 {
+	if n := int64(c.NumParams()) * int64(h.members); minDataBytes(n, h.dtype) > dataLen+1<<24 {
 		// Do not allocate parameters for a configuration that cannot fit.
-		return nil, problem(ErrTensors, nil, "config wants %d parameters, the data section holds only %d bytes", n, dataLen)
+		return nil, problem(ErrTensors, nil, "config wants %d parameters (%s), the data section holds only %d bytes", n, h.dtype, dataLen)
 	}
 	// The names and shapes every member's tensors must have.
 	shapes, err := network.NewParams(c)
