@@ -26,7 +26,13 @@
 //          invocations idle at its end), gate inputs from the char table,
 //          and each token's final h written to its feature row at
 //          out + tok*ldo + col + dir*H + j; grid z as for main. Where it runs, it replaces
-//          lstm.wgsl's chars entry (one dispatch per character step).
+//          lstm.wgsl's chars entry (one dispatch per character step);
+//   charsSplit  chars with each unit's sum split over S = p.slices
+//          invocations as split does (1024 invocations: slice r is
+//          invocations [r*WG, (r+1)*WG), each holding chars' WG/H tokens;
+//          S <= 4, so (S-1)*WG <= 768 partial sums), the same tokens a
+//          workgroup and the same grid as chars; the planner uses it where
+//          it uses split.
 //
 // lstm.wgsl (entries sentence and chars), one tiled dispatch per step over
 // every sequence, reads W_hh once per step for all of them instead of once
@@ -57,8 +63,8 @@
 //                                                           whh, whhZ, out, ldo, whhM, xM, outM, interleaved; split those and slices, sliceLen;
 //                                                           chars hid (at most 256), rows, seqs, tokTable, x, whh, whhZ, out, ldo, col, whhM, xM,
 //                                                           outM, interleaved)
-// Workgroup size: main 256 x 1 x 1, split 1024 x 1 x 1, chars 256 x 1 x 1; grid main and split (sentences, 2, models),
-// chars (ceil(tokens / (256/H)), 2, models).
+// Workgroup size: main 256 x 1 x 1, split 1024 x 1 x 1, chars 256 x 1 x 1, charsSplit 1024 x 1 x 1; grid main and
+// split (sentences, 2, models), chars and charsSplit (ceil(tokens / (256/H)), 2, models).
 // Dispatched by: webgpu.(*planner).lstmLoop and webgpu.(*planner).charLoop (webgpu/dispatch.go).
 
 struct LSTMParams {
@@ -363,6 +369,73 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
             hbuf[(1u - cur) * MAXH + slot * H + j] = h;
             if (s + 1u == count) {
                 arena[out + tok * p.ldo + p.col + dir * H + j] = h;
+            }
+        }
+        workgroupBarrier();
+        cur = 1u - cur;
+    }
+}
+
+// charsSplit is chars with each unit's sum over the rows of W_hhᵀ split
+// over p.slices invocations (see the header): invocation lid.x is slice
+// r = lid.x / WG of chars' invocation u = lid.x % WG (token slot u / H,
+// unit u % H). States at stride WG in hbuf[0 .. 2*WG), partial sums as in
+// split (putPartial, index (r-1)*WG + u).
+@compute @workgroup_size(1024, 1, 1)
+fn charsSplit(@builtin(workgroup_id) wid: vec3<u32>,
+              @builtin(local_invocation_id) lid: vec3<u32>) {
+    let H = p.hid;
+    let G = 4u * H;
+    let S = p.slices;
+    let dir = wid.y;
+    let per = WG / H;
+    let r = lid.x / WG;          // the slice
+    let u = lid.x % WG;
+    let slot = u / H;            // this invocation's token
+    let j = u % H;               // and unit
+    let row = wid.x * per + slot;
+    let m = wid.z;
+    let whh = p.whh + m * p.whhM + dir * p.whhZ;
+    let x = p.x + m * p.xM;
+    let out = p.out + m * p.outM;
+    var tok = 0u;
+    var first = 0u;
+    var count = 0u;              // 0: no token (as in chars) or no slice (r >= S)
+    if (slot < per && row < p.rows && r < S) {
+        tok = ints[p.seqs + row];
+        first = ints[p.tokTable + 3u * tok + 1u];
+        count = ints[p.tokTable + 3u * tok + 2u];
+    }
+    let k0 = min(r * p.sliceLen, H);
+    let k1 = min(k0 + p.sliceLen, H);
+    let steps = ints[p.tokTable + 3u * ints[p.seqs + wid.x * per] + 2u];
+    if (lid.x < WG) {
+        hbuf[lid.x] = 0.0;
+    }
+    workgroupBarrier();
+    var cell = 0.0;
+    var cur = 0u;
+    for (var s = 0u; s < steps; s++) {
+        let hin = cur * WG + slot * H;
+        var a = vec4<f32>(0.0);
+        if (s < count) {
+            a = gatesOf(a, j, k0, k1, hin, whh);
+            if (r > 0u) {
+                putPartial((r - 1u) * WG + u, a);
+            }
+        }
+        workgroupBarrier();
+        if (s < count && r == 0u) {
+            let id = ints[first + select(s, count - 1u - s, dir == 1u)];
+            a += gateInputs(j, x + (id * 2u + dir) * G);
+            for (var q = 1u; q < S; q++) {
+                a += getPartial((q - 1u) * WG + u);
+            }
+            let ch = lstmCell(a, cell);
+            cell = ch.x;
+            hbuf[(1u - cur) * WG + slot * H + j] = ch.y;
+            if (s + 1u == count) {
+                arena[out + tok * p.ldo + p.col + dir * H + j] = ch.y;
             }
         }
         workgroupBarrier();

@@ -14,6 +14,7 @@ const (
 	kLSTMLoop
 	kLSTMSplit
 	kCharLoop
+	kCharSplit
 	kPair
 	kAssemble
 	numKernels
@@ -31,6 +32,7 @@ var (
 		kLSTMLoop:     "lstm_loop.wgsl",
 		kLSTMSplit:    "lstm_loop.wgsl",
 		kCharLoop:     "lstm_loop.wgsl",
+		kCharSplit:    "lstm_loop.wgsl",
 		kPair:         "biaffine_pair.wgsl",
 		kAssemble:     "assemble.wgsl",
 	}
@@ -43,6 +45,7 @@ var (
 		kLSTMLoop:     "main",
 		kLSTMSplit:    "split",
 		kCharLoop:     "chars",
+		kCharSplit:    "charsSplit",
 		kPair:         "main",
 		kAssemble:     "main",
 	}
@@ -56,7 +59,7 @@ const defaultWorkgroupLimit = 256
 // where it needs more than defaultWorkgroupLimit: its pipeline is created,
 // and plans use it, only on a device that allows them (Options.fits).
 func kernelInvocations(k kernel) int {
-	if k == kLSTMSplit {
+	if k == kLSTMSplit || k == kCharSplit {
 		return splitLoopWidth
 	}
 	return defaultWorkgroupLimit
@@ -105,9 +108,11 @@ type planner struct {
 	split bool
 	// splitLoop: the sentence LSTM loops of chunks of few sentences split
 	// each unit's sum over several invocations (planLimits.splitLoop), at
-	// most loopSlicesMost of them when it is above 0.
+	// most loopSlicesMost of them when it is above 0; the char loop too,
+	// unless charsWhole (planLimits.charsWhole).
 	splitLoop      bool
 	loopSlicesMost int
+	charsWhole     bool
 	// slot places the model's biaffine scratch (tm, span and label
 	// scores, three kinds each) after slot models' (see scoresTogether):
 	// 0, or the model's index where an ensemble's score stages run as one
@@ -354,7 +359,28 @@ func (p *planner) charLoop(ch *chunk) {
 		Out: u32(p.u()), Ldo: u32(l.feat), Col: u32(c.WordDim),
 	}
 	prm.Whh, prm.WhhZ, prm.Interleaved = p.loopWeights("char_lstm")
-	p.add(kCharLoop, "char BiLSTM (loop)", charLoopWork(H, ch), paramBytes(&prm), ceilDiv(ch.tokens, charLoopWidth/H), 2, 1)
+	k, what := kCharLoop, "char BiLSTM (loop)"
+	if slices, length := charSlices(H, p.loopSlicesMost); p.splitLoop && !p.charsWhole && slices > 1 && len(ch.n) <= splitLoopSentences {
+		k, prm.Slices, prm.SliceLen = kCharSplit, u32(slices), u32(length)
+		what = fmt.Sprintf("char BiLSTM (loop, unit sums in %d slices)", slices)
+	}
+	p.add(k, what, charLoopWork(H, ch), paramBytes(&prm), ceilDiv(ch.tokens, charLoopWidth/H), 2, 1)
+}
+
+// charSlices returns how many invocations of lstm_loop.wgsl's charsSplit
+// entry share each char unit's sum for char hidden size hid (0 where the
+// char loop cannot run), and the rows of W_hhᵀ each sums: one group of
+// charLoopWidth invocations a slice, at most 4 (so at most 3*charLoopWidth
+// partial sums, within splitLoopPartials), at most most when above 0.
+func charSlices(hid, most int) (slices, length int) {
+	if hid <= 0 || hid > charLoopWidth {
+		return 0, 0
+	}
+	slices = min(splitLoopWidth/charLoopWidth, hid)
+	if most > 0 {
+		slices = min(slices, most)
+	}
+	return slices, sliceRows(hid, slices)
 }
 
 // charLoopWidth is the workgroup size of lstm_loop.wgsl's chars entry: a
@@ -451,11 +477,18 @@ func loopSlices(hid, most int) (slices, length int) {
 	if most > 0 {
 		slices = min(slices, most)
 	}
-	length = (hid + slices - 1) / slices
+	return slices, sliceRows(hid, slices)
+}
+
+// sliceRows returns the rows of each of slices slices of hid rows:
+// ceil(hid/slices), rounded up to a multiple of 8 (preact4's unrolling)
+// where the last slice still gets rows.
+func sliceRows(hid, slices int) int {
+	length := (hid + slices - 1) / slices
 	if padded := (length + 7) / 8 * 8; padded*(slices-1) < hid {
 		length = padded
 	}
-	return slices, length
+	return length
 }
 
 // loopWork is the estimated work of one lstm_loop.wgsl dispatch over ch:
@@ -571,9 +604,12 @@ type planLimits struct {
 	// on a hardware adapter unless a profile variant turns it off
 	// (Options.noSplitLoop), on a software one only for tests
 	// (Options.TestSplitLoop); loopSlicesMost > 0 caps the invocations
-	// per unit (Options.loopSlicesMost).
+	// per unit (Options.loopSlicesMost). Where the sentence loops split,
+	// the char loop does too (lstm_loop.wgsl charsSplit), unless a profile
+	// variant keeps it whole (charsWhole, Options.noSplitChars).
 	splitLoop      bool
 	loopSlicesMost int
+	charsWhole     bool
 }
 
 // planLimitsFor returns the plan limits of o (after withDefaults) on a
@@ -589,7 +625,7 @@ func planLimitsFor(o Options, software bool) planLimits {
 	lim.charSteps, lim.inTurn, lim.interleaved, lim.kindsInTurn = o.charSteps, o.modelsInTurn, o.loopInterleaved, o.kindsInTurn
 	lim.splitInner = (!software || o.TestSplitInner) && !o.noSplitInner
 	lim.splitLoop = (!software || o.TestSplitLoop) && !o.noSplitLoop && o.fits(kLSTMSplit)
-	lim.loopSlicesMost = o.loopSlicesMost
+	lim.loopSlicesMost, lim.charsWhole = o.loopSlicesMost, o.noSplitChars
 	return lim
 }
 
@@ -673,7 +709,7 @@ func loopsTogether(l *layout, wms []weightMap, ch *chunk, lim planLimits, share 
 	}
 	// The char LSTM too, where it loops (else its steps run model after
 	// model, each over its own rows).
-	charLoop := len(stages[0][stageChars]) == 1 && stages[0][stageChars][0].kernel == kCharLoop
+	charLoop := len(stages[0][stageChars]) == 1 && (stages[0][stageChars][0].kernel == kCharLoop || stages[0][stageChars][0].kernel == kCharSplit)
 	var ds []dispatch
 	for st := range numStages {
 		if st == stageLSTM1 || st == stageLSTM2 || st == stageChars && charLoop {
@@ -864,7 +900,7 @@ const (
 // its activations from arena row rowOff on, cut into stages.
 func memberStages(l *layout, wm *weightMap, ch *chunk, lim planLimits, member, members, rowOff, slot int) [numStages][]dispatch {
 	c := l.c
-	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner, splitLoop: lim.splitLoop, loopSlicesMost: lim.loopSlicesMost}
+	p := &planner{l: l, wm: wm, maxWork: lim.maxWork, member: member, members: members, rowOff: rowOff, interleaved: lim.interleaved, slot: slot, split: lim.splitInner, splitLoop: lim.splitLoop, loopSlicesMost: lim.loopSlicesMost, charsWhole: lim.charsWhole}
 	var stages [numStages][]dispatch
 	cut := func(st int) {
 		stages[st] = p.ds

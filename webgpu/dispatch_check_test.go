@@ -111,10 +111,10 @@ func TestDispatchByDispatch(t *testing.T) {
 				if kernels[kMatmulReduce] != tc.lim.splitInner {
 					t.Fatalf("the plan's kernels %v: want products split over their inner dimension %v", kernels, tc.lim.splitInner)
 				}
-				if loop := tc.lim.loopSents == 0; (kernels[kLSTMLoop] || kernels[kLSTMSplit]) != loop || kernels[kCharLoop] != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
+				if loop := tc.lim.loopSents == 0; (kernels[kLSTMLoop] || kernels[kLSTMSplit]) != loop || (kernels[kCharLoop] || kernels[kCharSplit]) != loop || kernels[kLSTM] == loop || kernels[kCharLSTM] == loop {
 					t.Fatalf("the plan's kernels %v: want the loops %v", kernels, loop)
 				}
-				if loop := tc.lim.loopSents == 0; kernels[kLSTMSplit] != (loop && tc.lim.splitLoop) || kernels[kLSTMLoop] != (loop && !tc.lim.splitLoop) {
+				if loop := tc.lim.loopSents == 0; kernels[kLSTMSplit] != (loop && tc.lim.splitLoop) || kernels[kLSTMLoop] != (loop && !tc.lim.splitLoop) || kernels[kCharSplit] != (loop && tc.lim.splitLoop) {
 					t.Fatalf("the plan's kernels %v: want the units' sums split %v", kernels, tc.lim.splitLoop)
 				}
 				checkDispatches(t, s, ps, ds, chunks[0].ints)
@@ -444,7 +444,7 @@ func (e *emulator) run(d dispatch, in, out []float32) {
 				}
 			}
 		}
-	case kCharLoop:
+	case kCharLoop, kCharSplit: // split: the same sums, each unit's over slices
 		p := paramsOf[lstmParams](d.params)
 		for m := range d.grid[2] { // an ensemble's models at once
 			e.charLoop(p, m, in, out)

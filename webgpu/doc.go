@@ -74,7 +74,8 @@
 // adapter's chunks of at most 128 sentences run lstm_loop.wgsl split: each
 // unit's recurrent sum is shared by 2-8 invocations (loopSlices: 3 for
 // 288 units, 5 for 192), whose partial sums meet in workgroup memory, so a
-// step's chain of dependent loads is that many times shorter.
+// step's chain of dependent loads is that many times shorter; the char
+// loop likewise (lstm_loop.wgsl charsSplit: 4 slices, charSlices).
 //
 // At load time, gather.wgsl and matmul.wgsl compute the char table
 // CharEmb W_ihᵀ + b of both char LSTM directions, so that a char step reads

@@ -159,6 +159,10 @@ type Options struct {
 	// a unit's sum where the LSTM loops split them (loopSlices); 0: as
 	// many as the workgroup holds.
 	loopSlicesMost int
+	// noSplitChars, for benchmarks only, keeps the char loop on
+	// lstm_loop.wgsl chars where the plan would split its units' sums
+	// (planLimits.charsWhole).
+	noSplitChars bool
 	// kindsInTurn, for benchmarks only, runs the three kinds' biaffines
 	// and assemblies one after the other where a small chunk would run
 	// them at once (kindsTogether).

@@ -283,6 +283,26 @@ func TestLoopSlices(t *testing.T) {
 		}
 	}
 
+	// The char loop: one group of charLoopWidth invocations a slice.
+	for _, tc := range []struct{ hid, most, slices, length int }{
+		{64, 0, 4, 16}, // the presets' char LSTM
+		{64, 2, 2, 32},
+		{48, 0, 4, 12}, // 16 rows would leave the last slice empty
+		{9, 0, 4, 3},   // the micro model's
+		{3, 0, 3, 1},
+		{256, 0, 4, 64},
+		{257, 0, 0, 0},
+	} {
+		if s, l := charSlices(tc.hid, tc.most); s != tc.slices || l != tc.length {
+			t.Errorf("char H %d, at most %d: %d slices of %d rows, want %d of %d", tc.hid, tc.most, s, l, tc.slices, tc.length)
+		}
+	}
+	for hid := 1; hid <= charLoopWidth; hid++ {
+		if s, l := charSlices(hid, 0); s < 1 || (s-1)*charLoopWidth > splitLoopPartials || s*charLoopWidth > splitLoopWidth || s*l < hid {
+			t.Fatalf("char H %d: %d slices of %d rows: not within the workgroup and its partial sums, or not covering the rows", hid, s, l)
+		}
+	}
+
 	c := network.Small()
 	c.Labels, c.Tags, c.WordVocab, c.CharVocab = 28, 40, 1000, 100
 	l, err := newLayout(c, Options{}.withDefaults(false))
@@ -316,6 +336,19 @@ func TestLoopSlices(t *testing.T) {
 			}
 			if g := p.ds[0].grid; g != [3]uint32{uint32(tc.sentences), 2, 1} {
 				t.Errorf("grid %v, want a workgroup per sentence and direction", g)
+			}
+			// The char loop splits with the sentence loops (one sentence
+			// of 20 words; the 129 sentences' chunk as the same count).
+			chars := &chunk{n: make([]int, tc.sentences), tokens: 20, charRows: make([]int, 9)}
+			p.ds = nil
+			p.charLoop(chars)
+			want := map[kernel]kernel{kLSTMSplit: kCharSplit, kLSTMLoop: kCharLoop}[tc.want]
+			if len(p.ds) != 1 || p.ds[0].kernel != want {
+				t.Fatalf("char loop: dispatches %+v, want one of kernel %d", p.ds, want)
+			}
+			cp := paramsOf[lstmParams](p.ds[0].params)
+			if slices, length := charSlices(c.CharHidden, tc.most); want == kCharSplit && (cp.Slices != uint32(slices) || cp.SliceLen != uint32(length)) {
+				t.Errorf("char loop parameters: %d slices of %d, want %d of %d", cp.Slices, cp.SliceLen, slices, length)
 			}
 		})
 	}
