@@ -262,14 +262,20 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 			if split := splitProducts(s.lay, chunks, s.limits(), 2); (split > 0) != tc.split {
 				t.Fatalf("%d products split over their inner dimension, want some: %v", split, tc.split)
 			}
-			units := 0
+			units, chars := 0, 0
 			for _, d := range ds {
-				if d.kernel == kLSTMSplit {
+				switch d.kernel {
+				case kLSTMSplit:
 					units++
+				case kCharSplit:
+					if !strings.HasSuffix(d.what, ", 2 models") {
+						t.Fatalf("a split char loop of one model: %q", d.what)
+					}
+					chars++
 				}
 			}
-			if want := map[bool]int{true: 2}[tc.units]; units != want {
-				t.Fatalf("%d loops with the units' sums split, want %d", units, want)
+			if want := map[bool]int{true: 2}[tc.units]; units != want || chars != want/2 {
+				t.Fatalf("%d sentence loops and %d char loops with the units' sums split, want %d and %d", units, chars, want, want/2)
 			}
 			shared := sharedDispatches(s.lay, chunks[0], s.limits(), 2, tc.loops)
 			wantShared := map[bool]int{true: modelsShare}[tc.loops] + map[bool]int{true: scoresShare}[len(tc.lengths) == 1]
