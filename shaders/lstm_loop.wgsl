@@ -122,6 +122,28 @@ fn putPartial(i: u32, a: vec4<f32>) {
     hbuf[o + 3u] = a.w;
 }
 
+// sliceSum returns slice r's share of a split unit's sum (rows [k0, k1)
+// of W_hhᵀ for unit j, see gatesOf) and, for a slice other than the
+// first, leaves it as partial sum (r-1)*stride + i for slice 0 to add
+// (plusPartials).
+fn sliceSum(j: u32, k0: u32, k1: u32, hin: u32, whh: u32, r: u32, stride: u32, i: u32) -> vec4<f32> {
+    let a = gatesOf(vec4<f32>(0.0), j, k0, k1, hin, whh);
+    if (r > 0u) {
+        putPartial((r - 1u) * stride + i, a);
+    }
+    return a;
+}
+
+// plusPartials returns a plus the partial sums of slices 1..S-1 that
+// sliceSum left for the same unit.
+fn plusPartials(a: vec4<f32>, S: u32, stride: u32, i: u32) -> vec4<f32> {
+    var b = a;
+    for (var q = 1u; q < S; q++) {
+        b += getPartial((q - 1u) * stride + i);
+    }
+    return b;
+}
+
 // getPartial returns partial sum i (see putPartial).
 fn getPartial(i: u32) -> vec4<f32> {
     if (i < PARTS) {
@@ -310,17 +332,11 @@ fn split(@builtin(workgroup_id) wid: vec3<u32>,
         let hin = cur * SPLITH;
         var a = vec4<f32>(0.0);
         if (r < S) {
-            a = gatesOf(a, j, k0, k1, hin, whh);
-            if (r > 0u) {
-                putPartial((r - 1u) * H + j, a);
-            }
+            a = sliceSum(j, k0, k1, hin, whh, r, H, j);
         }
         workgroupBarrier();
         if (r == 0u) {
-            a += gateInputs(j, p.x + m * p.xM + t * p.ldx + dir * 4u * H);
-            for (var q = 1u; q < S; q++) {
-                a += getPartial((q - 1u) * H + j);
-            }
+            a = plusPartials(a + gateInputs(j, p.x + m * p.xM + t * p.ldx + dir * 4u * H), S, H, j);
             let ch = lstmCell(a, cell);
             cell = ch.x;
             hbuf[(1u - cur) * SPLITH + j] = ch.y;
@@ -380,7 +396,7 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
 // over p.slices invocations (see the header): invocation lid.x is slice
 // r = lid.x / WG of chars' invocation u = lid.x % WG (token slot u / H,
 // unit u % H). States at stride WG in hbuf[0 .. 2*WG), partial sums as in
-// split (putPartial, index (r-1)*WG + u).
+// split (sliceSum, plusPartials: stride WG, index u).
 @compute @workgroup_size(1024, 1, 1)
 fn charsSplit(@builtin(workgroup_id) wid: vec3<u32>,
               @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -419,18 +435,12 @@ fn charsSplit(@builtin(workgroup_id) wid: vec3<u32>,
         let hin = cur * WG + slot * H;
         var a = vec4<f32>(0.0);
         if (s < count) {
-            a = gatesOf(a, j, k0, k1, hin, whh);
-            if (r > 0u) {
-                putPartial((r - 1u) * WG + u, a);
-            }
+            a = sliceSum(j, k0, k1, hin, whh, r, WG, u);
         }
         workgroupBarrier();
         if (s < count && r == 0u) {
             let id = ints[first + select(s, count - 1u - s, dir == 1u)];
-            a += gateInputs(j, x + (id * 2u + dir) * G);
-            for (var q = 1u; q < S; q++) {
-                a += getPartial((q - 1u) * WG + u);
-            }
+            a = plusPartials(a + gateInputs(j, x + (id * 2u + dir) * G), S, WG, u);
             let ch = lstmCell(a, cell);
             cell = ch.x;
             hbuf[(1u - cur) * WG + slot * H + j] = ch.y;
