@@ -347,6 +347,17 @@ fn split(@builtin(workgroup_id) wid: vec3<u32>,
     }
 }
 
+// charToken returns the token of row row of the chunk's token order, the
+// ints offset of its char ids and its char count; (0, 0, 0) where has is
+// false (an invocation without a token).
+fn charToken(has: bool, row: u32) -> vec3<u32> {
+    if (!has) {
+        return vec3<u32>(0u);
+    }
+    let tok = ints[p.seqs + row];
+    return vec3<u32>(tok, ints[p.tokTable + 3u * tok + 1u], ints[p.tokTable + 3u * tok + 2u]);
+}
+
 @compute @workgroup_size(256, 1, 1)
 fn chars(@builtin(workgroup_id) wid: vec3<u32>,
          @builtin(local_invocation_id) lid: vec3<u32>) {
@@ -361,14 +372,11 @@ fn chars(@builtin(workgroup_id) wid: vec3<u32>,
     let whh = p.whh + m * p.whhM + dir * p.whhZ;
     let x = p.x + m * p.xM;
     let out = p.out + m * p.outM;
-    var tok = 0u;
-    var first = 0u;
-    var count = 0u;              // 0: no token (invocations past per*H; the last workgroup's slots past the tokens)
-    if (slot < per && row < p.rows) {
-        tok = ints[p.seqs + row];
-        first = ints[p.tokTable + 3u * tok + 1u];
-        count = ints[p.tokTable + 3u * tok + 2u];
-    }
+    // count 0: no token (invocations past per*H; the last workgroup's slots past the tokens)
+    let tf = charToken(slot < per && row < p.rows, row);
+    let tok = tf.x;
+    let first = tf.y;
+    let count = tf.z;
     // The workgroup's longest token is its first: the steps of the loop.
     let steps = ints[p.tokTable + 3u * ints[p.seqs + wid.x * per] + 2u];
     hbuf[lid.x] = 0.0;
@@ -414,14 +422,11 @@ fn charsSplit(@builtin(workgroup_id) wid: vec3<u32>,
     let whh = p.whh + m * p.whhM + dir * p.whhZ;
     let x = p.x + m * p.xM;
     let out = p.out + m * p.outM;
-    var tok = 0u;
-    var first = 0u;
-    var count = 0u;              // 0: no token (as in chars) or no slice (r >= S)
-    if (slot < per && row < p.rows && r < S) {
-        tok = ints[p.seqs + row];
-        first = ints[p.tokTable + 3u * tok + 1u];
-        count = ints[p.tokTable + 3u * tok + 2u];
-    }
+    // count 0: no token (as in chars) or no slice (r >= S)
+    let tf = charToken(slot < per && row < p.rows && r < S, row);
+    let tok = tf.x;
+    let first = tf.y;
+    let count = tf.z;
     let k0 = min(r * p.sliceLen, H);
     let k1 = min(k0 + p.sliceLen, H);
     let steps = ints[p.tokTable + 3u * ints[p.seqs + wid.x * per] + 2u];
