@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -272,6 +273,32 @@ func (t *trainer) logf(format string, args ...any) {
 	}
 }
 
+// describeNetwork names the preset of a run's network and, where its
+// configuration (a --config file) changes the preset's sizes or dropout
+// rates, the sizes or rates it trains with.
+func describeNetwork(preset string, c network.Config) string {
+	out := "preset " + preset
+	p, err := network.Preset(preset)
+	if err != nil {
+		return out
+	}
+	var changed []string
+	if sizes := [8]int{c.WordDim, c.CharDim, c.CharHidden, c.MaxChars, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP}; sizes != [8]int{p.WordDim, p.CharDim, p.CharHidden, p.MaxChars, p.LSTM1Hidden, p.LSTM2Hidden, p.LabelMLP, p.SpanMLP} {
+		changed = append(changed, fmt.Sprintf("sizes word %d, char %d/%d (first %d characters), LSTMs %d/%d, label MLP %d, span MLP %d",
+			c.WordDim, c.CharDim, c.CharHidden, c.MaxChars, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP))
+	}
+	if [4]float64{c.DropChar, c.DropFeat, c.DropLSTM, c.DropMLP} != [4]float64{p.DropChar, p.DropFeat, p.DropLSTM, p.DropMLP} {
+		changed = append(changed, fmt.Sprintf("dropout char %g, features %g, LSTM %g, MLP %g", c.DropChar, c.DropFeat, c.DropLSTM, c.DropMLP))
+	}
+	if c.LeakySlope != p.LeakySlope {
+		changed = append(changed, fmt.Sprintf("LeakyReLU slope %g", c.LeakySlope))
+	}
+	if len(changed) > 0 {
+		out += " with " + strings.Join(changed, "; ")
+	}
+	return out
+}
+
 // logStart describes the run.
 func (t *trainer) logStart() {
 	s := t.data.stats
@@ -293,8 +320,8 @@ func (t *trainer) logStart() {
 		t.logf("dropped %d targets that share a score cell with another", s.Train.Conflicts)
 	}
 	t.logf("vocabulary: %d words, %d characters, %d labels, %d tags", s.Words, s.Chars, s.Labels, s.Tags)
-	t.logf("network: preset %s, %d parameters; batches of at most %d words; seed %d; %d workers",
-		t.set.Preset, t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
+	t.logf("network: %s, %d parameters; batches of at most %d words; seed %d; %d workers",
+		describeNetwork(t.set.Preset, t.set.Config), t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
 	if t.set.Teacher != "" {
 		ts := t.data.teacher
 		t.logf("teacher: %s (%d model(s)), weight %g, temperature %g: %d soft cells (%.1f per word)",
