@@ -108,7 +108,7 @@ func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, 
 			return nil, nil, "", 0, err
 		}
 		members := []scorer.Scorer{s}
-		return s, members, adapterDescription(s.Adapter()), selfCheckSeconds(members), nil
+		return s, members, s.Adapter().String(), selfCheckSeconds(members), nil
 	}
 	members := make([]scorer.Scorer, 0, len(b.Models))
 	closeAll := func() {
@@ -127,21 +127,11 @@ func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, 
 			return nil, nil, "", 0, err
 		}
 		if k == 0 {
-			device = adapterDescription(s.Adapter())
+			device = s.Adapter().String()
 		}
 		members = append(members, s)
 	}
 	return scorer.Mean(members...), members, device, selfCheckSeconds(members), nil
-}
-
-// adapterDescription names an adapter: name, backend, type, and whether it
-// is a software one.
-func adapterDescription(a webgpu.AdapterInfo) string {
-	d := fmt.Sprintf("%s (%s, %s)", a.Name, a.Backend, a.Type)
-	if a.Software {
-		d += ", software"
-	}
-	return d
 }
 
 // selfCheckSeconds sums the self-check time of the WebGPU scorers among

@@ -36,12 +36,24 @@ type device struct {
 // are unpacked with unpack2x16float instead.
 const nativeShaderF16 = false
 
-// openDevice requests an adapter and a device, with shader-f16 when the
-// weights are float16, the adapter has it, o allows it and the compiler
-// supports it (see nativeShaderF16). wgpu-native's
-// Create* calls report validation errors themselves (each runs in an error
-// scope), so the native device needs no scopes of its own.
-func openDevice(o Options) (d *device, err error) {
+// ProbeAdapter requests the adapter New would use and describes it,
+// without opening a device or compiling anything: a caller can skip a
+// software adapter (AdapterInfo.Software) before paying for the kernels
+// and the self-check. Its error matches ErrNoAdapter and
+// scorer.ErrUnavailable.
+func ProbeAdapter(o Options) (AdapterInfo, error) {
+	inst, ad, info, err := requestAdapter(o)
+	if err != nil {
+		return AdapterInfo{}, err
+	}
+	ad.Release()
+	inst.Release()
+	return info, nil
+}
+
+// requestAdapter creates an instance and requests the high-performance
+// adapter (the fallback one with o.ForceFallbackAdapter).
+func requestAdapter(o Options) (inst *wgpu.Instance, ad *wgpu.Adapter, info AdapterInfo, err error) {
 	defer func() {
 		if r := recover(); r != nil { // CreateInstance panics when it fails
 			err = unavailable(ErrNoAdapter, "%v", r)
@@ -49,28 +61,40 @@ func openDevice(o Options) (d *device, err error) {
 	}()
 	// A nil descriptor: v0.23.0 mallocs the instance extras without
 	// zeroing the fields it does not set (garbage GL version, flags).
-	inst := wgpu.CreateInstance(nil)
-	ad, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{
+	inst = wgpu.CreateInstance(nil)
+	ad, err = inst.RequestAdapter(&wgpu.RequestAdapterOptions{
 		ForceFallbackAdapter: o.ForceFallbackAdapter,
 		PowerPreference:      wgpu.PowerPreferenceHighPerformance,
 	})
 	if err != nil {
 		inst.Release()
-		return nil, unavailable(ErrNoAdapter, "%v", err)
+		return nil, nil, AdapterInfo{}, unavailable(ErrNoAdapter, "%v", err)
 	}
 	gi := ad.GetInfo()
-	d = &device{instance: inst, adapter: ad}
 	name := gi.DriverDescription // lavapipe's device name is "0x0"
 	if name == "" {
 		name = gi.Name
 	}
-	d.info = AdapterInfo{
+	return inst, ad, AdapterInfo{
 		Name:     name,
 		Driver:   gi.VendorName,
 		Backend:  gi.BackendType.String(),
 		Type:     gi.AdapterType.String(),
 		Software: gi.AdapterType == wgpu.AdapterTypeCPU,
+	}, nil
+}
+
+// openDevice requests an adapter and a device, with shader-f16 when the
+// weights are float16, the adapter has it, o allows it and the compiler
+// supports it (see nativeShaderF16). wgpu-native's
+// Create* calls report validation errors themselves (each runs in an error
+// scope), so the native device needs no scopes of its own.
+func openDevice(o Options) (d *device, err error) {
+	inst, ad, info, err := requestAdapter(o)
+	if err != nil {
+		return nil, err
 	}
+	d = &device{instance: inst, adapter: ad, info: info}
 	var feats []wgpu.FeatureName
 	if nativeShaderF16 && o.Weights == WeightsF16 && !o.NoShaderF16 && ad.HasFeature(wgpu.FeatureNameShaderF16) {
 		feats = append(feats, wgpu.FeatureNameShaderF16)

@@ -1,6 +1,7 @@
 package webgpu
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -20,6 +21,16 @@ type AdapterInfo struct {
 	// allows it (the LSTM loops of small chunks then split each unit's
 	// sum over several invocations).
 	Workgroup int
+}
+
+// String names the adapter: name, backend and type, and whether it is a
+// software one.
+func (a AdapterInfo) String() string {
+	d := fmt.Sprintf("%s (%s, %s)", a.Name, a.Backend, a.Type)
+	if a.Software {
+		d += ", software"
+	}
+	return d
 }
 
 // VulkanDriverInstalled reports whether a Vulkan driver (ICD) is installed

@@ -8,15 +8,15 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 )
 
-func runBench(args []string, stdout io.Writer) error {
+func runBench(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "serve" {
-		return runBenchServe(args[1:], stdout)
+		return runBenchServe(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "score" {
-		return runBenchScore(args[1:], stdout)
+		return runBenchScore(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "onnx-export" {
-		return runBenchONNXExport(args[1:], stdout)
+		return runBenchONNXExport(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "decode" {
 		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {

@@ -10,7 +10,7 @@ import (
 
 // runBenchONNXExport writes one model as ONNX (package bench/onnxexport),
 // the model that make bench-ort times ONNX Runtime Web on.
-func runBenchONNXExport(args []string, stdout io.Writer) error {
+func runBenchONNXExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench onnx-export", "--out FILE [--weights W] [--member K]", stdout)
 	weightsPath := fs.String("weights", "", "weights file (default: the shipped default model, embedded)")
 	out := fs.String("out", "", "the ONNX file to write (required)")

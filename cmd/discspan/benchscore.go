@@ -13,7 +13,7 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-func runBenchScore(args []string, stdout io.Writer) error {
+func runBenchScore(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench score", "--input FILE [--weights W] [--backends cpu,webgpu] [--batch N] [--runs R] [--json]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas for an ensemble (default: the shipped default model, embedded)")
 	input := fs.String("input", "", "sentences to score: a treebank (.export/.discbracket/...: its words) or text, one sentence a line (required)")

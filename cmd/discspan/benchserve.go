@@ -13,7 +13,7 @@ import (
 
 // runBenchServe is discspan bench serve: a load test of the server's
 // weight downloads on loopback.
-func runBenchServe(args []string, stdout io.Writer) error {
+func runBenchServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench serve", "[--clients N] [--duration D] [--max-requests N] [--range-share F] [--weights FILE] [--json]", stdout)
 	clients := fs.Int("clients", 200, "concurrent clients")
 	duration := fs.Duration("duration", 30*time.Second, "how long the clients send requests")

@@ -8,7 +8,7 @@ import (
 	"github.com/discspan/discspan/chart/treebank"
 )
 
-func runConvert(args []string, stdout io.Writer) error {
+func runConvert(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] IN OUT", stdout)
 	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
 	disco := fs.Bool("disco-parens", false, "discbracket output: write ( and ) in words as disco-dop's #LRB# and #RRB# (read back as parentheses) instead of the -LRB- and -RRB- of the Alpino discbracket files")

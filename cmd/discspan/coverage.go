@@ -31,7 +31,7 @@ type coverageCounts struct {
 	BDEq2 coverage.Counts `json:"bd_eq2"`
 }
 
-func runCoverage(args []string, stdout io.Writer) error {
+func runCoverage(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("coverage", "[--json] [--max-words N] --variant V FILE...", stdout)
 	variants := fs.String("variant", "n3", "decoder variant, a comma-separated list, or 'all'")
 	asJSON := fs.Bool("json", false, "print JSON (one object per variant, one per line)")

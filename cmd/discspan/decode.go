@@ -26,7 +26,7 @@ type constituentJSON struct {
 	Blocks [][2]int `json:"blocks"`
 }
 
-func runDecode(args []string, stdout io.Writer) error {
+func runDecode(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("decode", "--variant V --scores FILE.json [--constraints C.json]", stdout)
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	scores := fs.String("scores", "", "score file (JSON with words, labels, cont, disc, gap)")

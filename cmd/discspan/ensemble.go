@@ -19,7 +19,7 @@ import (
 	"github.com/discspan/discspan/weights"
 )
 
-func runEnsemble(args []string, stdout io.Writer) error {
+func runEnsemble(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("ensemble", "--out W [--dtype I8] [--dev FILE] MODEL.safetensors [MODEL.safetensors...] | --choose K --dev FILE [--dtype I4] MODEL.safetensors...", stdout)
 	out := fs.String("out", "", "output weights file holding every model (an ensemble: parsers average their scores; one model: an ordinary file, built with the same options)")
 	dtype := fs.String("dtype", "I8", "how the output stores weights: F32, F16, I8 or I4 (I8 halves F16's size and, for the tiny preset, loses no dev F1; I4 stores matrices in 4 bits, about half I8's size, and loses some)")

@@ -10,7 +10,7 @@ import (
 	"github.com/discspan/discspan/chart/treebank"
 )
 
-func runEval(args []string, stdout io.Writer) error {
+func runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] GOLD PRED", stdout)
 	asJSON := fs.Bool("json", false, `print {"all":{...},"le40":{...}} as JSON`)
 	verbose := fs.Bool("verbose", false, "also print the per-sentence table")

@@ -18,7 +18,7 @@ import (
 // receives the arguments after the subcommand's name.
 type command struct {
 	summary string
-	run     func(args []string, stdout io.Writer) error
+	run     func(args []string, stdout, stderr io.Writer) error
 }
 
 func commands() map[string]command {
@@ -72,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "discspan: unknown command %q (run 'discspan --help')\n", args[0])
 		return 2
 	}
-	if err := cmd.run(args[1:], stdout); err != nil {
+	if err := cmd.run(args[1:], stdout, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

@@ -18,8 +18,8 @@ import (
 // parseChunk is the number of sentences parsed between progress updates.
 const parseChunk = 128
 
-func runParse(args []string, stdout io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export] [--max-words N]", stdout)
+func runParse(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export] [--max-words N] [--backend cpu|webgpu|auto]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
@@ -28,6 +28,7 @@ func runParse(args []string, stdout io.Writer) error {
 	output := fs.String("output", "", "output file (default: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
+	backend := fs.String("backend", backendCPU, "what scores the spans: cpu (the CPU reference), webgpu (WebGPU on any adapter, software ones included) or auto (WebGPU on a hardware adapter, else the CPU); WebGPU only after its self-check agrees with the CPU, else the CPU scores (standard error says which, and why)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -48,7 +49,11 @@ func runParse(args []string, stdout io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --format %q: want discbracket or export", errUsage, *format)
 	}
-	p, err := loadParser(*weightsPath)
+	ms, err := loadModels(*weightsPath)
+	if err != nil {
+		return err
+	}
+	p, err := ms.Parser()
 	if err != nil {
 		return err
 	}
@@ -56,6 +61,23 @@ func runParse(args []string, stdout io.Writer) error {
 	lines, refused, err := cli.ReadInput(*input, *tokenized)
 	if err != nil {
 		return err
+	}
+	longest := 0
+	for _, s := range lines {
+		longest = max(longest, len(s.Words))
+	}
+	if *maxWords >= 0 {
+		longest = min(longest, *maxWords)
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "discspan parse: "+format+"\n", args...) }
+	sc, line, err := chooseParseScorer(*backend, ms.Models, longest, nativeGPU(), logf)
+	if err != nil {
+		return err
+	}
+	defer sc.Close()
+	p.Scorer = sc
+	if *backend != backendCPU {
+		logf("%s", line)
 	}
 	// A sentence the parser refuses (too long, not UTF-8) is named at the
 	// end and gets a blank output line; the others are parsed.

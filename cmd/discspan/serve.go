@@ -23,7 +23,7 @@ var (
 	fastWeights    = filepath.Join("weights", "fast.safetensors")
 )
 
-func runServe(args []string, stdout io.Writer) error {
+func runServe(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE,...] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--max-words N] [--hosts NAMES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
 	wdir := fs.String("weights", "", "directories or files of *.safetensors weight files to offer, separated by commas (default "+defaultWeights+" and "+fastWeights+" where they exist, else the default model embedded in the binary)")

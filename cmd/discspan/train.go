@@ -21,7 +21,7 @@ import (
 // defaultEpochs is the epoch count of a new run that names none.
 const defaultEpochs = 200
 
-func runTrain(args []string, stdout io.Writer) error {
+func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "--train FILE --dev FILE --out W [--preset tiny|small|paper] [--epochs E] [--resume] [--batch-words N] [--seed S] [--workers K]", stdout)
 	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets), or a comma-separated list read as one; a name prefixed with - lists sentences to drop from the training data (e.g. train.dbr,extra.dbr,-dev.dbr,-test.dbr); a name suffixed with *K (K up to 100) is trained on K times an epoch, its words counted once for the vocabulary (e.g. train.dbr*2,extra.dbr)")
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
@@ -139,7 +139,7 @@ func runTrain(args []string, stdout io.Writer) error {
 		select {
 		case <-ctx.Done():
 			stop() // a second Ctrl-C ends the process at once
-			fmt.Fprintln(os.Stderr, "\ninterrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
+			fmt.Fprintln(stderr, "\ninterrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
 		case <-done:
 		}
 	}()

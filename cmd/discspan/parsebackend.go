@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/webgpu"
+)
+
+// parse's --backend values.
+const (
+	backendCPU    = "cpu"
+	backendWebGPU = "webgpu"
+	backendAuto   = "auto"
+)
+
+// gpuOpener is how parse reaches WebGPU: probe describes the adapter
+// without compiling anything, open builds the scorer of the models' mean
+// (webgpu.NewMean, which runs the self-check). Tests replace both.
+type gpuOpener struct {
+	probe func(webgpu.Options) (webgpu.AdapterInfo, error)
+	open  func([]*network.Params, webgpu.Options) (scorer.Scorer, webgpu.AdapterInfo, error)
+}
+
+// nativeGPU returns the WebGPU of this machine (wgpu-native).
+func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: webgpu.NewMean} }
+
+// chooseParseScorer returns the scorer parse uses for backend (cpu:
+// the CPU reference, the mean of the models'), and one line saying which
+// backend scores and, where WebGPU was asked for and is not used, why:
+//
+//   - cpu: the CPU;
+//   - webgpu: WebGPU on whatever adapter there is, a software one included;
+//   - auto: WebGPU on a hardware adapter only (a software adapter is
+//     slower than the CPU, and is skipped before anything is compiled).
+//
+// WebGPU is used only once its self-check has passed; when the self-check
+// refuses the adapter, or there is none, the CPU scores. Its scorer is
+// wrapped by scorer.WithFallback, so that a device lost later, or a
+// sentence longer than it takes, is scored on the CPU, reported by logf.
+// maxWords is the longest sentence to be scored.
+func chooseParseScorer(backend string, models []*network.Model, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
+	cpu := scorer.MeanCPU(models)
+	switch backend {
+	case backendCPU:
+		return cpu, "scoring on the CPU", nil
+	case backendWebGPU, backendAuto:
+	default:
+		return nil, "", fmt.Errorf("%w: --backend %q: want cpu, webgpu or auto", errUsage, backend)
+	}
+	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, maxWords)}
+	if backend == backendAuto {
+		info, err := gpu.probe(o)
+		if err != nil {
+			return cpu, fmt.Sprintf("scoring on the CPU: no WebGPU adapter (%v)", err), nil
+		}
+		if info.Software {
+			return cpu, fmt.Sprintf("scoring on the CPU: WebGPU's only adapter, %s, is slower than the CPU (--backend webgpu uses it anyway)", info), nil
+		}
+	}
+	params := make([]*network.Params, len(models))
+	for k, m := range models {
+		params[k] = m.Params
+	}
+	g, info, err := gpu.open(params, o)
+	switch {
+	case errors.Is(err, webgpu.ErrSelfCheck):
+		return cpu, fmt.Sprintf("scoring on the CPU: WebGPU refused by its self-check (%v)", err), nil
+	case err != nil:
+		return cpu, fmt.Sprintf("scoring on the CPU: WebGPU unavailable (%v)", err), nil
+	}
+	line := "scoring with WebGPU on " + info.String()
+	if w, ok := g.(*webgpu.Scorer); ok {
+		line += "; " + w.SelfCheck().String()
+	}
+	return scorer.WithFallback(g, cpu, logf), line, nil
+}
