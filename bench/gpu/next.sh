@@ -21,11 +21,13 @@
 #      test set at batch 714, 64 and 1, CPU (the machine's cores) against
 #      WebGPU float32, float16 and a device per model: the README's table
 #      and issue 16's three goals;
-#   3. profile_ensemble.log: BenchmarkProfile_Ensemble, the shipped pair's
+#   3. parse.log: `discspan parse --backend auto` of the test set (the
+#      card after its self-check) against the CPU: trees that differ, F1;
+#   4. profile_ensemble.log: BenchmarkProfile_Ensemble, the shipped pair's
 #      loops in one dispatch or in turn, split or whole;
-#   4. tiny.log: BenchmarkScore_Tiny20 and the fast pair's bench score,
+#   5. tiny.log: BenchmarkScore_Tiny20 and the fast pair's bench score,
 #      like for like with session 10;
-#   5. profile.log: BenchmarkProfile_TestSet, every plan variant of one
+#   6. profile.log: BenchmarkProfile_TestSet, every plan variant of one
 #      model with per-dispatch timestamps.
 set -u
 R=$PWD
@@ -90,6 +92,15 @@ for b in 714 64 1; do
 		--backends cpu,webgpu,webgpu-f16,webgpu-per-model --batch "$b" --runs 3
 done
 [ -e "$OUT/score.log" ] && grep '^|' "$OUT/score.log"
+
+# The shipped pair parsing the test set from the command line, WebGPU
+# (auto: the card, after its self-check) against the CPU: the trees that
+# differ and both F1s.
+step parse.log 90 bash -c "'$G/discspan' parse --input '$TEST' --backend cpu >/tmp/parse_cpu.dbr &&
+	'$G/discspan' parse --input '$TEST' --backend auto >/tmp/parse_gpu.dbr &&
+	echo \"trees that differ from the CPU's: \$(diff /tmp/parse_cpu.dbr /tmp/parse_gpu.dbr | grep -c '^>')\" &&
+	'$G/discspan' eval '$TEST' /tmp/parse_cpu.dbr | grep 'labeled f-measure' | sed 's/^/cpu: /' &&
+	'$G/discspan' eval '$TEST' /tmp/parse_gpu.dbr | grep 'labeled f-measure' | sed 's/^/webgpu: /'"
 
 step profile_ensemble.log 120 bash -c "cd webgpu && '$G/webgpu.test' -test.run XXX -test.bench Profile_Ensemble -test.benchtime 1x"
 
