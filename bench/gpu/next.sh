@@ -60,8 +60,12 @@ J
 	export VK_DRIVER_FILES=/tmp/icd.json
 	export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
-gunzip -kf "$G/webgpu.test.gz" "$G/discspan.gz"
-chmod +x "$G/webgpu.test" "$G/discspan"
+# The binaries are unpacked outside .gpu, so that a LOCAL run leaves .gpu
+# as prepare.sh made it (within the 64 MiB a device call carries).
+B=$(mktemp -d "${TMPDIR:-/tmp}/discspan-gpu.XXXXXX")
+gunzip -c "$G/webgpu.test.gz" >"$B/webgpu.test"
+gunzip -c "$G/discspan.gz" >"$B/discspan"
+chmod +x "$B/webgpu.test" "$B/discspan"
 # The tests read ../shared/data beside the project.
 [ -e ../shared/data/alpino-cdb ] || { mkdir -p ../shared/data/alpino-cdb && cp "$G"/data/* ../shared/data/alpino-cdb/; }
 TEST=$G/data/test.punctmoved.discbracket
@@ -81,14 +85,14 @@ step() {
 	echo "== $name: exit ${PIPESTATUS[0]} after $(($(date +%s) - START)) s"
 }
 
-step webgpu.log 200 bash -c "cd webgpu && '$G/webgpu.test' -test.v -test.timeout 190s"
+step webgpu.log 200 bash -c "cd webgpu && '$B/webgpu.test' -test.v -test.timeout 190s"
 if [ -e "$OUT/webgpu.log" ]; then
 	echo "webgpu tests: $(grep -c -- '--- PASS' "$OUT/webgpu.log") pass, $(grep -c -- '--- FAIL' "$OUT/webgpu.log") fail, $(grep -c -- '--- SKIP' "$OUT/webgpu.log") skip"
 	grep -- '--- FAIL' "$OUT/webgpu.log" | head
 fi
 
 for b in 714 64 1; do
-	step score.log 60 "$G/discspan" bench score --input "$TEST" --weights "$G/default.safetensors" \
+	step score.log 60 "$B/discspan" bench score --input "$TEST" --weights "$G/default.safetensors" \
 		--backends cpu,webgpu,webgpu-f16,webgpu-per-model --batch "$b" --runs 3
 done
 [ -e "$OUT/score.log" ] && grep '^|' "$OUT/score.log"
@@ -96,20 +100,20 @@ done
 # The shipped pair parsing the test set from the command line, WebGPU
 # (auto: the card, after its self-check) against the CPU: the trees that
 # differ and both F1s.
-step parse.log 90 bash -c "'$G/discspan' parse --input '$TEST' --backend cpu >/tmp/parse_cpu.dbr &&
-	'$G/discspan' parse --input '$TEST' --backend auto >/tmp/parse_gpu.dbr &&
-	echo \"trees that differ from the CPU's: \$(diff /tmp/parse_cpu.dbr /tmp/parse_gpu.dbr | grep -c '^>')\" &&
-	'$G/discspan' eval '$TEST' /tmp/parse_cpu.dbr | grep 'labeled f-measure' | sed 's/^/cpu: /' &&
-	'$G/discspan' eval '$TEST' /tmp/parse_gpu.dbr | grep 'labeled f-measure' | sed 's/^/webgpu: /'"
+step parse.log 90 bash -c "'$B/discspan' parse --input '$TEST' --backend cpu >$B/parse_cpu.dbr &&
+	'$B/discspan' parse --input '$TEST' --backend auto >$B/parse_gpu.dbr &&
+	echo \"trees that differ from the CPU's: \$(diff $B/parse_cpu.dbr $B/parse_gpu.dbr | grep -c '^>')\" &&
+	'$B/discspan' eval '$TEST' $B/parse_cpu.dbr | grep 'labeled f-measure' | sed 's/^/cpu: /' &&
+	'$B/discspan' eval '$TEST' $B/parse_gpu.dbr | grep 'labeled f-measure' | sed 's/^/webgpu: /'"
 
-step profile_ensemble.log 120 bash -c "cd webgpu && '$G/webgpu.test' -test.run XXX -test.bench Profile_Ensemble -test.benchtime 1x"
+step profile_ensemble.log 120 bash -c "cd webgpu && '$B/webgpu.test' -test.run XXX -test.bench Profile_Ensemble -test.benchtime 1x"
 
-step tiny.log 40 bash -c "cd webgpu && '$G/webgpu.test' -test.run XXX -test.bench Score_Tiny20 -test.benchtime 20x"
+step tiny.log 40 bash -c "cd webgpu && '$B/webgpu.test' -test.run XXX -test.bench Score_Tiny20 -test.benchtime 20x"
 for b in 64 1; do
-	step tiny.log 30 "$G/discspan" bench score --input "$TEST" --weights "$R/weights/fast.safetensors" \
+	step tiny.log 30 "$B/discspan" bench score --input "$TEST" --weights "$R/weights/fast.safetensors" \
 		--backends cpu,webgpu --batch "$b" --runs 3
 done
 
-step profile.log 150 bash -c "cd webgpu && '$G/webgpu.test' -test.run XXX -test.bench Profile_TestSet -test.benchtime 1x"
+step profile.log 150 bash -c "cd webgpu && '$B/webgpu.test' -test.run XXX -test.bench Profile_TestSet -test.benchtime 1x"
 
 echo "next.sh: done after $(($(date +%s) - START)) s; logs in $OUT: $(cd "$OUT" && ls | tr '\n' ' ')"
