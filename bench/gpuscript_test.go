@@ -12,10 +12,14 @@ import (
 
 // nextScript is the script the next session with an NVIDIA GPU runs
 // (docs/gpu.md); it can only run there, so this test keeps what it names
-// in step with the code.
-const nextScript = "gpu/next.sh"
+// in step with the code. teacherScript trains issue 17's teacher there
+// (docs/model-experiments.md).
+const (
+	nextScript    = "gpu/next.sh"
+	teacherScript = "gpu/teacher.sh"
+)
 
-// TestGPUScript checks that bench/gpu/next.sh parses, that every benchmark
+// TestGPUScript checks that bench/gpu/next.sh and teacher.sh parse, that every benchmark
 // it runs exists in the webgpu package, that every backend it asks
 // `discspan bench score` for is one the command measures, that the files
 // of the repository it reads exist, and that the files it expects in .gpu
@@ -27,9 +31,13 @@ func TestGPUScript(t *testing.T) {
 	}
 	script := string(raw)
 	if sh, err := exec.LookPath("bash"); err != nil {
-		t.Logf("bash not found (%v): the script's syntax is not checked", err)
-	} else if out, err := exec.Command(sh, "-n", nextScript).CombinedOutput(); err != nil {
-		t.Errorf("bash -n %s: %v\n%s", nextScript, err, out)
+		t.Logf("bash not found (%v): the scripts' syntax is not checked", err)
+	} else {
+		for _, f := range []string{nextScript, teacherScript} {
+			if out, err := exec.Command(sh, "-n", f).CombinedOutput(); err != nil {
+				t.Errorf("bash -n %s: %v\n%s", f, err, out)
+			}
+		}
 	}
 
 	var benchSources strings.Builder

@@ -1,0 +1,80 @@
+#!/bin/bash
+# teacher.sh: issue 17's teacher, the paper-sized model trained on cdb train
+# and the Alpino suites with the CUDA trainer, in one device call of at most
+# 600 s, its best epoch brought back in pieces of 15 MiB (a call returns
+# files of at most 16 MiB). On the build machine, in the project's root:
+#
+#   ../shared/gpu/prepare.sh
+#   mkdir -p .gpu/train && cp ../shared/data/alpino-cdb/*.punctmoved.discbracket \
+#       ../shared/data/alpino-suites/*.punctmoved.discbracket .gpu/train/
+#
+# then one device run, carry [".gpu"], timeout_s 590:
+#
+#   bash bench/gpu/teacher.sh
+#
+# and, back here, the teacher from the pieces:
+#
+#   cat FILES_AT/teacher.safetensors.part* > teacher.safetensors
+#
+# (docs/model-experiments.md, session 18: the students are then trained
+# here, `discspan train ... --teacher teacher.safetensors`.) Training stops
+# at TRAIN_SECONDS (420 by default: about ten epochs of about 40 s); the
+# output holds its best epoch by dev F1, written as DTYPE (I8 by default,
+# about 61 MB; I4 about 31 MB) by `discspan ensemble`, which also reports
+# that file's dev F1. LOCAL=1 runs it on this machine's CPU with the tiny
+# preset for TRAIN_SECONDS, to try the script itself.
+set -u
+R=$PWD
+G=$R/.gpu
+OUT=${OUT:-/tmp/out}
+TRAIN_SECONDS=${TRAIN_SECONDS:-420}
+DTYPE=${DTYPE:-I8}
+SEED=${SEED:-70}
+mkdir -p "$OUT"
+T=$G/train
+for need in "$G/discspan.gz" "$T/train.punctmoved.discbracket" "$T/dev.punctmoved.discbracket" "$T/test.punctmoved.discbracket" "$T/qa.punctmoved.discbracket"; do
+	if [ ! -e "$need" ]; then
+		echo "teacher.sh: $need is missing: run ../shared/gpu/prepare.sh and copy the treebanks to .gpu/train (see the script's head), then carry .gpu" >&2
+		exit 2
+	fi
+done
+B=$(mktemp -d "${TMPDIR:-/tmp}/discspan-teacher.XXXXXX")
+gunzip -c "$G/discspan.gz" >"$B/discspan"
+chmod +x "$B/discspan"
+
+# cdb train and the ten suites, without the sentences that repeat cdb dev
+# or test (the suites' LICENSE-NOTE.txt).
+list=$T/train.punctmoved.discbracket
+for f in "$T"/*.punctmoved.discbracket; do
+	case $(basename "$f") in
+	train.* | dev.* | test.*) ;;
+	*) list=$list,$f ;;
+	esac
+done
+list=$list,-$T/dev.punctmoved.discbracket,-$T/test.punctmoved.discbracket
+echo '{"lr":0.001,"beta1":0.9,"beta2":0.999,"eps":1e-12,"clip_norm":5,"decay":0.75,"decay_every":5000}' >"$B/adam.json"
+
+if [ "${LOCAL:-0}" = 1 ]; then
+	preset=tiny device=cpu
+else
+	preset=paper device=cuda
+	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/card.txt"
+fi
+echo "== training the $preset preset on $device for ${TRAIN_SECONDS} s"
+# SIGINT at the limit: the trainer finishes its batch, writes a checkpoint
+# and stops; its output already holds the best epoch.
+timeout -s INT "$TRAIN_SECONDS" "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
+	--out "$B/teacher-f32.safetensors" --preset "$preset" --adam "$B/adam.json" --ema 0.999 \
+	--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" >"$OUT/teacher.log" 2>&1
+echo "== training: exit $? after the limit; its epochs:"
+grep '^epoch .*dev F1' "$OUT/teacher.log"
+cp "$B/teacher-f32.safetensors.log.jsonl" "$OUT/teacher.log.jsonl" 2>/dev/null
+if [ ! -e "$B/teacher-f32.safetensors" ]; then
+	echo "teacher.sh: no epoch finished: nothing to bring back" | tee -a "$OUT/teacher.log"
+	exit 1
+fi
+"$B/discspan" ensemble --out "$B/teacher.safetensors" --dtype "$DTYPE" --dev "$T/dev.punctmoved.discbracket" \
+	--training-data "cdb train + the ten Alpino suites (teacher, $preset preset)" "$B/teacher-f32.safetensors" 2>&1 | tee -a "$OUT/teacher.log"
+split -b 15M -d "$B/teacher.safetensors" "$OUT/teacher.safetensors.part"
+sha256sum "$B/teacher.safetensors" | tee -a "$OUT/teacher.log"
+ls -l "$OUT"
