@@ -49,6 +49,9 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("%w: --format %q: want discbracket or export", errUsage, *format)
 	}
+	if err := checkBackend(*backend); err != nil {
+		return err
+	}
 	ms, err := loadModels(*weightsPath)
 	if err != nil {
 		return err
@@ -172,14 +175,4 @@ func readModels(paths ...string) (*parser.Models, error) {
 		return nil, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return ms, err
-}
-
-// loadParser returns the parser of the weights a --weights flag names (see
-// loadModels): an ensemble averages its models' scores on the CPU.
-func loadParser(flag string) (*parser.Parser, error) {
-	ms, err := loadModels(flag)
-	if err != nil {
-		return nil, err
-	}
-	return ms.Parser()
 }

@@ -16,6 +16,15 @@ const (
 	backendAuto   = "auto"
 )
 
+// checkBackend refuses a --backend value that is none of parse's.
+func checkBackend(backend string) error {
+	switch backend {
+	case backendCPU, backendWebGPU, backendAuto:
+		return nil
+	}
+	return fmt.Errorf("%w: --backend %q: want cpu, webgpu or auto", errUsage, backend)
+}
+
 // gpuOpener is how parse reaches WebGPU: probe describes the adapter
 // without compiling anything, open builds the scorer of the models' mean
 // (webgpu.NewMean, which runs the self-check). Tests replace both.
@@ -42,13 +51,12 @@ func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: 
 // sentence longer than it takes, is scored on the CPU, reported by logf.
 // maxWords is the longest sentence to be scored.
 func chooseParseScorer(backend string, models []*network.Model, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
+	if err := checkBackend(backend); err != nil {
+		return nil, "", err
+	}
 	cpu := scorer.MeanCPU(models)
-	switch backend {
-	case backendCPU:
+	if backend == backendCPU {
 		return cpu, "scoring on the CPU", nil
-	case backendWebGPU, backendAuto:
-	default:
-		return nil, "", fmt.Errorf("%w: --backend %q: want cpu, webgpu or auto", errUsage, backend)
 	}
 	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, maxWords)}
 	if backend == backendAuto {

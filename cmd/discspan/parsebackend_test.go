@@ -150,6 +150,11 @@ func TestParseBackend(t *testing.T) {
 		}
 		return out, strings.Join(lines, "\n")
 	}
+	// A backend that does not exist is refused before the weights or the
+	// input are read.
+	if _, stderr, status := runCmd("parse", "--backend", "cuda", "--input", filepath.Join(t.TempDir(), "missing.txt")); status != 2 || !strings.Contains(stderr, `--backend "cuda": want cpu, webgpu or auto`) {
+		t.Errorf("--backend cuda: status %d, %q; want 2 and the backends named", status, stderr)
+	}
 	cpu, _ := parse(backendCPU)
 	if strings.Count(cpu, "(ROOT") != len(parsertest.Sentences) {
 		t.Fatalf("--backend cpu: %q", cpu)
