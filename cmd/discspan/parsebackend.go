@@ -49,7 +49,8 @@ func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: 
 // refuses the adapter, or there is none, the CPU scores. Its scorer is
 // wrapped by scorer.WithFallback, so that a device lost later, or a
 // sentence longer than it takes, is scored on the CPU, reported by logf.
-// maxWords is the longest sentence to be scored.
+// maxWords is the longest sentence to be scored. Before the kernels are
+// built, logf says so (on a software adapter that takes a minute or more).
 func chooseParseScorer(backend string, models []*network.Model, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
 	if err := checkBackend(backend); err != nil {
 		return nil, "", err
@@ -59,15 +60,20 @@ func chooseParseScorer(backend string, models []*network.Model, maxWords int, gp
 		return cpu, "scoring on the CPU", nil
 	}
 	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, maxWords)}
-	if backend == backendAuto {
-		info, err := gpu.probe(o)
-		if err != nil {
-			return cpu, fmt.Sprintf("scoring on the CPU: no WebGPU adapter (%v)", err), nil
-		}
-		if info.Software {
-			return cpu, fmt.Sprintf("scoring on the CPU: WebGPU's only adapter, %s, is slower than the CPU (--backend webgpu uses it anyway)", info), nil
-		}
+	info, err := gpu.probe(o)
+	if err != nil {
+		return cpu, fmt.Sprintf("scoring on the CPU: no WebGPU adapter (%v)", err), nil
 	}
+	if info.Software && backend == backendAuto {
+		return cpu, fmt.Sprintf("scoring on the CPU: WebGPU's only adapter, %s, is slower than the CPU (--backend webgpu uses it anyway)", info), nil
+	}
+	// The kernels and the self-check take a second on a GPU, a minute or
+	// more on a software adapter: say what is going on first.
+	wait := ""
+	if info.Software {
+		wait = " (a software adapter: a minute or more)"
+	}
+	logf("building the WebGPU kernels on %s and checking them against the CPU%s", info, wait)
 	params := make([]*network.Params, len(models))
 	for k, m := range models {
 		params[k] = m.Params

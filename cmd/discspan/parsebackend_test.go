@@ -68,6 +68,7 @@ func TestChooseParseScorer(t *testing.T) {
 			wantLine: "scoring on the CPU: WebGPU refused by its self-check (webgpu: self-check failed: largest difference 0.42 on NVIDIA H200)"},
 		{name: "auto, self-check refuses", backend: "auto", probe: hardware, openErr: selfCheckErr, wantOpened: true, wantLine: "refused by its self-check"},
 		{name: "webgpu, no device", backend: "webgpu", openErr: webgpu.ErrNoAdapter, wantOpened: true, wantLine: "scoring on the CPU: WebGPU unavailable (webgpu: no adapter)"},
+		{name: "webgpu, no adapter", backend: "webgpu", probeErr: webgpu.ErrNoAdapter, wantLine: "scoring on the CPU: no WebGPU adapter (webgpu: no adapter)"},
 	}
 	batch := []network.Input{ms.Vocab.Encode(parsertest.Sentences[0])}
 	for _, c := range cases {
@@ -87,7 +88,9 @@ func TestChooseParseScorer(t *testing.T) {
 					return countingScorer{scorer.MeanCPU(ms.Models), &batches}, c.probe, nil
 				},
 			}
-			s, line, err := chooseParseScorer(c.backend, ms.Models, 40, gpu, t.Logf)
+			var logged []string
+			logf := func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
+			s, line, err := chooseParseScorer(c.backend, ms.Models, 40, gpu, logf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,6 +100,9 @@ func TestChooseParseScorer(t *testing.T) {
 			}
 			if opened != c.wantOpened {
 				t.Errorf("kernels built: %v, want %v", opened, c.wantOpened)
+			}
+			if said := len(logged) == 1 && strings.HasPrefix(logged[0], "building the WebGPU kernels on "); said != c.wantOpened || len(logged) > 1 {
+				t.Errorf("said before: %q; want one line before the kernels are built, none otherwise", logged)
 			}
 			got, err := s.Score(batch)
 			if err != nil {
@@ -139,14 +145,20 @@ func TestParseBackend(t *testing.T) {
 		if status != 0 {
 			t.Fatalf("--backend %s: status %d: %s", backend, status, stderr)
 		}
-		var lines []string
+		var lines, building []string
 		for _, l := range strings.Split(stderr, "\n") {
-			if strings.HasPrefix(l, "discspan parse: ") {
+			switch {
+			case strings.HasPrefix(l, "discspan parse: scoring "):
 				lines = append(lines, l)
+			case strings.HasPrefix(l, "discspan parse: building the WebGPU kernels on "):
+				building = append(building, l)
 			}
 		}
-		if backend == backendCPU && len(lines) != 0 || backend != backendCPU && len(lines) != 1 {
-			t.Errorf("--backend %s: standard error says %q; want one line for a WebGPU backend, none for the CPU", backend, lines)
+		if backend == backendCPU && len(lines)+len(building) != 0 || backend != backendCPU && len(lines) != 1 {
+			t.Errorf("--backend %s: standard error says %q; want one line saying what scores for a WebGPU backend, none for the CPU", backend, lines)
+		}
+		if len(building) > 1 || len(building) == 1 && !strings.Contains(lines[0], "WebGPU") {
+			t.Errorf("--backend %s: %q before %q; want at most one line, before WebGPU's kernels are built", backend, building, lines)
 		}
 		return out, strings.Join(lines, "\n")
 	}
