@@ -18,7 +18,8 @@
 #
 # (docs/model-experiments.md, session 18: the students are then trained
 # here, `discspan train ... --teacher teacher.safetensors`.) Training stops
-# at TRAIN_SECONDS (420 by default: about ten epochs of about 40 s); the
+# at TRAIN_SECONDS (`train --max-time`; 420 by default: about ten epochs of
+# about 40 s); the
 # output holds its best epoch by dev F1, written as DTYPE (I8 by default,
 # about 61 MB; I4 about 31 MB) by `discspan ensemble`, which also reports
 # that file's dev F1. LOCAL=1 runs it on this machine's CPU with the tiny
@@ -61,12 +62,12 @@ else
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/card.txt"
 fi
 echo "== training the $preset preset on $device for ${TRAIN_SECONDS} s"
-# SIGINT at the limit: the trainer finishes its batch, writes a checkpoint
-# and stops; its output already holds the best epoch.
-timeout -s INT "$TRAIN_SECONDS" "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
+# At the limit the trainer finishes its batch, writes a checkpoint and
+# stops; its output already holds the best epoch. (timeout: a guard.)
+timeout $((TRAIN_SECONDS + 120)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
 	--out "$B/teacher-f32.safetensors" --preset "$preset" --adam "$B/adam.json" --ema 0.999 \
-	--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" >"$OUT/teacher.log" 2>&1
-echo "== training: exit $? after the limit; its epochs:"
+	--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" --max-time "${TRAIN_SECONDS}s" >"$OUT/teacher.log" 2>&1
+echo "== training: exit $?; its epochs:"
 grep '^epoch .*dev F1' "$OUT/teacher.log"
 cp "$B/teacher-f32.safetensors.log.jsonl" "$OUT/teacher.log.jsonl" 2>/dev/null
 if [ ! -e "$B/teacher-f32.safetensors" ]; then

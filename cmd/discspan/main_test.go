@@ -468,3 +468,30 @@ func TestTrainCommandTeacher(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainMaxTime checks --max-time: a run past its limit stops as Ctrl-C
+// stops it (the checkpoint written, exit status 0) and says it was the
+// time limit; --resume then finishes the run. The limit (1 ns) has passed
+// before the first batch on any machine.
+func TestTrainMaxTime(t *testing.T) {
+	dir, small, cfg := smallTrainingSetup(t)
+	out := filepath.Join(dir, "m.safetensors")
+	args := []string{"train", "--train", small, "--dev", small, "--out", out, "--epochs", "1", "--config", cfg, "--workers", "1"}
+	stdout, stderr, status := runCmd(append(args, "--max-time", "1ns")...)
+	if status != 0 || !strings.Contains(stdout, "stopped at the time limit (--max-time 1ns) after 0 epochs (0 updates); continue with --resume") {
+		t.Fatalf("--max-time 1ns: status %d, output %q, %q", status, stdout, stderr)
+	}
+	if _, err := os.Stat(out + ".ckpt"); err != nil {
+		t.Fatalf("no checkpoint after the time limit: %v", err)
+	}
+	stdout, stderr, status = runCmd(append(args, "--resume")...)
+	if status != 0 || !strings.Contains(stdout, "done: 1 epochs") {
+		t.Fatalf("--resume: status %d, output %q, %q", status, stdout, stderr)
+	}
+	if _, err := weights.ReadFile(out); err != nil {
+		t.Errorf("the resumed run's output: %v", err)
+	}
+	if _, stderr, status := runCmd(append(args, "--max-time", "-1s")...); status != 2 || !strings.Contains(stderr, "--max-time must not be negative") {
+		t.Errorf("--max-time -1s: status %d, %q", status, stderr)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +48,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
 	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
 	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch")
+	maxTime := fs.Duration("max-time", 0, "stop after this long (e.g. 7m, 2h30m) as Ctrl-C does: the current batch is finished, the checkpoint written, the best epoch kept in the output; --resume continues (with a limit of its own); 0: no limit")
 	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16, I8 or I4")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rest, err := parseFlags(fs, args)
@@ -67,6 +69,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: --epochs must be at least 1", errUsage)
 	case *batchWords < 0:
 		return fmt.Errorf("%w: --batch-words must be positive", errUsage)
+	case *maxTime < 0:
+		return fmt.Errorf("%w: --max-time must not be negative", errUsage)
 	}
 	base := "tiny"
 	if *preset != "" {
@@ -131,18 +135,24 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan struct{})
 	defer close(done) // runs before stop: the goroutine then sees done only
 	go func() {
 		select {
-		case <-ctx.Done():
+		case <-signalled.Done():
 			stop() // a second Ctrl-C ends the process at once
 			fmt.Fprintln(stderr, "\ninterrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
 		case <-done:
 		}
 	}()
+	ctx := signalled
+	if *maxTime > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(signalled, *maxTime)
+		defer cancel()
+	}
 	epochCount := *epochs
 	if epochCount == 0 && !*resume {
 		epochCount = defaultEpochs
@@ -156,7 +166,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if sum.Interrupted {
-		fmt.Fprintf(stdout, "stopped after %d epochs (%d updates); continue with --resume\n", sum.Epochs, sum.Updates)
+		why := ""
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && signalled.Err() == nil {
+			why = fmt.Sprintf(" at the time limit (--max-time %v)", *maxTime)
+		}
+		fmt.Fprintf(stdout, "stopped%s after %d epochs (%d updates); continue with --resume\n", why, sum.Epochs, sum.Updates)
 		return nil
 	}
 	fmt.Fprintf(stdout, "done: %d epochs, %d updates; best dev F1 %.2f (disc %.2f) at epoch %d, written to %s\n",
