@@ -56,8 +56,13 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	first, members, names := ms.File, ms.Params(), ms.Names
+	mixed := false // --choose: models of several sizes
 	for k, p := range members[1:] {
 		if p.Config().NoDropout() != members[0].Config().NoDropout() {
+			if *choose != 0 {
+				mixed = true
+				continue
+			}
 			return fmt.Errorf("%w: %s has network sizes %+v, %s %+v: an ensemble's models share one configuration",
 				errUsage, names[k+1], p.Config(), names[0], members[0].Config())
 		}
@@ -93,17 +98,24 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		// Measure and calibrate the models as the file stores them (dt
 		// rounds every weight), not the float ones read: the recorded dev
 		// F1 and offsets are then those of what every reader parses with.
-		models, err := asStored(members, meta, dt)
-		if err != nil {
-			return err
-		}
 		if *choose != 0 {
+			models, err := eachAsStored(members, meta, dt)
+			if err != nil {
+				return err
+			}
 			fmt.Fprintf(stdout, "the models as stored (%s):\n", dt)
+			if mixed {
+				fmt.Fprintln(stdout, "(models of several sizes: an ensemble of them is parsed with `discspan parse --weights A,B,...`; one file holds models of one size)")
+			}
 			names, err := memberNames(rest)
 			if err != nil {
 				return err
 			}
 			return chooseEnsembles(stdout, *devPath, gold, models, meta.Vocab, names, *choose, *workers)
+		}
+		models, err := asStored(members, meta, dt)
+		if err != nil {
+			return err
 		}
 		ens, err := meanParser(models, meta.Vocab)
 		if err != nil {
@@ -148,6 +160,23 @@ func asStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([
 		return nil, err
 	}
 	return f.Models()
+}
+
+// eachAsStored is asStored for each model alone, so that models of
+// several sizes (ensemble --choose) are each stored as their own file
+// would store them.
+func eachAsStored(members []*network.Params, meta weights.Meta, dt weights.DType) ([]*network.Model, error) {
+	var models []*network.Model
+	for _, p := range members {
+		m := meta
+		m.Config = p.Config()
+		one, err := asStored([]*network.Params{p}, m, dt)
+		if err != nil {
+			return nil, err
+		}
+		models = append(models, one...)
+	}
+	return models, nil
 }
 
 // meanParser returns a parser of the models whose Scorer averages their

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -338,10 +339,40 @@ func TestEnsembleChoose(t *testing.T) {
 	if status != 0 || strings.Count(stdout, " + ") != 3 || !strings.Contains(stdout, shipped+" (model 2 of 2) + "+models[1]) {
 		t.Errorf("--choose with an ensemble file: status %d, %s\n%s", status, stderr, stdout)
 	}
+	// Models of two sizes (the shipped small pair and the tiny pair): each
+	// is stored alone, and the ensemble of all four scores what `parse
+	// --weights` of the two files does.
+	fast := filepath.Join("..", "..", "weights", "fast.safetensors")
+	stdout, stderr, status = runCmd("ensemble", "--choose", "4", "--dtype", "F32", "--dev", small, shipped, fast)
+	if status != 0 || !strings.Contains(stdout, "(models of several sizes:") || strings.Count(stdout, " + ") != 3 {
+		t.Fatalf("--choose over two sizes: status %d, %s\n%s", status, stderr, stdout)
+	}
+	parsed, stderr, status := runCmd("parse", "--weights", shipped+","+fast, "--input", small)
+	if status != 0 {
+		t.Fatalf("parse --weights of two sizes: %s", stderr)
+	}
+	pred := filepath.Join(dir, "four.discbracket")
+	if err := os.WriteFile(pred, []byte(parsed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	evalJSON, stderr, status := runCmd("eval", "--json", small, pred)
+	var ev struct {
+		All struct {
+			F1     float64 `json:"f1"`
+			DiscF1 float64 `json:"disc_f1"`
+		} `json:"all"`
+	}
+	if status != 0 || json.Unmarshal([]byte(evalJSON), &ev) != nil {
+		t.Fatalf("eval: status %d, %s, %q", status, stderr, evalJSON)
+	}
+	if want := fmt.Sprintf("%6.2f  %6.2f  %s (model 1 of 2) + ", ev.All.F1, ev.All.DiscF1, shipped); !strings.Contains(stdout, want) {
+		t.Errorf("--choose 4 of two sizes does not report %q, parse's figures:\n%s", want, stdout)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"ensemble", "--out", filepath.Join(dir, "x.safetensors"), shipped, fast}, "an ensemble's models share one configuration"},
 		{[]string{"ensemble", "--choose", "2", "--dev", small, "--out", filepath.Join(dir, "x.safetensors"), models[0], models[1]}, "takes no --out"},
 		{[]string{"ensemble", "--choose", "2", models[0], models[1]}, "--choose needs --dev"},
 		{[]string{"ensemble", "--choose", "4", "--dev", small, models[0], models[1], models[2]}, "--choose 4 of 3 models"},
