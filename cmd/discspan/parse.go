@@ -73,7 +73,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		longest = min(longest, *maxWords)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "discspan parse: "+format+"\n", args...) }
-	sc, line, err := chooseParseScorer(*backend, ms.Models, longest, nativeGPU(), logf)
+	sc, line, err := chooseParseScorer(*backend, ms, longest, nativeGPU(), logf)
 	if err != nil {
 		return err
 	}

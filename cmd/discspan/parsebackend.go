@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/webgpu"
 )
@@ -37,7 +38,7 @@ type gpuOpener struct {
 func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: webgpu.NewMean} }
 
 // chooseParseScorer returns the scorer parse uses for backend (cpu:
-// the CPU reference, the mean of the models'), and one line saying which
+// the CPU reference, the mean of the models ms'), and one line saying which
 // backend scores and, where WebGPU was asked for and is not used, why:
 //
 //   - cpu: the CPU;
@@ -51,11 +52,11 @@ func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: 
 // sentence longer than it takes, is scored on the CPU, reported by logf.
 // maxWords is the longest sentence to be scored. Before the kernels are
 // built, logf says so (on a software adapter that takes a minute or more).
-func chooseParseScorer(backend string, models []*network.Model, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
+func chooseParseScorer(backend string, ms *parser.Models, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
 	if err := checkBackend(backend); err != nil {
 		return nil, "", err
 	}
-	cpu := scorer.MeanCPU(models)
+	cpu := scorer.MeanCPU(ms.Models)
 	if backend == backendCPU {
 		return cpu, "scoring on the CPU", nil
 	}
@@ -74,11 +75,7 @@ func chooseParseScorer(backend string, models []*network.Model, maxWords int, gp
 		wait = " (a software adapter: a minute or more)"
 	}
 	logf("building the WebGPU kernels on %s and checking them against the CPU%s", info, wait)
-	params := make([]*network.Params, len(models))
-	for k, m := range models {
-		params[k] = m.Params
-	}
-	g, info, err := gpu.open(params, o)
+	g, info, err := gpu.open(ms.Params(), o)
 	switch {
 	case errors.Is(err, webgpu.ErrSelfCheck):
 		return cpu, fmt.Sprintf("scoring on the CPU: WebGPU refused by its self-check (%v)", err), nil

@@ -90,7 +90,7 @@ func TestChooseParseScorer(t *testing.T) {
 			}
 			var logged []string
 			logf := func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
-			s, line, err := chooseParseScorer(c.backend, ms.Models, 40, gpu, logf)
+			s, line, err := chooseParseScorer(c.backend, ms, 40, gpu, logf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestChooseParseScorer(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := chooseParseScorer("cuda", ms.Models, 40, nativeGPU(), t.Logf); !errors.Is(err, errUsage) {
+	if _, _, err := chooseParseScorer("cuda", ms, 40, nativeGPU(), t.Logf); !errors.Is(err, errUsage) {
 		t.Errorf("--backend cuda: %v, want a usage error", err)
 	}
 }
