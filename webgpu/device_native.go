@@ -111,8 +111,12 @@ func openDevice(o Options) (d *device, err error) {
 	// limit at its default.
 	al := ad.GetLimits().Limits
 	limits := wgpu.DefaultLimits()
-	limits.MaxStorageBufferBindingSize = max(storageLimit, min(al.MaxStorageBufferBindingSize, largeStorageLimit))
-	limits.MaxBufferSize = max(2*storageLimit, min(al.MaxBufferSize, largeStorageLimit))
+	want := uint64(largeStorageLimit)
+	if o.storageWanted > 0 {
+		want = uint64(o.storageWanted)
+	}
+	limits.MaxStorageBufferBindingSize = max(storageLimit, min(al.MaxStorageBufferBindingSize, want))
+	limits.MaxBufferSize = max(2*storageLimit, min(al.MaxBufferSize, want))
 	// (DefaultLimits leaves these undefined, that is, defaultWorkgroupLimit.)
 	limits.MaxComputeInvocationsPerWorkgroup = max(defaultWorkgroupLimit, min(al.MaxComputeInvocationsPerWorkgroup, splitLoopWidth))
 	limits.MaxComputeWorkgroupSizeX = max(defaultWorkgroupLimit, min(al.MaxComputeWorkgroupSizeX, splitLoopWidth))

@@ -237,7 +237,10 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 				c = longInnerConfig()
 			}
 			_, ps := randomModels(t, c, 2)
-			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128, TestSplitInner: tc.split, TestSplitLoop: tc.units})
+			// The same plan on every adapter: a hardware one would otherwise
+			// loop over every chunk and split the loops and the products.
+			s := openEnsemble(t, ps, Options{Weights: tc.w, MaxWords: 24, ChunkTokens: 128, TestSplitInner: tc.split, TestSplitLoop: tc.units,
+				loopSentences: loopSentences, noSplitInner: !tc.split, noSplitLoop: !tc.units})
 			chunks := planChunks(randomBatch(c, 5, tc.lengths...), s.lay)
 			if len(chunks) != 1 {
 				t.Fatalf("%d chunks, want 1", len(chunks))

@@ -47,15 +47,18 @@ const (
 	// DefaultChunkTokens bounds the tokens (words + BOS + EOS) of one chunk
 	// by default on a hardware adapter, SoftwareChunkTokens on a software
 	// one (where a single dispatch over 1024 tokens, the MLPs', takes over
-	// a second). Every chunk adds the kernels' fixed costs (and, before
-	// the char loop of session 11, a dispatch per character step): with
-	// the shipped model, 4096 tokens (124 MiB of activations, within the
-	// 128 MiB storage binding limit) scored the Alpino test set in 5
-	// chunks and 220 dispatches, 2048 in 9 chunks and 394; on an NVIDIA
-	// H200, 29 against 38 ms. In the browser, where
-	// batches are small and the tab's GPU memory is shared,
-	// BrowserChunkTokens (62 MiB of activations per model).
-	DefaultChunkTokens  = 4096
+	// a second). Every chunk runs its LSTM loops in sequence, each as long
+	// as the chunk's longest sentence, so fewer chunks take less time: the
+	// shipped pair scored the Alpino test set (15,445 tokens) on an NVIDIA
+	// H200 in a median 58.0 ms in 5 chunks of 4096 tokens, 53.2 in 3 of
+	// 8192, 46.7 in one of 16384 (618 MiB of activations with the small
+	// preset, which a native device binds where its adapter allows:
+	// largeStorageLimit) and 44.7 in one of 32768 (1235 MiB; session 19,
+	// BenchmarkChunks_Ensemble). The layout halves it where the device
+	// binds less. In the browser, where batches are small and the tab's
+	// GPU memory is shared, BrowserChunkTokens (62 MiB of activations per
+	// model).
+	DefaultChunkTokens  = 16384
 	BrowserChunkTokens  = 2048
 	SoftwareChunkTokens = 256
 	// SoftwareSubmitWork bounds the estimated multiply-adds of one
@@ -75,12 +78,10 @@ const (
 	// app keeps in the browser).
 	storageLimit = 128 << 20
 	// largeStorageLimit is the binding size (and buffer size) a native
-	// device asks for where its adapter allows it, so that a chunk of
-	// DefaultChunkTokens tokens fits larger models than the shipped tiny
-	// ones: the small preset's arena at 4096 tokens is 155 MiB. (On an
-	// H200, 5 chunks of 4096 tokens scored the Alpino test set in 29 ms
-	// against 38 ms for 9 chunks of 2048, with the tiny preset.)
-	largeStorageLimit = 512 << 20
+	// device asks for where its adapter allows it (NVIDIA's do), so that a
+	// chunk of DefaultChunkTokens tokens fits: the small preset's arena at
+	// 16384 tokens is 618 MiB.
+	largeStorageLimit = 1 << 30
 )
 
 // Options configures a WebGPU scorer. The zero value is valid.
@@ -97,7 +98,7 @@ type Options struct {
 	// activations the buffers hold at once (0: DefaultChunkTokens,
 	// BrowserChunkTokens in the browser, SoftwareChunkTokens on a software
 	// adapter). It is lowered when the buffers would exceed the device's
-	// storage binding limit (128 MiB, or up to 512 MiB natively where the
+	// storage binding limit (128 MiB, or up to 1 GiB natively where the
 	// adapter allows it), and raised to MaxWords+2 when below.
 	ChunkTokens int
 	// SubmitWork bounds the estimated multiply-adds of one submission (0:
@@ -133,7 +134,7 @@ type Options struct {
 	// timestamps, for the profile benchmark only, asks for the
 	// timestamp-query feature where the adapter has it.
 	timestamps bool
-	// loopSentences, for benchmarks only, is the most sentences of a chunk
+	// loopSentences, for benchmarks and tests, is the most sentences of a chunk
 	// whose BiLSTMs run as persistent loops (0: the adapter's default,
 	// loopSentences or hardwareLoopSentences).
 	loopSentences int
@@ -147,11 +148,11 @@ type Options struct {
 	// lstm_loop.wgsl read lstm.wgsl's interleaved W_hhᵀ four gates a load
 	// (wt4) instead of the gate-major copies (which are still packed).
 	loopInterleaved bool
-	// noSplitInner, for benchmarks only, keeps a hardware adapter's Linear
+	// noSplitInner, for benchmarks and tests, keeps a hardware adapter's Linear
 	// products whole where the plan would split them over their inner
 	// dimension (planLimits.splitInner).
 	noSplitInner bool
-	// noSplitLoop, for benchmarks only, keeps every LSTM loop on
+	// noSplitLoop, for benchmarks and tests, keeps every LSTM loop on
 	// lstm_loop.wgsl main where the plan would split the units' sums
 	// (planLimits.splitLoop).
 	noSplitLoop bool
@@ -174,6 +175,11 @@ type Options struct {
 	// hold (0: the binding limit), so that an ensemble too large for one
 	// device is met with small models.
 	weightLimit int
+	// storageWanted, for benchmarks only, is the binding and buffer size a
+	// native device asks for where its adapter allows it (0:
+	// largeStorageLimit), to time chunks larger than 1 GiB of activations
+	// allow.
+	storageWanted int
 	// bindingLimit is the device's largest storage binding and buffer in
 	// bytes (0: storageLimit): set from the device once it is open, or by
 	// tests to plan for a device.

@@ -3,6 +3,7 @@ package webgpu
 import (
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/discspan/discspan/network"
@@ -351,5 +352,63 @@ func TestLoopSlices(t *testing.T) {
 				t.Errorf("char loop parameters: %d slices of %d, want %d of %d", cp.Slices, cp.SliceLen, slices, length)
 			}
 		})
+	}
+}
+
+// TestChunkSegments: the segments of a chunk's results (chunk.segments)
+// start at 0 and at sentence blocks, in order, each but the last holding at
+// least segmentFloats; every piece of the read-back and every block of a
+// sentence's scores lies in one segment, and results.slice returns it
+// where its offset says. The Alpino test set in one chunk, and in the
+// chunks of the default hardware layout.
+func TestChunkSegments(t *testing.T) {
+	f, batch := testSet(t)
+	c := f.Meta.Config
+	for _, tokens := range []int{DefaultChunkTokens, 1 << 15} {
+		o := Options{ChunkTokens: tokens, bindingLimit: 2 << 30}.withDefaults(false)
+		l, err := newLayout(c, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range planChunks(batch, l) {
+			starts := ch.segments()
+			if starts[0] != 0 || !slices.IsSorted(starts) {
+				t.Fatalf("segments start at %v", starts)
+			}
+			for k, at := range starts {
+				if k > 0 && (!slices.Contains(ch.fullOff, at) || at-starts[k-1] < segmentFloats) {
+					t.Errorf("segment %d starts at %d: not a sentence's block, or %d floats after the last", k, at, at-starts[k-1])
+				}
+			}
+			var wg sync.WaitGroup
+			r := newResults(starts, ch.fullLen, &wg)
+			wg.Wait()
+			if n := len(r.segs[len(r.segs)-1]) + starts[len(starts)-1]; n != ch.fullLen {
+				t.Errorf("segments end at %d, want %d", n, ch.fullLen)
+			}
+			// Mark each float with its offset; every run must read back so.
+			for k, seg := range r.segs {
+				for i := range seg {
+					seg[i] = float32(starts[k] + i)
+				}
+			}
+			check := func(what string, at, n int) {
+				v := r.slice(at, n)
+				if len(v) != n || cap(v) != n || n > 0 && (v[0] != float32(at) || v[n-1] != float32(at+n-1)) {
+					t.Fatalf("%s at %d (%d floats): got %d floats from %v", what, at, n, len(v), v[:min(1, len(v))])
+				}
+			}
+			for _, pc := range ch.pieces() {
+				check("piece", pc.at, pc.n)
+			}
+			for j, n := range ch.n {
+				for k := range 3 {
+					check("block", ch.fullOff[j]+k*n*n*c.Labels, n*n*c.Labels)
+				}
+			}
+			if tokens > DefaultChunkTokens && len(starts) < 10 {
+				t.Errorf("the test set in one chunk of %d floats: %d segments", ch.fullLen, len(starts))
+			}
+		}
 	}
 }

@@ -92,21 +92,34 @@ func BenchmarkProfile_TestSet(b *testing.B) {
 		{"test set, per-step LSTM kernel", steps, batch},
 		{"test set, matmul with indexed accumulators", indexed(Options{}), batch},
 	}
-	refs := map[int][]scorer.Result{}
+	// The CPU reference of each batch and weight storage: for float16
+	// weights the model with its parameters rounded to float16, as the
+	// self-check compares (the rounding alone moves the shipped model's
+	// scores by about 0.07).
+	type refKey struct {
+		sentences int
+		w         Weights
+	}
+	refs := map[refKey][]scorer.Result{}
 	for _, v := range variants {
 		b.Run(strings.ReplaceAll(v.name, " ", "_"), func(b *testing.B) {
 			o := v.o
 			o.timestamps, o.asHardware = true, true
 			s := openScorer(b, p, o)
-			if refs[len(v.batch)] == nil {
-				ref, err := scorer.NewCPU(models[0]).Score(v.batch)
+			key := refKey{len(v.batch), o.Weights}
+			if refs[key] == nil {
+				m := models[0]
+				if o.Weights == WeightsF16 {
+					m = &network.Model{Params: RoundFloat16(p)}
+				}
+				ref, err := scorer.NewCPU(m).Score(v.batch)
 				if err != nil {
 					b.Fatal(err)
 				}
-				refs[len(v.batch)] = ref
+				refs[key] = ref
 			}
 			for b.Loop() {
-				profileOnce(b, s, v.name, v.batch, refs[len(v.batch)])
+				profileOnce(b, s, v.name, v.batch, refs[key])
 			}
 		})
 	}
@@ -380,4 +393,63 @@ func (s *Scorer) timestampRun(jobs []*job) ([]uint64, error) {
 		return nil, err
 	}
 	return ticks[:count], nil
+}
+
+// BenchmarkChunks_Ensemble times the shipped ensemble on the Alpino test set
+// (one batch) in chunks of 2048 to 32768 tokens, the device asking for
+// bindings of up to 2 GiB: fewer chunks mean fewer LSTM loops in sequence
+// (each as long as its chunk's longest sentence), and from 2x14017 tokens
+// on, both models' loops share their dispatches. Its output is in
+// docs/gpu.md.
+func BenchmarkChunks_Ensemble(b *testing.B) {
+	f, batch := testSet(b)
+	models, err := f.Models()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ps := []*network.Params{models[0].Params, models[1].Params}
+	if info, err := ProbeAdapter(Options{}); err != nil || info.Software {
+		b.Skipf("no hardware adapter (%v, %v): the benchmark is for GPUs", info, err)
+	}
+	var ref []scorer.Result
+	for b.Loop() {
+		for _, tokens := range []int{4096, 8192, 16384, 32768, 4096} {
+			o := Options{asHardware: true, ChunkTokens: tokens, storageWanted: 2 << 30, SkipSelfCheck: true}
+			s, err := NewEnsemble(ps, o)
+			if err != nil {
+				fmt.Printf("chunks of %d tokens: %v\n", tokens, err)
+				continue
+			}
+			if ref == nil {
+				if ref, err = scorer.MeanCPU(models).Score(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			best, phases := time.Duration(1<<62), Phases{}
+			var times []time.Duration
+			for round := range 10 { // the first grows the buffers
+				s.ResetPhases()
+				start := time.Now()
+				got, err := s.Score(batch)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if d := time.Since(start); round > 0 {
+					times = append(times, d)
+					if d < best {
+						best, phases = d, s.Phases()
+					}
+				}
+				if round == 0 {
+					if d := compare(b, got, ref); d.scores > 1e-3 || d.trees > 0 {
+						b.Errorf("chunks of %d tokens: scores differ from the CPU reference by %.3g, %d trees", tokens, d.scores, d.trees)
+					}
+				}
+			}
+			slices.Sort(times)
+			fmt.Printf("ensemble of 2 on %s, test set in chunks of %d tokens asked (%d held, arena %d MiB): %d chunks, median of %d %.1f ms, best %.1f ms (%v)\n",
+				s.Backend(), tokens, s.lay.tokCap, 4*s.lay.arena>>20, len(planChunks(batch, s.lay)), len(times), ms(times[len(times)/2]), ms(best), phases)
+			s.Close()
+		}
+	}
 }

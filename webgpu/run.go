@@ -88,20 +88,14 @@ func (s *Scorer) runGroup(g *group) (err error) {
 			err = unavailable(ErrDevice, "%v", r)
 		}
 	}()
-	// Each job's results get a slice of their own, allocated (and so
-	// cleared) on goroutines of their own while the device works: one slice
-	// for the Alpino test set's 114 MiB took 24 ms on an H200's host, longer
-	// than the device's work.
-	outs := make([][]float32, len(g.jobs))
+	// Each job's results are allocated (and so cleared) in segments, each
+	// on a goroutine of its own, while the device works (chunk.segments).
+	outs := make([]results, len(g.jobs))
 	var allocated sync.WaitGroup
 	defer allocated.Wait() // after a failure too: no allocation outlives the call
-	if littleEndian && g.outLen > 0 {
+	if g.outLen > 0 {
 		for i, jb := range g.jobs {
-			allocated.Add(1)
-			go func() {
-				defer allocated.Done()
-				outs[i] = make([]float32, jb.fullLen)
-			}()
+			outs[i] = newResults(jb.segs, jb.fullLen, &allocated)
 		}
 	}
 	s.d.pushScopes()
@@ -139,23 +133,22 @@ func (s *Scorer) runGroup(g *group) (err error) {
 // decoder's layout, each piece of the read-back to its place (the rows of
 // the packed score blocks, the tags: job.pieces); where float32s are not
 // stored as the device's bytes, it converts them first.
-func (s *Scorer) readResults(g *group, outs [][]float32, allocated *sync.WaitGroup) error {
+func (s *Scorer) readResults(g *group, outs []results, allocated *sync.WaitGroup) error {
+	start := time.Now()
+	allocated.Wait()
+	s.d.phases.Alloc += time.Since(start)
 	if !littleEndian {
 		vals, err := s.readFloats(s.staging, g.outLen)
 		for i, jb := range g.jobs {
 			if err == nil {
-				outs[i] = make([]float32, jb.fullLen)
 				src := vals[jb.outAt:]
 				for _, pc := range jb.pieces {
-					src = src[copy(outs[i][pc.at:pc.at+pc.n], src):]
+					src = src[copy(outs[i].slice(pc.at, pc.n), src):]
 				}
 			}
 		}
 		return err
 	}
-	start := time.Now()
-	allocated.Wait()
-	s.d.phases.Alloc += time.Since(start)
 	var dsts [][]byte
 	at := 0
 	for i, jb := range g.jobs {
@@ -164,7 +157,7 @@ func (s *Scorer) readResults(g *group, outs [][]float32, allocated *sync.WaitGro
 		}
 		at += jb.outLen
 		for _, pc := range jb.pieces {
-			dsts = append(dsts, floatBytes(outs[i][pc.at:pc.at+pc.n]))
+			dsts = append(dsts, floatBytes(outs[i].slice(pc.at, pc.n)))
 		}
 	}
 	return s.d.readInto(s.staging, dsts...)

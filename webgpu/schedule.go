@@ -32,12 +32,13 @@ type job struct {
 	// chunk.pieces).
 	fullLen int
 	pieces  []piece
+	segs    []int // where the segments of the results start (chunk.segments)
 
 	// Placed by schedule: byte offsets of the uniforms and the ints in the
 	// upload buffer, float offset of the results in the staging buffer.
 	uniAt, intsAt, outAt int
-	// out is the read-back, set by runJobs (it aliases the group's).
-	out []float32
+	// out is the results, set by runJobs.
+	out results
 }
 
 // uniBytes and intsBytes are the sizes of a job's regions in the upload

@@ -17,25 +17,31 @@ import (
 const testTreebank = "../../shared/data/alpino-cdb/test.punctmoved.discbracket"
 
 // What the design promises for the Alpino test set in one batch on a
-// hardware adapter with the shipped model (DefaultChunkTokens, no
-// SubmitWork bound): the chunks the buffers force, and per batch one write
-// of the upload buffer, one submission, one buffer map (the read-back of
-// every chunk's results and nothing else: 3 kinds × labels × Σn(n+1)/2
-// scores, the packed upper triangles, and tags × tokens logits, 59 MiB with
-// the shipped model's 28 labels)
-// and one dispatch per kernel launch: per chunk fixedDispatches, one for
-// the character BiLSTM and one per sentence BiLSTM layer (the loop
-// kernel's two entries; 220 dispatches with a char dispatch per step),
-// and with the shipped model's sizes a reduction after each chunk's
-// tagger, split in two over its inner dimension (576: a chunk's 4096 rows
-// make 64 tiles of the tagger's 40 columns; planner.innerSlices), which
-// the small twin's is too short for.
+// hardware adapter with the shipped model (no SubmitWork bound): the chunks
+// the buffers force, and per batch one write of the upload buffer, one
+// submission, one buffer map (the read-back of every chunk's results and
+// nothing else: 3 kinds × labels × Σn(n+1)/2 scores, the packed upper
+// triangles, and tags × tokens logits, 59 MiB with the shipped model's 28
+// labels) and one dispatch per kernel launch: per chunk fixedDispatches,
+// one for the character BiLSTM and one per sentence BiLSTM layer (the loop
+// kernel's two entries), chunkDispatches in all; with the shipped model's
+// sizes a chunk of at most 4096 tokens adds a reduction after its tagger,
+// split in two over its inner dimension (576: 4096 rows make 64 tiles of
+// the tagger's 40 columns; planner.innerSlices), which the small twin's is
+// too short for and a chunk of DefaultChunkTokens (256 tiles) does not
+// need.
+//
+// With DefaultChunkTokens (16384) the test set is one chunk; in chunks of
+// smallChunkTokens (4096, the default before session 19, and what a
+// 128 MiB binding holds of the small twin, so that lavapipe runs it) it
+// is smallChunks chunks.
 const (
-	testSetChunks     = 5
-	testSetDispatches = 115
-	testSetSplits     = 5
-	testSetTriangles  = 183471        // Σn(n+1)/2 = (Σn² 352925 + Σn 14017)/2: the spans x <= y, read back packed
-	testSetTokens     = 14017 + 2*714 // words, BOS and EOS
+	chunkDispatches  = 23
+	testSetChunks    = 1
+	smallChunkTokens = 4096
+	smallChunks      = 5
+	testSetTriangles = 183471        // Σn(n+1)/2 = (Σn² 352925 + Σn 14017)/2: the spans x <= y, read back packed
+	testSetTokens    = 14017 + 2*714 // words, BOS and EOS
 )
 
 // testSet returns the shipped model's file and the Alpino test set encoded
@@ -113,17 +119,19 @@ func smallTwin(t *testing.T, c network.Config) *network.Model {
 //
 //   - planned for the shipped model on a native hardware device (no
 //     device needed; bindings of largeStorageLimit): testSetChunks
-//     chunks, one upload, one submission, one map, testSetDispatches
-//     dispatches, and exactly the results read back; for the shipped
-//     ensemble on one device (NewEnsemble), the same but every model's
-//     dispatches;
+//     chunk, one upload, one submission, one map, chunkDispatches
+//     dispatches, and exactly the results read back; in chunks of
+//     smallChunkTokens, smallChunks chunks and still one upload,
+//     submission and map; for the shipped ensemble on one device
+//     (NewEnsemble), the same but every model's dispatches;
 //   - run on this machine's adapter as a hardware one (Options.asHardware,
 //     lavapipe included) with a small twin of the shipped model (same
 //     vocabularies, labels and tags: the same chunks and read-back; small
-//     layers: fast), counting the device's calls: the same numbers, and
-//     the scores of the CPU reference. On lavapipe that one submission
-//     runs for 5 to 10 s: a blocking native Device.Poll gave up after 5 s
-//     and lavapipe crashed (see device.wait).
+//     layers: fast) in chunks of smallChunkTokens, counting the device's
+//     calls: the same numbers, and the scores of the CPU reference. On
+//     lavapipe that one submission runs for 5 to 10 s: a blocking native
+//     Device.Poll gave up after 5 s and lavapipe crashed (see
+//     device.wait).
 //
 // The software schedule of the same batch is logged for comparison.
 func TestHardwareSchedule(t *testing.T) {
@@ -134,16 +142,22 @@ func TestHardwareSchedule(t *testing.T) {
 	}
 	shipped := models[0].Params
 	c := shipped.Config()
-	want := planCounts{chunks: testSetChunks, submissions: 1, maps: 1, writes: 1, dispatches: testSetDispatches,
-		outFloats: 3*c.Labels*testSetTriangles + c.Tags*testSetTokens}
+	outFloats := 3*c.Labels*testSetTriangles + c.Tags*testSetTokens
 	// A native hardware device binds up to largeStorageLimit where its
 	// adapter allows (NVIDIA's do); with WebGPU's default 128 MiB a larger
 	// model's chunks are halved (logged below).
 	native := Options{bindingLimit: largeStorageLimit}
+	small := Options{bindingLimit: largeStorageLimit, ChunkTokens: smallChunkTokens}
+	want := planCounts{chunks: testSetChunks, submissions: 1, maps: 1, writes: 1, dispatches: testSetChunks * chunkDispatches, outFloats: outFloats}
+	wantSmall := planCounts{chunks: smallChunks, submissions: 1, maps: 1, writes: 1, dispatches: smallChunks * chunkDispatches, outFloats: outFloats}
 	hw := planBatch(t, shipped, native, false, batch)
-	want.dispatches += testSetSplits
 	if hw != want {
 		t.Errorf("hardware plan of the test set: %+v, want %+v", hw, want)
+	}
+	shippedSmall := wantSmall
+	shippedSmall.dispatches += smallChunks // each chunk's tagger split
+	if hw := planBatch(t, shipped, small, false, batch); hw != shippedSmall {
+		t.Errorf("hardware plan of the test set in chunks of %d tokens: %+v, want %+v", smallChunkTokens, hw, shippedSmall)
 	}
 	if len(models) > 1 {
 		// The shipped ensemble on one device (NewEnsemble): the same
@@ -152,21 +166,26 @@ func TestHardwareSchedule(t *testing.T) {
 		for _, m := range models[1:] {
 			others = append(others, m.Params)
 		}
-		// Chunks that fit the arena's rows once per model run each
-		// layer's loops, the word gather, the input projections and the
-		// endpoint MLPs of all models in one dispatch each.
-		wantAll := want
-		wantAll.dispatches *= len(models)
-		o := native.withDefaults(false)
-		l, err := newEnsembleLayout(c, o, len(models))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ch := range planChunks(batch, l) {
-			wantAll.dispatches -= sharedDispatches(l, ch, planLimitsFor(o, false), len(models), true) * (len(models) - 1)
-		}
-		if all := planBatch(t, shipped, native, false, batch, others...); all != wantAll {
-			t.Errorf("hardware plan of the test set for the shipped ensemble of %d on one device: %+v, want %+v", len(models), all, wantAll)
+		for _, tc := range []struct {
+			o    Options
+			want planCounts
+		}{{native, want}, {small, shippedSmall}} {
+			// Chunks that fit the arena's rows once per model run each
+			// layer's loops, the word gather, the input projections and
+			// the endpoint MLPs of all models in one dispatch each.
+			wantAll := tc.want
+			wantAll.dispatches *= len(models)
+			o := tc.o.withDefaults(false)
+			l, err := newEnsembleLayout(c, o, len(models))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ch := range planChunks(batch, l) {
+				wantAll.dispatches -= sharedDispatches(l, ch, planLimitsFor(o, false), len(models), true) * (len(models) - 1)
+			}
+			if all := planBatch(t, shipped, tc.o, false, batch, others...); all != wantAll {
+				t.Errorf("hardware plan of the test set in chunks of %d tokens for the shipped ensemble of %d on one device: %+v, want %+v", o.ChunkTokens, len(models), all, wantAll)
+			}
 		}
 	}
 	sw := planBatch(t, shipped, Options{}, true, batch)
@@ -174,8 +193,8 @@ func TestHardwareSchedule(t *testing.T) {
 	t.Logf("test set (%d sentences), shipped model: hardware plan %+v (read-back %.0f MiB); with 128 MiB bindings %+v; software plan %+v", len(batch), hw, float64(4*hw.outFloats)/(1<<20), hw128, sw)
 
 	twin := smallTwin(t, shipped.Config())
-	o := Options{asHardware: true}
-	lShipped, err := newLayout(shipped.Config(), native.withDefaults(false))
+	o := Options{asHardware: true, ChunkTokens: smallChunkTokens}
+	lShipped, err := newLayout(shipped.Config(), small.withDefaults(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,8 +206,8 @@ func TestHardwareSchedule(t *testing.T) {
 		t.Fatalf("the twin's chunk capacities differ from the shipped model's: tokens %d/%d pairs %d/%d sentences %d/%d chars %d/%d",
 			lTwin.tokCap, lShipped.tokCap, lTwin.pairCap, lShipped.pairCap, lTwin.sentCap, lShipped.sentCap, lTwin.charCap, lShipped.charCap)
 	}
-	want.dispatches -= testSetSplits // the twin's tagger: too short to split
-	if tw := planBatch(t, twin.Params, Options{}, false, batch); tw != want {
+	want = wantSmall // the twin's tagger: too short to split
+	if tw := planBatch(t, twin.Params, Options{ChunkTokens: smallChunkTokens}, false, batch); tw != want {
 		t.Errorf("hardware plan of the twin: %+v, want %+v", tw, want)
 	}
 

@@ -359,7 +359,7 @@ func (s *Scorer) limits() planLimits { return planLimitsFor(s.opts, s.software) 
 func chunkJobs(l *layout, wms []weightMap, chunks []*chunk, lim planLimits) []*job {
 	jobs := make([]*job, len(chunks))
 	for k, ch := range chunks {
-		jobs[k] = &job{ds: ensemblePlan(l, wms, ch, lim), ints: ch.ints, outLen: ch.outLen, fullLen: ch.fullLen, pieces: ch.pieces()}
+		jobs[k] = &job{ds: ensemblePlan(l, wms, ch, lim), ints: ch.ints, outLen: ch.outLen, fullLen: ch.fullLen, pieces: ch.pieces(), segs: ch.segments()}
 	}
 	return jobs
 }
@@ -389,20 +389,19 @@ func (s *Scorer) checkBatch(batch []network.Input) error {
 	return nil
 }
 
-// unpack slices a chunk's results (vals, the decoder's layout: see
-// chunk.pieces) into out.
-func (s *Scorer) unpack(ch *chunk, vals []float32, out []scorer.Result) {
+// unpack slices a chunk's results (the decoder's layout: see chunk.pieces)
+// into out.
+func (s *Scorer) unpack(ch *chunk, vals results, out []scorer.Result) {
 	L, tags := s.cfg.Labels, s.cfg.Tags
 	for j, i := range ch.sents {
 		n := ch.n[j]
 		size := n * n * L
 		off := ch.fullOff[j]
 		sc := &decode.Scores{N: n, L: L,
-			Cont: vals[off : off+size : off+size],
-			Disc: vals[off+size : off+2*size : off+2*size],
-			Gap:  vals[off+2*size : off+3*size : off+3*size],
+			Cont: vals.slice(off, size),
+			Disc: vals.slice(off+size, size),
+			Gap:  vals.slice(off+2*size, size),
 		}
-		t := ch.fullTags + (ch.first[j]+1)*tags
-		out[i] = scorer.Result{Scores: sc, Tags: vals[t : t+n*tags : t+n*tags]}
+		out[i] = scorer.Result{Scores: sc, Tags: vals.slice(ch.fullTags+(ch.first[j]+1)*tags, n*tags)}
 	}
 }

@@ -30,8 +30,11 @@ import (
 //	batch 3: one sentence of 5 words, a parse's usual chunk, small enough
 //	         on every adapter for the three kinds' biaffines and an
 //	         ensemble's models to share dispatches (kindsTogether,
-//	         scoresTogether), which the larger chunks of batches 1 and 2
-//	         (on a software adapter, both) do not
+//	         scoresTogether), which on a software adapter the larger
+//	         chunks of batches 1 and 2 do not (on a hardware one, whose
+//	         chunks hold DefaultChunkTokens, every canary chunk shares
+//	         them: the kinds in turn are the same kernels, for chunks of
+//	         thousands of tokens)
 //
 // On a hardware adapter batch 3's Linear products are split over their
 // inner dimension (matmul.wgsl reduce); the biaffines' left products,
