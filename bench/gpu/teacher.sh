@@ -12,14 +12,21 @@
 #
 #   bash bench/gpu/teacher.sh
 #
+# and, at once (the machine idles for 30 s before it is given back), a
+# second with TRAIN_SECONDS=120 and timeout_s 200, which continues the
+# first's checkpoint (see WORK below):
+#
+#   TRAIN_SECONDS=120 bash bench/gpu/teacher.sh
+#
 # and, back here, the teacher from the pieces:
 #
 #   cat FILES_AT/teacher.safetensors.part* > teacher.safetensors
 #
 # (docs/model-experiments.md, session 18: the students are then trained
 # here, `discspan train ... --teacher teacher.safetensors`.) Training stops
-# at TRAIN_SECONDS (`train --max-time`; 420 by default: about ten epochs of
-# about 40 s); the
+# at TRAIN_SECONDS (`train --max-time`; 420 by default: the paper preset
+# ran at 28,500 tokens/s on an H100 (docs/gpu.md), about 9 s of training
+# and 8 s of dev evaluation an epoch of 246,687 words); the
 # output holds its best epoch by dev F1, written as DTYPE (I8 by default,
 # about 61 MB; I4 about 31 MB) by `discspan ensemble`, which also reports
 # that file's dev F1. LOCAL=1 runs it on this machine's CPU with the tiny
@@ -39,9 +46,21 @@ for need in "$G/discspan.gz" "$T/train.punctmoved.discbracket" "$T/dev.punctmove
 		exit 2
 	fi
 done
-B=$(mktemp -d "${TMPDIR:-/tmp}/discspan-teacher.XXXXXX")
+# The run's files live in WORK, outside the copied tree, so that a second
+# call on the same warm machine (within its 30 s of idling) finds the
+# checkpoint and continues it (--resume) for another TRAIN_SECONDS: the
+# session's 15 device minutes hold a first call of 590 s and a second of
+# about 150 s. FRESH=1 starts over.
+B=${WORK:-/tmp/discspan-teacher}
+[ "${FRESH:-0}" = 1 ] && rm -rf "$B"
+mkdir -p "$B"
 gunzip -c "$G/discspan.gz" >"$B/discspan"
 chmod +x "$B/discspan"
+resume=()
+if [ -e "$B/teacher-f32.safetensors.ckpt" ]; then
+	resume=(--resume)
+	echo "== a checkpoint from an earlier call on this machine: continuing it (--resume)"
+fi
 
 # cdb train and the ten suites, without the sentences that repeat cdb dev
 # or test (the suites' LICENSE-NOTE.txt).
@@ -64,9 +83,14 @@ fi
 echo "== training the $preset preset on $device for ${TRAIN_SECONDS} s"
 # At the limit the trainer finishes its batch, writes a checkpoint and
 # stops; its output already holds the best epoch. (timeout: a guard.)
-timeout $((TRAIN_SECONDS + 120)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
-	--out "$B/teacher-f32.safetensors" --preset "$preset" --adam "$B/adam.json" --ema 0.999 \
-	--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" --max-time "${TRAIN_SECONDS}s" >"$OUT/teacher.log" 2>&1
+if [ ${#resume[@]} -gt 0 ]; then
+	timeout $((TRAIN_SECONDS + 120)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
+		--out "$B/teacher-f32.safetensors" --device "$device" --max-time "${TRAIN_SECONDS}s" --resume >"$OUT/teacher.log" 2>&1
+else
+	timeout $((TRAIN_SECONDS + 120)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
+		--out "$B/teacher-f32.safetensors" --preset "$preset" --adam "$B/adam.json" --ema 0.999 \
+		--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" --max-time "${TRAIN_SECONDS}s" >"$OUT/teacher.log" 2>&1
+fi
 echo "== training: exit $?; its epochs:"
 grep '^epoch .*dev F1' "$OUT/teacher.log"
 cp "$B/teacher-f32.safetensors.log.jsonl" "$OUT/teacher.log.jsonl" 2>/dev/null
