@@ -72,8 +72,20 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if *maxWords >= 0 {
 		longest = min(longest, *maxWords)
 	}
+	// The most tokens of one batch of parseChunk lines (a refused line
+	// counted at the longest accepted length: a bound).
+	batchTokens := 0
+	for start := 0; start < len(lines); start += parseChunk {
+		tokens := 0
+		for _, s := range lines[start:min(start+parseChunk, len(lines))] {
+			if n := min(len(s.Words), longest); n > 0 {
+				tokens += n + 2
+			}
+		}
+		batchTokens = max(batchTokens, tokens)
+	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "discspan parse: "+format+"\n", args...) }
-	sc, line, err := chooseParseScorer(*backend, ms, longest, nativeGPU(), logf)
+	sc, line, err := chooseParseScorer(*backend, ms, longest, batchTokens, nativeGPU(), logf)
 	if err != nil {
 		return err
 	}

@@ -50,9 +50,13 @@ func nativeGPU() gpuOpener { return gpuOpener{probe: webgpu.ProbeAdapter, open: 
 // refuses the adapter, or there is none, the CPU scores. Its scorer is
 // wrapped by scorer.WithFallback, so that a device lost later, or a
 // sentence longer than it takes, is scored on the CPU, reported by logf.
-// maxWords is the longest sentence to be scored. Before the kernels are
-// built, logf says so (on a software adapter that takes a minute or more).
-func chooseParseScorer(backend string, ms *parser.Models, maxWords int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
+// maxWords is the longest sentence to be scored, and batchTokens the most
+// tokens (words, BOS and EOS) of one batch parse scores: the device's
+// chunks hold no more (at most webgpu.DefaultChunkTokens, whose arena
+// takes 618 MiB with the small preset; 0: that default). Before the
+// kernels are built, logf says so (on a software adapter that takes a
+// minute or more).
+func chooseParseScorer(backend string, ms *parser.Models, maxWords, batchTokens int, gpu gpuOpener, logf func(string, ...any)) (scorer.Scorer, string, error) {
 	if err := checkBackend(backend); err != nil {
 		return nil, "", err
 	}
@@ -60,7 +64,7 @@ func chooseParseScorer(backend string, ms *parser.Models, maxWords int, gpu gpuO
 	if backend == backendCPU {
 		return cpu, "scoring on the CPU", nil
 	}
-	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, maxWords)}
+	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, maxWords), ChunkTokens: min(batchTokens, webgpu.DefaultChunkTokens)}
 	info, err := gpu.probe(o)
 	if err != nil {
 		return cpu, fmt.Sprintf("scoring on the CPU: no WebGPU adapter (%v)", err), nil

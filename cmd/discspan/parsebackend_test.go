@@ -79,8 +79,8 @@ func TestChooseParseScorer(t *testing.T) {
 				probe: func(webgpu.Options) (webgpu.AdapterInfo, error) { return c.probe, c.probeErr },
 				open: func(ps []*network.Params, o webgpu.Options) (scorer.Scorer, webgpu.AdapterInfo, error) {
 					opened = true
-					if len(ps) != 2 || o.MaxWords < 40 {
-						t.Errorf("open: %d models, MaxWords %d; want the ensemble's 2 and at least 40 words", len(ps), o.MaxWords)
+					if len(ps) != 2 || o.MaxWords < 40 || o.ChunkTokens != 300 {
+						t.Errorf("open: %d models, MaxWords %d, ChunkTokens %d; want the ensemble's 2, at least 40 words and parse's 300 tokens a batch", len(ps), o.MaxWords, o.ChunkTokens)
 					}
 					if c.openErr != nil {
 						return nil, webgpu.AdapterInfo{}, c.openErr
@@ -90,7 +90,7 @@ func TestChooseParseScorer(t *testing.T) {
 			}
 			var logged []string
 			logf := func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) }
-			s, line, err := chooseParseScorer(c.backend, ms, 40, gpu, logf)
+			s, line, err := chooseParseScorer(c.backend, ms, 40, 300, gpu, logf)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -120,7 +120,25 @@ func TestChooseParseScorer(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := chooseParseScorer("cuda", ms, 40, nativeGPU(), t.Logf); !errors.Is(err, errUsage) {
+	// A batch of more tokens than a chunk holds by default asks for the
+	// default: the layout's limit on the device's memory.
+	var asked int
+	large := gpuOpener{
+		probe: func(webgpu.Options) (webgpu.AdapterInfo, error) { return webgpu.AdapterInfo{}, nil },
+		open: func(ps []*network.Params, o webgpu.Options) (scorer.Scorer, webgpu.AdapterInfo, error) {
+			asked = o.ChunkTokens
+			return scorer.MeanCPU(ms.Models), webgpu.AdapterInfo{}, nil
+		},
+	}
+	if s, _, err := chooseParseScorer("webgpu", ms, 40, 1<<20, large, t.Logf); err != nil {
+		t.Fatal(err)
+	} else {
+		s.Close()
+	}
+	if asked != webgpu.DefaultChunkTokens {
+		t.Errorf("a batch of %d tokens asked for chunks of %d, want %d", 1<<20, asked, webgpu.DefaultChunkTokens)
+	}
+	if _, _, err := chooseParseScorer("cuda", ms, 40, 300, nativeGPU(), t.Logf); !errors.Is(err, errUsage) {
 		t.Errorf("--backend cuda: %v, want a usage error", err)
 	}
 }
