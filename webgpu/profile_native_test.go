@@ -396,11 +396,11 @@ func (s *Scorer) timestampRun(jobs []*job) ([]uint64, error) {
 }
 
 // BenchmarkChunks_Ensemble times the shipped ensemble on the Alpino test set
-// (one batch) in chunks of 2048 to 32768 tokens, the device asking for
-// bindings of up to 2 GiB: fewer chunks mean fewer LSTM loops in sequence
-// (each as long as its chunk's longest sentence), and from 2x14017 tokens
-// on, both models' loops share their dispatches. Its output is in
-// docs/gpu.md.
+// (one batch) in chunks of 4096 to 32768 tokens (4096 again last, to see
+// the run's drift), the device asking for bindings of up to 2 GiB: fewer
+// chunks mean fewer LSTM loops in sequence (each as long as its chunk's
+// longest sentence), and from twice the test set's 15,445 tokens on, both
+// models' loops share their dispatches. Its output is in docs/gpu.md.
 func BenchmarkChunks_Ensemble(b *testing.B) {
 	f, batch := testSet(b)
 	models, err := f.Models()

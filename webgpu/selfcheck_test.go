@@ -235,8 +235,8 @@ func canaryFiles(s *Scorer) map[string]bool {
 		runs[kernelFiles[d.kernel]] = true
 	}
 	for _, batch := range canaryBatches(s.cfg, s.opts.MaxWords) {
-		for _, ch := range planChunks(batch, s.lay) {
-			for _, d := range ensemblePlan(s.lay, s.wms, ch, s.limits()) {
+		for _, jb := range chunkJobs(s.lay, s.wms, planChunks(batch, s.lay), s.limits()) {
+			for _, d := range jb.ds {
 				runs[kernelFiles[d.kernel]] = true
 			}
 		}
