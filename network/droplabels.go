@@ -80,3 +80,70 @@ func keptLabels(n int, drop []int) ([]int, error) {
 	}
 	return keep, nil
 }
+
+// WithLabels is WithoutLabels undone as far as it can be: it returns a copy
+// of the parameters for a network of labels labels in which this network's
+// label i becomes label at[i] (at strictly increasing, as WithoutLabels
+// keeps them) and every other label always scores absent below the span
+// score: its biaffine rows are 0 but the constant term, which is absent. A
+// model with dropped labels can then score, teach or start the training of
+// the full label set: every label it knew scores as before, and a very
+// negative absent keeps the others out of its predictions and
+// distributions. Cost O(parameters).
+func (p *Params) WithLabels(at []int, labels int, absent float32) (*Params, error) {
+	if len(at) != p.cfg.Labels {
+		return nil, fmt.Errorf("network: with labels: %d positions for %d labels", len(at), p.cfg.Labels)
+	}
+	for i, l := range at {
+		if l < 0 || l >= labels || (i > 0 && l <= at[i-1]) {
+			return nil, fmt.Errorf("network: with labels: positions %v are not increasing within [0, %d)", at, labels)
+		}
+	}
+	c := p.cfg
+	c.Labels = labels
+	out, err := NewParams(c)
+	if err != nil {
+		return nil, fmt.Errorf("network: with labels: %w", err)
+	}
+	for _, t := range out.tensors {
+		src := p.Get(t.Name).Data
+		if !strings.HasSuffix(t.Name, ".label.biaffine") {
+			copy(t.Data, src)
+			continue
+		}
+		row := shapeSize(t.Shape[1:]) // (d+1)², the constant term last
+		clear(t.Data)
+		for l := range labels {
+			t.Data[(l+1)*row-1] = absent
+		}
+		for i, l := range at {
+			copy(t.Data[l*row:(l+1)*row], src[i*row:(i+1)*row])
+		}
+	}
+	return out, nil
+}
+
+// LabelsIn returns where each of v's labels is in o's (increasing), for
+// Params.WithLabels, when v is o with some labels left out
+// (Vocab.WithoutLabels): the same words, characters and tags, and labels
+// that are a subsequence of o's. Otherwise it says what differs.
+func (v *Vocab) LabelsIn(o *Vocab) ([]int, error) {
+	same := *o
+	same.Labels = v.Labels
+	if err := v.SameAs(&same); err != nil {
+		return nil, err
+	}
+	at := make([]int, 0, len(v.Labels))
+	j := 0
+	for _, l := range v.Labels {
+		for j < len(o.Labels) && o.Labels[j] != l {
+			j++
+		}
+		if j == len(o.Labels) {
+			return nil, fmt.Errorf("label %q is not among the %d labels, or not in their order", l, len(o.Labels))
+		}
+		at = append(at, j)
+		j++
+	}
+	return at, nil
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
 )
 
 // Knowledge distillation (Options.Teacher): a trained model or ensemble,
@@ -63,11 +64,12 @@ type teacherStats struct {
 
 // addTeacher scores the training sentences with the teacher(s) in path (see
 // Options.Teacher: one file, a single model or an ensemble whose scores are
-// averaged, or K comma-separated cross-fitted teachers) and keeps, for every
-// cell where the teacher gives the labels at least softMinMass, its
-// distribution at the given temperature (see softCells). Teachers must have
-// the training data's vocabulary. progress, when not nil, is called with
-// the sentences done.
+// averaged, files joined by "+" averaged together, or K comma-separated
+// cross-fitted teachers) and keeps, for every cell where the teacher gives
+// the labels at least softMinMass, its distribution at the given
+// temperature (see softCells). Teachers must have the training data's
+// vocabulary, some labels left out allowed (readTeacher). progress, when
+// not nil, is called with the sentences done.
 func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, progress func(done, total int)) (teacherStats, error) {
 	paths := strings.Split(path, ",")
 	folds := len(paths)
@@ -75,23 +77,25 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 	var hashes []string
 	done := 0
 	for k, p := range paths {
-		ms, err := parser.ReadFiles(p)
+		models, files, err := d.readTeacher(p, trainPath)
 		if err != nil {
-			return teacherStats{}, fmt.Errorf("train: teacher: %w", err)
+			return teacherStats{}, err
 		}
-		f, models := ms.File, ms.Models
-		if err := d.vocab.SameAs(f.Meta.Vocab); err != nil {
-			return teacherStats{}, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", p, trainPath, err)
-		}
-		if note := heldOutNote(k+1, folds); folds > 1 && !strings.HasSuffix(f.Meta.TrainingData, note) {
-			return teacherStats{}, fmt.Errorf("train: teacher %d of %d, %s, was trained on %q: a cross-fitted teacher must be trained%s (--hold-out %d/%d)",
-				k+1, folds, p, f.Meta.TrainingData, note, k+1, folds)
+		if note := heldOutNote(k+1, folds); folds > 1 {
+			for i, f := range files {
+				if !strings.HasSuffix(f.Meta.TrainingData, note) {
+					return teacherStats{}, fmt.Errorf("train: teacher %d of %d, %s, was trained on %q: a cross-fitted teacher must be trained%s (--hold-out %d/%d)",
+						k+1, folds, strings.Split(p, "+")[i], f.Meta.TrainingData, note, k+1, folds)
+				}
+			}
 		}
 		for _, m := range models {
 			m.Workers = workers
 		}
 		st.Models += len(models)
-		hashes = append(hashes, f.TensorsSHA256)
+		for _, f := range files {
+			hashes = append(hashes, f.TensorsSHA256)
+		}
 		// The sentences this teacher scores, and the words it was trained on.
 		var idx []int
 		seen := make([]bool, len(d.vocab.Words))
@@ -105,7 +109,7 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 			}
 		}
 		sc := scorer.MeanCPU(models)
-		L := f.Meta.Config.Labels
+		L := len(d.vocab.Labels)
 		for lo := 0; lo < len(idx); lo += teacherBatch {
 			hi := min(len(idx), lo+teacherBatch)
 			ins := make([]network.Input, hi-lo)
@@ -135,6 +139,45 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 	}
 	st.SHA256 = strings.Join(hashes, ",")
 	return st, nil
+}
+
+// absentLabelScore is what a teacher model that was written without some
+// of the training data's labels (ensemble --drop-labels) scores them,
+// below its span score (network.Params.WithLabels): far enough below every
+// other class that they get no probability at any temperature.
+const absentLabelScore = -1e4
+
+// readTeacher reads one teacher of Options.Teacher: a weights file, or
+// files joined by "+" whose models' scores are averaged together (their
+// sizes may differ). Each file must have the training data's vocabulary,
+// or that vocabulary with labels left out; the models of such a file get
+// the missing labels back, scored absentLabelScore, so that every model
+// scores the training data's labels.
+func (d *dataset) readTeacher(p, trainPath string) ([]*network.Model, []*weights.File, error) {
+	var models []*network.Model
+	var files []*weights.File
+	for _, path := range strings.Split(p, "+") {
+		ms, err := parser.ReadFiles(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("train: teacher: %w", err)
+		}
+		at, err := ms.Vocab.LabelsIn(d.vocab)
+		if err != nil {
+			return nil, nil, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", path, trainPath, err)
+		}
+		for _, m := range ms.Models {
+			if len(at) < len(d.vocab.Labels) {
+				q, err := m.Params.WithLabels(at, len(d.vocab.Labels), absentLabelScore)
+				if err != nil {
+					return nil, nil, fmt.Errorf("train: teacher %s: %w", path, err)
+				}
+				m = &network.Model{Params: q}
+			}
+			models = append(models, m)
+		}
+		files = append(files, ms.File)
+	}
+	return models, files, nil
 }
 
 // unseenAsUnknown returns in with every word not marked seen replaced by

@@ -284,3 +284,143 @@ func TestHoldOutOptions(t *testing.T) {
 		t.Errorf("resume with another fold: error %v", err)
 	}
 }
+
+// TestTeacherOfSeveralFiles: files joined by "+" teach together, whatever
+// their sizes (their scores averaged), and a file written without some of
+// the training data's labels (ensemble --drop-labels) teaches the others:
+// the labels it lacks get no probability, and the rest are its own
+// distributions over the classes it knows.
+func TestTeacherOfSeveralFiles(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	train := func(name string, wider bool) string {
+		o := resumeOptions(t, data, base)
+		o.Out, o.Epochs = filepath.Join(base, name+".safetensors"), 1
+		if wider {
+			c := *o.Config
+			c.LSTM2Hidden += 8
+			o.Config = &c
+		}
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		return o.Out
+	}
+	a, b := train("a", false), train("b", true)
+	load := func() *dataset {
+		d, err := loadData(data, "", nil, 0, 0, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := load()
+	scores := func(path string, in network.Input) network.Output {
+		f, err := weights.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		models, err := f.Models()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := models[0].Forward(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	same := func(a, b []softCell, tol float64) bool {
+		return slices.EqualFunc(a, b, func(x, y softCell) bool {
+			return x.kind == y.kind && x.cell == y.cell && slices.EqualFunc(x.probs, y.probs, func(p, q float32) bool { return math.Abs(float64(p-q)) <= tol })
+		})
+	}
+
+	// a+b: the mean of the two models' scores.
+	const temperature = 2
+	if st, err := d.addTeacher(a+"+"+b, data, temperature, 1, nil); err != nil || st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
+		t.Fatalf("a+b: stats %+v, error %v", st, err)
+	}
+	checked := 0
+	for i := range 5 {
+		in := d.train[i].input
+		oa, ob := scores(a, in), scores(b, in)
+		var mean [3][]float32
+		for k, pair := range [3][2][]float32{{oa.Scores.Cont, ob.Scores.Cont}, {oa.Scores.Disc, ob.Scores.Disc}, {oa.Scores.Gap, ob.Scores.Gap}} {
+			for j := range pair[0] {
+				mean[k] = append(mean[k], (pair[0][j]+pair[1][j])/2)
+			}
+		}
+		want := softCells(oa.Scores.N, oa.Scores.L, temperature, mean)
+		if !same(want, d.train[i].soft, 1e-6) {
+			t.Errorf("a+b, sentence %d: soft cells differ from the mean of the two models' scores", i)
+		}
+		checked += len(want)
+	}
+	if checked == 0 {
+		t.Fatal("no soft cell in the sentences checked")
+	}
+
+	// a without a label its training data has.
+	f, err := weights.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models, err := f.Models()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]int, len(d.vocab.Labels)) // drop the most frequent gold label
+	for _, ex := range d.train {
+		for _, c := range ex.cells {
+			counts[c.class-1]++
+		}
+	}
+	drop := slices.Index(counts, slices.Max(counts))
+	p, err := models[0].Params.WithoutLabels([]int{drop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := f.Meta.Vocab.WithoutLabels([]int{drop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := f.Meta
+	meta.Vocab, meta.Config = v, p.Config()
+	dropped := filepath.Join(base, "dropped.safetensors")
+	if err := weights.WriteEnsembleFile(dropped, []*network.Params{p}, meta, weights.Float32); err != nil {
+		t.Fatal(err)
+	}
+	d = load()
+	if _, err := d.addTeacher(dropped, data, temperature, 1, nil); err != nil {
+		t.Fatalf("a teacher without label %q: %v", d.vocab.Labels[drop], err)
+	}
+	withLabel := 0
+	for i := range d.train {
+		out := scores(dropped, d.train[i].input)
+		want := softCells(out.Scores.N, out.Scores.L, temperature, [3][]float32{out.Scores.Cont, out.Scores.Disc, out.Scores.Gap})
+		for j := range want { // the label left out comes back with probability 0
+			want[j].probs = slices.Insert(want[j].probs, drop, 0)
+		}
+		if !same(want, d.train[i].soft, 0) {
+			t.Fatalf("sentence %d: soft cells differ from the model's own distributions without label %q", i, d.vocab.Labels[drop])
+		}
+		withLabel += len(want)
+	}
+	if withLabel == 0 {
+		t.Fatal("the teacher without a label kept no soft cell")
+	}
+
+	other := filepath.Join(base, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := resumeOptions(t, shortSentences(t, other, 12, 8), other)
+	o.Epochs = 1
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := load().addTeacher(a+"+"+o.Out, data, temperature, 1, nil); err == nil || !strings.Contains(err.Error(), "teacher "+o.Out+" was trained with another vocabulary") {
+		t.Errorf("a with a model of another vocabulary: error %v", err)
+	}
+}

@@ -78,7 +78,11 @@ type Options struct {
 	// Teacher, when not empty, is a weights file (one model or an
 	// ensemble) whose distributions over the span classes of the training
 	// sentences are mixed into the targets (knowledge distillation; see
-	// network.Soft). It must have been trained with the same vocabulary.
+	// network.Soft). It must have been trained with the same vocabulary,
+	// or written without some of its labels (ensemble --drop-labels: it
+	// then gives them no probability). Files joined by "+" teach together,
+	// their models' scores averaged whatever their sizes (e.g. a large
+	// model and the shipped pair).
 	// A teacher scores its own training data almost perfectly (its targets
 	// then add little to the gold ones), so Teacher may instead list K >= 2
 	// comma-separated files, cross-fitted teachers: the k-th was trained
