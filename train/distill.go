@@ -60,6 +60,11 @@ type teacherStats struct {
 	Models int // members of the teacher
 	Cells  int // soft cells kept, all kinds
 	SHA256 string
+	// DevF1 is the teacher's dev F1 (n3, proper.prm) when it is one teacher
+	// (not cross-fitted) and the run has dev data; -1 otherwise.
+	DevF1 float64
+	// models are the one teacher's models (nil for cross-fitted teachers).
+	models []*network.Model
 }
 
 // addTeacher scores the training sentences with the teacher(s) in path (see
@@ -73,7 +78,7 @@ type teacherStats struct {
 func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, progress func(done, total int)) (teacherStats, error) {
 	paths := strings.Split(path, ",")
 	folds := len(paths)
-	var st teacherStats
+	st := teacherStats{DevF1: -1}
 	var hashes []string
 	done := 0
 	for k, p := range paths {
@@ -93,6 +98,9 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 			m.Workers = workers
 		}
 		st.Models += len(models)
+		if folds == 1 {
+			st.models = models
+		}
 		for _, f := range files {
 			hashes = append(hashes, f.TensorsSHA256)
 		}

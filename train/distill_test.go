@@ -3,7 +3,10 @@ package train
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/weights"
 	"io/fs"
 	"math"
@@ -295,11 +298,10 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	data := shortSentences(t, base, 30, 12)
 	train := func(name string, wider bool) string {
 		o := resumeOptions(t, data, base)
-		o.Out, o.Epochs = filepath.Join(base, name+".safetensors"), 1
+		// Without dropout, enough epochs to parse some of its data right.
+		o.Out, o.Epochs, o.Config, o.MaxBatchWords = filepath.Join(base, name+".safetensors"), 15, smallConfig(), 60
 		if wider {
-			c := *o.Config
-			c.LSTM2Hidden += 8
-			o.Config = &c
+			o.Config.LSTM2Hidden += 8
 		}
 		if _, err := Run(context.Background(), o); err != nil {
 			t.Fatal(err)
@@ -359,6 +361,32 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no soft cell in the sentences checked")
+	}
+
+	// A student of a+b says how good its teacher is on its dev data: the
+	// F1 of the two files as parse --weights a,b scores them.
+	student := resumeOptions(t, data, base)
+	student.Out, student.Epochs, student.Teacher = filepath.Join(base, "student.safetensors"), 1, a+"+"+b
+	var lines strings.Builder
+	student.Log = &lines
+	if _, err := Run(context.Background(), student); err != nil {
+		t.Fatal(err)
+	}
+	pair, err := parser.Load(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := treebank.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := EvaluateParser(context.Background(), pair, gold, DevVariant, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a+b: dev F1 %.2f", res.All.F1)
+	if want := fmt.Sprintf("(2 model(s), dev F1 %.2f)", res.All.F1); !strings.Contains(lines.String(), want) {
+		t.Errorf("the student's log lacks %q:\n%s", want, lines.String())
 	}
 
 	// a without a label its training data has.

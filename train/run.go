@@ -324,8 +324,12 @@ func (t *trainer) logStart() {
 		describeNetwork(t.set.Preset, t.set.Config), t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
 	if t.set.Teacher != "" {
 		ts := t.data.teacher
-		t.logf("teacher: %s (%d model(s)), weight %g, temperature %g: %d soft cells (%.1f per word)",
-			t.set.Teacher, ts.Models, t.set.TeacherWeight, t.set.teacherTemperature(), ts.Cells, float64(ts.Cells)/float64(max(1, s.Train.Words)))
+		dev := ""
+		if ts.DevF1 >= 0 {
+			dev = fmt.Sprintf(", dev F1 %.2f", ts.DevF1)
+		}
+		t.logf("teacher: %s (%d model(s)%s), weight %g, temperature %g: %d soft cells (%.1f per word)",
+			t.set.Teacher, ts.Models, dev, t.set.TeacherWeight, t.set.teacherTemperature(), ts.Cells, float64(ts.Cells)/float64(max(1, s.Train.Words)))
 	}
 	if t.st.Epoch > 0 || t.st.Batch > 0 {
 		t.logf("resuming from %s: epoch %d, %d batches done, %d updates", t.opts.Checkpoint, t.st.Epoch+1, t.st.Batch, t.adam.Step)

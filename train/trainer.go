@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/scorer"
 )
 
 // trainer is one training run in progress.
@@ -313,6 +315,19 @@ func scoreWithTeacher(data *dataset, o Options, teacher string, temperature floa
 	bar.Finish()
 	if err != nil {
 		return ts, err
+	}
+	if ts.models != nil && data.devGold != nil {
+		// How good the teacher is, on the data the student is selected on.
+		p, err := parser.New(ts.models[0], data.vocab)
+		if err != nil {
+			return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)
+		}
+		p.Scorer = scorer.MeanCPU(ts.models)
+		res, err := parseAndScore(context.Background(), p, data.devWords, data.devGold, DevVariant, workers)
+		if err != nil {
+			return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)
+		}
+		ts.DevF1 = res.All.F1
 	}
 	data.teacher = ts
 	return ts, nil
