@@ -39,8 +39,12 @@ var ErrVocabulary = errors.New("weights trained with different vocabularies")
 
 // ReadFiles reads weights files trained with one vocabulary (see
 // weights.ReadFile); no path means the embedded default model
-// (weights.Default). A file with another vocabulary than the first gives an
-// error wrapping ErrVocabulary.
+// (weights.Default). A file written without some labels of another
+// (ensemble --drop-labels) joins it: the vocabulary is the file's with the
+// most labels, and the models of a file that lacks some of them score them
+// AbsentLabelScore below their span score (network.Params.WithLabels), so
+// that the ensemble never predicts a label one of its files left out. A
+// file with another vocabulary gives an error wrapping ErrVocabulary.
 func ReadFiles(paths ...string) (*Models, error) {
 	if len(paths) == 0 {
 		f, err := weights.Default()
@@ -50,20 +54,29 @@ func ReadFiles(paths ...string) (*Models, error) {
 		return fromFiles(weights.DefaultName+" (embedded)", []*weights.File{f}, []string{weights.DefaultName})
 	}
 	files := make([]*weights.File, len(paths))
+	widest := 0
 	for k, path := range paths {
 		f, err := weights.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("parser: %w", err)
 		}
-		if k > 0 {
-			if err := files[0].Meta.Vocab.SameAs(f.Meta.Vocab); err != nil {
-				return nil, fmt.Errorf("parser: %s and %s: %w: %v", path, paths[0], ErrVocabulary, err)
-			}
-		}
 		files[k] = f
+		if len(f.Meta.Vocab.Labels) > len(files[widest].Meta.Vocab.Labels) {
+			widest = k
+		}
+	}
+	for k, f := range files {
+		if _, err := f.Meta.Vocab.LabelsIn(files[widest].Meta.Vocab); err != nil {
+			return nil, fmt.Errorf("parser: %s and %s: %w: %v", paths[k], paths[widest], ErrVocabulary, err)
+		}
 	}
 	return fromFiles(strings.Join(paths, ","), files, paths)
 }
+
+// AbsentLabelScore is what a model scores, below its span score, the
+// labels its file left out when it joins files that have them (ReadFiles):
+// far enough below every other class that they get no probability.
+const AbsentLabelScore = -1e4
 
 // Read reads one weights file held in data (see weights.Read); name names
 // it in errors.
@@ -110,19 +123,37 @@ func ReadMember(data []byte, name string, k int) (*network.Model, error) {
 }
 
 // fromFiles gathers the files' models, checking their sizes against the
-// first file's vocabulary.
+// vocabulary of the file with the most labels, and gives the models of
+// files that lack some of its labels those labels (see ReadFiles).
 func fromFiles(name string, files []*weights.File, paths []string) (*Models, error) {
 	cal, err := CalibrationOf(files[0].Meta)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", paths[0], err)
 	}
 	ms := &Models{File: files[0], Vocab: files[0].Meta.Vocab, Name: name, Calibration: cal}
+	for _, f := range files {
+		if len(f.Meta.Vocab.Labels) > len(ms.Vocab.Labels) {
+			ms.Vocab = f.Meta.Vocab
+		}
+	}
 	for k, f := range files {
 		models, err := f.Models()
 		if err != nil {
 			return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
 		}
-		for _, m := range models {
+		at, err := f.Meta.Vocab.LabelsIn(ms.Vocab)
+		if err != nil {
+			return nil, fmt.Errorf("parser: %s: %w: %v", paths[k], ErrVocabulary, err)
+		}
+		for i, m := range models {
+			if len(at) < len(ms.Vocab.Labels) {
+				q, err := m.Params.WithLabels(at, len(ms.Vocab.Labels), AbsentLabelScore)
+				if err != nil {
+					return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
+				}
+				m = &network.Model{Params: q, Workers: m.Workers}
+				models[i] = m
+			}
 			if _, err := New(m, ms.Vocab); err != nil {
 				return nil, fmt.Errorf("%s, model %d: %w", paths[k], len(ms.Models)+1, err)
 			}

@@ -149,17 +149,11 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 	return st, nil
 }
 
-// absentLabelScore is what a teacher model that was written without some
-// of the training data's labels (ensemble --drop-labels) scores them,
-// below its span score (network.Params.WithLabels): far enough below every
-// other class that they get no probability at any temperature.
-const absentLabelScore = -1e4
-
 // readTeacher reads one teacher of Options.Teacher: a weights file, or
 // files joined by "+" whose models' scores are averaged together (their
 // sizes may differ). Each file must have the training data's vocabulary,
 // or that vocabulary with labels left out; the models of such a file get
-// the missing labels back, scored absentLabelScore, so that every model
+// the missing labels back, scored parser.AbsentLabelScore, so that every model
 // scores the training data's labels.
 func (d *dataset) readTeacher(p, trainPath string) ([]*network.Model, []*weights.File, error) {
 	var models []*network.Model
@@ -175,7 +169,7 @@ func (d *dataset) readTeacher(p, trainPath string) ([]*network.Model, []*weights
 		}
 		for _, m := range ms.Models {
 			if len(at) < len(d.vocab.Labels) {
-				q, err := m.Params.WithLabels(at, len(d.vocab.Labels), absentLabelScore)
+				q, err := m.Params.WithLabels(at, len(d.vocab.Labels), parser.AbsentLabelScore)
 				if err != nil {
 					return nil, nil, fmt.Errorf("train: teacher %s: %w", path, err)
 				}

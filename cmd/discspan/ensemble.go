@@ -71,6 +71,9 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: %d models, at most %d", errUsage, len(members), weights.MaxMembers)
 	}
 	meta := first.Meta
+	// The vocabulary with every label of the files (parser.ReadFiles gives
+	// a file written without some labels the others' back).
+	meta.Vocab, meta.Config.Labels = ms.Vocab, len(ms.Vocab.Labels)
 	if *dropLabels != "" {
 		if members, meta.Vocab, err = withoutLabels(members, meta.Vocab, strings.Split(*dropLabels, ",")); err != nil {
 			return fmt.Errorf("%w: --drop-labels: %v", errUsage, err)

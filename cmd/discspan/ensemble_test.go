@@ -110,6 +110,23 @@ func TestEnsembleCommand(t *testing.T) {
 	if strings.Contains(parse(pruned), "("+label+" ") {
 		t.Errorf("the pruned ensemble predicts the label %s it left out", label)
 	}
+	// The pruned file joins a model that has the label: the ensemble file
+	// of the two has every label and parses as the two named together,
+	// never predicting the label the pruned file left out.
+	rejoined := filepath.Join(dir, "rejoined.safetensors")
+	if _, stderr, status := runCmd("ensemble", "--out", rejoined, "--dtype", "F32", pruned, models[1]); status != 0 {
+		t.Fatalf("ensemble of a pruned file and a model: %s", stderr)
+	}
+	rf, err := weights.ReadFile(rejoined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rf.Meta.Vocab.Labels, f.Meta.Vocab.Labels) || rf.Meta.Config.Labels != f.Meta.Config.Labels || rf.Ensemble != 3 {
+		t.Errorf("rejoined file: %d models, labels %q (config %d), want 3 models with %q", rf.Ensemble, rf.Meta.Vocab.Labels, rf.Meta.Config.Labels, f.Meta.Vocab.Labels)
+	}
+	if got, want := parse(rejoined), parse(pruned+","+models[1]); got != want || strings.Contains(got, "("+label+" ") {
+		t.Errorf("the rejoined file parses differently from its files named together, or predicts %s:\n%s\n%s", label, got, want)
+	}
 	// One model: an ordinary file, built with the same options (a single
 	// model's int8 file with labels left out and its calibration), that
 	// parses as the model's own file minus the label.
