@@ -147,3 +147,19 @@ func (v *Vocab) LabelsIn(o *Vocab) ([]int, error) {
 	}
 	return at, nil
 }
+
+// WithLabels returns a copy of the vocabulary with the label list labels,
+// which must hold v's labels in their order (Params.WithLabels then gives
+// a network for it): the inverse of Vocab.WithoutLabels. It returns the
+// positions of v's labels in the list as well.
+func (v *Vocab) WithLabels(labels []string) (*Vocab, []int, error) {
+	out := &Vocab{Words: slices.Clone(v.Words), Chars: slices.Clone(v.Chars), Labels: slices.Clone(labels), Tags: slices.Clone(v.Tags)}
+	if err := out.reindex(); err != nil {
+		return nil, nil, err
+	}
+	at, err := v.LabelsIn(out)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, at, nil
+}

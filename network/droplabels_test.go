@@ -167,6 +167,16 @@ func TestWithLabels(t *testing.T) {
 	if got, err := part.LabelsIn(full); err != nil || !slices.Equal(got, []int{1, 3}) {
 		t.Errorf("LabelsIn: %v, %v; want [1 3]", got, err)
 	}
+	restored, pos, err := part.WithLabels(full.Labels)
+	if err != nil || restored.SameAs(full) != nil || !slices.Equal(pos, []int{1, 3}) {
+		t.Errorf("Vocab.WithLabels: %v, positions %v, error %v", restored, pos, err)
+	}
+	if id, ok := restored.LabelID("C"); !ok || id != 2 {
+		t.Errorf("Vocab.WithLabels: C at %d (%v), want 2", id, ok)
+	}
+	if _, _, err := part.WithLabels([]string{"D", "B"}); err == nil {
+		t.Error("Vocab.WithLabels with the labels out of order: no error")
+	}
 	swapped := &Vocab{Words: full.Words, Chars: full.Chars, Labels: []string{"D", "B"}, Tags: full.Tags}
 	otherTags := &Vocab{Words: full.Words, Chars: full.Chars, Labels: []string{"B"}, Tags: []string{"u"}}
 	for _, v := range []*Vocab{swapped, otherTags} {

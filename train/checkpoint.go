@@ -49,9 +49,11 @@ type settings struct {
 	TeacherWeight      float64 `json:",omitempty"`
 	TeacherTemperature float64 `json:",omitempty"`
 	TeacherSHA256      string  `json:",omitempty"`
-	// Init is the file the parameters started from ("": random) and
-	// InitSHA256 its tensors' hash; Hinge the structured loss's weight.
+	// Init is the file the parameters started from ("": random),
+	// InitMember the model of it (0: its one model) and InitSHA256 its
+	// tensors' hash; Hinge the structured loss's weight.
 	Init       string  `json:",omitempty"`
+	InitMember int     `json:",omitempty"`
 	InitSHA256 string  `json:",omitempty"`
 	Hinge      float64 `json:",omitempty"`
 	Workers    int     // resolved (never 0)

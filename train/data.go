@@ -58,25 +58,62 @@ func Merge(trees []*tree.Tree) []*tree.Tree {
 // tags in byte order.
 func BuildVocab(merged []*tree.Tree, minCount int) *network.Vocab {
 	sents := make([][]string, len(merged))
-	labels, tags := map[string]bool{}, map[string]bool{}
+	tags := map[string]bool{}
 	for i, t := range merged {
 		sents[i] = t.Words()
 		for _, tag := range t.Tags() {
 			tags[tag] = true
 		}
-		cons, _ := tree.Targets(t)
-		for _, c := range cons {
-			labels[c.Label] = true
-		}
 	}
 	v := network.NewVocab(sents, minCount)
-	for _, l := range sortedKeys(labels) {
+	for _, l := range dataLabels(merged) {
 		v.AddLabel(l)
 	}
 	for _, t := range sortedKeys(tags) {
 		v.AddTag(t)
 	}
 	return v
+}
+
+// dataLabels returns the labels of the trainable constituents (block
+// degree <= 2) of merged trees, in byte order.
+func dataLabels(merged []*tree.Tree) []string {
+	labels := map[string]bool{}
+	for _, t := range merged {
+		cons, _ := tree.Targets(t)
+		for _, c := range cons {
+			labels[c.Label] = true
+		}
+	}
+	return sortedKeys(labels)
+}
+
+// withDataLabels returns v with the labels of merged that it lacks (an
+// initial model's vocabulary, written without some labels by ensemble
+// --drop-labels, or trained on other data), and those labels. v's labels
+// keep their order: when they are in byte order, as the trainer writes
+// them, every label goes to its byte-order place, so that a model that
+// left labels out gets back its training vocabulary; otherwise the new
+// labels follow.
+func withDataLabels(v *network.Vocab, merged []*tree.Tree) (*network.Vocab, []string, error) {
+	var added []string
+	for _, l := range dataLabels(merged) {
+		if _, ok := v.LabelID(l); !ok {
+			added = append(added, l)
+		}
+	}
+	if len(added) == 0 {
+		return v, nil, nil
+	}
+	labels := append(slices.Clone(v.Labels), added...)
+	if slices.IsSorted(v.Labels) {
+		slices.Sort(labels)
+	}
+	out, _, err := v.WithLabels(labels)
+	if err != nil {
+		return nil, nil, fmt.Errorf("train: adding the training data's labels to the initial model's: %w", err)
+	}
+	return out, added, nil
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -167,6 +204,9 @@ type DataStats struct {
 	Chars      int          `json:"vocab_chars"`
 	Labels     int          `json:"vocab_labels"`
 	Tags       int          `json:"vocab_tags"`
+	// AddedLabels are the training data's labels that the initial model
+	// of a fine-tuning run lacked (Options.Init), added to its vocabulary.
+	AddedLabels []string `json:"added_labels,omitempty"`
 }
 
 // dataset is the data of a run.
@@ -185,11 +225,13 @@ type dataset struct {
 }
 
 // loadData reads the treebanks and builds the examples; v, when not nil, is
-// the vocabulary to use (a resumed run's), else it is built from train with
-// words seen at least minWordCount times (0: DefaultMinWordCount). A
+// the vocabulary to use (a resumed run's, or with addLabels an initial
+// model's, given the training data's labels it lacks: withDataLabels),
+// else it is built from train with words seen at least minWordCount times
+// (0: DefaultMinWordCount). A
 // sentence of train or dev longer than maxWords (tree.CheckLength) is an
 // error, found before any example is built.
-func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
+func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
 	trees, repeats, excluded, err := readTrainingTrees(trainPath)
 	if err != nil {
 		return nil, err
@@ -198,10 +240,17 @@ func loadData(trainPath, devPath string, v *network.Vocab, minWordCount, holdOut
 		return nil, err
 	}
 	merged := Merge(trees)
-	if v == nil {
+	var added []string
+	switch {
+	case v == nil:
 		v = BuildVocab(merged, cmp.Or(minWordCount, DefaultMinWordCount))
+	case addLabels:
+		if v, added, err = withDataLabels(v, merged); err != nil {
+			return nil, err
+		}
 	}
 	d := &dataset{vocab: v, hash: treesHash(trees, repeats)}
+	d.stats.AddedLabels = added
 	d.stats.Excluded = excluded
 	exs, st := Examples(merged, v)
 	d.train, d.stats.Train = make([]example, len(exs)), st

@@ -216,7 +216,7 @@ func TestMinWordCount(t *testing.T) {
 	dev := needData(t, "dev.punctmoved.discbracket")
 	counts := map[int]int{}
 	for _, threshold := range []int{0, 2, 3} {
-		d, err := loadData(dev, "", nil, threshold, 0, 0, 0)
+		d, err := loadData(dev, "", nil, false, threshold, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,7 +265,7 @@ func TestRepeatedFile(t *testing.T) {
 		if folds > 0 {
 			holdOut = 1
 		}
-		d, err := loadData(list, "", nil, 0, holdOut, folds, 0)
+		d, err := loadData(list, "", nil, false, 0, holdOut, folds, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -188,7 +188,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 	}
 
 	// The student: every sentence gets its teacher's distributions.
-	d, err := loadData(data, "", nil, 0, 0, 0, 0)
+	d, err := loadData(data, "", nil, false, 0, 0, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 		{"not held out", t1 + "," + whole, "teacher 2 of 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := loadData(data, "", nil, 0, 0, 0, 0)
+			d, err := loadData(data, "", nil, false, 0, 0, 0, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +310,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	}
 	a, b := train("a", false), train("b", true)
 	load := func() *dataset {
-		d, err := loadData(data, "", nil, 0, 0, 0, 0)
+		d, err := loadData(data, "", nil, false, 0, 0, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

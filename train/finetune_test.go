@@ -106,7 +106,7 @@ func TestInit(t *testing.T) {
 	// vocabulary.
 	third := resumeOptions(t, shortSentences(t, t.TempDir(), 10, 12), base)
 	third.Out, third.Init, third.Epochs = filepath.Join(base, "third.safetensors"), first.Out, 1
-	if own, err := loadData(third.Train, "", nil, third.MinWordCount, 0, 0, 0); err != nil {
+	if own, err := loadData(third.Train, "", nil, false, third.MinWordCount, 0, 0, 0); err != nil {
 		t.Fatal(err)
 	} else if own.vocab.SameAs(readVocab(t, first.Out)) == nil {
 		t.Fatal("the first third of the data gives the same vocabulary: the test cannot see which one the run keeps")
@@ -117,10 +117,6 @@ func TestInit(t *testing.T) {
 	}
 
 	// Models that do not fit.
-	other := shortSentences(t, t.TempDir(), 20, 6)
-	otherRun := resumeOptions(t, other, base)
-	otherRun.Out, otherRun.Epochs = filepath.Join(base, "other.safetensors"), 1
-	runStoppedAndResumed(t, otherRun, 0, nil)
 	ensemble := filepath.Join(base, "ensemble.safetensors")
 	m := readModel(t, first.Out)
 	f, err := weights.ReadFile(first.Out)
@@ -132,13 +128,24 @@ func TestInit(t *testing.T) {
 	}
 	wide := resumeOptions(t, data, base)
 	wide.Config.LSTM2Hidden++
+	// The data with a POS tag the model lacks: its first word's.
+	raw, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := strings.Index(string(raw), " 0=")
+	start := strings.LastIndex(string(raw[:open]), "(") + 1
+	newTag := filepath.Join(t.TempDir(), "newtag.discbracket")
+	if err := os.WriteFile(newTag, append(append(slices.Clone(raw[:start]), "nieuwetag"...), raw[open:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		o    Options
 		init string
 		want string
 	}{
-		{"labels the initial model lacks", resumeOptions(t, data, base), otherRun.Out, "that the initial model"},
+		{"POS tags the model lacks", resumeOptions(t, newTag, base), first.Out, "labels or POS tags that the initial model"},
 		{"other sizes", wide, first.Out, "sizes"},
 		{"an ensemble", resumeOptions(t, data, base), ensemble, "ensemble of 2"},
 		{"missing file", resumeOptions(t, data, base), filepath.Join(base, "none.safetensors"), "none.safetensors"},
@@ -156,10 +163,136 @@ func TestInit(t *testing.T) {
 			}
 		})
 	}
+	member := resumeOptions(t, data, base)
+	member.Out, member.Init, member.InitMember = filepath.Join(t.TempDir(), "m.safetensors"), ensemble, 3
+	if _, err := Run(context.Background(), member); err == nil || !strings.Contains(err.Error(), "model 3 of 2") {
+		t.Errorf("model 3 of an ensemble of 2: error %v", err)
+	}
+	member.Init = ""
+	if _, err := Run(context.Background(), member); err == nil || !strings.Contains(err.Error(), "initial model member 3") {
+		t.Errorf("a member without an initial model: error %v", err)
+	}
+
 	// A resumed run takes its parameters from the checkpoint; naming an
 	// initial model for a run that started at random is an error.
 	first.Resume, first.Init, first.Epochs = true, first.Out, 3
 	if _, err := Run(context.Background(), first); err == nil || !strings.Contains(err.Error(), "initial model") {
 		t.Errorf("resume with --init: error %v", err)
+	}
+}
+
+// A run starts from one model of an ensemble file written without some of
+// the training data's labels (as the shipped one): the labels come back at
+// their places in the vocabulary, scored initLabelScore below the span
+// score, every other parameter is the model's, and fine-tuning learns them.
+func TestInitMemberWithoutLabels(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	first := resumeOptions(t, data, base)
+	first.Out = filepath.Join(base, "first.safetensors")
+	runStoppedAndResumed(t, first, 0, nil)
+	second := resumeOptions(t, data, base)
+	second.Out, second.Seed = filepath.Join(base, "second.safetensors"), 8
+	runStoppedAndResumed(t, second, 0, nil)
+
+	// The pair without the data's most frequent label and its first one.
+	d, err := loadData(data, "", nil, false, 0, 0, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]int, len(d.vocab.Labels))
+	for _, ex := range d.train {
+		for _, c := range ex.cells {
+			counts[c.class-1]++
+		}
+	}
+	drop := []int{0, slices.Index(counts, slices.Max(counts))}
+	if drop[1] == 0 {
+		drop = drop[1:]
+	}
+	var members []*network.Params
+	for _, path := range []string{first.Out, second.Out} {
+		p, err := readModel(t, path).Params.WithoutLabels(drop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, p)
+	}
+	f, err := weights.ReadFile(first.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := f.Meta
+	if meta.Vocab, err = f.Meta.Vocab.WithoutLabels(drop); err != nil {
+		t.Fatal(err)
+	}
+	meta.Config = members[0].Config()
+	pair := filepath.Join(base, "pair.safetensors")
+	if err := weights.WriteEnsembleFile(pair, members, meta, weights.Float32); err != nil {
+		t.Fatal(err)
+	}
+
+	// Model 2, frozen (learning rate 0): the output is the second model
+	// with the labels back.
+	frozen := resumeOptions(t, data, base)
+	frozen.Out, frozen.Init, frozen.InitMember, frozen.Epochs = filepath.Join(base, "frozen.safetensors"), pair, 2, 1
+	frozen.Adam.LR = 0
+	var lines strings.Builder
+	frozen.Log = &lines
+	if _, err := Run(context.Background(), frozen); err != nil {
+		t.Fatal(err)
+	}
+	if err := readVocab(t, frozen.Out).SameAs(readVocab(t, second.Out)); err != nil {
+		t.Errorf("the labels did not come back at their places: %v", err)
+	}
+	var names []string
+	for _, l := range drop {
+		names = append(names, f.Meta.Vocab.Labels[l])
+	}
+	slices.Sort(names)
+	if want := "labels the initial model lacks, learnt from a score -5 below the span score: " + strings.Join(names, ", "); !strings.Contains(lines.String(), want) {
+		t.Errorf("log lacks %q:\n%s", want, lines.String())
+	}
+	want, got := readModel(t, second.Out).Params, readModel(t, frozen.Out).Params
+	for _, ts := range want.Tensors() {
+		g := got.Get(ts.Name).Data
+		if !strings.HasSuffix(ts.Name, ".label.biaffine") {
+			if !slices.Equal(ts.Data, g) {
+				t.Fatalf("tensor %s differs from model 2's", ts.Name)
+			}
+			continue
+		}
+		row := len(ts.Data) / len(f.Meta.Vocab.Labels)
+		for l := range f.Meta.Vocab.Labels {
+			w, gl := ts.Data[l*row:(l+1)*row], g[l*row:(l+1)*row]
+			if !slices.Contains(drop, l) {
+				if !slices.Equal(w, gl) {
+					t.Fatalf("%s, label %d: differs from model 2's", ts.Name, l)
+				}
+				continue
+			}
+			for i, v := range gl {
+				wantV := float32(0)
+				if i == row-1 { // the constant term
+					wantV = initLabelScore
+				}
+				if v != wantV {
+					t.Fatalf("%s, label %d put back: entry %d is %g, want %g", ts.Name, l, i, v, wantV)
+				}
+			}
+		}
+	}
+
+	// Fine-tuning moves the labels put back.
+	tuned := resumeOptions(t, data, base)
+	tuned.Out, tuned.Init, tuned.InitMember, tuned.Epochs = filepath.Join(base, "tuned.safetensors"), pair, 1, 1
+	if _, err := Run(context.Background(), tuned); err != nil {
+		t.Fatal(err)
+	}
+	tp := readModel(t, tuned.Out).Params.Get("cont.label.biaffine")
+	row := len(tp.Data) / len(f.Meta.Vocab.Labels)
+	l := drop[len(drop)-1]
+	if corner := tp.Data[(l+1)*row-1]; corner == initLabelScore {
+		t.Errorf("label %d put back: its constant term did not move in an epoch of fine-tuning", l)
 	}
 }

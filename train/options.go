@@ -102,8 +102,16 @@ type Options struct {
 	// must have the run's network sizes; the run keeps its vocabulary (the
 	// training data's words that it lacks are unknown words, as when
 	// parsing), so that a model is fine-tuned on another treebank than its
-	// own; MinWordCount is then unused. The optimiser starts afresh.
+	// own; MinWordCount is then unused. The optimiser starts afresh. The
+	// training data's labels the model lacks (left out by ensemble
+	// --drop-labels, or absent from its own data) are added to the
+	// vocabulary, learnt from a low start (initLabelScore); POS tags it
+	// lacks are an error.
 	Init string
+	// InitMember chooses model InitMember (1-based) of an Init file that
+	// holds several (an ensemble, such as the shipped one); 0: the file
+	// must hold one model.
+	InitMember int
 	// Hinge, when positive, adds the structured margin loss with this
 	// weight to every sentence's loss (see network.Hinge), decoding with
 	// the n3 variant that dev evaluation uses. 0 turns it off.
@@ -247,6 +255,9 @@ func (o Options) resolved() (Options, error) {
 	}
 	if o.TeacherTemperature > 0 && o.Teacher == "" && !o.Resume {
 		return o, fmt.Errorf("train: a teacher temperature without a teacher")
+	}
+	if o.InitMember < 0 || (o.InitMember > 0 && o.Init == "") {
+		return o, fmt.Errorf("train: initial model member %d: want a model number (from 1) of an initial model file", o.InitMember)
 	}
 	if o.Folds < 0 || o.Folds == 1 || (o.Folds == 0) != (o.HoldOut == 0) || o.HoldOut < 0 || o.HoldOut > o.Folds {
 		return o, fmt.Errorf("train: held-out fold %d of %d: want a fold k of K >= 2 folds, 1 <= k <= K", o.HoldOut, o.Folds)

@@ -320,6 +320,9 @@ func (t *trainer) logStart() {
 		t.logf("dropped %d targets that share a score cell with another", s.Train.Conflicts)
 	}
 	t.logf("vocabulary: %d words, %d characters, %d labels, %d tags", s.Words, s.Chars, s.Labels, s.Tags)
+	if len(s.AddedLabels) > 0 {
+		t.logf("labels the initial model lacks, learnt from a score %d below the span score: %s", initLabelScore, strings.Join(s.AddedLabels, ", "))
+	}
 	t.logf("network: %s, %d parameters; batches of at most %d words; seed %d; %d workers",
 		describeNetwork(t.set.Preset, t.set.Config), t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
 	if t.set.Teacher != "" {

@@ -59,17 +59,17 @@ func newTrainer(o Options) (*trainer, error) {
 	var vocab *network.Vocab // nil: built from the training data
 	var initial *parser.Models
 	if o.Init != "" {
-		if initial, err = readInit(o.Init); err != nil {
+		if initial, err = readInit(o.Init, o.InitMember); err != nil {
 			return nil, err
 		}
 		vocab = initial.Vocab
 	}
-	data, err := loadData(o.Train, o.Dev, vocab, o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
+	data, err := loadData(o.Train, o.Dev, vocab, o.Init != "", o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}
 	if st := data.stats.Train; vocab != nil && (st.UnknownLabels > 0 || st.UnknownTags > 0) {
-		return nil, fmt.Errorf("train: %s has %d constituents and %d sentences with labels or POS tags that the initial model %s lacks: fine-tuning keeps the model's labels and tags", o.Train, st.UnknownLabels, st.UnknownTags, o.Init)
+		return nil, fmt.Errorf("train: %s has %d constituents and %d sentences with labels or POS tags that the initial model %s lacks: fine-tuning keeps the model's tags", o.Train, st.UnknownLabels, st.UnknownTags, o.Init)
 	}
 	cfg = cfg.WithVocab(data.vocab)
 	if err := cfg.Validate(); err != nil {
@@ -110,7 +110,7 @@ func newTrainer(o Options) (*trainer, error) {
 		if set.InitSHA256, err = initFrom(m, initial, o.Init, data.vocab); err != nil {
 			return nil, err
 		}
-		set.Init = o.Init
+		set.Init, set.InitMember = o.Init, o.InitMember
 	}
 	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone()}
 	if set.EMA > 0 {
@@ -151,7 +151,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint %s: vocabulary: %w", o.Checkpoint, err)
 	}
-	data, err := loadData(o.Train, o.Dev, v, 0, set.HoldOut, set.Folds, o.MaxWords)
+	data, err := loadData(o.Train, o.Dev, v, false, 0, set.HoldOut, set.Folds, o.MaxWords)
 	if err != nil {
 		return nil, err
 	}

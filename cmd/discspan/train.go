@@ -34,7 +34,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
 	teacher := fs.String("teacher", "", "distil: mix this model's (or ensemble's) distributions over the span classes into the targets; it must share the training data's vocabulary (labels left out by ensemble --drop-labels get no probability). A+B: files of any sizes teaching together, their scores averaged. T1,...,TK: cross-fitted teachers, Tk trained with --hold-out k/K, each scoring its held-out fold")
 	holdOut := fs.String("hold-out", "", "k/K: leave fold k of K out of training (training sentence i is in fold i mod K + 1), to make cross-fitted teachers")
-	initPath := fs.String("init", "", "start from this trained model's parameters (one model of the same sizes) instead of random ones: fine-tuning, also on another treebank; the run keeps the model's vocabulary (--min-word-count unused), and training data with labels or POS tags it lacks is an error")
+	initPath := fs.String("init", "", "start from this trained model's parameters (one model of the same sizes) instead of random ones: fine-tuning, also on another treebank; the run keeps the model's vocabulary (--min-word-count unused), adding the training data's labels it lacks (learnt from a low start); training data with POS tags it lacks is an error")
+	initMember := fs.Int("init-member", 0, "with --init of an ensemble file (such as weights/default.safetensors): start from its model K (from 1)")
 	hinge := fs.Float64("hinge", 0, "weight of the structured margin loss (decode n3 with cost-augmented scores; see network.Hinge) added to the cross-entropy; 0: off")
 	teacherTemp := fs.Float64("teacher-temperature", 0, fmt.Sprintf("divide the teacher's scores by this before its softmax: above 1, flatter targets (0: %g with --teacher)", float64(train.DefaultTeacherTemperature)))
 	teacherWeight := fs.Float64("teacher-weight", 0, fmt.Sprintf("the teacher's share of the targets, in [0,1] (0: %g with --teacher)", train.DefaultTeacherWeight))
@@ -158,7 +159,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		epochCount = defaultEpochs
 	}
 	sum, err := train.Run(ctx, train.Options{
-		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
+		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, InitMember: *initMember, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 	})
