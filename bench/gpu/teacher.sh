@@ -22,8 +22,12 @@
 #
 #   cat FILES_AT/teacher.safetensors.part* > teacher.safetensors
 #
-# (docs/model-experiments.md, session 18: the students are then trained
-# here, `discspan train ... --teacher teacher.safetensors`.) Training stops
+# (docs/model-experiments.md, sessions 18 and 20: the students are then
+# trained here, `discspan train ... --teacher teacher.safetensors`, or with
+# the shipped pair teaching beside it, `--teacher
+# teacher.safetensors+weights/default.safetensors`: the train log gives the
+# teacher's dev F1 first; compare the two with `discspan parse --weights
+# teacher.safetensors,weights/default.safetensors` on dev.) Training stops
 # at TRAIN_SECONDS (`train --max-time`; 420 by default: the paper preset
 # ran at 28,500 tokens/s on an H100 (docs/gpu.md), about 9 s of training
 # and 8 s of dev evaluation an epoch of 246,687 words); the
