@@ -18,11 +18,23 @@ func (p *Params) WithoutLabels(drop []int) (*Params, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.withLabelRows(len(keep), func(dst, src []float32, row int) {
+		for i, l := range keep {
+			copy(dst[i*row:(i+1)*row], src[l*row:(l+1)*row])
+		}
+	})
+}
+
+// withLabelRows returns a copy of the parameters for a network of labels
+// labels: every tensor but the three label biaffines is copied, and fill
+// writes each label biaffine (dst) from the old one (src), row being a
+// label's (d+1)² weights, its constant term last.
+func (p *Params) withLabelRows(labels int, fill func(dst, src []float32, row int)) (*Params, error) {
 	c := p.cfg
-	c.Labels = len(keep)
+	c.Labels = labels
 	out, err := NewParams(c)
 	if err != nil {
-		return nil, fmt.Errorf("network: without labels: %w", err)
+		return nil, fmt.Errorf("network: %d labels: %w", labels, err)
 	}
 	for _, t := range out.tensors {
 		src := p.Get(t.Name).Data
@@ -30,10 +42,7 @@ func (p *Params) WithoutLabels(drop []int) (*Params, error) {
 			copy(t.Data, src)
 			continue
 		}
-		row := shapeSize(t.Shape[1:])
-		for i, l := range keep {
-			copy(t.Data[i*row:(i+1)*row], src[l*row:(l+1)*row])
-		}
+		fill(t.Data, src, shapeSize(t.Shape[1:]))
 	}
 	return out, nil
 }
@@ -99,28 +108,15 @@ func (p *Params) WithLabels(at []int, labels int, absent float32) (*Params, erro
 			return nil, fmt.Errorf("network: with labels: positions %v are not increasing within [0, %d)", at, labels)
 		}
 	}
-	c := p.cfg
-	c.Labels = labels
-	out, err := NewParams(c)
-	if err != nil {
-		return nil, fmt.Errorf("network: with labels: %w", err)
-	}
-	for _, t := range out.tensors {
-		src := p.Get(t.Name).Data
-		if !strings.HasSuffix(t.Name, ".label.biaffine") {
-			copy(t.Data, src)
-			continue
-		}
-		row := shapeSize(t.Shape[1:]) // (d+1)², the constant term last
-		clear(t.Data)
+	return p.withLabelRows(labels, func(dst, src []float32, row int) {
+		clear(dst)
 		for l := range labels {
-			t.Data[(l+1)*row-1] = absent
+			dst[(l+1)*row-1] = absent
 		}
 		for i, l := range at {
-			copy(t.Data[l*row:(l+1)*row], src[i*row:(i+1)*row])
+			copy(dst[l*row:(l+1)*row], src[i*row:(i+1)*row])
 		}
-	}
-	return out, nil
+	})
 }
 
 // LabelsIn returns where each of v's labels is in o's (increasing), for

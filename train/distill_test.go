@@ -390,35 +390,9 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	}
 
 	// a without a label its training data has.
-	f, err := weights.ReadFile(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	models, err := f.Models()
-	if err != nil {
-		t.Fatal(err)
-	}
-	counts := make([]int, len(d.vocab.Labels)) // drop the most frequent gold label
-	for _, ex := range d.train {
-		for _, c := range ex.cells {
-			counts[c.class-1]++
-		}
-	}
-	drop := slices.Index(counts, slices.Max(counts))
-	p, err := models[0].Params.WithoutLabels([]int{drop})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := f.Meta.Vocab.WithoutLabels([]int{drop})
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := f.Meta
-	meta.Vocab, meta.Config = v, p.Config()
+	drop := mostFrequentLabel(d)
 	dropped := filepath.Join(base, "dropped.safetensors")
-	if err := weights.WriteEnsembleFile(dropped, []*network.Params{p}, meta, weights.Float32); err != nil {
-		t.Fatal(err)
-	}
+	writeWithoutLabels(t, dropped, []int{drop}, a)
 	d = load()
 	if _, err := d.addTeacher(dropped, data, temperature, 1, nil); err != nil {
 		t.Fatalf("a teacher without label %q: %v", d.vocab.Labels[drop], err)

@@ -200,35 +200,14 @@ func TestInitMemberWithoutLabels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := make([]int, len(d.vocab.Labels))
-	for _, ex := range d.train {
-		for _, c := range ex.cells {
-			counts[c.class-1]++
-		}
-	}
-	drop := []int{0, slices.Index(counts, slices.Max(counts))}
+	drop := []int{0, mostFrequentLabel(d)}
 	if drop[1] == 0 {
 		drop = drop[1:]
 	}
-	var members []*network.Params
-	for _, path := range []string{first.Out, second.Out} {
-		p, err := readModel(t, path).Params.WithoutLabels(drop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		members = append(members, p)
-	}
+	pair := filepath.Join(base, "pair.safetensors")
+	writeWithoutLabels(t, pair, drop, first.Out, second.Out)
 	f, err := weights.ReadFile(first.Out)
 	if err != nil {
-		t.Fatal(err)
-	}
-	meta := f.Meta
-	if meta.Vocab, err = f.Meta.Vocab.WithoutLabels(drop); err != nil {
-		t.Fatal(err)
-	}
-	meta.Config = members[0].Config()
-	pair := filepath.Join(base, "pair.safetensors")
-	if err := weights.WriteEnsembleFile(pair, members, meta, weights.Float32); err != nil {
 		t.Fatal(err)
 	}
 

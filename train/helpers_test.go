@@ -11,6 +11,7 @@ import (
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/weights"
 )
 
 // dataDir is the shared treebank directory, relative to this package.
@@ -151,4 +152,43 @@ func optionRuns(t *testing.T, data string, set func(*Options)) (resumed Options,
 	ck, changed = checkpointAgainst(t, a.Out, p.Out)
 	plain, _ = checkpointAgainst(t, p.Out, p.Out)
 	return b, ck, plain, changed
+}
+
+// mostFrequentLabel returns the label id (0-based) of the commonest gold
+// constituent of d's training sentences.
+func mostFrequentLabel(d *dataset) int {
+	counts := make([]int, len(d.vocab.Labels))
+	for _, ex := range d.train {
+		for _, c := range ex.cells {
+			counts[c.class-1]++
+		}
+	}
+	return slices.Index(counts, slices.Max(counts))
+}
+
+// writeWithoutLabels writes the one model of each weights file of paths,
+// without the labels drop (ids, 0-based), as one float32 file at out: what
+// ensemble --drop-labels writes. The first file gives the metadata.
+func writeWithoutLabels(t *testing.T, out string, drop []int, paths ...string) {
+	t.Helper()
+	var members []*network.Params
+	for _, path := range paths {
+		p, err := readModel(t, path).Params.WithoutLabels(drop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		members = append(members, p)
+	}
+	f, err := weights.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := f.Meta
+	if meta.Vocab, err = f.Meta.Vocab.WithoutLabels(drop); err != nil {
+		t.Fatal(err)
+	}
+	meta.Config = members[0].Config()
+	if err := weights.WriteEnsembleFile(out, members, meta, weights.Float32); err != nil {
+		t.Fatal(err)
+	}
 }
