@@ -262,11 +262,15 @@ func TestInitMemberWithoutLabels(t *testing.T) {
 		}
 	}
 
-	// Fine-tuning moves the labels put back.
+	// Fine-tuning moves the labels put back. Without a preset or sizes, the
+	// run takes the initial model's.
 	tuned := resumeOptions(t, data, base)
-	tuned.Out, tuned.Init, tuned.InitMember, tuned.Epochs = filepath.Join(base, "tuned.safetensors"), pair, 1, 1
+	tuned.Out, tuned.Init, tuned.InitMember, tuned.Epochs, tuned.Config = filepath.Join(base, "tuned.safetensors"), pair, 1, 1, nil
 	if _, err := Run(context.Background(), tuned); err != nil {
 		t.Fatal(err)
+	}
+	if got, want := readModel(t, tuned.Out).Params.Config(), readModel(t, first.Out).Params.Config(); got != want {
+		t.Errorf("fine-tuned without sizes: config %+v, want the initial model's %+v", got, want)
 	}
 	tp := readModel(t, tuned.Out).Params.Get("cont.label.biaffine")
 	row := len(tp.Data) / len(f.Meta.Vocab.Labels)

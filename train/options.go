@@ -58,7 +58,8 @@ type Options struct {
 	// Out is the output weights file (the best model by dev F1).
 	Out string
 	// Preset names the network sizes (network.PresetNames): "tiny"
-	// (default), "small" or "paper".
+	// (default), "small" or "paper". A run with Init and neither Preset
+	// nor Config takes the initial model's sizes and dropout rates.
 	Preset string
 	// Config, when not nil, replaces the preset's sizes and dropout rates
 	// (the vocabulary-dependent sizes are set from the data either way).
@@ -265,8 +266,8 @@ func (o Options) resolved() (Options, error) {
 	if o.Folds > 0 && o.Teacher != "" {
 		return o, fmt.Errorf("train: a held-out fold and a teacher together: the teachers' folds would not be those of the training sentences")
 	}
-	if o.Preset == "" {
-		o.Preset = "tiny"
+	if o.Preset == "" && o.Init == "" {
+		o.Preset = "tiny" // with Init: the initial model's sizes (newTrainer)
 	}
 	if o.Checkpoint == "" {
 		o.Checkpoint = o.Out + ".ckpt"
@@ -290,6 +291,20 @@ func presetConfig(name string) (network.Config, error) {
 		return c, fmt.Errorf("train: %w", err)
 	}
 	return c, nil
+}
+
+// presetOf names the preset with c's sizes (the vocabulary-dependent ones
+// and dropout aside), or "custom".
+func presetOf(c network.Config) string {
+	sizes := func(c network.Config) [8]int {
+		return [8]int{c.WordDim, c.CharDim, c.CharHidden, c.MaxChars, c.LSTM1Hidden, c.LSTM2Hidden, c.LabelMLP, c.SpanMLP}
+	}
+	for _, name := range network.PresetNames() {
+		if p, err := network.Preset(name); err == nil && sizes(p) == sizes(c) {
+			return name
+		}
+	}
+	return "custom"
 }
 
 // interrupted reports whether ctx was cancelled.

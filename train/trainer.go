@@ -45,24 +45,30 @@ func newTrainer(o Options) (*trainer, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	cfg, err := presetConfig(o.Preset)
-	if err != nil {
-		return nil, err
-	}
-	if o.Config != nil {
-		cfg = *o.Config
-	}
-	adam := network.DefaultAdam()
-	if o.Adam != nil {
-		adam = *o.Adam
-	}
 	var vocab *network.Vocab // nil: built from the training data
 	var initial *parser.Models
+	var err error
 	if o.Init != "" {
 		if initial, err = readInit(o.Init, o.InitMember); err != nil {
 			return nil, err
 		}
 		vocab = initial.Vocab
+	}
+	var cfg network.Config
+	switch {
+	case o.Config != nil:
+		cfg = *o.Config
+	case o.Preset == "": // with Init (Options.resolve)
+		cfg = initial.Models[0].Params.Config()
+		o.Preset = presetOf(cfg)
+	default:
+		if cfg, err = presetConfig(o.Preset); err != nil {
+			return nil, err
+		}
+	}
+	adam := network.DefaultAdam()
+	if o.Adam != nil {
+		adam = *o.Adam
 	}
 	data, err := loadData(o.Train, o.Dev, vocab, o.Init != "", o.MinWordCount, o.HoldOut, o.Folds, o.MaxWords)
 	if err != nil {

@@ -27,7 +27,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	trainPath := fs.String("train", "", "training treebank (export, discbracket or PTB brackets), or a comma-separated list read as one; a name prefixed with - lists sentences to drop from the training data (e.g. train.dbr,extra.dbr,-dev.dbr,-test.dbr); a name suffixed with *K (K up to 100) is trained on K times an epoch, its words counted once for the vocabulary (e.g. train.dbr*2,extra.dbr)")
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
-	preset := fs.String("preset", "", "network sizes: tiny, small or paper (default tiny; a resumed run keeps its own)")
+	preset := fs.String("preset", "", "network sizes: tiny, small or paper (default tiny, or with --init the initial model's; a resumed run keeps its own)")
 	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
 	maxWords := fs.Int("max-words", 0, "longest sentence of the training and dev data, in words (a longer one is an error; default 300, -1: no limit)")
 	minCount := fs.Int("min-word-count", 0, "words (lower-cased) seen at least this often in the training data get an embedding (default 2; a larger threshold keeps a model trained on more data small)")
