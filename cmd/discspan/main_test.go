@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"github.com/discspan/discspan/network"
 	"math"
 	"os"
@@ -427,7 +428,7 @@ func TestTrainCommandConfig(t *testing.T) {
 }
 
 // TestTrainCommandTeacher distils a small model into another: the log
-// names the teacher, its weight and temperature and its soft cells; a missing teacher is an error
+// names the teacher, its dev F1, its weight and temperature and its soft cells; a missing teacher is an error
 // naming the file.
 func TestTrainCommandTeacher(t *testing.T) {
 	dir, small, cfg := smallTrainingSetup(t)
@@ -440,7 +441,12 @@ func TestTrainCommandTeacher(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("train --teacher: %s", stderr)
 	}
-	if want := "teacher: " + teacher + " (1 model(s)), weight 0.7, temperature 2.5: "; !strings.Contains(stdout, want) {
+	tf, err := weights.ReadMeta(teacher)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The teacher's dev F1 is the one its file records (same dev data).
+	if want := fmt.Sprintf("teacher: %s (1 model(s), dev F1 %.2f), weight 0.7, temperature 2.5: ", teacher, tf.Meta.DevF1); !strings.Contains(stdout, want) {
 		t.Errorf("stdout lacks %q:\n%s", want, stdout)
 	}
 	missing := filepath.Join(dir, "none.safetensors")
