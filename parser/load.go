@@ -54,21 +54,12 @@ func ReadFiles(paths ...string) (*Models, error) {
 		return fromFiles(weights.DefaultName+" (embedded)", []*weights.File{f}, []string{weights.DefaultName})
 	}
 	files := make([]*weights.File, len(paths))
-	widest := 0
 	for k, path := range paths {
 		f, err := weights.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("parser: %w", err)
 		}
 		files[k] = f
-		if len(f.Meta.Vocab.Labels) > len(files[widest].Meta.Vocab.Labels) {
-			widest = k
-		}
-	}
-	for k, f := range files {
-		if _, err := f.Meta.Vocab.LabelsIn(files[widest].Meta.Vocab); err != nil {
-			return nil, fmt.Errorf("parser: %s and %s: %w: %v", paths[k], paths[widest], ErrVocabulary, err)
-		}
 	}
 	return fromFiles(strings.Join(paths, ","), files, paths)
 }
@@ -130,20 +121,21 @@ func fromFiles(name string, files []*weights.File, paths []string) (*Models, err
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", paths[0], err)
 	}
-	ms := &Models{File: files[0], Vocab: files[0].Meta.Vocab, Name: name, Calibration: cal}
-	for _, f := range files {
-		if len(f.Meta.Vocab.Labels) > len(ms.Vocab.Labels) {
-			ms.Vocab = f.Meta.Vocab
+	widest := 0
+	for k, f := range files {
+		if len(f.Meta.Vocab.Labels) > len(files[widest].Meta.Vocab.Labels) {
+			widest = k
 		}
 	}
+	ms := &Models{File: files[0], Vocab: files[widest].Meta.Vocab, Name: name, Calibration: cal}
 	for k, f := range files {
+		at, err := f.Meta.Vocab.LabelsIn(ms.Vocab)
+		if err != nil {
+			return nil, fmt.Errorf("parser: %s and %s: %w: %v", paths[k], paths[widest], ErrVocabulary, err)
+		}
 		models, err := f.Models()
 		if err != nil {
 			return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
-		}
-		at, err := f.Meta.Vocab.LabelsIn(ms.Vocab)
-		if err != nil {
-			return nil, fmt.Errorf("parser: %s: %w: %v", paths[k], ErrVocabulary, err)
 		}
 		for i, m := range models {
 			if len(at) < len(ms.Vocab.Labels) {
