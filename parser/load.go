@@ -64,6 +64,29 @@ func ReadFiles(paths ...string) (*Models, error) {
 	return fromFiles(strings.Join(paths, ","), files, paths)
 }
 
+// WithLabelsOf returns the models, trained with vocabulary own, scoring
+// the labels of v: own's labels must be v's with some left out
+// (Vocab.LabelsIn), and those score AbsentLabelScore below the span score
+// (network.Params.WithLabels). Models of own = v are returned as they are.
+func WithLabelsOf(models []*network.Model, own, v *network.Vocab) ([]*network.Model, error) {
+	at, err := own.LabelsIn(v)
+	if err != nil {
+		return nil, err
+	}
+	if len(at) == len(v.Labels) {
+		return models, nil
+	}
+	out := make([]*network.Model, len(models))
+	for i, m := range models {
+		q, err := m.Params.WithLabels(at, len(v.Labels), AbsentLabelScore)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &network.Model{Params: q, Workers: m.Workers}
+	}
+	return out, nil
+}
+
 // AbsentLabelScore is what a model scores, below its span score, the
 // labels its file left out when it joins files that have them (ReadFiles):
 // far enough below every other class that they get no probability.
@@ -129,23 +152,17 @@ func fromFiles(name string, files []*weights.File, paths []string) (*Models, err
 	}
 	ms := &Models{File: files[0], Vocab: files[widest].Meta.Vocab, Name: name, Calibration: cal}
 	for k, f := range files {
-		at, err := f.Meta.Vocab.LabelsIn(ms.Vocab)
-		if err != nil {
+		if _, err := f.Meta.Vocab.LabelsIn(ms.Vocab); err != nil {
 			return nil, fmt.Errorf("parser: %s and %s: %w: %v", paths[k], paths[widest], ErrVocabulary, err)
 		}
 		models, err := f.Models()
 		if err != nil {
 			return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
 		}
-		for i, m := range models {
-			if len(at) < len(ms.Vocab.Labels) {
-				q, err := m.Params.WithLabels(at, len(ms.Vocab.Labels), AbsentLabelScore)
-				if err != nil {
-					return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
-				}
-				m = &network.Model{Params: q, Workers: m.Workers}
-				models[i] = m
-			}
+		if models, err = WithLabelsOf(models, f.Meta.Vocab, ms.Vocab); err != nil {
+			return nil, fmt.Errorf("parser: %s: %w", paths[k], err)
+		}
+		for _, m := range models {
 			if _, err := New(m, ms.Vocab); err != nil {
 				return nil, fmt.Errorf("%s, model %d: %w", paths[k], len(ms.Models)+1, err)
 			}

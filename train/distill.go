@@ -152,9 +152,8 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 // readTeacher reads one teacher of Options.Teacher: a weights file, or
 // files joined by "+" whose models' scores are averaged together (their
 // sizes may differ). Each file must have the training data's vocabulary,
-// or that vocabulary with labels left out; the models of such a file get
-// the missing labels back, scored parser.AbsentLabelScore, so that every model
-// scores the training data's labels.
+// or that vocabulary with labels left out: the models of such a file score
+// the missing labels far below the others (parser.WithLabelsOf).
 func (d *dataset) readTeacher(p, trainPath string) ([]*network.Model, []*weights.File, error) {
 	var models []*network.Model
 	var files []*weights.File
@@ -163,20 +162,11 @@ func (d *dataset) readTeacher(p, trainPath string) ([]*network.Model, []*weights
 		if err != nil {
 			return nil, nil, fmt.Errorf("train: teacher: %w", err)
 		}
-		at, err := ms.Vocab.LabelsIn(d.vocab)
+		scoring, err := parser.WithLabelsOf(ms.Models, ms.Vocab, d.vocab)
 		if err != nil {
 			return nil, nil, fmt.Errorf("train: teacher %s was trained with another vocabulary than %s gives: %w", path, trainPath, err)
 		}
-		for _, m := range ms.Models {
-			if len(at) < len(d.vocab.Labels) {
-				q, err := m.Params.WithLabels(at, len(d.vocab.Labels), parser.AbsentLabelScore)
-				if err != nil {
-					return nil, nil, fmt.Errorf("train: teacher %s: %w", path, err)
-				}
-				m = &network.Model{Params: q}
-			}
-			models = append(models, m)
-		}
+		models = append(models, scoring...)
 		files = append(files, ms.File)
 	}
 	return models, files, nil
