@@ -15,6 +15,7 @@ import (
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/parser/parsertest"
 	"github.com/discspan/discspan/scorer"
+	"github.com/discspan/discspan/weights"
 )
 
 // fakeGPU is a "GPU" scorer: the CPU reference, slowed down by delay.
@@ -99,6 +100,55 @@ func TestChooseBackend(t *testing.T) {
 	}
 	if _, err := (&parser.Engine{}).Load(context.Background(), data, "m", parser.LoadOptions{Backend: "cuda"}); err == nil {
 		t.Error("unknown backend accepted")
+	}
+}
+
+// TestGPUWeightsFloat16 loads a model stored as each dtype with WebGPU
+// asked for: the GPU is asked for float16 weights for every dtype but F32,
+// and gets the file's parameters (dequantised, not yet rounded: the
+// scorer rounds them), as the CPU reference reads them.
+func TestGPUWeightsFloat16(t *testing.T) {
+	for _, tc := range []struct {
+		dtype   weights.DType
+		wantF16 bool
+	}{
+		{weights.Float32, false},
+		{weights.Float16, true},
+		{weights.Int8, true},
+		{weights.Int4, true},
+	} {
+		t.Run(tc.dtype.String(), func(t *testing.T) {
+			data := parsertest.EnsembleAs(t, tc.dtype, []uint64{3, 4})
+			ms, err := parser.Read(data, "m")
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := 0
+			gpu := func(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
+				calls++
+				if f16 != tc.wantF16 {
+					t.Errorf("a file stored as %s: the GPU was asked for float16 weights: %v, want %v", tc.dtype, f16, tc.wantF16)
+				}
+				ps, err := params()
+				if err != nil {
+					return nil, false, err
+				}
+				for k, p := range ps {
+					if !slices.Equal(p.Get("cont.span.biaffine").Data, ms.Models[k].Params.Get("cont.span.biaffine").Data) {
+						t.Errorf("model %d: the GPU got other parameters than the file's", k+1)
+					}
+				}
+				return fakeGPU{meanCPU(ps), 0}, false, nil
+			}
+			l := &parser.Engine{GPU: gpu}
+			info, err := l.Load(context.Background(), data, "m", parser.LoadOptions{Backend: parser.BackendWebGPU})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != 1 || info.Backend != "webgpu: fake" {
+				t.Fatalf("the GPU was built %d times and the backend is %q, want once and the fake GPU", calls, info.Backend)
+			}
+		})
 	}
 }
 

@@ -39,6 +39,12 @@ func Model(t testing.TB, seed uint64, extra ...[]string) []byte {
 // ensemble file (a single model for one seed).
 func Ensemble(t testing.TB, seeds []uint64, extra ...[]string) []byte {
 	t.Helper()
+	return EnsembleAs(t, weights.Float16, seeds, extra...)
+}
+
+// EnsembleAs is Ensemble with the weights stored as dtype.
+func EnsembleAs(t testing.TB, dtype weights.DType, seeds []uint64, extra ...[]string) []byte {
+	t.Helper()
 	v := network.NewVocab(append(append([][]string(nil), Sentences...), extra...), 1)
 	for _, l := range Labels {
 		v.AddLabel(l)
@@ -58,7 +64,7 @@ func Ensemble(t testing.TB, seeds []uint64, extra ...[]string) []byte {
 		members = append(members, m.Params)
 	}
 	path := filepath.Join(t.TempDir(), "model.safetensors")
-	if err := weights.WriteEnsembleFile(path, members, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, weights.Float16); err != nil {
+	if err := weights.WriteEnsembleFile(path, members, weights.Meta{Vocab: v, DevF1: 42.5, TrainingData: "random (test)"}, dtype); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)

@@ -13,8 +13,9 @@ import (
 )
 
 // GPU builds a WebGPU scorer (a parser.GPUFunc): an ensemble's models on
-// one device, averaged there (webgpu.NewMean); float16 weights stay
-// float16 on the device. Unless allowSoftware, it first asks for an
+// one device, averaged there (webgpu.NewMean); with f16 (the engine sets
+// it for files stored as F16, I8 or I4) the weights are float16 on the
+// device. Unless allowSoftware, it first asks for an
 // adapter and gives up, wrapping parser.ErrSoftwareAdapter, when it is a
 // fallback (software) one, before compiling the kernels.
 func GPU(params func() ([]*network.Params, error), f16, allowSoftware bool) (scorer.Scorer, bool, error) {
