@@ -34,7 +34,11 @@
 # output holds its best epoch by dev F1, written as DTYPE (I8 by default,
 # about 61 MB; I4 about 31 MB) by `discspan ensemble`, which also reports
 # that file's dev F1. LOCAL=1 runs it on this machine's CPU with the tiny
-# preset for TRAIN_SECONDS, to try the script itself.
+# preset for TRAIN_SECONDS, to try the script itself. TRAIN_ARGS adds
+# options to a fresh run's `discspan train` (e.g. TRAIN_ARGS="--config
+# bench/gpu/dropout05.json --word-dropout 0.25": session 21's paper model
+# peaked at dev 80.1 by epoch 8 and overfitted after; see
+# docs/model-experiments.md).
 set -u
 R=$PWD
 G=$R/.gpu
@@ -93,7 +97,7 @@ if [ ${#resume[@]} -gt 0 ]; then
 else
 	timeout $((TRAIN_SECONDS + 120)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
 		--out "$B/teacher-f32.safetensors" --preset "$preset" --adam "$B/adam.json" --ema 0.999 \
-		--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" --max-time "${TRAIN_SECONDS}s" >"$OUT/teacher.log" 2>&1
+		--batch-words 500 --min-word-count 3 --seed "$SEED" --device "$device" --max-time "${TRAIN_SECONDS}s" ${TRAIN_ARGS:-} >"$OUT/teacher.log" 2>&1
 fi
 echo "== training: exit $?; its epochs:"
 grep '^epoch .*dev F1' "$OUT/teacher.log"
