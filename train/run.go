@@ -325,6 +325,9 @@ func (t *trainer) logStart() {
 	}
 	t.logf("network: %s, %d parameters; batches of at most %d words; seed %d; %d workers",
 		describeNetwork(t.set.Preset, t.set.Config), t.set.Config.NumParams(), t.set.MaxBatchWords, t.set.Seed, t.set.Workers)
+	if t.set.WordDropout > 0 {
+		t.logf("word dropout: alpha %g (a word seen c times is read as unknown with probability alpha/(alpha+c))", t.set.WordDropout)
+	}
 	if t.set.Teacher != "" {
 		ts := t.data.teacher
 		dev := ""

@@ -3,6 +3,8 @@ package train
 import (
 	"context"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/network"
@@ -64,5 +66,26 @@ func TestWordDropoutResume(t *testing.T) {
 	b.Resume, b.WordDropout = true, 1
 	if _, err := Run(context.Background(), b); err == nil {
 		t.Error("resume with another word dropout: no error")
+	}
+}
+
+// The run's log says when word dropout is on, and is silent about it when
+// it is off.
+func TestWordDropoutLogged(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 10, 8)
+	for _, alpha := range []float64{0, 0.25} {
+		o := resumeOptions(t, data, dir)
+		o.Out = filepath.Join(t.TempDir(), "model.safetensors")
+		o.Epochs, o.WordDropout = 1, alpha
+		var log strings.Builder
+		o.Log = &log
+		if _, err := Run(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		const want = "word dropout: alpha 0.25 "
+		if got := strings.Contains(log.String(), "word dropout"); got != (alpha > 0) || (alpha > 0 && !strings.Contains(log.String(), want)) {
+			t.Errorf("word dropout %g: the log says:\n%s\nwant a line with %q only when it is on", alpha, log.String(), want)
+		}
 	}
 }
