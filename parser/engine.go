@@ -113,7 +113,12 @@ var ErrNoModel = errors.New("no model loaded")
 type GPUFunc func(params func() ([]*network.Params, error), f16, allowSoftware bool) (s scorer.Scorer, software bool, err error)
 
 // gpuFloat16 reports whether models stored as d go to a GPU as float16:
-// every type but float32 (see Engine.Load).
+// every type but float32. A file stored in 16 bits or fewer (F16, I8, I4)
+// then takes half the device memory and weight reads of float32. Rounding
+// a dequantised weight to float16 changes it by at most 2^-11 of itself;
+// the shipped 4-bit pair parses every dev sentence into the same n3 tree
+// either way (session 21), and the self-check compares with the rounded
+// weights.
 func gpuFloat16(d weights.DType) bool { return d != weights.Float32 }
 
 // ErrSoftwareAdapter is wrapped by a GPUFunc's error when the only adapter
@@ -229,12 +234,6 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 	if err != nil {
 		return nil, err
 	}
-	// A file stored in 16 bits or fewer (F16, I8, I4) goes to the GPU as
-	// float16: half the device memory and weight reads of float32.
-	// Rounding a dequantised weight to float16 changes it by at most 2^-11
-	// of itself; the shipped 4-bit pair parses every dev sentence into the
-	// same n3 tree either way (session 21), and the self-check compares
-	// with the rounded weights.
 	sc, err := e.chooseBackend(ctx, p, lazy, cpu, gpuFloat16(f.DType), opt.Backend, info)
 	if err != nil {
 		_ = cpu.Close()
