@@ -151,7 +151,13 @@ __device__ void block_sum_add(double v, double *out) {
 // score of label a is sspan + slab; the null class has the logit 0. For
 // every cell x <= y < n it adds the loss to parts[b*5+kind] and writes the
 // gradients (times scale) to dspan and dlab; other cells get 0.
-extern "C" __global__ void span_ce(const float *sspan, const float *slab, const int *tgt, const int *nwords, float *dspan, float *dlab, double *parts, int kind, int nm, int L, float scale) {
+//
+// Distillation (network.Soft): when sidx is not null, a cell's target is
+// (1-w)·gold + w·teacher with w = sweight[b]; sidx[b*nm*nm + x*nm + y] is
+// the row of sprob (L probabilities a row) holding the teacher's label
+// probabilities at the cell, or < 0 where the teacher puts everything on the
+// null class. Without sidx every w is 0 (the gold class alone).
+extern "C" __global__ void span_ce(const float *sspan, const float *slab, const int *tgt, const int *sidx, const float *sprob, const double *sweight, const int *nwords, float *dspan, float *dlab, double *parts, int kind, int nm, int L, float scale) {
 	int b = blockIdx.y;
 	int n = nwords[b];
 	long cell = (long)blockIdx.x * blockDim.x + threadIdx.x;
@@ -171,12 +177,25 @@ extern "C" __global__ void span_ce(const float *sspan, const float *slab, const 
 			float sum = expf(-m);
 			for (int a = 0; a < L; a++) sum += expf(sp + lab[(long)a * nm] - m);
 			int t = tgt[sb];
+			double w = 0.0;
+			const float *q = 0;
+			if (sidx) {
+				w = sweight[b];
+				if (sidx[sb] >= 0) q = sprob + (long)sidx[sb] * L;
+			}
+			double gw = 1.0 - w;
 			loss = (double)m + log((double)sum);
-			if (t > 0) loss -= (double)(sp + lab[(long)(t - 1) * nm]);
+			if (t > 0) loss -= gw * (double)(sp + lab[(long)(t - 1) * nm]);
 			float inv = scale / sum, ds = 0.0f;
+			float sg = (float)((double)scale * gw), sw = (float)((double)scale * w);
 			for (int a = 0; a < L; a++) {
-				float g = expf(sp + lab[(long)a * nm] - m) * inv;
-				if (a == t - 1) g -= scale;
+				float s = sp + lab[(long)a * nm];
+				float g = expf(s - m) * inv;
+				if (a == t - 1) g -= sg;
+				if (q) {
+					loss -= w * (double)q[a] * (double)s;
+					g -= sw * q[a];
+				}
 				dl[(long)a * nm] = g;
 				ds += g;
 			}

@@ -88,6 +88,45 @@ func mixedBatch(c network.Config, words int, seed uint64) ([]network.Example, in
 	return batch, total
 }
 
+// addSoftTargets gives every sentence of batch a teacher (network.Soft) of
+// the given weight over labels labels on about a quarter of its cells,
+// probabilities drawn at random and summing to between 0 and 1.
+func addSoftTargets(batch []network.Example, labels int, weight float64, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	for i := range batch {
+		ex := &batch[i]
+		n := ex.Input.Len()
+		soft := &network.Soft{Weight: weight}
+		for k := range soft.Cells {
+			for x := 0; x < n; x++ {
+				for y := x; y < n; y++ {
+					if rng.IntN(4) != 0 {
+						continue
+					}
+					soft.Cells[k] = append(soft.Cells[k], network.SoftCell{Cell: int32(x*n + y), Probs: randomProbs(rng, labels)})
+				}
+			}
+		}
+		ex.Targets.Soft = soft
+	}
+}
+
+// randomProbs returns random probabilities of labels labels, summing to
+// between 0 and 1 (the null class has the rest).
+func randomProbs(rng *rand.Rand, labels int) []float32 {
+	probs := make([]float32, labels)
+	var sum float64
+	for a := range probs {
+		v := rng.Float64()
+		probs[a], sum = float32(v), sum+v
+	}
+	share := rng.Float64()
+	for a := range probs {
+		probs[a] = float32(float64(probs[a]) / sum * share)
+	}
+	return probs
+}
+
 // smallConfig is Tiny with smaller vocabularies (so that the CPU side of
 // the comparisons is quick) and every dropout on.
 func smallConfig() network.Config {
@@ -135,15 +174,19 @@ func TestEquivalenceStep(t *testing.T) {
 	dev := openOrSkip(t)
 	c := smallConfig()
 	for _, tc := range []struct {
-		name string
-		cfg  network.Config
-	}{{"dropout", c}, {"no dropout", c.NoDropout()}} {
+		name    string
+		cfg     network.Config
+		teacher float64 // the teacher's weight; 0: no soft targets
+	}{{"dropout", c, 0}, {"no dropout", c.NoDropout(), 0}, {"distillation", c, 0.7}} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := randomModel(t, tc.cfg, 1)
 			batch, words := mixedBatch(tc.cfg, 300, 2)
 			// An empty sentence and one without tags, as real batches may have.
 			batch = append(batch, network.Example{Targets: network.NewTargets(0)})
 			batch[0].Targets.Tags = nil
+			if tc.teacher > 0 {
+				addSoftTargets(batch[1:], tc.cfg.Labels, tc.teacher, 4) // the first sentence keeps the gold alone
+			}
 			const seed = 42
 			grads := m.Params.ZeroClone()
 			want, err := m.LossGrad(batch, seed, grads)

@@ -223,6 +223,15 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 	for k := range tgt {
 		dTgt[k] = upload(g, tgt[k])
 	}
+	soft := softTargets(plan, batch, nm, L)
+	var dSoft [3]softRows
+	var dSoftWeight cuda.Ptr
+	if soft != nil {
+		dSoftWeight = upload(g, soft.weight)
+		for k := range dSoft {
+			dSoft[k] = softRows{idx: upload(g, soft.idx[k]), prob: upload(g, soft.prob[k])}
+		}
+	}
 	charMask, featMask, h2Mask := upload(g, plan.CharMask), upload(g, plan.FeatMask), upload(g, plan.H2Mask)
 	charDirs := [2]*lstmDir{g.newLSTMDir(&plan.CharSeqs, false), g.newLSTMDir(&plan.CharSeqs, true)}
 	sentDirs := [2]*lstmDir{g.newLSTMDir(&plan.SentSeqs, false), g.newLSTMDir(&plan.SentSeqs, true)}
@@ -301,7 +310,8 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 		dspan[k], dlab[k] = g.take(B*nm*nm), g.take(B*nm*L*nm)
 		if g.err == nil && nm > 0 {
 			g.after("span_ce", g.dev.Launch(g.k["span_ce"], [3]int{(nm*nm + threads - 1) / threads, B, 1}, [3]int{threads, 1, 1}, 0,
-				cuda.P(mods[k][0].s), cuda.P(mods[k][1].s), cuda.P(dTgt[k]), cuda.P(dN), cuda.P(dspan[k]), cuda.P(dlab[k]), cuda.P(parts),
+				cuda.P(mods[k][0].s), cuda.P(mods[k][1].s), cuda.P(dTgt[k]), cuda.P(dSoft[k].idx), cuda.P(dSoft[k].prob), cuda.P(dSoftWeight),
+				cuda.P(dN), cuda.P(dspan[k]), cuda.P(dlab[k]), cuda.P(parts),
 				cuda.I(k), cuda.I(nm), cuda.I(L), cuda.F(scale)))
 		}
 	}

@@ -208,8 +208,8 @@ func (t *Trainer) run(batch []network.Example, seed uint64, u *Update) (network.
 		return network.Loss{}, fmt.Errorf("netcuda: %w", err)
 	}
 	for _, ex := range batch {
-		if ex.Targets.Soft != nil || ex.Targets.Hinge != nil {
-			return network.Loss{}, errors.New("netcuda: soft targets (distillation) and the hinge loss are not implemented on the GPU; train them on the CPU")
+		if ex.Targets.Hinge != nil {
+			return network.Loss{}, errors.New("netcuda: the hinge loss is not implemented on the GPU; train it on the CPU")
 		}
 	}
 	unbind, err := t.g.dev.Bind()

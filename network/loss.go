@@ -105,3 +105,17 @@ func tagCE[T float](logits []T, tags []int, k int, scale float64, d []T) float64
 	}
 	return loss
 }
+
+// SpanCrossEntropy is the span loss of one kind on one sentence of n words
+// as the optimised float32 path computes it: scores s (n, n, labels; the
+// null class scores 0), gold classes target (n*n, index x*n+y), and the
+// teacher's cells soft (increasing cell order; nil: none) mixed in with
+// weight (see Soft). It writes scale times the gradient with respect to s
+// to d for x <= y (d may be nil) and returns the loss. It is the reference
+// that other implementations of the loss (package netcuda's kernel) are
+// tested against.
+func SpanCrossEntropy(s []float32, target []int, soft []SoftCell, weight float64, n, labels int, scale float64, d []float32) float64 {
+	cursor := softCursor{cells: soft}
+	loss, _ := spanCE32(s, target, &cursor, weight, n, labels, scale, d, nil)
+	return loss
+}

@@ -56,14 +56,8 @@ func (t *trainer) openDevice() error {
 		t.logf("device: cpu")
 		return nil
 	}
-	unsupported := ""
-	switch {
-	case t.set.Hinge > 0:
-		unsupported = "the hinge loss (--hinge) runs on the CPU only"
-	case t.set.Teacher != "":
-		unsupported = "distillation (--teacher) runs on the CPU only"
-	}
-	if unsupported != "" {
+	if t.set.Hinge > 0 {
+		const unsupported = "the hinge loss (--hinge) runs on the CPU only"
 		if want == DeviceCUDA {
 			return fmt.Errorf("train: --device cuda: %s", unsupported)
 		}
