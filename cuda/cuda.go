@@ -94,9 +94,13 @@ func load() (*libs, error) {
 			return
 		}
 		l := &libs{}
-		drv, err := purego.Dlopen("libcuda.so.1", purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		driver := os.Getenv("DISCSPAN_CUDA_DRIVER")
+		if driver == "" {
+			driver = "libcuda.so.1"
+		}
+		drv, err := purego.Dlopen(driver, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 		if err != nil {
-			loadErr = &Unavailable{Reason: "no NVIDIA driver library (libcuda.so.1): " + err.Error()}
+			loadErr = &Unavailable{Reason: "no NVIDIA driver library (" + driver + "): " + err.Error()}
 			return
 		}
 		dirs := searchDirs()

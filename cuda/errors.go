@@ -12,6 +12,11 @@
 //
 // A CUDA context is current per OS thread: a Device is used by one goroutine
 // at a time, between Bind and the function Bind returns.
+//
+// The driver library is libcuda.so.1, or the file that DISCSPAN_CUDA_DRIVER
+// names; NVRTC and cuBLAS are searched in DISCSPAN_CUDA_LIBS first. The
+// tests use the two to run on the CPU stand-in of package cudaemu where
+// there is no GPU.
 package cuda
 
 import (

@@ -3,6 +3,7 @@ package netcuda
 import (
 	"testing"
 
+	"github.com/discspan/discspan/cuda/cudaemu"
 	"github.com/discspan/discspan/network"
 )
 
@@ -24,6 +25,9 @@ func BenchmarkTrainStep(b *testing.B) {
 		adam := network.DefaultAdam()
 		b.Run(preset.name+"/cuda", func(b *testing.B) {
 			dev := openOrSkip(b)
+			if dev.Name() == cudaemu.DeviceName {
+				b.Skip("no GPU: the CPU stand-in for CUDA runs the kernels, but its timings mean nothing")
+			}
 			m := randomModel(b, c, 1)
 			tr, err := NewTrainer(dev, m.Params, nil, nil, m.Params)
 			if err != nil {

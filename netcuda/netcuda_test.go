@@ -10,7 +10,9 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// openOrSkip returns the first GPU or skips, saying why (CI has none).
+// openOrSkip returns the first GPU (or the CPU stand-in of package
+// cudaemu, which TestMain installs where there is no NVIDIA driver), or
+// skips, saying why.
 func openOrSkip(tb testing.TB) *cuda.Device {
 	tb.Helper()
 	d, err := cuda.Open(0)
@@ -288,14 +290,18 @@ func TestEquivalenceTraining(t *testing.T) {
 func TestOutOfMemoryIsAnError(t *testing.T) {
 	dev := openOrSkip(t)
 	c := network.Tiny()
-	c.Labels = 400 // 400 labels x (n x n) cells x padded sentences of 2000 words
+	c.Labels = 400 // 400 labels x (n x n) cells x 8 padded sentences of n words
+	// n: 2000 words, or fewer where one kind's label scores (4 bytes x 8n²
+	// x 400) already exceed the device's memory (the 2 GiB of the CPU
+	// stand-in: 410 words).
+	n := min(2000, int(math.Sqrt(float64(dev.TotalMemory())/(4*8*400)))+1)
 	m := randomModel(t, c, 5)
 	tr, err := NewTrainer(dev, m.Params, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
-	long := network.Example{Input: network.Input{WordIDs: make([]int, 2000), CharIDs: make([][]int, 2000)}, Targets: network.NewTargets(2000)}
+	long := network.Example{Input: network.Input{WordIDs: make([]int, n), CharIDs: make([][]int, n)}, Targets: network.NewTargets(n)}
 	for i := range long.Input.CharIDs {
 		long.Input.WordIDs[i] = 5
 		long.Input.CharIDs[i] = []int{5, 6}
@@ -303,7 +309,7 @@ func TestOutOfMemoryIsAnError(t *testing.T) {
 	batch := []network.Example{long, long, long, long, long, long, long, long}
 	_, err = tr.LossGrad(batch, 1)
 	if err == nil || !cuda.OutOfMemory(err) {
-		t.Fatalf("a batch of 8 x 2000 words with 400 labels: %v, want an out-of-memory error", err)
+		t.Fatalf("a batch of 8 x %d words with 400 labels: %v, want an out-of-memory error", n, err)
 	}
 	t.Logf("error: %v", err)
 	small, _ := mixedBatch(c, 100, 1)
