@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"testing"
 
 	"github.com/ebitengine/purego"
 )
@@ -114,4 +115,21 @@ func Install(dir string) (bool, error) {
 		return false, fmt.Errorf("cudaemu: %w", err)
 	}
 	return true, nil
+}
+
+// RunTests runs a test binary's tests (from its TestMain) on the GPU where
+// the NVIDIA driver is installed, and otherwise on the stand-in, built into
+// a temporary folder for the run; where it cannot be built, it says why
+// and the tests that need a device skip. It returns m.Run's exit code.
+func RunTests(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "cudaemu")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cudaemu: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if _, err := Install(dir); err != nil {
+		fmt.Fprintf(os.Stderr, "%v; the tests that need a CUDA device will skip\n", err)
+	}
+	return m.Run()
 }
