@@ -160,3 +160,53 @@ func TestSpanCE(t *testing.T) {
 		})
 	}
 }
+
+// TestScore compares the forward pass alone (Trainer.Score, as a teacher
+// scores on the GPU) with network.Model.ForwardBatch on about 300 words,
+// an empty sentence among them, scored in several forward passes:
+// every score and tag logit within 1e-5 of the largest.
+func TestScore(t *testing.T) {
+	dev := openOrSkip(t)
+	c := smallConfig()
+	m := randomModel(t, c, 9)
+	batch, words := mixedBatch(c, 300, 5)
+	ins := []network.Input{{}}
+	for _, ex := range batch {
+		ins = append(ins, ex.Input)
+	}
+	want, err := m.ForwardBatch(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := NewTrainer(dev, m.Params, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	tr.scoreCells = 3 * 40 * 40 // several passes
+	got, err := tr.Score(ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d outputs for %d sentences", len(got), len(want))
+	}
+	var largest, worst float64
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.Scores.N != w.Scores.N || g.Scores.L != w.Scores.L || len(g.Tags) != len(w.Tags) {
+			t.Fatalf("sentence %d: %d words, %d labels, %d tag logits; want %d, %d, %d", i, g.Scores.N, g.Scores.L, len(g.Tags), w.Scores.N, w.Scores.L, len(w.Tags))
+		}
+		pairs := [][2][]float32{{g.Scores.Cont, w.Scores.Cont}, {g.Scores.Disc, w.Scores.Disc}, {g.Scores.Gap, w.Scores.Gap}, {g.Tags, w.Tags}}
+		for _, p := range pairs {
+			for j := range p[1] {
+				largest = math.Max(largest, math.Abs(float64(p[1][j])))
+				worst = math.Max(worst, math.Abs(float64(p[0][j]-p[1][j])))
+			}
+		}
+	}
+	t.Logf("%d sentences, %d words: largest difference %.3g, largest value %.3g", len(ins), words, worst, largest)
+	if !(worst <= 1e-5*largest) {
+		t.Errorf("scores differ from the CPU's by up to %.3g (largest value %.3g; tolerance 1e-5 of it)", worst, largest)
+	}
+}

@@ -149,10 +149,20 @@ var kindNames = [3]string{"cont", "disc", "gap"}
 var modNames = [2]string{"span", "label"}
 var sideNames = [2]string{"left", "right"}
 
+// forwardOut is where a forward pass alone leaves its results (device
+// buffers of the arena): each kind's span scores (B, nm, nm) and label
+// scores (B, nm*L, nm), and the tag logits of every token (T, Tags).
+type forwardOut struct {
+	nm          int
+	span, label [3]cuda.Ptr
+	tags        cuda.Ptr
+}
+
 // lossGrad runs the forward pass, the losses and the backward pass of the
 // planned batch, adding the gradients to t.gr; it returns the device
 // buffer of the per-sentence loss parts (float64, 5 per planned sentence).
-func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cuda.Ptr {
+// With out, it stops after the forward pass and records the scores there.
+func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example, out *forwardOut) cuda.Ptr {
 	g, c := t.g, t.cfg
 	B := len(plan.Sentences)
 	T := len(plan.Tokens)
@@ -302,6 +312,14 @@ func (t *Trainer) lossGrad(plan *network.BatchPlan, batch []network.Example) cud
 			mr.s = g.take(B * nm * O * nm)
 			g.gemmBatched(false, true, nm*O, nm, Dd, 1, mr.tq, Dd, nm*O*Dd, mr.lr[1], Dd, nm*Dd, 0, mr.s, nm, nm*O*nm, B)
 		}
+	}
+
+	if out != nil {
+		out.nm, out.tags = nm, tagLogits
+		for k := range 3 {
+			out.span[k], out.label[k] = mods[k][0].s, mods[k][1].s
+		}
+		return 0
 	}
 
 	// Losses and the score gradients.

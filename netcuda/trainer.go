@@ -22,6 +22,8 @@ type Trainer struct {
 	m, v   cuda.Ptr       // Adam's moments
 	avg    cuda.Ptr       // the parameter average (0: none)
 	fixed  []cuda.Ptr     // allocations that live as long as the trainer
+	// scoreCells bounds one forward pass of Score (see scoreCells).
+	scoreCells int
 }
 
 // NewTrainer copies params (and Adam's moments m and v, and the average
@@ -36,7 +38,7 @@ func NewTrainer(dev *cuda.Device, params, m, v, avg *network.Params) (t *Trainer
 	if err != nil {
 		return nil, err
 	}
-	t = &Trainer{g: g, cfg: params.Config(), offset: map[string]int{}}
+	t = &Trainer{g: g, cfg: params.Config(), offset: map[string]int{}, scoreCells: scoreCells}
 	for _, tn := range params.Tensors() {
 		t.names = append(t.names, tn.Name)
 		t.shapes = append(t.shapes, tn.Shape)
@@ -223,7 +225,7 @@ func (t *Trainer) run(batch []network.Example, seed uint64, u *Update) (network.
 	parts := make([][5]float64, len(batch))
 	g.zero(t.gr, t.n)
 	if len(plan.Sentences) > 0 {
-		sp := t.lossGrad(plan, batch)
+		sp := t.lossGrad(plan, batch, nil)
 		if g.err == nil {
 			g.fail(g.dev.Sync())
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/discspan/discspan/netcuda"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/scorer"
 )
 
 // Devices of Options.Device.
@@ -99,4 +100,26 @@ func (t *trainer) closeDevice() {
 		_ = t.gpu.Close()
 		t.gpu = nil
 	}
+}
+
+// gpuTeacher scores with the teacher's models on the GPU (their mean, one
+// netcuda.Scorer each) when every one opens there, and otherwise on the CPU,
+// saying why: the scoring is a one-off before the first epoch, so a teacher
+// that does not fit does not stop the run.
+func gpuTeacher(models []*network.Model) (scorer.Scorer, string) {
+	if len(models) == 0 {
+		return scorer.MeanCPU(models), "cpu"
+	}
+	var members []scorer.Scorer
+	for _, m := range models {
+		s, err := netcuda.OpenScorer(m)
+		if err != nil {
+			for _, o := range members {
+				o.Close()
+			}
+			return scorer.MeanCPU(models), fmt.Sprintf("cpu (%v)", err)
+		}
+		members = append(members, s)
+	}
+	return scorer.Mean(members...), members[0].Backend()
 }

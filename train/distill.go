@@ -65,7 +65,14 @@ type teacherStats struct {
 	DevF1 float64
 	// models are the one teacher's models (nil for cross-fitted teachers).
 	models []*network.Model
+	// Scoring says where the teacher scored the training sentences ("cpu",
+	// or the GPU, or the CPU and why not the GPU).
+	Scoring string
 }
+
+// teacherScorer returns the scorer of a teacher's models (their mean) and
+// where it scores.
+type teacherScorer func(models []*network.Model) (scorer.Scorer, string)
 
 // addTeacher scores the training sentences with the teacher(s) in path (see
 // Options.Teacher: one file, a single model or an ensemble whose scores are
@@ -74,8 +81,10 @@ type teacherStats struct {
 // the labels at least softMinMass, its distribution at the given
 // temperature (see softCells). Teachers must have the training data's
 // vocabulary, some labels left out allowed (readTeacher). progress, when
-// not nil, is called with the sentences done.
-func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, progress func(done, total int)) (teacherStats, error) {
+// not nil, is called with the sentences done. open, when not nil, gives
+// the scorer of a teacher's models and says where it scores (nil: their
+// mean on the CPU).
+func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, open teacherScorer, progress func(done, total int)) (teacherStats, error) {
 	paths := strings.Split(path, ",")
 	folds := len(paths)
 	st := teacherStats{DevF1: -1}
@@ -116,7 +125,12 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 				seen[w] = true
 			}
 		}
-		sc := scorer.MeanCPU(models)
+		sc, where := scorer.MeanCPU(models), "cpu"
+		if open != nil {
+			sc, where = open(models)
+		}
+		st.Scoring = where
+		defer sc.Close()
 		L := len(d.vocab.Labels)
 		for lo := 0; lo < len(idx); lo += teacherBatch {
 			hi := min(len(idx), lo+teacherBatch)

@@ -18,9 +18,9 @@ import (
 // the CPU stand-in for CUDA.
 const onStandin = "DISCSPAN_TEST_ON_CUDAEMU"
 
-// TestDistillOnDevice trains with a teacher on the CUDA device and on the
-// CPU and compares the first epoch's training loss (1e-3 relative, as
-// TestDevice). The device is the GPU where the NVIDIA driver is installed;
+// TestDistillOnDevice trains with a teacher on the CUDA device (the
+// teacher scoring there too) and on the CPU and compares the first epoch's
+// training loss (1e-3 relative, as TestDevice). The device is the GPU where the NVIDIA driver is installed;
 // elsewhere the test runs itself again in a child process on the CPU
 // stand-in of package cudaemu, so that this process keeps the real driver
 // search for TestDevice's "no GPU" case.
@@ -63,10 +63,13 @@ func TestDistillOnDevice(t *testing.T) {
 		return sum, log.String()
 	}
 	onDevice, log := run(DeviceCUDA)
-	if !strings.Contains(log, "device: cuda") {
-		t.Errorf("--device cuda --teacher did not train on the device; log:\n%s", log)
+	if !strings.Contains(log, "device: cuda") || !strings.Contains(log, "teacher scored the training sentences on cuda: ") {
+		t.Errorf("--device cuda --teacher did not score and train on the device; log:\n%s", log)
 	}
-	onCPU, _ := run(DeviceCPU)
+	onCPU, log := run(DeviceCPU)
+	if !strings.Contains(log, "teacher scored the training sentences on cpu\n") {
+		t.Errorf("--device cpu --teacher did not score on the CPU; log:\n%s", log)
+	}
 	a, c := onDevice.History[0].TrainLoss, onCPU.History[0].TrainLoss
 	if math.Abs(a-c) > 1e-3*math.Abs(c) {
 		t.Errorf("first epoch's training loss with a teacher: device %.6f, CPU %.6f", a, c)

@@ -192,7 +192,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := d.addTeacher(t1+","+t2, data, DefaultTeacherTemperature, 1, nil)
+	st, err := d.addTeacher(t1+","+t2, data, DefaultTeacherTemperature, 1, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := d.addTeacher(tc.teachers, data, DefaultTeacherTemperature, 1, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := d.addTeacher(tc.teachers, data, DefaultTeacherTemperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
@@ -340,7 +340,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 
 	// a+b: the mean of the two models' scores.
 	const temperature = 2
-	if st, err := d.addTeacher(a+"+"+b, data, temperature, 1, nil); err != nil || st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
+	if st, err := d.addTeacher(a+"+"+b, data, temperature, 1, nil, nil); err != nil || st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
 		t.Fatalf("a+b: stats %+v, error %v", st, err)
 	}
 	checked := 0
@@ -394,7 +394,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	dropped := filepath.Join(base, "dropped.safetensors")
 	writeWithoutLabels(t, dropped, []int{drop}, a)
 	d = load()
-	if _, err := d.addTeacher(dropped, data, temperature, 1, nil); err != nil {
+	if _, err := d.addTeacher(dropped, data, temperature, 1, nil, nil); err != nil {
 		t.Fatalf("a teacher without label %q: %v", d.vocab.Labels[drop], err)
 	}
 	withLabel := 0
@@ -422,7 +422,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := load().addTeacher(a+"+"+o.Out, data, temperature, 1, nil); err == nil || !strings.Contains(err.Error(), "teacher "+o.Out+" was trained with another vocabulary") {
+	if _, err := load().addTeacher(a+"+"+o.Out, data, temperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), "teacher "+o.Out+" was trained with another vocabulary") {
 		t.Errorf("a with a model of another vocabulary: error %v", err)
 	}
 }

@@ -336,6 +336,7 @@ func (t *trainer) logStart() {
 		}
 		t.logf("teacher: %s (%d model(s)%s), weight %g, temperature %g: %d soft cells (%.1f per word)",
 			t.set.Teacher, ts.Models, dev, t.set.TeacherWeight, t.set.teacherTemperature(), ts.Cells, float64(ts.Cells)/float64(max(1, s.Train.Words)))
+		t.logf("teacher scored the training sentences on %s", ts.Scoring)
 	}
 	if t.st.Epoch > 0 || t.st.Batch > 0 {
 		t.logf("resuming from %s: epoch %d, %d batches done, %d updates", t.opts.Checkpoint, t.st.Epoch+1, t.st.Batch, t.adam.Step)

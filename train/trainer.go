@@ -317,7 +317,11 @@ func scoreWithTeacher(data *dataset, o Options, teacher string, temperature floa
 	if o.ProgressBar {
 		bar = cli.NewProgress(len(data.train), "teacher")
 	}
-	ts, err := data.addTeacher(teacher, o.Train, temperature, workers, func(done, _ int) { bar.Set(done) })
+	var open teacherScorer
+	if o.Device != DeviceCPU {
+		open = gpuTeacher
+	}
+	ts, err := data.addTeacher(teacher, o.Train, temperature, workers, open, func(done, _ int) { bar.Set(done) })
 	bar.Finish()
 	if err != nil {
 		return ts, err
@@ -329,6 +333,11 @@ func scoreWithTeacher(data *dataset, o Options, teacher string, temperature floa
 			return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)
 		}
 		p.Scorer = scorer.MeanCPU(ts.models)
+		if open != nil {
+			sc, _ := open(ts.models)
+			defer sc.Close()
+			p.Scorer = sc
+		}
 		res, err := parseAndScore(context.Background(), p, data.devWords, data.devGold, DevVariant, workers)
 		if err != nil {
 			return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)

@@ -12,9 +12,10 @@
 #
 # TEACHER names another teacher file on the device machine (default: the
 # teacher.sh run's $WORK/teacher-f32.safetensors). The teacher scores the
-# 20,780 training sentences on the machine's CPU cores before each
-# student's first epoch (minutes for the paper preset); training then stops
-# at STUDENT_SECONDS (`train --max-time`, 200 by default) or 14 epochs.
+# 20,780 training sentences on the GPU before each student's first epoch
+# (the log says where; on the CPU's cores that took minutes for the paper
+# preset); training then stops at STUDENT_SECONDS (`train --max-time`, 200
+# by default) or 14 epochs.
 # Each student comes back as student<K>.safetensors (float16, 13.6 MB, its
 # best epoch by dev F1) with its log. Back here, the pairs, as the shipped
 # pair was built:
@@ -74,7 +75,7 @@ for k in $MEMBERS; do
 		--seed $((50 + k)) --epochs 14 --device "$device" --max-time "${STUDENT_SECONDS}s" >"$OUT/student$k.log" 2>&1
 	rc=$?
 	echo "== student $k: exit $rc; the teacher and the epochs:"
-	grep -E '^teacher: .*dev F1|^device|^epoch .*dev F1' "$OUT/student$k.log"
+	grep -E '^teacher: .*dev F1|^teacher scored|^device|^epoch .*dev F1' "$OUT/student$k.log"
 	cp "$out.log.jsonl" "$OUT/student$k.log.jsonl" 2>/dev/null
 	if [ -e "$out" ]; then
 		cp "$out" "$OUT/student$k.safetensors"
