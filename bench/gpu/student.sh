@@ -10,6 +10,8 @@
 #
 #   MEMBERS="1 2" bash bench/gpu/student.sh
 #
+# (the students train side by side, each from its shipped model).
+#
 # TEACHER names another teacher file on the device machine (default: the
 # teacher.sh run's $WORK/teacher-f32.safetensors). The teacher scores the
 # 20,780 training sentences on the GPU before each student's first epoch
@@ -63,27 +65,48 @@ if [ "${LOCAL:-0}" = 1 ]; then
 else
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/card.txt"
 fi
-status=0
-for k in $MEMBERS; do
-	out=$B/student$k.safetensors
+# First, where ../shared/gpu/prepare.sh built it, netcuda's tests on the
+# card: the distillation step, the span_ce kernel and the teacher's
+# forward pass against the CPU (run so far on the CPU stand-in only).
+if [ "${LOCAL:-0}" != 1 ] && [ -x "$G/netcuda.test" ]; then
+	echo "== netcuda's tests on the card"
+	timeout 150 "$G/netcuda.test" -test.run 'Equivalence|SpanCE|Score|OutOfMemory' -test.v >"$OUT/netcuda.log" 2>&1
+	echo "exit $?"
+	grep -E '^(--- |ok|FAIL|PASS)|device:' "$OUT/netcuda.log" | head -20
+fi
+
+# One student: trained, then reported and copied to $OUT.
+student() {
+	local k=$1 out=$B/student$1.safetensors
 	rm -f "$out" "$out.ckpt" "$out.log.jsonl"
-	echo "== student $k: from the shipped model $k, taught by $TEACHER + the shipped pair, on $device for at most ${STUDENT_SECONDS} s of training"
-	timeout $((STUDENT_SECONDS + 900)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
+	timeout $((STUDENT_SECONDS + 300)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
 		--out "$out" --init "$R/weights/default.safetensors" --init-member "$k" \
 		--adam "$B/student-adam.json" --ema 0.9995 --batch-words 250 --min-word-count 3 --dtype F16 \
 		--teacher "$TEACHER+$R/weights/default.safetensors" --teacher-temperature 4 --teacher-weight 0.7 \
 		--seed $((50 + k)) --epochs 14 --device "$device" --max-time "${STUDENT_SECONDS}s" >"$OUT/student$k.log" 2>&1
-	rc=$?
-	echo "== student $k: exit $rc; the teacher and the epochs:"
+	echo "== student $k: exit $?; the teacher and the epochs:"
 	grep -E '^teacher: .*dev F1|^teacher scored|^device|^epoch .*dev F1' "$OUT/student$k.log"
 	cp "$out.log.jsonl" "$OUT/student$k.log.jsonl" 2>/dev/null
-	if [ -e "$out" ]; then
-		cp "$out" "$OUT/student$k.safetensors"
-		sha256sum "$out" | tee -a "$OUT/student$k.log"
-	else
+	if [ ! -e "$out" ]; then
 		echo "student.sh: student $k finished no epoch" | tee -a "$OUT/student$k.log"
-		status=1
+		return 1
 	fi
+	cp "$out" "$OUT/student$k.safetensors"
+	sha256sum "$out" | tee -a "$OUT/student$k.log"
+}
+
+# The students train side by side: a small model leaves most of the GPU
+# idle, and their dev evaluations share the CPU's cores.
+pids=()
+for k in $MEMBERS; do
+	echo "== student $k: from the shipped model $k, taught by $TEACHER + the shipped pair, on $device for at most ${STUDENT_SECONDS} s of training"
+	student "$k" >"$OUT/student$k.console" 2>&1 &
+	pids+=($!)
 done
+status=0
+for pid in "${pids[@]}"; do
+	wait "$pid" || status=1
+done
+cat "$OUT"/student*.console
 ls -l "$OUT"
 exit $status
