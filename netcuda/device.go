@@ -21,19 +21,29 @@ type Device struct {
 // average avg, each nil for zeros / none) to it. Without a usable GPU the
 // error satisfies Unavailable; when the model does not fit, OutOfMemory.
 func Open(params, m, v, avg *network.Params) (*Device, error) {
-	dev, err := cuda.Open(0)
+	dev, t, err := openTrainer(params, m, v, avg)
 	if err != nil {
 		return nil, err
+	}
+	return &Device{dev: dev, t: t}, nil
+}
+
+// openTrainer opens GPU 0 and a Trainer on it (see NewTrainer), closing
+// the device again when the trainer fails.
+func openTrainer(params, m, v, avg *network.Params) (*cuda.Device, *Trainer, error) {
+	dev, err := cuda.Open(0)
+	if err != nil {
+		return nil, nil, err
 	}
 	t, err := NewTrainer(dev, params, m, v, avg)
 	if err != nil {
 		dev.Close()
 		if cuda.OutOfMemory(err) {
-			return nil, fmt.Errorf("the model does not fit on %s: %w", dev.Name(), err)
+			return nil, nil, fmt.Errorf("the model does not fit on %s: %w", dev.Name(), err)
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return &Device{dev: dev, t: t}, nil
+	return dev, t, nil
 }
 
 // Unavailable reports whether err says that there is no usable GPU (no

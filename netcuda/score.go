@@ -113,16 +113,8 @@ type Scorer struct {
 // OpenScorer opens GPU 0 and copies the model's parameters to it. Errors
 // are as Open's.
 func OpenScorer(m *network.Model) (*Scorer, error) {
-	dev, err := cuda.Open(0)
+	dev, t, err := openTrainer(m.Params, nil, nil, nil)
 	if err != nil {
-		return nil, err
-	}
-	t, err := NewTrainer(dev, m.Params, nil, nil, nil)
-	if err != nil {
-		dev.Close()
-		if cuda.OutOfMemory(err) {
-			return nil, fmt.Errorf("the model does not fit on %s: %w", dev.Name(), err)
-		}
 		return nil, err
 	}
 	return &Scorer{dev: dev, t: t}, nil

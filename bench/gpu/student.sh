@@ -46,17 +46,10 @@ done
 mkdir -p "$B"
 [ -x "$B/discspan" ] || { gunzip -c "$G/discspan.gz" >"$B/discspan" && chmod +x "$B/discspan"; }
 
-# The shipped pair's training data: cdb train and the ten suites, without
-# the sentences that repeat cdb dev or test (its vocabulary must be the
-# shipped models').
-list=$T/train.punctmoved.discbracket
-for f in "$T"/*.punctmoved.discbracket; do
-	case $(basename "$f") in
-	train.* | dev.* | test.*) ;;
-	*) list=$list,$f ;;
-	esac
-done
-list=$list,-$T/dev.punctmoved.discbracket,-$T/test.punctmoved.discbracket
+# The shipped pair's training data (its vocabulary must be the shipped
+# models').
+. "$(dirname "$0")/trainlist.sh"
+list=$(training_list "$T")
 echo '{"lr":0.0003,"beta1":0.9,"beta2":0.999,"eps":1e-12,"clip_norm":5,"decay":0.75,"decay_every":5000}' >"$B/student-adam.json"
 
 device=cuda

@@ -70,16 +70,8 @@ if [ -e "$B/teacher-f32.safetensors.ckpt" ]; then
 	echo "== a checkpoint from an earlier call on this machine: continuing it (--resume)"
 fi
 
-# cdb train and the ten suites, without the sentences that repeat cdb dev
-# or test (the suites' LICENSE-NOTE.txt).
-list=$T/train.punctmoved.discbracket
-for f in "$T"/*.punctmoved.discbracket; do
-	case $(basename "$f") in
-	train.* | dev.* | test.*) ;;
-	*) list=$list,$f ;;
-	esac
-done
-list=$list,-$T/dev.punctmoved.discbracket,-$T/test.punctmoved.discbracket
+. "$(dirname "$0")/trainlist.sh"
+list=$(training_list "$T")
 echo '{"lr":0.001,"beta1":0.9,"beta2":0.999,"eps":1e-12,"clip_norm":5,"decay":0.75,"decay_every":5000}' >"$B/adam.json"
 
 if [ "${LOCAL:-0}" = 1 ]; then
