@@ -20,10 +20,11 @@ const onStandin = "DISCSPAN_TEST_ON_CUDAEMU"
 
 // TestDistillOnDevice trains with a teacher on the CUDA device (the
 // teacher scoring there too) and on the CPU and compares the first epoch's
-// training loss (1e-3 relative, as TestDevice). The device is the GPU where the NVIDIA driver is installed;
-// elsewhere the test runs itself again in a child process on the CPU
-// stand-in of package cudaemu, so that this process keeps the real driver
-// search for TestDevice's "no GPU" case.
+// training loss (1e-3 relative, as TestDevice). The device is the GPU
+// where the NVIDIA driver is installed; elsewhere the test runs itself
+// again in a child process on the CPU stand-in of package cudaemu, so that
+// this process keeps the real driver search for TestDevice's "no GPU"
+// case.
 func TestDistillOnDevice(t *testing.T) {
 	if os.Getenv(onStandin) == "" && !cudaemu.HasDriver() {
 		dir := t.TempDir()
