@@ -130,7 +130,6 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 			sc, where = open(models)
 		}
 		st.Scoring = where
-		defer sc.Close()
 		L := len(d.vocab.Labels)
 		for lo := 0; lo < len(idx); lo += teacherBatch {
 			hi := min(len(idx), lo+teacherBatch)
@@ -143,6 +142,7 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 			}
 			outs, err := sc.Score(ins)
 			if err != nil {
+				sc.Close()
 				return teacherStats{}, fmt.Errorf("train: teacher %s: %w", p, err)
 			}
 			for j, out := range outs {
@@ -158,6 +158,9 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 				progress(done, len(d.train))
 			}
 		}
+		// Closed here, not deferred: a cross-fitted teacher's models leave
+		// the GPU before the next fold's arrive.
+		sc.Close()
 	}
 	st.SHA256 = strings.Join(hashes, ",")
 	return st, nil
