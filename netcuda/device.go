@@ -21,21 +21,21 @@ type Device struct {
 // average avg, each nil for zeros / none) to it. Without a usable GPU the
 // error satisfies Unavailable; when the model does not fit, OutOfMemory.
 func Open(params, m, v, avg *network.Params) (*Device, error) {
-	dev, t, err := openTrainer(params, m, v, avg)
+	dev, t, err := openTrainer(params, m, v, avg, false)
 	if err != nil {
 		return nil, err
 	}
 	return &Device{dev: dev, t: t}, nil
 }
 
-// openTrainer opens GPU 0 and a Trainer on it (see NewTrainer), closing
-// the device again when the trainer fails.
-func openTrainer(params, m, v, avg *network.Params) (*cuda.Device, *Trainer, error) {
+// openTrainer opens GPU 0 and a Trainer on it (see NewTrainer; scoringOnly:
+// newScoringTrainer), closing the device again when the trainer fails.
+func openTrainer(params, m, v, avg *network.Params, scoringOnly bool) (*cuda.Device, *Trainer, error) {
 	dev, err := cuda.Open(0)
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := NewTrainer(dev, params, m, v, avg)
+	t, err := newTrainer(dev, params, m, v, avg, scoringOnly)
 	if err != nil {
 		dev.Close()
 		if cuda.OutOfMemory(err) {

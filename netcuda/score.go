@@ -110,10 +110,10 @@ type Scorer struct {
 	t   *Trainer
 }
 
-// OpenScorer opens GPU 0 and copies the model's parameters to it. Errors
-// are as Open's.
+// OpenScorer opens GPU 0 and copies the model's parameters to it, and
+// nothing else: no gradients or moments. Errors are as Open's.
 func OpenScorer(m *network.Model) (*Scorer, error) {
-	dev, t, err := openTrainer(m.Params, nil, nil, nil)
+	dev, t, err := openTrainer(m.Params, nil, nil, nil, true)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package netcuda
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -161,10 +162,11 @@ func TestSpanCE(t *testing.T) {
 	}
 }
 
-// TestScore compares the forward pass alone (Trainer.Score, as a teacher
-// scores on the GPU) with network.Model.ForwardBatch on about 300 words,
-// an empty sentence among them, scored in several forward passes:
-// every score and tag logit within 1e-5 of the largest.
+// TestScore compares the forward pass alone (Trainer.Score on a scoring
+// trainer, as a teacher scores on the GPU) with network.Model.ForwardBatch
+// on about 300 words, an empty sentence among them, scored in several
+// forward passes: every score and tag logit within 1e-5 of the largest.
+// The scoring trainer holds the parameters alone and refuses to train.
 func TestScore(t *testing.T) {
 	dev := openOrSkip(t)
 	c := smallConfig()
@@ -178,11 +180,27 @@ func TestScore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(dev, m.Params, nil, nil, nil)
+	full, err := NewTrainer(dev, m.Params, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := full.FixedBytes(), 16*m.Params.NumParams(); got != want {
+		t.Errorf("a training trainer holds %d bytes; want %d (parameters, gradients, two moments)", got, want)
+	}
+	if err := full.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := newScoringTrainer(dev, m.Params)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tr.Close()
+	if got, want := tr.FixedBytes(), 4*m.Params.NumParams(); got != want {
+		t.Errorf("a scoring trainer holds %d bytes; want %d, the parameters alone", got, want)
+	}
+	if _, err := tr.LossGrad(batch, 1); !errors.Is(err, errScoringOnly) {
+		t.Errorf("LossGrad on a scoring trainer: %v; want %v", err, errScoringOnly)
+	}
 	tr.scoreCells = 3 * 40 * 40 // several passes
 	got, err := tr.Score(ins)
 	if err != nil {

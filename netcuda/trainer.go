@@ -22,13 +22,26 @@ type Trainer struct {
 	m, v   cuda.Ptr       // Adam's moments
 	avg    cuda.Ptr       // the parameter average (0: none)
 	fixed  []cuda.Ptr     // allocations that live as long as the trainer
+	// fixedBytes counts the bytes of fixed.
+	fixedBytes int
 	// scoreCells bounds one forward pass of Score (see scoreCells).
 	scoreCells int
 }
 
 // NewTrainer copies params (and Adam's moments m and v, and the average
 // avg, each nil for zeros / none) to the device.
-func NewTrainer(dev *cuda.Device, params, m, v, avg *network.Params) (t *Trainer, err error) {
+func NewTrainer(dev *cuda.Device, params, m, v, avg *network.Params) (*Trainer, error) {
+	return newTrainer(dev, params, m, v, avg, false)
+}
+
+// newScoringTrainer copies params alone to the device: the trainer scores
+// (Score) but holds no gradients or moments, a quarter of a training
+// trainer's memory, and refuses LossGrad, Step and Gradients.
+func newScoringTrainer(dev *cuda.Device, params *network.Params) (*Trainer, error) {
+	return newTrainer(dev, params, nil, nil, nil, true)
+}
+
+func newTrainer(dev *cuda.Device, params, m, v, avg *network.Params, scoringOnly bool) (t *Trainer, err error) {
 	unbind, err := dev.Bind()
 	if err != nil {
 		return nil, err
@@ -51,17 +64,19 @@ func NewTrainer(dev *cuda.Device, params, m, v, avg *network.Params) (t *Trainer
 			t = nil
 		}
 	}()
-	for _, dst := range []*cuda.Ptr{&t.p, &t.gr, &t.m, &t.v} {
-		if *dst, err = dev.Alloc(4 * t.n); err != nil {
+	buffers := []*cuda.Ptr{&t.p, &t.gr, &t.m, &t.v}
+	if scoringOnly {
+		buffers = buffers[:1]
+	}
+	for _, dst := range buffers {
+		if *dst, err = t.alloc(4 * t.n); err != nil {
 			return t, fmt.Errorf("netcuda: parameters: %w", err)
 		}
-		t.fixed = append(t.fixed, *dst)
 	}
 	if avg != nil {
-		if t.avg, err = dev.Alloc(4 * t.n); err != nil {
+		if t.avg, err = t.alloc(4 * t.n); err != nil {
 			return t, fmt.Errorf("netcuda: parameter average: %w", err)
 		}
-		t.fixed = append(t.fixed, t.avg)
 	}
 	for _, x := range []struct {
 		p   *network.Params
@@ -82,6 +97,20 @@ func NewTrainer(dev *cuda.Device, params, m, v, avg *network.Params) (t *Trainer
 	}
 	return t, dev.Sync()
 }
+
+// alloc allocates device memory that lives as long as the trainer.
+func (t *Trainer) alloc(bytes int) (cuda.Ptr, error) {
+	p, err := t.g.dev.Alloc(bytes)
+	if err != nil {
+		return 0, err
+	}
+	t.fixed = append(t.fixed, p)
+	t.fixedBytes += bytes
+	return p, nil
+}
+
+// errScoringOnly is the error of a training call on a scoring trainer.
+var errScoringOnly = errors.New("netcuda: this trainer only scores (it holds no gradients)")
 
 // put copies every tensor of p to the flat buffer dst.
 func (t *Trainer) put(p *network.Params, dst cuda.Ptr) error {
@@ -157,6 +186,9 @@ func (t *Trainer) Gradients(dst *network.Params) error {
 		return err
 	}
 	defer unbind()
+	if t.gr == 0 {
+		return errScoringOnly
+	}
 	return t.get(t.gr, dst)
 }
 
@@ -175,9 +207,13 @@ func (t *Trainer) free() {
 	for _, p := range t.fixed {
 		t.g.dev.Free(p)
 	}
-	t.fixed = nil
+	t.fixed, t.fixedBytes = nil, 0
 	t.g.arena.release()
 }
+
+// FixedBytes returns the device memory held for the parameters, gradients,
+// moments and average.
+func (t *Trainer) FixedBytes() int { return t.fixedBytes }
 
 // ArenaBytes returns the device memory held for the steps' working data.
 func (t *Trainer) ArenaBytes() int { return t.g.arena.bytes() }
@@ -205,6 +241,9 @@ func (t *Trainer) Step(batch []network.Example, seed uint64, u Update) (network.
 }
 
 func (t *Trainer) run(batch []network.Example, seed uint64, u *Update) (network.Loss, error) {
+	if t.gr == 0 {
+		return network.Loss{}, errScoringOnly
+	}
 	plan, err := network.PlanBatch(t.cfg, batch, seed, true)
 	if err != nil {
 		return network.Loss{}, fmt.Errorf("netcuda: %w", err)
