@@ -61,7 +61,8 @@ fi
 # First, where ../shared/gpu/prepare.sh built it, netcuda's tests on the
 # card: the distillation step, the span_ce kernel and the teacher's
 # forward pass against the CPU (run so far on the CPU stand-in only).
-if [ "${LOCAL:-0}" != 1 ] && [ -x "$G/netcuda.test" ]; then
+# (NETCUDA_TESTS=0: not here; session.sh runs them beside the teacher.)
+if [ "${LOCAL:-0}" != 1 ] && [ "${NETCUDA_TESTS:-1}" = 1 ] && [ -x "$G/netcuda.test" ]; then
 	echo "== netcuda's tests on the card"
 	timeout 150 "$G/netcuda.test" -test.run 'Equivalence|SpanCE|Score|OutOfMemory' -test.v >"$OUT/netcuda.log" 2>&1
 	echo "exit $?"

@@ -8,7 +8,9 @@
 #   mkdir -p .gpu/train && cp ../shared/data/alpino-cdb/*.punctmoved.discbracket \
 #       ../shared/data/alpino-suites/*.punctmoved.discbracket .gpu/train/
 #
-# then one device run, carry [".gpu"], timeout_s 590:
+# (bench/gpu/session.sh runs this script and student.sh in one call: the
+# plan for a session with a GPU.) Alone: one device run, carry [".gpu"],
+# timeout_s 590:
 #
 #   bash bench/gpu/teacher.sh
 #
