@@ -2,11 +2,17 @@
 # student.sh: issue 17's students, trained on the GPU (distillation runs on
 # CUDA since session 22), in one device call of at most 600 s. Each student
 # starts from one model of the shipped pair (--init-member) and learns from
-# the teacher that teacher.sh trained on the same warm machine, averaged
-# with the shipped pair (--teacher T+weights/default.safetensors): session
-# 21's recipe, which took 14 epochs of 3 minutes on a CPU core. After
-# teacher.sh, at once (the machine idles 30 s before it is given back), one
-# device run, carry [".gpu"], timeout_s 590:
+# the teacher that teacher.sh trained on the same warm machine: session
+# 21's recipe, which took 14 epochs of 3 minutes on a CPU core. The teacher
+# teaches alone by default: session 21's students, taught by the paper
+# model and the shipped pair together, paired worse (81.19) than the pair
+# they came from (81.78), as both moved towards one teacher that held
+# them both; a student taught by a model trained apart should stay
+# different from the shipped model it is paired with. PAIR_TEACHES=1 adds
+# the shipped pair to the teacher (--teacher T+weights/default.safetensors)
+# as in session 21. After teacher.sh, at once (the machine idles 30 s
+# before it is given back), one device run, carry [".gpu"], timeout_s 590
+# (or both in one call: bench/gpu/session.sh):
 #
 #   MEMBERS="1 2" bash bench/gpu/student.sh
 #
@@ -37,6 +43,8 @@ mkdir -p "$OUT"
 T=$G/train
 B=${WORK:-/tmp/discspan-teacher}
 TEACHER=${TEACHER:-$B/teacher-f32.safetensors}
+teachers=$TEACHER
+[ "${PAIR_TEACHES:-0}" = 1 ] && teachers="$TEACHER+$R/weights/default.safetensors"
 for need in "$G/discspan.gz" "$T/train.punctmoved.discbracket" "$T/dev.punctmoved.discbracket" "$R/weights/default.safetensors" "$TEACHER"; do
 	if [ ! -e "$need" ]; then
 		echo "student.sh: $need is missing: run teacher.sh first on the same machine, or name a teacher with TEACHER (see the script's head)" >&2
@@ -76,7 +84,7 @@ student() {
 	timeout $((STUDENT_SECONDS + 300)) "$B/discspan" train --train "$list" --dev "$T/dev.punctmoved.discbracket" \
 		--out "$out" --init "$R/weights/default.safetensors" --init-member "$k" \
 		--adam "$B/student-adam.json" --ema 0.9995 --batch-words 250 --min-word-count 3 --dtype F16 \
-		--teacher "$TEACHER+$R/weights/default.safetensors" --teacher-temperature 4 --teacher-weight 0.7 \
+		--teacher "$teachers" --teacher-temperature 4 --teacher-weight 0.7 \
 		--seed $((50 + k)) --epochs 14 --device "$device" --max-time "${STUDENT_SECONDS}s" >"$OUT/student$k.log" 2>&1
 	echo "== student $k: exit $?; the teacher and the epochs:"
 	grep -E '^teacher: .*dev F1|^teacher scored|^device|^epoch .*dev F1' "$OUT/student$k.log"
@@ -93,7 +101,7 @@ student() {
 # idle, and their dev evaluations share the CPU's cores.
 pids=()
 for k in $MEMBERS; do
-	echo "== student $k: from the shipped model $k, taught by $TEACHER + the shipped pair, on $device for at most ${STUDENT_SECONDS} s of training"
+	echo "== student $k: from the shipped model $k, taught by $teachers, on $device for at most ${STUDENT_SECONDS} s of training"
 	student "$k" >"$OUT/student$k.console" 2>&1 &
 	pids+=($!)
 done
