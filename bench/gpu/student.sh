@@ -2,17 +2,16 @@
 # student.sh: issue 17's students, trained on the GPU (distillation runs on
 # CUDA since session 22), in one device call of at most 600 s. Each student
 # starts from one model of the shipped pair (--init-member) and learns from
-# the teacher that teacher.sh trained on the same warm machine: session
-# 21's recipe, which took 14 epochs of 3 minutes on a CPU core. The teacher
-# teaches alone by default: session 21's students, taught by the paper
-# model and the shipped pair together, paired worse (81.19) than the pair
-# they came from (81.78), as both moved towards one teacher that held
-# them both; a student taught by a model trained apart should stay
-# different from the shipped model it is paired with. PAIR_TEACHES=1 adds
-# the shipped pair to the teacher (--teacher T+weights/default.safetensors)
-# as in session 21. After teacher.sh, at once (the machine idles 30 s
-# before it is given back), one device run, carry [".gpu"], timeout_s 590
-# (or both in one call: bench/gpu/session.sh):
+# the teacher that teacher.sh trained on the same warm machine, averaged
+# with the shipped pair (--teacher T+weights/default.safetensors): session
+# 21's recipe, which took 14 epochs of 3 minutes on a CPU core. Its
+# students paired below the shipped pair (F2 + L 81.32, F1 + F2 81.19,
+# against 81.78); students of the paper model alone paired lower still
+# (session 23, on the CPU: X2 + L 81.22, X1 + X2 80.59), so the pair
+# stays in the teacher; TEACHER_ALONE=1 leaves it out. After teacher.sh,
+# at once (the machine idles 30 s before it is given back), one device
+# run, carry [".gpu"], timeout_s 590 (or both in one call:
+# bench/gpu/session.sh):
 #
 #   MEMBERS="1 2" bash bench/gpu/student.sh
 #
@@ -43,8 +42,8 @@ mkdir -p "$OUT"
 T=$G/train
 B=${WORK:-/tmp/discspan-teacher}
 TEACHER=${TEACHER:-$B/teacher-f32.safetensors}
-teachers=$TEACHER
-[ "${PAIR_TEACHES:-0}" = 1 ] && teachers="$TEACHER+$R/weights/default.safetensors"
+teachers="$TEACHER+$R/weights/default.safetensors"
+[ "${TEACHER_ALONE:-0}" = 1 ] && teachers=$TEACHER
 for need in "$G/discspan.gz" "$T/train.punctmoved.discbracket" "$T/dev.punctmoved.discbracket" "$R/weights/default.safetensors" "$TEACHER"; do
 	if [ ! -e "$need" ]; then
 		echo "student.sh: $need is missing: run teacher.sh first on the same machine, or name a teacher with TEACHER (see the script's head)" >&2
