@@ -21,9 +21,7 @@ type Trainer struct {
 	p, gr  cuda.Ptr       // parameters, gradients
 	m, v   cuda.Ptr       // Adam's moments
 	avg    cuda.Ptr       // the parameter average (0: none)
-	fixed  []cuda.Ptr     // allocations that live as long as the trainer
-	// fixedBytes counts the bytes of fixed.
-	fixedBytes int
+	fixed  []cuda.Ptr     // allocations that live as long as the trainer, 4*n bytes each
 	// scoreCells bounds one forward pass of Score (see scoreCells).
 	scoreCells int
 }
@@ -69,12 +67,12 @@ func newTrainer(dev *cuda.Device, params, m, v, avg *network.Params, scoringOnly
 		buffers = buffers[:1]
 	}
 	for _, dst := range buffers {
-		if *dst, err = t.alloc(4 * t.n); err != nil {
+		if *dst, err = t.alloc(); err != nil {
 			return t, fmt.Errorf("netcuda: parameters: %w", err)
 		}
 	}
 	if avg != nil {
-		if t.avg, err = t.alloc(4 * t.n); err != nil {
+		if t.avg, err = t.alloc(); err != nil {
 			return t, fmt.Errorf("netcuda: parameter average: %w", err)
 		}
 	}
@@ -98,14 +96,14 @@ func newTrainer(dev *cuda.Device, params, m, v, avg *network.Params, scoringOnly
 	return t, dev.Sync()
 }
 
-// alloc allocates device memory that lives as long as the trainer.
-func (t *Trainer) alloc(bytes int) (cuda.Ptr, error) {
-	p, err := t.g.dev.Alloc(bytes)
+// alloc allocates a flat buffer of every parameter (4*n bytes) that lives
+// as long as the trainer.
+func (t *Trainer) alloc() (cuda.Ptr, error) {
+	p, err := t.g.dev.Alloc(4 * t.n)
 	if err != nil {
 		return 0, err
 	}
 	t.fixed = append(t.fixed, p)
-	t.fixedBytes += bytes
 	return p, nil
 }
 
@@ -207,13 +205,13 @@ func (t *Trainer) free() {
 	for _, p := range t.fixed {
 		t.g.dev.Free(p)
 	}
-	t.fixed, t.fixedBytes = nil, 0
+	t.fixed = nil
 	t.g.arena.release()
 }
 
 // FixedBytes returns the device memory held for the parameters, gradients,
 // moments and average.
-func (t *Trainer) FixedBytes() int { return t.fixedBytes }
+func (t *Trainer) FixedBytes() int { return 4 * t.n * len(t.fixed) }
 
 // ArenaBytes returns the device memory held for the steps' working data.
 func (t *Trainer) ArenaBytes() int { return t.g.arena.bytes() }
