@@ -10,21 +10,22 @@ import (
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
-// freeze is the length of a long task (PerformanceObserver "longtask"
-// entries) counted as the page freezing. Opening the tab took 0.9-1.2 s
-// here when it rendered every section at once (7 s on a busier machine),
-// each step of the stepper 0.1-0.6 s; now 0.2-0.6 s and about 50 ms
-// (2 busy cores).
-const freeze = 1000 // ms
+// maxTeachElements bounds the elements of the teaching tab as it opens and
+// as each section is shown: one section and the menu (120-460 elements,
+// the gallery's drawings the most). With every section at once it had
+// about 1300 (the five sections' counts add up to 1340) and each step
+// rebuilt them all: opening the tab then froze the page for 0.9-1.2 s here
+// (7 s on a busier machine); one section at a time, the long tasks are
+// 0.2-0.6 s to open and about 50 ms a step (2 busy cores).
+const maxTeachElements = 600
 
-// maxTeachElements bounds the elements of the teaching tab as it opens:
-// one section (the stepper, about 150 elements) and the menu. With every
-// section at once it had about 1300, and each step rebuilt them all.
-const maxTeachElements = 400
-
-// Opening the Teaching tab and stepping do not freeze the page: the
-// long tasks of the page are counted while the tab opens and the stepper
-// takes ten steps, and none is over freeze; the tab renders one section.
+// Opening the Teaching tab, stepping and showing each section lay out one
+// section at a time: the elements of the tab are counted after each and
+// are at most maxTeachElements. The page's long tasks (PerformanceObserver
+// "longtask" entries) are logged as the measure of what a user feels; they
+// are not compared with a limit, as their length depends on how busy the
+// machine is (the variants section's took 0.74 s, then 1.06 s, with two
+// trainings running beside the test).
 func TestBrowserTeachOpens(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
@@ -51,13 +52,15 @@ func TestBrowserTeachOpens(t *testing.T) {
 		}
 		return long
 	}
-	check := func(what string, long []int) {
+	elements := func(what string) {
 		t.Helper()
-		t.Logf("%s: long tasks (ms) %v", what, long)
-		for _, d := range long {
-			if d > freeze {
-				t.Errorf("%s froze the page for %d ms (long tasks %v)", what, d, long)
-			}
+		var n int
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`document.querySelectorAll('#teach *').length`, &n)); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d elements; long tasks (ms) %v", what, n, longTasks())
+		if n > maxTeachElements || n == 0 {
+			t.Errorf("%s: the tab holds %d elements, want 1 to %d (one section)", what, n, maxTeachElements)
 		}
 	}
 
@@ -65,15 +68,7 @@ func TestBrowserTeachOpens(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitStepper(t, ctx, "the stepper", `s.steps > 0 && !!document.querySelector('#step-current')`)
-	check("opening the tab", longTasks())
-	var n int
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.querySelectorAll('#teach *').length`, &n)); err != nil {
-		t.Fatal(err)
-	}
-	if n > maxTeachElements || n == 0 {
-		t.Errorf("the tab opened with %d elements, want at most %d (one section)", n, maxTeachElements)
-	}
-	t.Logf("the tab opened with %d elements", n)
+	elements("opening the tab")
 
 	for range 10 {
 		if err := chromedp.Run(ctx, chromedp.Click(`#step-next`, chromedp.ByQuery)); err != nil {
@@ -81,11 +76,11 @@ func TestBrowserTeachOpens(t *testing.T) {
 		}
 	}
 	waitStepper(t, ctx, "ten steps", `s.pos === 10`)
-	check("ten steps", longTasks())
+	elements("ten steps")
 
-	// The other sections open as quickly.
+	// The other sections are laid out one at a time too.
 	for _, id := range []string{app.TeachSectionRules, app.TeachSectionVariants, app.TeachSectionGallery, app.TeachSectionExercises} {
 		section(t, ctx, id)
-		check("the section "+id, longTasks())
+		elements("the section " + id)
 	}
 }
