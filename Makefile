@@ -13,7 +13,7 @@ comma   := ,
 empty   :=
 space   := $(empty) $(empty)
 
-.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium fuzz clean worker test-worker bench-serve fuzz-upload
+.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium vulkan fuzz clean worker test-worker bench-serve fuzz-upload
 
 all: build
 
@@ -30,6 +30,7 @@ vet:
 TEST_STEPS := \
 	"vet|$(MAKE) --no-print-directory vet" \
 	"chromium|$(MAKE) --no-print-directory chromium" \
+	"vulkan|$(MAKE) --no-print-directory vulkan" \
 	"worker|$(MAKE) --no-print-directory test-worker" \
 	"wasm kernels|$(MAKE) --no-print-directory test-wasm" \
 	"go test|$(GO) test -count=1 -timeout 30m ./..." \
@@ -124,6 +125,13 @@ test-browser: chromium wasm
 # Debian's Chromium for the browser tests, installed when missing.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (echo "installing chromium for the browser tests"; apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium) || echo "chromium: not installed; the browser tests will be skipped"
+
+# Mesa's software Vulkan driver (lavapipe) for the WebGPU tests, installed
+# when missing. Without it the webgpu package's tests skip, saying so, where
+# the only adapter is Mesa's OpenGL rasteriser (which Chromium's packages
+# bring): on it they take more than half an hour.
+vulkan:
+	@dpkg -s mesa-vulkan-drivers >/dev/null 2>&1 && dpkg -s libvulkan1 >/dev/null 2>&1 || (echo "installing mesa-vulkan-drivers for the WebGPU tests"; apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y mesa-vulkan-drivers libvulkan1) || echo "vulkan: mesa-vulkan-drivers not installed; the WebGPU tests will run only where a Vulkan driver is"
 
 # The Cloudflare Worker (server/worker, a Go module of its own): the Go
 # handler as wasm with its JavaScript glue in server/worker/build, and

@@ -152,6 +152,7 @@ func TestLargeBindings(t *testing.T) {
 	}
 	t.Logf("small preset: arena %d MiB at %d tokens; %d tokens within 128 MiB", 4*lLarge.arena>>20, lLarge.tokCap, l128.tokCap)
 
+	skipSlowAdapter(t)
 	d, err := openDevice(Options{})
 	if err != nil {
 		t.Fatalf("no WebGPU adapter: %v", err)
@@ -185,6 +186,7 @@ func TestLargeBindings(t *testing.T) {
 // loop's pipeline, which a scorer creates only then), and a scorer plans
 // its loops accordingly.
 func TestWorkgroupLimit(t *testing.T) {
+	skipSlowAdapter(t)
 	d, err := openDevice(Options{})
 	if err != nil {
 		t.Fatalf("no WebGPU adapter: %v", err)

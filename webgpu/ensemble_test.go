@@ -299,6 +299,7 @@ func TestEnsembleDispatchByDispatch(t *testing.T) {
 // TestEnsembleSelfCheck: NewEnsemble's self-check accepts correct kernels
 // (against the mean of the CPU references) and refuses a broken one.
 func TestEnsembleSelfCheck(t *testing.T) {
+	skipSlowAdapter(t)
 	_, ps := randomModels(t, microConfig(), 2)
 	for _, tc := range []struct {
 		name    string
@@ -376,6 +377,7 @@ func TestEnsembleRefused(t *testing.T) {
 // scorer per model averaged by scorer.Mean; the mean of the CPU references
 // either way.
 func TestNewMean(t *testing.T) {
+	skipSlowAdapter(t)
 	c := microConfig()
 	ms, ps := randomModels(t, c, 2)
 	batch := randomBatch(c, 6, 3, 0, 11, 7)

@@ -55,6 +55,7 @@ func TestShaderErrors(t *testing.T) {
 // TestSelect checks scorer.Select with this backend: the GPU scorer when it
 // can be built (and its results match the CPU's), the CPU otherwise.
 func TestSelect(t *testing.T) {
+	skipSlowAdapter(t)
 	c := microConfig()
 	m := randomModel(t, c, 4)
 	var logged []string

@@ -25,6 +25,7 @@ func openScorer(tb testing.TB, p *network.Params, o Options) *Scorer {
 // openEnsemble is openScorer for an ensemble on one device (NewEnsemble).
 func openEnsemble(tb testing.TB, ps []*network.Params, o Options) *Scorer {
 	tb.Helper()
+	skipSlowAdapter(tb)
 	o.SkipSelfCheck = true
 	s, err := NewEnsemble(ps, o)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // there is no adapter and no Vulkan driver.
 func newChecked(t *testing.T, p *network.Params, o Options) (*Scorer, error) {
 	t.Helper()
+	skipSlowAdapter(t)
 	s, err := New(p, o)
 	if errors.Is(err, ErrNoAdapter) && !VulkanDriverInstalled() {
 		t.Skipf("no WebGPU adapter and no Vulkan driver (apt-get install -y mesa-vulkan-drivers libvulkan1): %v", err)
