@@ -86,15 +86,3 @@ func addColSums[T float](db []T, x []T, rows, cols int) {
 func sigmoid[T float](x T) T { return T(1 / (1 + math.Exp(-float64(x)))) }
 
 func tanh[T float](x T) T { return T(math.Tanh(float64(x))) }
-
-// toFloat32 returns x as a float32 slice (x itself when T is float32).
-func toFloat32[T float](x []T) []float32 {
-	if f, ok := any(x).([]float32); ok {
-		return f
-	}
-	out := make([]float32, len(x))
-	for i, v := range x {
-		out[i] = float32(v)
-	}
-	return out
-}

@@ -121,7 +121,7 @@ func (s *scanner) chunk(lo, hi int) {
 // "b" ">", "<script>alert(1)" gives "<" "script" ">" "alert(1)"). It
 // reports false, doing nothing, when the chunk has none.
 func (s *scanner) angles(lo, hi int) bool {
-	if strings.IndexAny(s.text[lo:hi], "<>") < 0 {
+	if !strings.ContainsAny(s.text[lo:hi], "<>") {
 		return false
 	}
 	start := lo

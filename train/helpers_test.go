@@ -77,11 +77,6 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
-func sameFile(t testing.TB, a, b string) bool {
-	t.Helper()
-	return bytes.Equal(readFile(t, a), readFile(t, b))
-}
-
 // runStoppedAndResumed runs o to the end. With stopAfter > 0 the run is
 // cancelled after that epoch's evaluation and then resumed, with onResume
 // (when not nil) changing the options first. It returns the options of the

@@ -109,9 +109,9 @@ func TestBrowserNewcomer(t *testing.T) {
 	if err := treebank.WriteDiscbracket(&b, []*tree.Tree{deepTree(t, long[:35])}); err != nil {
 		t.Fatal(err)
 	}
-	evalJS(t, ctx, fmt.Sprintf(`(() => {
+	evalJS(t, ctx, `(() => {
 		document.querySelector('#tab-treebank').click();
-		return true; })()`), nil)
+		return true; })()`, nil)
 	waitJS(t, ctx, "the paste box", `!!document.querySelector('#bankpaste')`)
 	evalJS(t, ctx, fmt.Sprintf(`(() => {
 		const ta = document.querySelector('#bankpaste');

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -80,7 +79,11 @@ func runBrowserCheck(logf func(string, ...any)) (report, skip string, err error)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", "", fmt.Errorf("building the wasm check: %v\n%s", err, out)
 	}
-	loader, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", "", fmt.Errorf("go env GOROOT: %w", err)
+	}
+	loader, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
 		return "", "", err
 	}

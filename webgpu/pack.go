@@ -167,12 +167,6 @@ func memberPrefix(k, m int) string {
 // weights buffer may hold (the storage binding limit).
 func weightBudget(o Options) int { return o.weightBytesLimit() / o.Weights.elemBytes() }
 
-// packWeights returns the contents of the weights buffer of one model (see
-// packMembers).
-func packWeights(p *network.Params, wm weightMap, f16 bool) []byte {
-	return packMembers([]*network.Params{p}, []weightMap{wm}, f16)
-}
-
 // packMembers returns the contents of the weights buffer: every tensor of
 // each model of ps at its place in wms (see mapMembers), as little-endian
 // float32 or float16 (rounded to nearest even), padded to a multiple of 4

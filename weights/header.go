@@ -111,18 +111,6 @@ func valueEnd(data []byte, i int) int {
 	return len(data)
 }
 
-func describeToken(tok json.Token) string {
-	switch v := tok.(type) {
-	case json.Delim:
-		return fmt.Sprintf("%q", string(v))
-	case string:
-		return fmt.Sprintf("the string %q", v)
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%v", tok)
-}
-
 // jsonString returns the JSON encoding of s, without encoding/json's HTML
 // escaping (so "<unk>" stays readable in the header).
 func jsonString(s string) []byte {

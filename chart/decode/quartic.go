@@ -43,6 +43,10 @@ func decodeQuartic(a *arena, s *Scores, con *conTable, cancel canceller) (*Deriv
 				for l := k + 1; l < j; l++ {
 					outer := left + c.CT[j*n1+l]
 					filler := c.C[k*n1+l]
+					// An O(1) upper bound of disc(i,k,l,j): float addition
+					// is monotone, so a sum using the bound bounds the sum
+					// using the weight; it also bounds what constraints
+					// impose (0, -Inf, or one label's disc + gap).
 					bound := max(0, maxDisc+w.maxGap[k*n1+l])
 					if (outer+bound)+filler <= best {
 						continue

@@ -111,17 +111,6 @@ func nonFinite(name string, row []float32, x, y int) error {
 	return fmt.Errorf("%s[%d][%d] holds a non-finite score", name, x, y)
 }
 
-// maxOf returns the largest value of v, or -Inf when v is empty.
-func maxOf(v []float32) float32 {
-	m := negInf
-	for _, x := range v {
-		if x > m {
-			m = x
-		}
-	}
-	return m
-}
-
 // contLabel returns the best label of the continuous item [i,j] and its
 // weight: the lowest-index label with the largest strictly positive score, or
 // -1 and 0 when no label scores above zero; under constraints, the label and
@@ -177,13 +166,4 @@ func (w *weights) discLabel(i, k, l, j int) (int, float32) {
 		}
 	}
 	return label, best
-}
-
-// discBound returns an upper bound of disc(i,k,l,j) that costs O(1):
-// max(0, maxDisc + maxGap). Float addition is monotone, so any sum that uses
-// the bound in place of the weight bounds the sum that uses the weight. It
-// also bounds the weights constraints impose: 0, -Inf, or one label's
-// disc + gap.
-func (w *weights) discBound(i, k, l, j int) float32 {
-	return max(0, w.maxDisc[i*w.n1+j]+w.maxGap[k*w.n1+l])
 }

@@ -74,9 +74,7 @@ func runDecode(args []string, stdout, stderr io.Writer) error {
 	out := decodeOutput{Variant: v.String(), Score: d.Score, Tree: strings.TrimSpace(sb.String()), Constituents: []constituentJSON{}}
 	for idx, y := range t.Yields() {
 		c := constituentJSON{Label: t.Nodes[idx].Label}
-		for _, b := range blocksOf(y) {
-			c.Blocks = append(c.Blocks, b)
-		}
+		c.Blocks = append(c.Blocks, blocksOf(y)...)
 		out.Constituents = append(out.Constituents, c)
 	}
 	enc := json.NewEncoder(stdout)

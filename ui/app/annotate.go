@@ -88,10 +88,9 @@ type AnnotateState struct {
 	// one discards the corpus.
 	ConfirmNew bool
 
-	gridTree *tree.Tree      // the tree of grid
-	grid     *treedraw.Grid  // the current tree laid out
-	saving   bool            // a debounced save is pending
-	ctx      context.Context // of the running re-parse
+	gridTree *tree.Tree     // the tree of grid
+	grid     *treedraw.Grid // the current tree laid out
+	saving   bool           // a debounced save is pending
 }
 
 // annSentence returns the current sentence, nil without a corpus.

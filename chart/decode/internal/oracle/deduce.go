@@ -14,12 +14,11 @@ type item struct {
 	x   [4]int
 }
 
-func cont(i, j int) item           { return item{2, [4]int{i, j}} }
-func disc(i, k, l, j int) item     { return item{4, [4]int{i, k, l, j}} }
-func (it item) indices() []int     { return it.x[:it.len] }
-func (it item) String() string     { return fmt.Sprint(it.indices()) }
-func (it item) isAxiom() bool      { return it.len == 2 && it.x[1] == it.x[0]+1 }
-func (it item) isContinuous() bool { return it.len == 2 }
+func cont(i, j int) item       { return item{2, [4]int{i, j}} }
+func disc(i, k, l, j int) item { return item{4, [4]int{i, k, l, j}} }
+func (it item) indices() []int { return it.x[:it.len] }
+func (it item) String() string { return fmt.Sprint(it.indices()) }
+func (it item) isAxiom() bool  { return it.len == 2 && it.x[1] == it.x[0]+1 }
 
 // valid reports whether it is an item of a sentence of n words: every
 // index in 0..n, strictly increasing.

@@ -103,11 +103,8 @@ func (f *fn) brIf(d int) {
 
 // i32 arithmetic and comparisons.
 func (f *fn) i32Add()            { f.op(0x6a) }
-func (f *fn) i32Sub()            { f.op(0x6b) }
 func (f *fn) i32Mul()            { f.op(0x6c) }
 func (f *fn) i32Shl()            { f.op(0x74) }
-func (f *fn) i32Eqz()            { f.op(0x45) }
-func (f *fn) i32Ne()             { f.op(0x47) }
 func (f *fn) i32LtS()            { f.op(0x48) }
 func (f *fn) i32Load(off uint32) { f.mem(0x28, 2, off) }
 
