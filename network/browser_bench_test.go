@@ -36,16 +36,16 @@ func BenchmarkBrowserForwardOne(b *testing.B) {
 		b.Skip(err)
 	}
 	dir := b.TempDir()
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	loader, err := headless.WasmExecPath()
 	if err != nil {
-		b.Fatalf("go env GOROOT: %v", err)
+		b.Fatal(err)
 	}
 	build := exec.Command("go", "test", "-c", "-o", filepath.Join(dir, "network.wasm"), ".")
 	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("building the js/wasm tests: %v\n%s", err, out)
 	}
-	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	execJS, err := os.ReadFile(loader)
 	if err != nil {
 		b.Fatal(err)
 	}

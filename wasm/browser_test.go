@@ -24,6 +24,7 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/headless"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/ui/app"
@@ -86,11 +87,11 @@ func appDir(t *testing.T) string {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the wasm: %v\n%s", err, out)
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	loader, err := headless.WasmExecPath()
 	if err != nil {
 		t.Fatal(err)
 	}
-	copyFile(t, filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), filepath.Join(dir, "wasm_exec.js"))
+	copyFile(t, loader, filepath.Join(dir, "wasm_exec.js"))
 	files, err := filepath.Glob("web/*")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/discspan/discspan/internal/headless"
 )
 
 // chromium is Debian's Chromium (apt-get install -y chromium).
@@ -79,11 +81,11 @@ func runBrowserCheck(logf func(string, ...any)) (report, skip string, err error)
 	if out, err := build.CombinedOutput(); err != nil {
 		return "", "", fmt.Errorf("building the wasm check: %v\n%s", err, out)
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	loaderPath, err := headless.WasmExecPath()
 	if err != nil {
-		return "", "", fmt.Errorf("go env GOROOT: %w", err)
+		return "", "", err
 	}
-	loader, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	loader, err := os.ReadFile(loaderPath)
 	if err != nil {
 		return "", "", err
 	}

@@ -201,11 +201,11 @@ func ortPage(dir string) error {
 			return err
 		}
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	loader, err := headless.WasmExecPath()
 	if err != nil {
-		return fmt.Errorf("go env GOROOT: %w", err)
+		return err
 	}
-	execJS, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	execJS, err := os.ReadFile(loader)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Package headless starts headless Chromium for the benchmarks that
 // measure the browser (network's in-tab scoring, bench/onnxexport's
 // comparison with ONNX Runtime Web): where Chromium is, a browser with a
-// throwaway profile, and the lines the pages log to the console.
+// throwaway profile, and the lines the pages log to the console; and
+// gives every browser test and benchmark the Go toolchain's wasm_exec.js.
 package headless
 
 import (
@@ -9,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,4 +110,15 @@ func (b *Browser) Close() {
 		c()
 	}
 	os.RemoveAll(b.profile)
+}
+
+// WasmExecPath returns the wasm_exec.js of the Go toolchain on PATH (`go
+// env GOROOT`), the loader a page needs to run a js/wasm binary that
+// toolchain builds.
+func WasmExecPath() (string, error) {
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return "", fmt.Errorf("headless: go env GOROOT: %w", err)
+	}
+	return filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"), nil
 }
