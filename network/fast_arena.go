@@ -19,11 +19,11 @@ type arena struct {
 	// chunks that double would leave up to half their memory unused, and
 	// such an arena is never reset.
 	exact bool
-}
 
-// poison makes take fill what it hands out with NaNs (a test of
-// TestFastNoUninitialisedReads).
-var poison bool
+	// poison makes take fill what it hands out with NaNs (set by getArena
+	// from the stash's poison, for TestFastNoUninitialisedReads).
+	poison bool
+}
 
 // take returns n float32 values, not zeroed.
 func (a *arena) take(n int) []float32 {
@@ -42,7 +42,7 @@ func (a *arena) take(n int) []float32 {
 	s := a.buf[a.off : a.off+n : a.off+n]
 	a.off += n
 	a.used += n
-	if poison {
+	if a.poison {
 		nan := float32(math.NaN())
 		for i := range s {
 			s[i] = nan
@@ -74,11 +74,16 @@ func (a *arena) reset() {
 // emptied by the garbage collector: a training run needs the same large
 // arenas at every step, and reallocating them would cost more than the
 // work they save. It keeps at most maxStash arenas and maxStashFloats
-// values in all; Release empties it.
+// values in all; Release empties it. It is the package's one store of
+// memory shared by all models, with gradBufs.
 var arenas struct {
 	sync.Mutex
 	free   []*arena
 	floats int
+	// poison, set by a test only, makes the arenas handed out fill what
+	// they hand out with NaNs, so that a read of a value never written
+	// shows in the results.
+	poison bool
 }
 
 const (
@@ -93,9 +98,10 @@ func getArena() *arena {
 		a := arenas.free[n-1]
 		arenas.free = arenas.free[:n-1]
 		arenas.floats -= len(a.buf)
+		a.poison = arenas.poison
 		return a
 	}
-	return new(arena)
+	return &arena{poison: arenas.poison}
 }
 
 func putArena(a *arena) {

@@ -499,8 +499,13 @@ func TestFastNoUninitialisedReads(t *testing.T) {
 	}
 	arenas.Unlock()
 	Release() // fresh arenas too: poison those of the next run as they grow
-	poison = true
-	defer func() { poison = false }()
+	setPoison := func(on bool) {
+		arenas.Lock()
+		arenas.poison = on
+		arenas.Unlock()
+	}
+	setPoison(true)
+	defer setPoison(false)
 	l2, g2, o2 := run()
 	if l1 != l2 {
 		t.Errorf("loss %v, then %v with poisoned arenas", l1, l2)

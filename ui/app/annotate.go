@@ -264,7 +264,7 @@ func (a *App) annRefresh() {
 		Width:  g.Width*treedraw.UnitEm*fontSize + fontSize,
 		Height: g.Height*treedraw.LineHeight*fontSize + fontSize}
 	v.SVG = treedraw.SVG(g, treedraw.SVGOptions{FontSize: fontSize, Classes: nodeCls, TokenClasses: tokCls, ID: "tree-ann"})
-	v.Key = fmt.Sprintf("ann.%d", drawings.Add(1))
+	v.Key = svgKey(v.ID, v.SVG)
 	s.View = v
 }
 

@@ -2,9 +2,10 @@ package app
 
 import (
 	"fmt"
+	"hash/crc64"
 	"slices"
+	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -31,12 +32,14 @@ type TreeView struct {
 	SVG           string
 	Width, Height float64
 	RootX         float64
-	// TreeKey identifies the tree drawn: unlike Key it stays when the
-	// drawing is redrawn (a selection), so that a renderer scrolls a new
-	// tree into view once (see ScrollLeft).
+	// TreeKey identifies the tree drawn (the Key of its first drawing):
+	// unlike Key it stays when the drawing is redrawn (a selection), so
+	// that a renderer scrolls a new tree into view once (see ScrollLeft);
+	// the same tree drawn again the same way keeps its place.
 	TreeKey string
-	// Key identifies the SVG: it changes whenever the SVG does, so that a
-	// renderer can skip setting an unchanged drawing again.
+	// Key identifies the SVG (see svgKey): it changes whenever the SVG
+	// does, so that a renderer can skip setting an unchanged drawing
+	// again.
 	Key string
 	// DrawNs is the time of the layout and the SVG.
 	DrawNs int64
@@ -95,9 +98,9 @@ func newTreeView(id, title string, t *tree.Tree, p *parser.Parse, labels []strin
 			break
 		}
 	}
-	v.TreeKey = fmt.Sprintf("%s.%d", id, drawings.Add(1))
 	v.Nodes = nodeInfos(t, p, labels, classes)
 	v.draw()
+	v.TreeKey = v.Key
 	v.DrawNs = int64(time.Since(start))
 	return v
 }
@@ -115,11 +118,15 @@ func (v *TreeView) draw() {
 		cls[v.selected] = strings.TrimSpace(cls[v.selected] + " sel")
 	}
 	v.SVG = treedraw.SVG(v.grid, treedraw.SVGOptions{FontSize: fontSize, Classes: cls, ID: "tree-" + v.ID})
-	v.Key = fmt.Sprintf("%s.%d", v.ID, drawings.Add(1))
+	v.Key = svgKey(v.ID, v.SVG)
 }
 
-// drawings counts the SVGs drawn, for TreeView.Key.
-var drawings atomic.Int64
+// svgKey is the key of a drawing: the view's ID and a checksum of the
+// SVG, so that equal drawings have equal keys and a changed one (almost
+// surely, 1 in 2^64 otherwise) a new key.
+func svgKey(id, svg string) string {
+	return id + "." + strconv.FormatUint(crc64.Checksum([]byte(svg), crc64.MakeTable(crc64.ECMA)), 36)
+}
 
 // setSelected marks node i (-1: none) and redraws when it changed.
 func (v *TreeView) setSelected(i int) {
