@@ -52,13 +52,15 @@ type bracket struct {
 
 // bracketParser collects the brackets of one tree, in pre-order, from the
 // tokens of its text. The first error is kept and the rest of the tree is
-// only counted, so that reading can go on after it.
+// only counted (its brackets are not kept), so that reading can go on
+// after it with no more memory.
 type bracketParser struct {
 	name      string
 	brs       []bracket
 	stack     []int // indices of the open brackets
 	wantLabel bool  // the last token was "("
 	err       *Error
+	counted   int // brackets opened after the error and still open
 
 	// Scratch space and shared strings of build.
 	at     []int
@@ -67,11 +69,11 @@ type bracketParser struct {
 }
 
 func (p *bracketParser) reset() {
-	p.brs, p.stack, p.wantLabel, p.err = p.brs[:0], p.stack[:0], false, nil
+	p.brs, p.stack, p.wantLabel, p.err, p.counted = p.brs[:0], p.stack[:0], false, nil, 0
 }
 
 // depth returns the number of open brackets.
-func (p *bracketParser) depth() int { return len(p.stack) }
+func (p *bracketParser) depth() int { return len(p.stack) + p.counted }
 
 func (p *bracketParser) fail(line, col int, format string, args ...any) {
 	if p.err == nil {
@@ -82,6 +84,17 @@ func (p *bracketParser) fail(line, col int, format string, args ...any) {
 // open handles a "(".
 func (p *bracketParser) open(line, col int) {
 	p.wantLabel = true
+	switch {
+	case p.err != nil:
+	case len(p.brs) >= MaxBrackets:
+		p.fail(line, col, "%s", limitText("brackets in one tree", MaxBrackets))
+	case len(p.stack) >= MaxDepth:
+		p.fail(line, col, "%s", limitText("brackets nested in one another", MaxDepth))
+	}
+	if p.err != nil {
+		p.counted++
+		return
+	}
 	parent := -1
 	if len(p.stack) > 0 {
 		parent = p.stack[len(p.stack)-1]
@@ -97,6 +110,10 @@ func (p *bracketParser) open(line, col int) {
 
 // atom handles a label or a leaf; there must be an open bracket.
 func (p *bracketParser) atom(s []byte, line, col int) {
+	if p.err != nil {
+		p.wantLabel = false
+		return
+	}
 	b := &p.brs[p.stack[len(p.stack)-1]]
 	if p.wantLabel {
 		p.wantLabel = false
@@ -117,6 +134,10 @@ func (p *bracketParser) atom(s []byte, line, col int) {
 // the tree is complete.
 func (p *bracketParser) close() bool {
 	p.wantLabel = false
+	if p.counted > 0 {
+		p.counted--
+		return false
+	}
 	p.stack = p.stack[:len(p.stack)-1]
 	return len(p.stack) == 0
 }

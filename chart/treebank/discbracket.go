@@ -31,6 +31,10 @@ func (d *discReader) next() (*tree.Tree, error) {
 			}
 			return nil, io.EOF
 		}
+		if d.lr.tooLong() {
+			d.n++
+			return nil, d.lr.longLine(d.name)
+		}
 		if isBlank(line) {
 			continue
 		}
@@ -82,6 +86,8 @@ func (d *discReader) parseLine(b []byte, lineNo int) (*tree.Tree, *Error) {
 		}
 	}
 	switch {
+	case p.err != nil:
+		return nil, p.err // the first error of the line
 	case p.depth() > 0:
 		open := p.brs[p.stack[len(p.stack)-1]]
 		return nil, errorf(d.name, lineNo, len(b)+1, "unbalanced brackets: %d '(' not closed at the end of the line (the innermost at column %d)", p.depth(), open.col)

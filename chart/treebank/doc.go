@@ -28,7 +28,9 @@
 // numbers, duplicate node numbers, cycles, bracket balance, word indices
 // and UTF-8 (a sentence with a byte that is not UTF-8 is refused, naming
 // its line and column; a byte order mark at the start of the input is
-// skipped). The writers return an error, naming the tree, for a tree they
+// skipped). Limits far above real treebanks bound the memory one sentence
+// can cost whatever the input (see MaxLineBytes, MaxTokens, MaxBrackets,
+// MaxDepth): a sentence past one is refused like a malformed one. The writers return an error, naming the tree, for a tree they
 // cannot write so that it reads back the same (white space inside a field,
 // parent links that are out of range or form a cycle, and so on).
 //

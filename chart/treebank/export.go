@@ -61,6 +61,9 @@ func (x *exportReader) next() (*tree.Tree, error) {
 			}
 			lineNo = x.lr.line
 		}
+		if x.lr.tooLong() {
+			return nil, x.lr.longLine(x.name)
+		}
 		f, _, _ := x.split(line)
 		if len(f) == 0 {
 			continue // blank or comment line
@@ -216,13 +219,20 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree
 		if sentErr != nil {
 			continue
 		}
+		if x.lr.tooLong() {
+			fail(x.lr.longLine(x.name))
+			continue
+		}
 		if err := checkUTF8(x.name, lineNo, line); err != nil {
 			fail(err)
 			continue
 		}
-		if isNodeNum(f[0]) {
+		switch {
+		case isNodeNum(f[0]):
 			fail(x.nodeLine(t, s, f, comment, lineNo))
-		} else {
+		case len(t.Tokens) >= MaxTokens:
+			fail(errorf(x.name, lineNo, 0, "sentence %s: %s", t.ID, limitText("tokens", MaxTokens)))
+		default:
 			fail(x.tokenLine(t, s, f, comment, lineNo))
 		}
 	}

@@ -18,6 +18,7 @@ type lineReader struct {
 	buf  []byte // holds lines longer than the bufio buffer
 	line int    // number of the line last returned (1-based)
 	err  error  // io.EOF or the read error that ended the input
+	long bool   // the line last returned was longer than MaxLineBytes
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -27,16 +28,23 @@ func newLineReader(r io.Reader) *lineReader {
 // next returns the next line without its "\n" ending and without trailing
 // "\r" characters, and without a byte order mark at the start of the input.
 // The slice is valid until the next call. ok is false at the
-// end of the input or after a read error; see ioErr.
+// end of the input or after a read error; see ioErr. A line longer than
+// MaxLineBytes is read to its end but only its first MaxLineBytes bytes
+// are kept and returned; tooLong then reports it.
 func (l *lineReader) next() (line []byte, ok bool) {
 	if l.err != nil {
 		return nil, false
 	}
+	l.long = false
 	b, err := l.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.buf = append(l.buf[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = l.br.ReadSlice('\n')
+			if keep := MaxLineBytes - len(l.buf); keep < len(b) {
+				l.long = true
+				b = b[:max(keep, 0)]
+			}
 			l.buf = append(l.buf, b...)
 		}
 		b = l.buf
@@ -58,6 +66,14 @@ func (l *lineReader) next() (line []byte, ok bool) {
 		b = bytes.TrimPrefix(b, bom)
 	}
 	return b, true
+}
+
+// tooLong reports whether the line last returned was cut at MaxLineBytes.
+func (l *lineReader) tooLong() bool { return l.long }
+
+// longLine is the error of a line longer than MaxLineBytes.
+func (l *lineReader) longLine(name string) *Error {
+	return errorf(name, l.line, 0, "the line is longer than %d bytes (the readers' limit)", MaxLineBytes)
 }
 
 // lineNo returns the number of the line last returned.

@@ -46,6 +46,13 @@ func (r *ptbReader) next() (*tree.Tree, error) {
 				return nil, io.EOF
 			}
 			r.line, r.pos, r.lineNo = line, 0, r.lr.line
+			if r.lr.tooLong() {
+				// Drop the line and the tree it is part of.
+				r.line = nil
+				p.reset()
+				r.skipping = true
+				return nil, r.lr.longLine(r.name)
+			}
 			if err := checkUTF8(r.name, r.lineNo, line); err != nil {
 				// Drop the line and the tree it is part of.
 				r.line = nil

@@ -170,6 +170,7 @@ type tigerSentence struct {
 	hasGraph    bool
 	elems       []tigerElem
 	nts         int
+	edges       int // <edge> and <secedge> elements
 }
 
 // sentence reads an <s> element up to its end tag. After an error in the
@@ -247,12 +248,30 @@ func (x *tigerReader) sentence(start xml.StartElement) (*tree.Tree, error) {
 				if e.nt {
 					s.nts++
 				}
+				if len(s.elems) >= MaxTokens+maxNodes {
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> and <nt> elements", MaxTokens+maxNodes)))
+				}
+				if sentErr != nil { // only read on to the end of the sentence
+					if err := x.skip(); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				cur = len(s.elems)
 				s.elems = append(s.elems, e)
 			case name == "edge" && parent == "nt", name == "secedge" && (parent == "t" || parent == "nt"):
 				ed := tigerEdge{label: x.opt(attr(el, "label")), idref: attr(el, "idref"), line: x.line}
 				if ed.idref == "" {
 					fail(errorf(x.name, x.line, 0, "sentence %s: <%s> without an idref", s.id, name))
+				}
+				if s.edges++; s.edges > MaxBrackets {
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<edge> and <secedge> elements", MaxBrackets)))
+				}
+				if sentErr != nil {
+					if err := x.skip(); err != nil {
+						return nil, err
+					}
+					continue
 				}
 				if name == "edge" {
 					s.elems[cur].edges = append(s.elems[cur].edges, ed)
