@@ -73,6 +73,10 @@ type Options struct {
 	// Device is the device training jobs run on; "" and "cpu" mean the
 	// CPU, the only one so far. One job runs at a time per device.
 	Device string
+	// StallTimeout drops a connection whose client takes no bytes of an
+	// answer for that long (a stalled download); 0 means
+	// DefaultStallTimeout.
+	StallTimeout time.Duration
 	// TrainDefaults, when set, adjusts the train.Options of each job
 	// before it runs (sizes, workers, batch size; tests make them tiny).
 	// Preset, Epochs and Progress are the server's.
@@ -94,6 +98,7 @@ type Handler struct {
 	maxWords  int
 	uploads   chan struct{} // one token per upload being read
 	idle, end time.Duration // upload timeouts
+	stall     time.Duration // see Options.StallTimeout
 }
 
 // New returns the handler for o. It fails when a path of o.Weights cannot
@@ -134,8 +139,11 @@ func New(o Options) (*Handler, error) {
 		}
 		o.Device = dev
 	}
+	if o.StallTimeout < 0 {
+		return nil, fmt.Errorf("server: negative stall timeout")
+	}
 	h := &Handler{static: newStatic(o.App), models: newCatalog(paths, logf), mux: http.NewServeMux(),
-		hosts: hostSet(o.Hosts), cross: http.NewCrossOriginProtection()}
+		hosts: hostSet(o.Hosts), cross: http.NewCrossOriginProtection(), stall: cmp.Or(o.StallTimeout, DefaultStallTimeout)}
 	if o.JobsDir != "" {
 		j, err := newJobs(o.JobsDir, modelsDir, o.Device, cmp.Or(o.MaxQueue, DefaultMaxQueue), o.MaxWords, o.TrainDefaults, logf)
 		if err != nil {
@@ -169,8 +177,11 @@ func (h *Handler) route() {
 // and DELETE); other methods get 405. Every answer carries the security
 // headers (see ContentSecurityPolicy); a request whose Host is not one of
 // Options.Hosts gets 421, and a cross-origin POST or DELETE (by its
-// Sec-Fetch-Site or Origin header) 403.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// Sec-Fetch-Site or Origin header) 403. A client that stops taking an
+// answer is dropped after Options.StallTimeout; a Range header is tidied
+// first (see tidyRange).
+func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := newStallGuard(rw, h.stall)
 	setSecurityHeaders(w.Header())
 	if r.ContentLength != 0 {
 		// Only an upload reads its body (under deadlines of its own, see
@@ -195,6 +206,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	tidyRange(r.Header)
 	h.mux.ServeHTTP(w, r)
 }
 

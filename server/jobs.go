@@ -78,6 +78,9 @@ type jobs struct {
 	maxQueue, maxWords     int
 	defaults               func(*train.Options)
 	logf                   func(string, ...any)
+	// afterRun, when set (tests), is called when a job's run has returned,
+	// before its end is recorded.
+	afterRun func(id string)
 
 	mu         sync.Mutex
 	all        map[string]*Job
@@ -412,13 +415,23 @@ func (m *jobs) loop() {
 
 		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
+		if m.afterRun != nil {
+			m.afterRun(id)
+		}
 
 		m.mu.Lock()
 		switch {
 		case err != nil:
 			// The job's files by their names, not the server's paths.
 			m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
-		case sum.Interrupted && m.userCancel:
+		case m.userCancel:
+			// Cancelled (and told so) even when the cancel came after the
+			// last batch: the model the run installed goes.
+			if !sum.Interrupted {
+				if err := os.Remove(m.modelPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					m.logf("server: job %s: %v", id, err)
+				}
+			}
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:
 			// Shutdown: the job stays running on disk and resumes from its checkpoint.

@@ -56,7 +56,7 @@ func NewReadOnly(o ReadOnlyOptions) (*Handler, error) {
 			p.bySum[m.SHA256] = m
 		}
 	}
-	h := &Handler{static: newStatic(o.App), models: p, mux: http.NewServeMux()}
+	h := &Handler{static: newStatic(o.App), models: p, mux: http.NewServeMux(), stall: DefaultStallTimeout}
 	h.route()
 	return h, nil
 }

@@ -84,6 +84,22 @@ func (h *Handler) routeTraining() {
 	h.tmux.HandleFunc("GET "+JobsPath+"/{id}", h.auth(h.serveJob))
 	h.tmux.HandleFunc("DELETE "+JobsPath+"/{id}", h.auth(h.serveCancel))
 	h.tmux.HandleFunc("GET "+JobsPath+"/{id}/events", h.auth(h.serveEvents))
+	// The same paths with other methods, and other paths: JSON errors
+	// like the API's others, not net/http's plain text.
+	for path, allow := range map[string]string{
+		TrainPath:                 "POST",
+		JobsPath:                  "GET, HEAD",
+		JobsPath + "/{id}":        "GET, HEAD, DELETE",
+		JobsPath + "/{id}/events": "GET, HEAD",
+	} {
+		h.tmux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("method %s not allowed here (allowed: %s)", r.Method, allow), 0)
+		})
+	}
+	h.tmux.HandleFunc(JobsPath+"/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint of the training API", 0)
+	})
 }
 
 // isTraining reports whether a request path belongs to the training API.
@@ -109,6 +125,10 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		epochs = n
+	}
+	if r.ContentLength > h.maxUpload {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("treebank of %d bytes: at most %d (the server's --max-upload)", r.ContentLength, h.maxUpload), 0)
+		return
 	}
 	if h.jobs.queueFull() {
 		w.Header().Set("Retry-After", "60")

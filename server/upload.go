@@ -45,6 +45,8 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 	if contentType != "" {
 		if mt, _, err := mime.ParseMediaType(contentType); err == nil {
 			switch {
+			case strings.HasPrefix(mt, "multipart/"):
+				return treebank.Unknown, &uploadError{Msg: "a form upload (" + mt + "): send the treebank file itself as the body (curl --data-binary @FILE)"}
 			case strings.Contains(mt, "discbracket"):
 				return treebank.Discbracket, nil
 			case strings.Contains(mt, "export"):
@@ -118,11 +120,29 @@ type converted struct {
 func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.Writer) (converted, error) {
 	var c converted
 	br := bufio.NewReaderSize(r, formatPeek)
-	head, err := peekHead(br)
-	if err != nil {
-		return c, fmt.Errorf("reading the upload: %w", err)
+	skipped := 0 // blank lines discarded before the first line of text
+	var head []byte
+	for {
+		var err error
+		if head, err = peekHead(br); err != nil {
+			return c, fmt.Errorf("reading the upload: %w", err)
+		}
+		blank := len(bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n\v\f")) == 0
+		end := bytes.LastIndexByte(head, '\n')
+		if len(head) < formatPeek || !blank || end < 0 {
+			break
+		}
+		// A buffer of nothing but blank lines: drop them, keeping count.
+		skipped += bytes.Count(head[:end+1], []byte("\n"))
+		if _, err := br.Discard(end + 1); err != nil {
+			return c, fmt.Errorf("reading the upload: %w", err)
+		}
 	}
+	var err error
 	if c.Format, err = detectFormat(head, contentType); err != nil {
+		if ue, ok := err.(*uploadError); ok && ue.Line > 0 {
+			ue.Line += skipped
+		}
 		return c, err
 	}
 	rd := treebank.NewReader(br, "upload", c.Format)
@@ -135,12 +155,16 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 		var e *treebank.Error
 		switch {
 		case errors.As(err, &e):
-			return c, &uploadError{Line: e.Line, Msg: fmt.Sprintf("%s: %s", c.Format, e.Msg)}
+			line := e.Line
+			if line > 0 {
+				line += skipped
+			}
+			return c, &uploadError{Line: line, Msg: fmt.Sprintf("%s: %s", c.Format, e.Msg)}
 		case err != nil:
 			return c, fmt.Errorf("reading the upload: %w", err)
 		}
 		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
-			return c, &uploadError{Line: rd.Line(), Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
+			return c, &uploadError{Line: rd.Line() + skipped, Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
 		}
 		w := tw
 		if k%DevEvery == 0 {
@@ -149,7 +173,7 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			c.Train++
 		}
 		if err := w.Write(t); err != nil {
-			return c, &uploadError{Line: rd.Line(), Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
+			return c, &uploadError{Line: rd.Line() + skipped, Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
 		}
 	}
 	if n := c.Train + c.Dev; n < MinUploadSentences {

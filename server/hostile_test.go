@@ -1,0 +1,219 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// TestTidyRange: the Range headers passed on to http.ServeContent.
+func TestTidyRange(t *testing.T) {
+	tests := []struct{ in, out string }{
+		{"bytes=0-9", "bytes=0-9"},
+		{"bytes=0-9, 20-", "bytes=0-9,20-"},
+		{"bytes=-100", "bytes=-100"},
+		{"bytes=-0", "bytes=9223372036854775806-"}, // unsatisfiable: 416
+		{"bytes=-0,5-6", "bytes=5-6"},
+		{"bytes=5-1", ""}, // invalid: ignored
+		{"bytes=x-y", ""}, // invalid: ignored
+		{"bytes=5", ""},   // invalid: ignored
+		{"bytes=--5", ""}, // invalid: ignored
+		{"items=0-5", ""}, // another unit: ignored
+		{"bytes 0-5", ""}, // no "=": ignored
+		{"bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1", "bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1"},
+		{"bytes=" + strings.Repeat("0-0,", maxRanges) + "1-1", ""}, // too many: ignored
+	}
+	for _, tc := range tests {
+		h := http.Header{"Range": {tc.in}}
+		tidyRange(h)
+		if got := h.Get("Range"); got != tc.out {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.out)
+		}
+	}
+}
+
+// TestStalledDownload: a client that asks for a large file and reads
+// nothing has its connection closed by the server once the socket buffers
+// are full and a write has waited StallTimeout; a client that reads gets
+// the whole file.
+func TestStalledDownload(t *testing.T) {
+	big := make([]byte, 64<<20)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	h, err := New(Options{App: fstest.MapFS{"index.html": {Data: []byte("x")}, "big.bin": {Data: big}}, Logf: t.Logf, StallTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := make(chan net.Conn, 4)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateClosed {
+			closed <- c
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+
+	resp, b := get(t, srv.URL+"/big.bin")
+	if resp.StatusCode != http.StatusOK || len(b) != len(big) {
+		t.Fatalf("a client that reads: %s, %d bytes of %d", resp.Status, len(b), len(big))
+	}
+
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := fmt.Fprintf(conn, "GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	for c := range closed { // closed by the server, the client having read nothing
+		if c.RemoteAddr().String() == conn.LocalAddr().String() {
+			break
+		}
+	}
+	n, _ := io.Copy(io.Discard, bufio.NewReader(conn))
+	if n >= int64(len(big)) {
+		t.Errorf("the stalled client still got %d bytes, the whole file", n)
+	}
+}
+
+// TestHostileUploads: uploads that cost a reader memory in proportion to
+// their size (a line of nothing but '(', a line of a million words, an
+// export sentence with no end) are refused with a 400 naming the line,
+// spending a bounded amount of memory; blank lines before the treebank,
+// however many, are skipped and counted in line numbers; a form upload,
+// and a declared length over the limit (refused before a byte of the body
+// is read), get clear errors.
+func TestHostileUploads(t *testing.T) {
+	data := string(shortTreebank(t, 12, 8))
+	words := func(n int) string {
+		var b strings.Builder
+		b.WriteString("(ROOT (S")
+		for i := range n {
+			fmt.Fprintf(&b, " (n %d=w)", i)
+		}
+		return b.String() + "))\n"
+	}
+	noEOS := func(n int) string {
+		var b strings.Builder
+		b.WriteString("#BOS 1\n")
+		for range n {
+			b.WriteString("w\t--\tn\t--\t--\t0\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name, body string
+		code, line int
+		want       string
+	}{
+		{"10 MB of '('", strings.Repeat("(", 10<<20), 400, 1, "longer than 1048576 bytes"},
+		{"a tree nested 200,000 deep", "(ROOT " + strings.Repeat("(X ", 200000) + "(n 0=w)" + strings.Repeat(")", 200001) + "\n" + data, 400, 1, "more than 1000 brackets nested"},
+		{"a million words", words(1000000), 400, 1, "longer than 1048576 bytes"},
+		{"60,000 words", words(60000), 400, 1, "more than 30000 brackets"},
+		{"an export sentence with no #EOS", noEOS(1000000), 400, 10002, "more than 10000 tokens"},
+		{"70,000 blank lines, then a treebank", strings.Repeat("\n", 70000) + data, 202, 0, ""},
+		{"70,000 blank lines, then an error", strings.Repeat("\n", 70000) + data[:strings.Index(data, "\n")+1] + "(ROOT (n 0=w)))\n" + data, 400, 70002, "text after the end of the tree"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, srv := limitServer(t, Options{}, nil)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			resp, b := do(t, http.MethodPost, srv.URL+TrainPath+"?epochs=1", testToken, "", []byte(tc.body))
+			runtime.ReadMemStats(&after)
+			if resp.StatusCode != tc.code {
+				t.Fatalf("%s %.200s, want %d", resp.Status, b, tc.code)
+			}
+			if tc.code == 400 {
+				if e := errorOf(t, b); e.Line != tc.line || !strings.Contains(e.Error, tc.want) {
+					t.Errorf("error %+v, want line %d saying %q", e, tc.line, tc.want)
+				}
+			}
+			// The body (up to 32 MiB) is read once by the client and once
+			// by the server, in this process; the parse holds at most a
+			// 1 MiB line and a tree of 30,000 brackets.
+			if spent := after.TotalAlloc - before.TotalAlloc; spent > uint64(3*len(tc.body))+128<<20 {
+				t.Errorf("%d MiB allocated for a body of %d KiB", spent>>20, len(tc.body)>>10)
+			}
+		})
+	}
+
+	_, srv := limitServer(t, Options{MaxUpload: 1 << 20}, nil)
+	resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "multipart/form-data; boundary=x", []byte("--x\r\n\r\n"+data+"\r\n--x--\r\n"))
+	if resp.StatusCode != 400 || !strings.Contains(errorOf(t, b).Error, "--data-binary") {
+		t.Errorf("a form upload: %s %s", resp.Status, b)
+	}
+	// A declared 10 GB body, of which nothing is sent: answered at once.
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: 10000000000\r\n\r\n", TrainPath, testToken)
+	answer, _ := io.ReadAll(conn)
+	if !strings.HasPrefix(string(answer), "HTTP/1.1 413") || !strings.Contains(string(answer), "at most 1048576") {
+		t.Errorf("a declared 10 GB body: %.300q", answer)
+	}
+}
+
+// TestTrainingAPIErrors: unknown paths and methods of the training API
+// get JSON errors (with Allow for 405), like its other errors.
+func TestTrainingAPIErrors(t *testing.T) {
+	_, srv := limitServer(t, Options{}, nil)
+	tests := []struct {
+		method, path string
+		code         int
+		allow        string
+	}{
+		{http.MethodGet, TrainPath, 405, "POST"},
+		{http.MethodPut, JobsPath, 405, "GET, HEAD"},
+		{http.MethodPost, JobsPath + "/1", 405, "GET, HEAD, DELETE"},
+		{http.MethodDelete, JobsPath + "/1/events", 405, "GET, HEAD"},
+		{http.MethodGet, JobsPath + "/1/other", 404, ""},
+		{http.MethodGet, JobsPath + "/1", 404, ""}, // no such job
+	}
+	for _, tc := range tests {
+		resp, b := do(t, tc.method, srv.URL+tc.path, testToken, "", nil)
+		if resp.StatusCode != tc.code || resp.Header.Get("Allow") != tc.allow || resp.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s: %s, Allow %q, %s", tc.method, tc.path, resp.Status, resp.Header.Get("Allow"), resp.Header.Get("Content-Type"))
+			continue
+		}
+		errorOf(t, b)
+	}
+}
+
+// TestCancelAfterLastBatch: a DELETE that reaches a running job after its
+// training has finished, but before the job is recorded done, is honoured
+// as it was answered (202, cancelled): the job ends cancelled and its
+// model is not offered.
+func TestCancelAfterLastBatch(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	h, srv := limitServer(t, Options{}, nil)
+	cancelled := make(chan int, 1)
+	h.jobs.afterRun = func(id string) {
+		resp, _ := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id, testToken, "", nil)
+		cancelled <- resp.StatusCode
+	}
+	id := submit(t, srv, "?epochs=1", data)
+	j := waitJob(t, srv, id, "finished", isDone)
+	if code := <-cancelled; code != http.StatusAccepted || j.State != JobCancelled || j.Model != "" {
+		t.Fatalf("DELETE answered %d; the job ended %s, model %q", code, j.State, j.Model)
+	}
+	if _, err := os.Stat(h.jobs.modelPath(id)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the cancelled job's model is still there: %v", err)
+	}
+}

@@ -1,0 +1,112 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultStallTimeout is how long an answer may wait for the client to
+// take the next bytes (Options.StallTimeout).
+const DefaultStallTimeout = 30 * time.Second
+
+// stallGuard drops a connection whose client stops reading: before each
+// write of the answer the connection gets a write deadline stallTimeout
+// ahead, so that a download makes progress or ends, while a long answer
+// that keeps moving (a weights file on a slow link, a training job's event
+// stream) runs as long as it needs. Where the connection has no deadlines
+// (the Worker) it only passes the writes on.
+type stallGuard struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func newStallGuard(w http.ResponseWriter, timeout time.Duration) *stallGuard {
+	g := &stallGuard{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
+	g.extend() // also for an answer of headers only, on a reused connection
+	return g
+}
+
+func (g *stallGuard) extend() { _ = g.rc.SetWriteDeadline(time.Now().Add(g.timeout)) }
+
+func (g *stallGuard) WriteHeader(code int) {
+	g.extend()
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *stallGuard) Write(b []byte) (int, error) {
+	g.extend()
+	return g.ResponseWriter.Write(b)
+}
+
+// Flush flushes the answer (the event stream needs it).
+func (g *stallGuard) Flush() {
+	g.extend()
+	_ = g.rc.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (g *stallGuard) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
+// maxRanges is the most byte ranges of a Range header that are honoured;
+// a longer list is ignored (the whole file is sent), since hundreds of
+// tiny ranges cost the server more than the file.
+const maxRanges = 16
+
+// tidyRange rewrites the Range header of a GET before http.ServeContent
+// reads it (RFC 9110, section 14.2): a header that is not a valid list of
+// byte ranges, or one of more than maxRanges ranges, is ignored; a
+// suffix range of length 0 ("bytes=-0") is unsatisfiable, and a list of
+// nothing else is answered 416 (by a start past the end of any file).
+func tidyRange(h http.Header) {
+	v := h.Get("Range")
+	if v == "" {
+		return
+	}
+	unit, set, ok := strings.Cut(v, "=")
+	specs := strings.Split(set, ",")
+	if !ok || strings.TrimSpace(unit) != "bytes" || len(specs) > maxRanges {
+		h.Del("Range")
+		return
+	}
+	kept := specs[:0]
+	for _, s := range specs {
+		s = strings.TrimSpace(s)
+		first, last, ok := strings.Cut(s, "-")
+		if !ok {
+			h.Del("Range")
+			return
+		}
+		if first == "" { // the last N bytes
+			n, err := strconv.ParseInt(last, 10, 64)
+			if err != nil || n < 0 {
+				h.Del("Range")
+				return
+			}
+			if n == 0 {
+				continue
+			}
+		} else {
+			a, err := strconv.ParseInt(first, 10, 64)
+			if err != nil || a < 0 {
+				h.Del("Range")
+				return
+			}
+			if last != "" {
+				if b, err := strconv.ParseInt(last, 10, 64); err != nil || b < a {
+					h.Del("Range")
+					return
+				}
+			}
+		}
+		kept = append(kept, s)
+	}
+	if len(kept) == 0 {
+		h.Set("Range", "bytes="+strconv.FormatInt(math.MaxInt64-1, 10)+"-")
+		return
+	}
+	h.Set("Range", "bytes="+strings.Join(kept, ","))
+}
