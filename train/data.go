@@ -283,6 +283,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 		if d.devGold, err = treebank.ReadFile(devPath); err != nil {
 			return nil, fmt.Errorf("train: reading dev data: %w", err)
 		}
+		if len(d.devGold) == 0 {
+			return nil, fmt.Errorf("train: %s: no trees in the dev data (a model is chosen by its dev F1)", devPath)
+		}
 		if err := checkLengths(devPath, d.devGold, maxWords); err != nil {
 			return nil, err
 		}

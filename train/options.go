@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/weights"
 )
@@ -272,6 +276,9 @@ func (o Options) resolved() (Options, error) {
 	if o.Checkpoint == "" {
 		o.Checkpoint = o.Out + ".ckpt"
 	}
+	if err := o.checkOutputs(); err != nil {
+		return o, err
+	}
 	if o.CheckpointEvery == 0 {
 		o.CheckpointEvery = DefaultCheckpointEvery
 	}
@@ -309,3 +316,44 @@ func presetOf(c network.Config) string {
 
 // interrupted reports whether ctx was cancelled.
 func interrupted(ctx context.Context) bool { return ctx.Err() != nil }
+
+// checkOutputs refuses, before any work, outputs the run could not write or
+// should not: the weights, their log and plot, or the checkpoint being one
+// of the input files (a treebank, a teacher, the initial model), which the
+// run would overwrite; an output that is a folder; a folder of the weights
+// that does not exist.
+func (o Options) checkOutputs() error {
+	type file struct{ name, what string }
+	var inputs []file
+	for _, e := range strings.Split(o.Train, ",") {
+		if name, _, err := splitRepeat(strings.TrimPrefix(strings.TrimSpace(e), "-")); err == nil && name != "" {
+			inputs = append(inputs, file{name, "training data"})
+		}
+	}
+	if o.Dev != "" {
+		inputs = append(inputs, file{o.Dev, "dev data"})
+	}
+	if o.Init != "" {
+		inputs = append(inputs, file{o.Init, "initial model"})
+	}
+	for _, name := range strings.FieldsFunc(o.Teacher, func(r rune) bool { return r == ',' || r == '+' }) {
+		inputs = append(inputs, file{strings.TrimSpace(name), "teacher"})
+	}
+	outputs := []file{{o.Out, "output"}, {o.Checkpoint, "checkpoint"}, {logPath(o.Out), "log"}, {plotPath(o.Out), "plot"}}
+	for _, out := range outputs {
+		if fi, err := os.Stat(out.name); err == nil && fi.IsDir() {
+			return fmt.Errorf("train: the %s %s is a folder", out.what, out.name)
+		}
+		for _, in := range inputs {
+			if atomicfile.SameFile(out.name, in.name) {
+				return fmt.Errorf("train: the %s %s is also the %s: the run would overwrite it", out.what, out.name, in.what)
+			}
+		}
+	}
+	if dir := filepath.Dir(o.Out); dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("train: the folder of the output %s does not exist", o.Out)
+		}
+	}
+	return nil
+}

@@ -27,7 +27,7 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	// Temporaries of a run that was killed while writing (kill -9).
-	for _, p := range []string{o.Out, o.Checkpoint, o.Out + ".log.jsonl"} {
+	for _, p := range []string{o.Out, o.Checkpoint, logPath(o.Out)} {
 		if _, err := atomicfile.RemoveTemps(p); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}

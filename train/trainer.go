@@ -301,8 +301,12 @@ func (t *trainer) saveCheckpoint() error {
 	return nil
 }
 
-func (t *trainer) logPath() string  { return t.opts.Out + ".log.jsonl" }
-func (t *trainer) plotPath() string { return t.opts.Out + ".plot.svg" }
+func (t *trainer) logPath() string  { return logPath(t.opts.Out) }
+func (t *trainer) plotPath() string { return plotPath(t.opts.Out) }
+
+// logPath and plotPath are the files written next to the output out.
+func logPath(out string) string  { return out + ".log.jsonl" }
+func plotPath(out string) string { return out + ".plot.svg" }
 
 // withSizesOf returns c with the vocabulary-dependent sizes of d.
 func withSizesOf(c, d network.Config) network.Config {

@@ -194,6 +194,9 @@ func Buildable(dec *decode.Decoder, t *tree.Tree, v decode.Variant) (found, miss
 	if len(cons) == 0 {
 		return nil, missing, nil
 	}
+	if err := dec.Fits(v, t.Len(), len(cons)); err != nil {
+		return nil, nil, err
+	}
 	d, err := dec.Decode(v, GoldScores(t.Len(), cons))
 	if err != nil {
 		return nil, nil, err

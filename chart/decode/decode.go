@@ -29,6 +29,24 @@ func (o *Options) maxBytes() int64 {
 	return o.MaxBytes
 }
 
+// Fits reports (wrapping ErrTooLong) a sentence of n words and l labels
+// whose span scores (ScoreBytes) or chart for variant v (ChartBytes) would
+// exceed the memory budget, each; nil when both fit. Callers check it
+// before they build the scores, which Decode cannot refuse in time.
+func (o *Options) Fits(v Variant, n, l int) error {
+	budget := o.maxBytes()
+	if need := ScoreBytes(n, l); need > budget {
+		return fmt.Errorf("%d words and %d labels need %d MiB of span scores, budget %d MiB: %w", n, l, need>>20, budget>>20, ErrTooLong)
+	}
+	if need := ChartBytes(v, n, l); need > budget {
+		return fmt.Errorf("decode %s: %d words need %d MiB of chart, budget %d MiB: %w", v, n, need>>20, budget>>20, ErrTooLong)
+	}
+	return nil
+}
+
+// Fits is Options.Fits with the decoder's options.
+func (dec *Decoder) Fits(v Variant, n, l int) error { return dec.opt.Fits(v, n, l) }
+
 func (o *Options) ctx() context.Context {
 	if o == nil || o.Context == nil {
 		return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -39,6 +40,9 @@ func runCoverage(args []string, stdout, stderr io.Writer) error {
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence measured, in words (longer ones are left out and counted; -1: no limit)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(checkWorkers(*workers), checkMaxWords(*maxWords, false)); err != nil {
 		return err
 	}
 	if len(rest) == 0 {

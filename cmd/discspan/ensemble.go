@@ -35,6 +35,22 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := checkWorkers(*workers); err != nil {
+		return err
+	}
+	if *choose < 0 {
+		return fmt.Errorf("%w: --choose %d: want a number of models", errUsage, *choose)
+	}
+	if *testF1 < 0 || *testF1 > 100 || *testF1 != *testF1 {
+		return fmt.Errorf("%w: --test-f1 %g: want an F1 in [0, 100] (0: not stored)", errUsage, *testF1)
+	}
+	if *calibrate != "" {
+		for _, name := range strings.Split(*calibrate, ",") {
+			if _, err := decode.ParseVariant(strings.TrimSpace(name)); err != nil {
+				return fmt.Errorf("%w: --calibrate: %v", errUsage, err)
+			}
+		}
+	}
 	switch {
 	case *choose != 0 && (*out != "" || *calibrate != "" || *testF1 != 0):
 		return fmt.Errorf("%w: --choose writes no file: it takes no --out, --calibrate or --test-f1", errUsage)
@@ -56,6 +72,9 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	first, members, names := ms.File, ms.Params(), ms.Names
+	if *choose > len(members) {
+		return fmt.Errorf("%w: --choose %d of %d models", errUsage, *choose, len(members))
+	}
 	mixed := false // --choose: models of several sizes
 	for k, p := range members[1:] {
 		if p.Config().NoDropout() != members[0].Config().NoDropout() {

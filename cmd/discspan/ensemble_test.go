@@ -393,7 +393,7 @@ func TestEnsembleChoose(t *testing.T) {
 		{[]string{"ensemble", "--choose", "2", "--dev", small, "--out", filepath.Join(dir, "x.safetensors"), models[0], models[1]}, "takes no --out"},
 		{[]string{"ensemble", "--choose", "2", models[0], models[1]}, "--choose needs --dev"},
 		{[]string{"ensemble", "--choose", "4", "--dev", small, models[0], models[1], models[2]}, "--choose 4 of 3 models"},
-		{[]string{"ensemble", "--choose", "-1", "--dev", small, models[0], models[1]}, "--choose -1 of 2 models"},
+		{[]string{"ensemble", "--choose", "-1", "--dev", small, models[0], models[1]}, "--choose -1: want a number of models"},
 	} {
 		if _, stderr, status := runCmd(c.args...); status != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: status %d, stderr %q, want %q", c.args, status, stderr, c.want)

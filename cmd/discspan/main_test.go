@@ -232,6 +232,15 @@ func TestErrors(t *testing.T) {
 	os.WriteFile(shortJSON, []byte(`{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]]],"disc":[],"gap":[]}`), 0o644)
 	badTree := filepath.Join(dir, "bad.discbracket")
 	os.WriteFile(badTree, []byte("(ROOT (S (NN 0=a) (NN 1=b))\n"), 0o644)
+	goodTree := filepath.Join(dir, "good.discbracket")
+	os.WriteFile(goodTree, []byte("(ROOT (S (NN 0=a) (NN 1=b)))\n"), 0o644)
+	shipped := filepath.Join("..", "..", "weights", "default.safetensors")
+	whole, err := os.ReadFile(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truncated := filepath.Join(dir, "truncated.safetensors")
+	os.WriteFile(truncated, whole[:len(whole)/2], 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -250,6 +259,17 @@ func TestErrors(t *testing.T) {
 		{"coverage bad variant", []string{"coverage", "--variant", "n9", badTree}, "unknown variant"},
 		{"convert bad extension", []string{"convert", badTree, filepath.Join(dir, "x.txt")}, ".txt"},
 		{"bench without decode", []string{"bench"}, "bench decode"},
+		{"negative workers", []string{"parse", "--workers", "-5", "--input", badTree}, "--workers -5"},
+		{"max-words 0", []string{"parse", "--max-words", "0", "--input", badTree}, "--max-words 0: want a number of words, or -1"},
+		{"max-words below -1", []string{"coverage", "--max-words", "-7", badTree}, "--max-words -7"},
+		{"parse onto its input", []string{"parse", "--input", badTree, "--output", filepath.Join(dir, ".", "bad.discbracket")}, "is the --input: parsing would overwrite it"},
+		{"negative choose", []string{"ensemble", "--choose", "-1", "--dev", badTree, "a", "b"}, "--choose -1"},
+		{"choose more than given", []string{"ensemble", "--choose", "5", "--dev", goodTree, shipped, shipped}, "--choose 5 of 4 models"},
+		{"calibrate unknown variant", []string{"ensemble", "--out", filepath.Join(dir, "e.safetensors"), "--calibrate", "n9", "--dev", badTree, shipped}, "--calibrate: unknown variant"},
+		{"negative test F1", []string{"ensemble", "--out", filepath.Join(dir, "e.safetensors"), "--test-f1", "-5", shipped}, "--test-f1 -5"},
+		{"train output is its dev data", []string{"train", "--train", badTree, "--dev", badTree, "--out", badTree}, "is also the training data"},
+		{"serve a missing weights file", []string{"serve", "--addr", "127.0.0.1:0", "--weights", filepath.Join(dir, "none.safetensors")}, "none.safetensors: no such file"},
+		{"serve a truncated weights file", []string{"serve", "--addr", "127.0.0.1:0", "--weights", truncated}, "truncated.safetensors"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,15 +2,16 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/parser"
 )
@@ -32,6 +33,12 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
+	}
+	if err := cmp.Or(checkWorkers(*workers), checkMaxWords(*maxWords, false)); err != nil {
+		return err
+	}
+	if *output != "" && *input != "" && atomicfile.SameFile(*output, *input) {
+		return fmt.Errorf("%w: --output %s is the --input: parsing would overwrite it", errUsage, *output)
 	}
 	if err := wantArgs(fs, rest, 0, "no positional arguments (use --input)"); err != nil {
 		return err
@@ -98,59 +105,60 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	// end and gets a blank output line; the others are parsed.
 	sents := make([][]string, len(lines))
 	for i, s := range lines {
-		if err := p.CheckWords(s.Words); err != nil {
+		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
 			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
 			continue
 		}
 		sents[i] = s.Words
 	}
-	var w io.Writer = stdout
-	if *output != "" {
-		f, err := os.Create(*output)
-		if err != nil {
+	// The output file is replaced only once every tree is written: a
+	// failed or interrupted run leaves no partial file behind.
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		out := treebank.NewWriter(bw, outFormat)
+		bar := cli.NewProgress(len(sents), "parsing")
+		defer bar.Finish()
+		// One output per input line: a blank line (no words) or a refused
+		// one stays blank in discbracket; tree ids are line numbers.
+		for start := 0; start < len(sents); start += parseChunk {
+			chunk := sents[start:min(start+parseChunk, len(sents))]
+			var words [][]string
+			for _, s := range chunk {
+				if len(s) > 0 {
+					words = append(words, s)
+				}
+			}
+			results, err := p.ParseBatch(words, v, *workers)
+			if err != nil {
+				return fmt.Errorf("sentences %d-%d: %w", start+1, start+len(chunk), err)
+			}
+			for k, s := range chunk {
+				if len(s) == 0 {
+					if err := out.Blank(); err != nil {
+						return err
+					}
+					continue
+				}
+				t := results[0].Tree
+				results = results[1:]
+				t.ID = fmt.Sprint(start + k + 1)
+				if err := out.Write(t); err != nil {
+					return fmt.Errorf("line %d: %w", start+k+1, err)
+				}
+			}
+			bar.Set(start + len(chunk))
+		}
+		if err := out.Flush(); err != nil {
 			return err
 		}
-		defer f.Close()
-		w = f
+		return bw.Flush()
 	}
-	bw := bufio.NewWriter(w)
-	out := treebank.NewWriter(bw, outFormat)
-	bar := cli.NewProgress(len(sents), "parsing")
-	defer bar.Finish()
-	// One output per input line: a blank line (no words) or a refused one
-	// stays blank in discbracket; tree ids are line numbers.
-	for start := 0; start < len(sents); start += parseChunk {
-		chunk := sents[start:min(start+parseChunk, len(sents))]
-		var words [][]string
-		for _, s := range chunk {
-			if len(s) > 0 {
-				words = append(words, s)
-			}
-		}
-		results, err := p.ParseBatch(words, v, *workers)
-		if err != nil {
-			return fmt.Errorf("sentences %d-%d: %w", start+1, start+len(chunk), err)
-		}
-		for k, s := range chunk {
-			if len(s) == 0 {
-				if err := out.Blank(); err != nil {
-					return err
-				}
-				continue
-			}
-			t := results[0].Tree
-			results = results[1:]
-			t.ID = fmt.Sprint(start + k + 1)
-			if err := out.Write(t); err != nil {
-				return fmt.Errorf("line %d: %w", start+k+1, err)
-			}
-		}
-		bar.Set(start + len(chunk))
+	if *output != "" {
+		err = atomicfile.Write(*output, write)
+	} else {
+		err = write(stdout)
 	}
-	if err := out.Flush(); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err != nil {
 		return err
 	}
 	return refusedError(refused)

@@ -7,14 +7,20 @@ import (
 	"testing"
 )
 
-// TestParseRefuses: a sentence over the word limit or a line that is not
-// UTF-8 is refused and named; the other sentences are parsed and written,
-// and the command exits with status 2 at the end.
+// TestParseRefuses: a sentence over the word limit, one whose scores or
+// chart would not fit the memory budget (with no word limit), a line that
+// is not UTF-8 or a malformed tree is refused and named, its output left
+// blank so that the output lines up with the input; the other sentences
+// are parsed and written, and the command exits with status 2 at the end.
 func TestParseRefuses(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("woord ", 3000)
 	text := filepath.Join(dir, "in.txt")
 	if err := os.WriteFile(text, []byte("Het bulletin sluit aan op de brief.\n"+long+"\nDe bis\xffschoppen.\nZij gaven hem uit.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.txt")
+	if err := os.WriteFile(huge, []byte("Het bulletin sluit aan op de brief.\n"+strings.Repeat("woord ", 20000)+"\nZij gaven hem uit.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	poisoned := filepath.Join(dir, "in.discbracket")
@@ -32,8 +38,10 @@ func TestParseRefuses(t *testing.T) {
 			[]string{"2 sentence(s) refused", "in.txt:2: sentence of 3000 words: longer than the limit of 300 words", "in.txt:3:7: invalid UTF-8"}},
 		{"text, own limit", []string{"--input", text, "--max-words", "5"}, []string{"4"},
 			[]string{"3 sentence(s) refused", "in.txt:1: sentence of 8 words: longer than the limit of 5 words"}},
-		{"treebank", []string{"--input", poisoned}, []string{"1", "2", "3"},
+		{"treebank", []string{"--input", poisoned}, []string{"1", "3", "4"},
 			[]string{"1 sentence(s) refused", "in.discbracket:2:", "invalid UTF-8 (byte 0xff)"}},
+		{"text, no word limit", []string{"--input", huge, "--max-words", "-1"}, []string{"1", "3"},
+			[]string{"1 sentence(s) refused", "huge.txt:2: 20000 words and", "MiB of span scores, budget 1024 MiB"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

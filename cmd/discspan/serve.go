@@ -12,6 +12,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/server"
+	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/weights"
 )
 
@@ -39,6 +40,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	device := fs.String("device", "cpu", "device of training jobs: cpu, cuda (an NVIDIA GPU) or auto (cuda when one is usable)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkMaxWords(*maxWords, false); err != nil {
 		return err
 	}
 	if err := wantArgs(fs, rest, 0, "no arguments"); err != nil {
@@ -115,7 +119,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 }
 
 // serveWeights returns the weights paths serve offers: flag's
-// comma-separated paths when set, else defaultWeights where it exists (in
+// comma-separated paths when set (each file there and whole), else defaultWeights where it exists (in
 // the repository) followed by fastWeights where that exists, else the
 // default model embedded in the binary, written to a temporary directory
 // that cleanup removes (note then says so).
@@ -129,6 +133,21 @@ func serveWeights(flag string) (paths []string, note string, cleanup func(), err
 		}
 		if len(paths) == 0 {
 			return nil, "", cleanup, fmt.Errorf("%w: --weights %q names no file or directory", errUsage, flag)
+		}
+		// A weights file named on the command line must be there and whole
+		// (a directory's files are checked as they are listed, and skipped
+		// with a warning when broken; a directory may not exist yet, as
+		// the one training jobs write their models to).
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			switch {
+			case err != nil && strings.HasSuffix(p, api.WeightsExt):
+				return nil, "", cleanup, fmt.Errorf("--weights: %w", err)
+			case err == nil && !fi.IsDir():
+				if _, err := weights.Verify(p); err != nil {
+					return nil, "", cleanup, fmt.Errorf("--weights: %w", err)
+				}
+			}
 		}
 		return paths, "", cleanup, nil
 	}

@@ -353,7 +353,7 @@ func TestServeWeights(t *testing.T) {
 		wantModel bool // the server lists the embedded model
 	}{
 		{name: "flag", flag: "models", wantPaths: []string{"models"}},
-		{name: "flag with two paths", flag: "a.safetensors, models", wantPaths: []string{"a.safetensors", "models"}},
+		{name: "flag with two paths", flag: "a, models", wantPaths: []string{"a", "models"}},
 		{name: "in the repository", repo: true, wantPaths: []string{defaultWeights}, wantModel: true},
 		{name: "in the repository with the fast pair", repo: true, fast: true, wantPaths: []string{defaultWeights, fastWeights}, wantModel: true},
 		{name: "outside the repository", wantNote: true, wantModel: true},

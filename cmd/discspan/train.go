@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -54,6 +55,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := cmp.Or(checkWorkers(*workers), checkMaxWords(*maxWords, true)); err != nil {
 		return err
 	}
 	if err := wantArgs(fs, rest, 0, "no positional arguments"); err != nil {

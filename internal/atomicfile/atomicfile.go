@@ -140,3 +140,15 @@ func sweep(dir string, match func(os.DirEntry) bool) (int, error) {
 	}
 	return n, nil
 }
+
+// SameFile reports whether two paths name the same file: the same path
+// once cleaned, or two existing names of one file (a link, another
+// spelling). Writers use it to refuse to overwrite one of their inputs.
+func SameFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}

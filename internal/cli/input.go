@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -45,28 +46,17 @@ func ReadSentences(path string, tokenized bool) ([][]string, error) {
 	return out, nil
 }
 
-// ReadInput returns the sentences to parse, one per tree of a treebank or
-// per line of a text (tokenized here unless tokenized is set; a blank line
+// ReadInput returns the sentences to parse, one per tree of a treebank (a
+// malformed tree giving a sentence without words, so that the output lines
+// up with the input) or per line of a text (tokenized here unless tokenized is set; a blank line
 // gives a sentence without words). What cannot be read (a malformed tree;
 // a line with invalid UTF-8, a NUL or another control character, which a
 // treebank file cannot hold) is listed in refused, naming its line, and
 // the rest is read; other errors (a missing file) are returned.
 func ReadInput(path string, tokenized bool) (sents []Sentence, refused []string, err error) {
 	if path != "" {
-		if _, err := treebank.FormatOf(path); err == nil {
-			trees, err := treebank.ReadFile(path)
-			var list treebank.ErrorList
-			if errors.As(err, &list) {
-				for _, e := range list {
-					refused = append(refused, e.Error())
-				}
-			} else if err != nil {
-				return nil, nil, err
-			}
-			for _, t := range trees {
-				sents = append(sents, Sentence{Where: fmt.Sprintf("%s (tree %s)", path, t.ID), Words: t.Words()})
-			}
-			return sents, refused, nil
+		if f, err := treebank.FormatOf(path); err == nil {
+			return readTreebankInput(path, f)
 		}
 	}
 	var r io.Reader = os.Stdin
@@ -95,4 +85,41 @@ func ReadInput(path string, tokenized bool) (sents []Sentence, refused []string,
 		refused = append(refused, fmt.Sprintf("%s: %d more lines that a treebank file cannot hold", name, more))
 	}
 	return sents, refused, nil
+}
+
+// maxRefusedNamed is how many refused trees ReadInput names; the others
+// are counted.
+const maxRefusedNamed = 10
+
+// readTreebankInput is ReadInput for a treebank file in format f.
+func readTreebankInput(path string, f treebank.Format) (sents []Sentence, refused []string, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	r := treebank.NewReader(bufio.NewReaderSize(fh, 1<<16), path, f)
+	more := 0
+	for {
+		t, err := r.Next()
+		var bad *treebank.Error
+		switch {
+		case err == io.EOF:
+			if more > 0 {
+				refused = append(refused, fmt.Sprintf("%s: %d more malformed trees", path, more))
+			}
+			return sents, refused, nil
+		case errors.As(err, &bad):
+			sents = append(sents, Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)})
+			if len(refused) < maxRefusedNamed {
+				refused = append(refused, bad.Error())
+			} else {
+				more++
+			}
+		case err != nil:
+			return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+		default:
+			sents = append(sents, Sentence{Where: fmt.Sprintf("%s (tree %s)", path, t.ID), Words: t.Words()})
+		}
+	}
 }

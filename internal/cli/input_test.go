@@ -31,7 +31,7 @@ func TestReadInput(t *testing.T) {
 		refused   []string // prefixes
 	}{
 		{"treebank", bank, false, []string{"two.discbracket (tree 1): De kat slaapt", "two.discbracket (tree 2): Ja"}, nil},
-		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket (tree 1): De kat slaapt", "bad.discbracket (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
+		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket (tree 1): De kat slaapt", "bad.discbracket:2: ", "bad.discbracket (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
 		{"text, tokenized here", text, false,
 			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
 			[]string{"text.txt:3:4: NUL byte"}},

@@ -1,0 +1,68 @@
+package train
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOutputsChecked: a run whose output, checkpoint, log or plot would be
+// one of its inputs (under the same or another name), or a folder, or in a
+// folder that does not exist, is refused before any work, the inputs left
+// as they were; so is a dev treebank without trees.
+func TestOutputsChecked(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 12, 8)
+	dev := filepath.Join(dir, "dev.discbracket")
+	if err := os.WriteFile(dev, readFile(t, data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.discbracket")
+	if err := os.Symlink(dev, link); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.discbracket")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "folder")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.safetensors")
+	tests := []struct {
+		name string
+		set  func(*Options)
+		want string
+	}{
+		{"output is the dev data", func(o *Options) { o.Out = dev }, "the output " + dev + " is also the dev data"},
+		{"output is the training data", func(o *Options) { o.Out = data }, "is also the training data"},
+		{"output is a repeated training file", func(o *Options) { o.Train = data + "*2"; o.Out = data }, "is also the training data"},
+		{"output is a link to the dev data", func(o *Options) { o.Out = link }, "is also the dev data"},
+		{"output through another spelling", func(o *Options) { o.Out = filepath.Join(dir, ".", "dev.discbracket") }, "is also the dev data"},
+		{"checkpoint is the training data", func(o *Options) { o.Checkpoint = data }, "the checkpoint " + data + " is also the training data"},
+		{"log is the dev data", func(o *Options) { o.Out = strings.TrimSuffix(dev, ".log.jsonl") + "x"; o.Dev = o.Out + ".log.jsonl" }, "the log"},
+		{"output is a folder", func(o *Options) { o.Out = folder }, "is a folder"},
+		{"output in a missing folder", func(o *Options) { o.Out = filepath.Join(dir, "no", "out.safetensors") }, "does not exist"},
+		{"dev data without trees", func(o *Options) { o.Dev = empty }, "no trees in the dev data"},
+	}
+	before := readFile(t, dev)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{Train: data, Dev: dev, Out: out, Config: smallConfig(), Epochs: 1, Device: "cpu", Workers: 1}
+			tc.set(&o)
+			_, err := Run(t.Context(), o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one saying %q", err, tc.want)
+			}
+			if !bytes.Equal(readFile(t, dev), before) {
+				t.Fatal("the dev data changed")
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s written", out)
+			}
+		})
+	}
+}
