@@ -51,6 +51,9 @@ func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 	if f == PTB {
 		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("treebank: writing %s: it is a folder", path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		// Name the target, not the temporary file.

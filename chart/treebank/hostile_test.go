@@ -171,6 +171,17 @@ func TestWriteFileMissingFolder(t *testing.T) {
 	}
 }
 
+// TestWriteFileFolder: writing onto a folder names the path and says so.
+func TestWriteFileFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.discbracket")
+	if err := os.Mkdir(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(path, nil); err == nil || !strings.Contains(err.Error(), path+": it is a folder") {
+		t.Errorf("error %v", err)
+	}
+}
+
 // TestWriteFileRemovesStale: WriteFile removes the temporaries of its path
 // that a killed writer left (older than an hour), not fresh ones.
 func TestWriteFileRemovesStale(t *testing.T) {

@@ -19,8 +19,12 @@ import (
 // the same directory is written (buffered), given mode 0644, synced, closed
 // and renamed over path, and the directory is synced (best effort). When
 // anything fails the temporary file is removed, path is left as it was, and
-// the error names path.
+// the error names path. A path that is a folder is refused before anything
+// is written.
 func Write(path string, write func(w io.Writer) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("writing %s: it is a folder", path)
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {

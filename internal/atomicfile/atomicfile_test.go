@@ -80,3 +80,21 @@ func TestWriteFailureKeepsOld(t *testing.T) {
 		t.Error("no error for a missing directory")
 	}
 }
+
+// TestWriteFolder: writing to a path that is a folder is refused before
+// anything is written, naming the path, and leaves no temporary file.
+func TestWriteFolder(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.safetensors")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	called := false
+	err := Write(target, func(io.Writer) error { called = true; return nil })
+	if err == nil || !strings.Contains(err.Error(), target+": it is a folder") || called {
+		t.Fatalf("error %v, write called %v", err, called)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("folder after the refusal: %v", ents)
+	}
+}
