@@ -181,13 +181,13 @@ func (h *Handler) route() {
 // answer is dropped after Options.StallTimeout; a Range header is tidied
 // first (see tidyRange).
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := newStallGuard(rw, h.stall)
+	w := newStallGuard(rw, r, h.stall)
 	setSecurityHeaders(w.Header())
 	if r.ContentLength != 0 {
 		// Only an upload reads its body (under deadlines of its own, see
 		// timedBody); any answer closes the connection rather than drain
 		// what is left of a body.
-		abandonBody(w)
+		abandonBody(w, r)
 	}
 	if !hostAllowed(h.hosts, r.Host) {
 		refuseHost(w, r.Host)

@@ -25,12 +25,15 @@ func TestTidyRange(t *testing.T) {
 		{"bytes=-100", "bytes=-100"},
 		{"bytes=-0", "bytes=9223372036854775806-"}, // unsatisfiable: 416
 		{"bytes=-0,5-6", "bytes=5-6"},
-		{"bytes=5-1", ""}, // invalid: ignored
-		{"bytes=x-y", ""}, // invalid: ignored
-		{"bytes=5", ""},   // invalid: ignored
-		{"bytes=--5", ""}, // invalid: ignored
-		{"items=0-5", ""}, // another unit: ignored
-		{"bytes 0-5", ""}, // no "=": ignored
+		{"bytes=5-1", ""},               // invalid: ignored
+		{"bytes=x-y", ""},               // invalid: ignored
+		{"bytes=5", ""},                 // invalid: ignored
+		{"bytes=--5", ""},               // invalid: ignored
+		{"items=0-5", ""},               // another unit: ignored
+		{"bytes 0-5", ""},               // no "=": ignored
+		{"bytes=0-9,", "bytes=0-9"},     // an empty element is skipped
+		{"bytes= , 0-1,,", "bytes=0-1"}, // empty elements are skipped
+		{"bytes=,", ""},                 // no range at all: ignored
 		{"bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1", "bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1"},
 		{"bytes=" + strings.Repeat("0-0,", maxRanges) + "1-1", ""}, // too many: ignored
 	}
@@ -90,6 +93,47 @@ func TestStalledDownload(t *testing.T) {
 	}
 }
 
+// TestStallGuardHTTP2: behind an HTTP/2 server (the exported Handler may
+// be), an upload that pauses for longer than StallTimeout while the
+// handler is reading it is not cut off: the stall guard arms a write
+// deadline only around the answer's writes, since on HTTP/2 a deadline
+// resets the stream whether or not a write is pending.
+func TestStallGuardHTTP2(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	const stall = 100 * time.Millisecond
+	h, err := New(Options{JobsDir: t.TempDir(), Token: testToken, Logf: t.Logf, TrainDefaults: tinyTrain, StallTimeout: stall})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer func() { srv.Close(); h.Close() }()
+
+	pr, pw := io.Pipe()
+	go func() {
+		half := len(data) / 2
+		pw.Write(data[:half])
+		time.Sleep(5 * stall) // the client pauses mid-upload
+		pw.Write(data[half:])
+		pw.Close()
+	}()
+	req, err := http.NewRequest(http.MethodPost, srv.URL+TrainPath+"?epochs=1", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatalf("the paused upload: %v", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("HTTP/%d %s %.200s, want HTTP/2 202", resp.ProtoMajor, resp.Status, b)
+	}
+}
+
 // TestHostileUploads: uploads that cost a reader memory in proportion to
 // their size (a line of nothing but '(', a line of a million words, an
 // export sentence with no end) are refused with a 400 naming the line,
@@ -123,7 +167,7 @@ func TestHostileUploads(t *testing.T) {
 		{"10 MB of '('", strings.Repeat("(", 10<<20), 400, 1, "longer than 1048576 bytes"},
 		{"a tree nested 200,000 deep", "(ROOT " + strings.Repeat("(X ", 200000) + "(n 0=w)" + strings.Repeat(")", 200001) + "\n" + data, 400, 1, "more than 1000 brackets nested"},
 		{"a million words", words(1000000), 400, 1, "longer than 1048576 bytes"},
-		{"60,000 words", words(60000), 400, 1, "more than 30000 brackets"},
+		{"60,000 words", words(60000), 400, 1, "more than 10000 words in one tree"},
 		{"an export sentence with no #EOS", noEOS(1000000), 400, 10002, "more than 10000 tokens"},
 		{"70,000 blank lines, then a treebank", strings.Repeat("\n", 70000) + data, 202, 0, ""},
 		{"70,000 blank lines, then an error", strings.Repeat("\n", 70000) + data[:strings.Index(data, "\n")+1] + "(ROOT (n 0=w)))\n" + data, 400, 70002, "text after the end of the tree"},
@@ -199,21 +243,42 @@ func TestTrainingAPIErrors(t *testing.T) {
 // TestCancelAfterLastBatch: a DELETE that reaches a running job after its
 // training has finished, but before the job is recorded done, is honoured
 // as it was answered (202, cancelled): the job ends cancelled and its
-// model is not offered.
+// model is never installed, not even for a moment.
 func TestCancelAfterLastBatch(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
 	h, srv := limitServer(t, Options{}, nil)
-	cancelled := make(chan int, 1)
-	h.jobs.afterRun = func(id string) {
-		resp, _ := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+id, testToken, "", nil)
-		cancelled <- resp.StatusCode
+	type result struct {
+		code      int
+		installed bool
+		err       error
+	}
+	cancelled := make(chan result, 1)
+	h.jobs.afterRun = func(id string) { // on the jobs goroutine: no t here
+		_, statErr := os.Stat(h.jobs.modelPath(id))
+		req, err := http.NewRequest(http.MethodDelete, srv.URL+JobsPath+"/"+id, nil)
+		if err != nil {
+			cancelled <- result{err: err}
+			return
+		}
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancelled <- result{err: err}
+			return
+		}
+		resp.Body.Close()
+		cancelled <- result{code: resp.StatusCode, installed: statErr == nil}
 	}
 	id := submit(t, srv, "?epochs=1", data)
 	j := waitJob(t, srv, id, "finished", isDone)
-	if code := <-cancelled; code != http.StatusAccepted || j.State != JobCancelled || j.Model != "" {
-		t.Fatalf("DELETE answered %d; the job ended %s, model %q", code, j.State, j.Model)
+	r := <-cancelled
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.code != http.StatusAccepted || j.State != JobCancelled || j.Model != "" || r.installed {
+		t.Fatalf("DELETE answered %d; the job ended %s, model %q; installed before the cancel: %v", r.code, j.State, j.Model, r.installed)
 	}
 	if _, err := os.Stat(h.jobs.modelPath(id)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the cancelled job's model is still there: %v", err)
+		t.Errorf("the cancelled job's model is there: %v", err)
 	}
 }

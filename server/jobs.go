@@ -426,12 +426,7 @@ func (m *jobs) loop() {
 			m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
 		case m.userCancel:
 			// Cancelled (and told so) even when the cancel came after the
-			// last batch: the model the run installed goes.
-			if !sum.Interrupted {
-				if err := os.Remove(m.modelPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-					m.logf("server: job %s: %v", id, err)
-				}
-			}
+			// last batch: the model is not installed.
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:
 			// Shutdown: the job stays running on disk and resumes from its checkpoint.
@@ -439,6 +434,12 @@ func (m *jobs) loop() {
 				m.logf("server: job %s: %v", id, err)
 			}
 		default:
+			// Installed under the lock, after the cancel check: the
+			// catalog never lists the model of a cancelled job.
+			if err := m.install(id); err != nil {
+				m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
+				break
+			}
 			j.Model = modelName(m.modelPath(id))
 			m.finishLocked(j, JobDone, "")
 		}
@@ -451,7 +452,7 @@ func (m *jobs) modelPath(id string) string {
 	return filepath.Join(m.modelsDir, "job-"+id+".safetensors")
 }
 
-// run trains a job and installs its model. A panic of the training (a bug,
+// run trains a job (the loop installs its model). A panic of the training (a bug,
 // or input that slipped past the checks) fails the job instead of the
 // server, which would otherwise die again on every restart as it resumes
 // the job.
@@ -462,11 +463,7 @@ func (m *jobs) run(ctx context.Context, id, preset string, epochs int) (sum *tra
 			sum, err = nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	sum, err = m.train(ctx, id, preset, epochs)
-	if err == nil && !sum.Interrupted {
-		err = m.install(id)
-	}
-	return sum, err
+	return m.train(ctx, id, preset, epochs)
 }
 
 // train runs (or resumes, when its checkpoint exists) a job's training.

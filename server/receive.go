@@ -135,8 +135,14 @@ func (b *timedBody) Read(p []byte) (int, error) {
 // abandonBody makes the connection close after the answer instead of
 // net/http reading what is left of the request body (up to 256 KiB,
 // without a deadline: a client sending it slowly would hold the
-// connection): "Connection: close", and a read deadline in the past.
-func abandonBody(w http.ResponseWriter) {
+// connection): "Connection: close", and a read deadline in the past. Only
+// HTTP/1 needs it: HTTP/2 resets the stream of a body left unread, and
+// there a read deadline in the past would end the body for good, before
+// the handler reads it.
+func abandonBody(w http.ResponseWriter, r *http.Request) {
+	if r.ProtoMajor != 1 {
+		return
+	}
 	w.Header().Set("Connection", "close")
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 }

@@ -18,27 +18,47 @@ const DefaultStallTimeout = 30 * time.Second
 // that keeps moving (a weights file on a slow link, a training job's event
 // stream) runs as long as it needs. Where the connection has no deadlines
 // (the Worker) it only passes the writes on.
+//
+// On HTTP/1 the deadline is also set when the request comes in (an answer
+// of headers only, on a reused connection, is bounded too; the deadline
+// only bears on writes). On HTTP/2 a write deadline resets the stream when
+// it passes, writing or not, so it is set only around each write and
+// cleared after it: a slow upload the handler is still reading is not cut
+// off. The wrapper hides io.ReaderFrom, so files are copied through it
+// rather than sent with sendfile: the price of a deadline per write.
 type stallGuard struct {
 	http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
+	h2      bool // clear the deadline after each write
 }
 
-func newStallGuard(w http.ResponseWriter, timeout time.Duration) *stallGuard {
-	g := &stallGuard{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
-	g.extend() // also for an answer of headers only, on a reused connection
+func newStallGuard(w http.ResponseWriter, r *http.Request, timeout time.Duration) *stallGuard {
+	g := &stallGuard{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout, h2: r.ProtoMajor >= 2}
+	if !g.h2 {
+		g.extend()
+	}
 	return g
 }
 
 func (g *stallGuard) extend() { _ = g.rc.SetWriteDeadline(time.Now().Add(g.timeout)) }
 
+// done ends the deadline of a write on HTTP/2.
+func (g *stallGuard) done() {
+	if g.h2 {
+		_ = g.rc.SetWriteDeadline(time.Time{})
+	}
+}
+
 func (g *stallGuard) WriteHeader(code int) {
 	g.extend()
 	g.ResponseWriter.WriteHeader(code)
+	g.done()
 }
 
 func (g *stallGuard) Write(b []byte) (int, error) {
 	g.extend()
+	defer g.done()
 	return g.ResponseWriter.Write(b)
 }
 
@@ -46,6 +66,7 @@ func (g *stallGuard) Write(b []byte) (int, error) {
 func (g *stallGuard) Flush() {
 	g.extend()
 	_ = g.rc.Flush()
+	g.done()
 }
 
 // Unwrap lets http.ResponseController reach the connection.
@@ -67,14 +88,18 @@ func tidyRange(h http.Header) {
 		return
 	}
 	unit, set, ok := strings.Cut(v, "=")
-	specs := strings.Split(set, ",")
-	if !ok || strings.TrimSpace(unit) != "bytes" || len(specs) > maxRanges {
+	var specs []string
+	for s := range strings.SplitSeq(set, ",") {
+		if s = strings.TrimSpace(s); s != "" { // the list syntax allows empty elements
+			specs = append(specs, s)
+		}
+	}
+	if !ok || strings.TrimSpace(unit) != "bytes" || len(specs) == 0 || len(specs) > maxRanges {
 		h.Del("Range")
 		return
 	}
 	kept := specs[:0]
 	for _, s := range specs {
-		s = strings.TrimSpace(s)
 		first, last, ok := strings.Cut(s, "-")
 		if !ok {
 			h.Del("Range")

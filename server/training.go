@@ -156,7 +156,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		h.jobs.discard(id)
-		abandonBody(w) // again: the body's reads set later deadlines
+		abandonBody(w, r) // again: the body's reads set later deadlines
 		code, line := uploadStatus(err)
 		if code == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "60")

@@ -146,6 +146,12 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 		return c, err
 	}
 	rd := treebank.NewReader(br, "upload", c.Format)
+	lineNo := func() int { // of the last line read; 0 when the format counts none (TIGER-XML)
+		if n := rd.Line(); n > 0 {
+			return n + skipped
+		}
+		return 0
+	}
 	tw, dw := treebank.NewWriter(train, treebank.Discbracket), treebank.NewWriter(dev, treebank.Discbracket)
 	for k := 1; ; k++ {
 		t, err := rd.Next()
@@ -164,7 +170,7 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			return c, fmt.Errorf("reading the upload: %w", err)
 		}
 		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
-			return c, &uploadError{Line: rd.Line() + skipped, Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
+			return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
 		}
 		w := tw
 		if k%DevEvery == 0 {
@@ -173,7 +179,7 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			c.Train++
 		}
 		if err := w.Write(t); err != nil {
-			return c, &uploadError{Line: rd.Line() + skipped, Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
+			return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
 		}
 	}
 	if n := c.Train + c.Dev; n < MinUploadSentences {

@@ -61,6 +61,7 @@ type bracketParser struct {
 	wantLabel bool  // the last token was "("
 	err       *Error
 	counted   int // brackets opened after the error and still open
+	words     int // preterminals with a word
 
 	// Scratch space and shared strings of build.
 	at     []int
@@ -69,11 +70,20 @@ type bracketParser struct {
 }
 
 func (p *bracketParser) reset() {
-	p.brs, p.stack, p.wantLabel, p.err, p.counted = p.brs[:0], p.stack[:0], false, nil, 0
+	p.brs, p.stack, p.wantLabel, p.err, p.counted, p.words = p.brs[:0], p.stack[:0], false, nil, 0, 0
 }
 
 // depth returns the number of open brackets.
 func (p *bracketParser) depth() int { return len(p.stack) + p.counted }
+
+// refuse makes the tree being read fail with a copy of e (unless it has
+// failed already): the rest of it is only counted.
+func (p *bracketParser) refuse(e *Error) {
+	if p.err == nil {
+		c := *e
+		p.err = &c
+	}
+}
 
 func (p *bracketParser) fail(line, col int, format string, args ...any) {
 	if p.err == nil {
@@ -125,7 +135,10 @@ func (p *bracketParser) atom(s []byte, line, col int) {
 		p.fail(line, col, "word %q next to bracketed constituents in (%s", s, b.label)
 	case b.hasWord:
 		p.fail(line, col, "second word %q in preterminal (%s %s", s, b.label, b.word)
+	case p.words >= MaxTokens:
+		p.fail(line, col, "%s", limitText("words in one tree", MaxTokens))
 	default:
+		p.words++
 		b.hasWord, b.word, b.wordLine, b.wordCol = true, string(s), line, col
 	}
 }
@@ -136,7 +149,7 @@ func (p *bracketParser) close() bool {
 	p.wantLabel = false
 	if p.counted > 0 {
 		p.counted--
-		return false
+		return p.depth() == 0 // a tree refused at its first bracket
 	}
 	p.stack = p.stack[:len(p.stack)-1]
 	return len(p.stack) == 0

@@ -33,7 +33,7 @@ func (d *discReader) next() (*tree.Tree, error) {
 		}
 		if d.lr.tooLong() {
 			d.n++
-			return nil, d.lr.longLine(d.name)
+			return nil, treeError(d.lr.longLine(d.name))
 		}
 		if isBlank(line) {
 			continue
@@ -45,10 +45,10 @@ func (d *discReader) next() (*tree.Tree, error) {
 		}
 		t, err := d.parseLine(text, d.lr.line)
 		if err != nil {
-			return nil, err
+			return nil, treeError(err)
 		}
 		if err := checkUTF8(d.name, d.lr.line, line); err != nil {
-			return nil, err
+			return nil, treeError(err)
 		}
 		t.BOSExtra = string(comment)
 		return t, nil

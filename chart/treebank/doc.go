@@ -30,7 +30,12 @@
 // its line and column; a byte order mark at the start of the input is
 // skipped). Limits far above real treebanks bound the memory one sentence
 // can cost whatever the input (see MaxLineBytes, MaxTokens, MaxBrackets,
-// MaxDepth): a sentence past one is refused like a malformed one. The writers return an error, naming the tree, for a tree they
+// MaxDepth): a sentence past one is refused like a malformed one. An
+// error that refuses a sentence has Error.Tree set; one about text between
+// sentences (a stray line or bracket, a header) does not, so that a caller
+// keeping one output per input sentence knows which errors take a place.
+//
+// The writers return an error, naming the tree, for a tree they
 // cannot write so that it reads back the same (white space inside a field,
 // parent links that are out of range or form a cycle, and so on).
 //

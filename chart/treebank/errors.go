@@ -1,6 +1,7 @@
 package treebank
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -15,6 +16,12 @@ type Error struct {
 	Line int    // 1-based line number; 0 when unknown
 	Col  int    // 1-based byte column; 0 when not meaningful
 	Msg  string // what is wrong
+	// Tree says that the error stands for one tree (sentence) of the
+	// input, which was refused; it is false for text between trees that
+	// holds none (a stray line or bracket, a header, a broken XML
+	// prologue). A caller that keeps one output per input tree keeps a
+	// place for each error with Tree set.
+	Tree bool
 }
 
 // Error formats the error as "name:line:col: msg", leaving out the column
@@ -68,6 +75,16 @@ func (l ErrorList) Unwrap() []error {
 		errs[i] = e
 	}
 	return errs
+}
+
+// treeError marks err, if it is an *Error, as standing for a refused tree
+// and returns it.
+func treeError(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Tree = true
+	}
+	return err
 }
 
 // errorf returns an *Error at the given position.

@@ -183,3 +183,59 @@ func TestReadIOError(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorTree: an error stands for a tree (Error.Tree) exactly when it
+// refuses a sentence of the input, so that a caller keeping one output per
+// input tree can keep the places right; stray text, brackets and headers
+// between trees stand for none. want lists, in input order, T for a tree
+// read, E for an error standing for a tree and s for one that does not.
+func TestErrorTree(t *testing.T) {
+	tests := []struct {
+		name   string
+		format Format
+		text   string
+		want   string
+	}{
+		{"ptb: a stray ')'", PTB, "(S (A a)) ) x (S (B b))", "TsT"},
+		{"ptb: text outside brackets", PTB, "x (S (A a))\n", "sT"},
+		{"ptb: an empty constituent", PTB, "(S (A a)) (S (B)) (S (C c))", "TET"},
+		{"ptb: a line not UTF-8 inside a tree", PTB, "(S\n (X \xff)\n (NP (D the)) (VP v))\n(S (B b))", "ET"},
+		{"ptb: a line not UTF-8 holding two trees", PTB, "(S (A \xff)) (S (B b))\n(S (C c))", "EET"},
+		{"ptb: not closed at the end", PTB, "(S (A a))\n(S (B b)", "TE"},
+		{"export: #FORMAT 5 and a stray line", Export, "#FORMAT 5\n#BOS 1\n" + tok("a", 0) + "#EOS 1\nstray\n#BOS 2\n" + tok("b", 0) + "#EOS 2\n", "sTsT"},
+		{"export: a sentence without #EOS", Export, "#BOS 1\n" + tok("a", 0) + "#BOS 2\n" + tok("b", 0) + "#EOS 2\n", "ET"},
+		{"export: #BOT without #EOT", Export, "#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOT X\n1\n", "Ts"},
+		{"discbracket: a bad line", Discbracket, "(ROOT (A 0=a))\n)(\n(ROOT (B 0=b))\n", "TET"},
+		{"tiger: a sentence without an id", TigerXML, strings.Replace(tigerSample, `<s id="s1"`, `<s`, 1), "ETT"},
+		{"tiger: broken XML after a sentence", TigerXML, tigerSample[:strings.Index(tigerSample, `<s id="s2"`)] + "<s <", "Ts"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rd := NewReader(strings.NewReader(tc.text), "in", tc.format)
+			var got strings.Builder
+			for {
+				_, err := rd.Next()
+				if err == io.EOF {
+					break
+				}
+				var e *Error
+				switch {
+				case err == nil:
+					got.WriteByte('T')
+				case errors.As(err, &e) && e.Tree:
+					got.WriteByte('E')
+				case errors.As(err, &e):
+					got.WriteByte('s')
+				default:
+					t.Fatalf("read error %v", err)
+				}
+				if got.Len() > 20 {
+					break
+				}
+			}
+			if got.String() != tc.want {
+				t.Errorf("read %s, want %s", got.String(), tc.want)
+			}
+		})
+	}
+}

@@ -61,26 +61,44 @@ func (x *exportReader) next() (*tree.Tree, error) {
 			}
 			lineNo = x.lr.line
 		}
+		// A line longer than MaxLineBytes is refused; a #BOS line still
+		// starts a sentence (refused up to its #EOS) and a #BOT line a
+		// table, so that their lines are not taken for stray ones.
+		var long *Error
 		if x.lr.tooLong() {
-			return nil, x.lr.longLine(x.name)
+			long = x.lr.longLine(x.name)
+			long.Line = lineNo
 		}
 		f, _, _ := x.split(line)
 		if len(f) == 0 {
+			if long != nil {
+				return nil, long
+			}
 			continue // blank or comment line
 		}
 		switch string(f[0]) {
 		case "#BOS":
-			return x.sentence(line, f, lineNo)
-		case "#FORMAT":
-			if len(f) < 2 || (string(f[1]) != "3" && string(f[1]) != "4") {
-				return nil, errorf(x.name, lineNo, 0, "#FORMAT: want version 3 or 4")
-			}
-			x.version = int(f[1][0] - '0')
+			t, err := x.sentence(line, f, lineNo, long)
+			return t, treeError(err)
 		case "#BOT":
 			if err := x.skipTable(lineNo); err != nil {
 				return nil, err
 			}
+			if long != nil {
+				return nil, long
+			}
+		case "#FORMAT":
+			if long != nil {
+				return nil, long
+			}
+			if len(f) < 2 || (string(f[1]) != "3" && string(f[1]) != "4") {
+				return nil, errorf(x.name, lineNo, 0, "#FORMAT: want version 3 or 4")
+			}
+			x.version = int(f[1][0] - '0')
 		default:
+			if long != nil {
+				return nil, long
+			}
 			return nil, errorf(x.name, lineNo, 0, "unexpected %q outside a sentence (want #BOS)", clip(f[0]))
 		}
 	}
@@ -159,9 +177,10 @@ func (x *exportReader) opt(b []byte) string {
 
 // sentence reads the sentence that starts with the #BOS line (fields f) up to
 // its #EOS. After an error it skips to the #EOS, so that the next call goes
-// on with the next sentence.
-func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree, error) {
-	var sentErr *Error
+// on with the next sentence. bosErr, if not nil, is an error of the #BOS
+// line itself (it is too long): the sentence is then refused with it.
+func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int, bosErr *Error) (*tree.Tree, error) {
+	sentErr := bosErr
 	fail := func(e *Error) {
 		if sentErr == nil {
 			sentErr = e
@@ -193,6 +212,21 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree
 		}
 		lineNo := x.lr.line
 		f, comment, _ := x.split(line)
+		if len(f) == 0 && !x.lr.tooLong() {
+			continue
+		}
+		if len(f) > 0 && string(f[0]) == "#BOS" {
+			// Held with its length: the next call reads it again.
+			x.held = append(x.held[:0], line...)
+			x.heldLine, x.hasHeld = lineNo, true
+			if sentErr != nil {
+				return nil, sentErr
+			}
+			return nil, errorf(x.name, lineNo, 0, "#BOS before the #EOS of sentence %s (line %d)", t.ID, bosLine)
+		}
+		if x.lr.tooLong() {
+			fail(x.lr.longLine(x.name))
+		}
 		if len(f) == 0 {
 			continue
 		}
@@ -208,19 +242,8 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int) (*tree.Tree
 				return nil, err
 			}
 			return &tree.Tree{ID: t.ID, BOSExtra: t.BOSExtra, Tokens: exact(t.Tokens), Nodes: exact(t.Nodes)}, nil
-		case "#BOS":
-			x.held = append(x.held[:0], line...)
-			x.heldLine, x.hasHeld = lineNo, true
-			if sentErr != nil {
-				return nil, sentErr
-			}
-			return nil, errorf(x.name, lineNo, 0, "#BOS before the #EOS of sentence %s (line %d)", t.ID, bosLine)
 		}
 		if sentErr != nil {
-			continue
-		}
-		if x.lr.tooLong() {
-			fail(x.lr.longLine(x.name))
 			continue
 		}
 		if err := checkUTF8(x.name, lineNo, line); err != nil {

@@ -4,11 +4,20 @@ import "fmt"
 
 // Limits of what the readers accept, far above any real treebank (the
 // Alpino trees of shared/data have at most 135 words, 227 brackets, a
-// depth of 24 and 2,242 bytes a line). They bound the memory that one
-// line or one sentence of an input can make a reader spend, whatever the
-// input: a longer line is not held in memory beyond MaxLineBytes, and a
-// tree past a limit is refused (an *Error naming its line) and only
-// counted to its end.
+// depth of 24 and 2,242 bytes a line). They bound what one line or one
+// sentence can make a reader spend, whatever the input: a longer line is
+// not held in memory beyond MaxLineBytes, a tree past a limit is refused
+// (an *Error naming its line, with Tree set) and only counted to its end,
+// and a tree that is kept costs a small multiple of its own text.
+//
+// The same limits hold in every format: MaxTokens words (export tokens,
+// bracketed preterminals, TIGER-XML <t> elements), MaxBrackets brackets
+// (TIGER-XML: <t> and <nt> elements; also <edge> and <secedge> elements),
+// MaxDepth nesting (bracketed formats), MaxLineBytes a line (TIGER-XML: a
+// tag with its attributes, or a text, between one '<' or '>' and the next;
+// a longer one ends the input, as an XML syntax error does). A bracketed
+// (PTB) line past MaxLineBytes refuses each tree it is part of; its
+// brackets are still followed, piece by piece, to find where they end.
 const (
 	// MaxLineBytes is the longest line of export, discbracket and
 	// bracketed (PTB) input.

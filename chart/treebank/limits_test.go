@@ -9,11 +9,12 @@ import (
 )
 
 // TestLimits: an input past a reader's limit (a line over MaxLineBytes, a
-// tree of more than MaxBrackets brackets or nested deeper than MaxDepth,
-// an export sentence of more than MaxTokens tokens) is refused with an
-// error naming its line and the limit; reading goes on with the next
-// sentence, a real one of the Alpino dev set; and the reader spends a
-// bounded amount of memory on it, not a multiple of the input's size.
+// tree of more than MaxBrackets brackets, MaxTokens words or nested deeper
+// than MaxDepth, an export sentence of more than MaxTokens tokens) is
+// refused with one error naming its line and the limit, marked as standing
+// for a tree when it refuses one; reading goes on with the next sentence,
+// a real one of the Alpino dev set; and the reader spends a bounded amount
+// of memory on it, not a multiple of the input's size.
 func TestLimits(t *testing.T) {
 	deep := func(n int) string {
 		return "(ROOT " + strings.Repeat("(X ", n) + "(n 0=w)" + strings.Repeat(")", n) + ")"
@@ -29,6 +30,19 @@ func TestLimits(t *testing.T) {
 		b.WriteString("))")
 		return b.String()
 	}
+	// unary: n words, each under five unary phrases (6n brackets).
+	unary := func(n int) string {
+		var b strings.Builder
+		b.WriteString("(ROOT (S")
+		for i := range n {
+			b.WriteString(" (A (B (C (D (E (n ")
+			b.WriteString(strconv.Itoa(i))
+			b.WriteString("=w))))))")
+		}
+		b.WriteString("))")
+		return b.String()
+	}
+	long := strings.Repeat("w", 2<<20)
 	tokens := func(n int) string {
 		var b strings.Builder
 		b.WriteString("#BOS 1\n")
@@ -45,16 +59,29 @@ func TestLimits(t *testing.T) {
 		text   string
 		line   int // of the error
 		msg    string
+		tree   bool // the error stands for a tree
 	}{
-		{"discbracket: a 4 MiB line of '('", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat("(", 4<<20) + "\n", 1, "longer than 1048576 bytes"},
-		{"discbracket: nested too deep", Discbracket, "alpino-cdb/dev.discbracket", 1, "\n" + deep(MaxDepth+10) + "\n", 2, "more than 1000 brackets nested"},
-		{"discbracket: nested as deep as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, deep(MaxDepth-3) + "\n", 0, ""},
-		{"discbracket: too many brackets", Discbracket, "alpino-cdb/dev.discbracket", 1, flat(MaxBrackets) + "\n", 1, "more than 30000 brackets in one tree"},
-		{"discbracket: 500,000 '(' in a line", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat("(", 500000) + "\n", 1, "more than 1000 brackets nested"},
-		{"ptb: nested too deep over lines", PTB, "", 0, strings.Repeat("(X\n", 5000) + "(n w)" + strings.Repeat(")", 5000) + "\n(S (A a))\n", 1001, "more than 1000 brackets nested"},
-		{"export: a sentence of too many tokens", Export, "alpino-cdb/dev.export", 60, tokens(MaxTokens + 5), MaxTokens + 2, "sentence 1: more than 10000 tokens"},
-		{"export: a 2 MiB token line", Export, "alpino-cdb/dev.export", 60, "#BOS 1\n" + strings.Repeat("w", 2<<20) + "\t--\t--\t--\t0\n#EOS 1\n", 2, "longer than 1048576 bytes"},
-		{"export: a 2 MiB line outside sentences", Export, "alpino-cdb/dev.export", 60, strings.Repeat("#", 2<<20) + "\n", 1, "longer than 1048576 bytes"},
+		{"discbracket: a 4 MiB line of '('", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat("(", 4<<20) + "\n", 1, "longer than 1048576 bytes", true},
+		{"discbracket: a line of MaxLineBytes and \\n", Discbracket, "alpino-cdb/dev.discbracket", 1, padTo("(ROOT (n 0=w))", MaxLineBytes) + "\n", 0, "", false},
+		{"discbracket: a line of MaxLineBytes and \\r\\n", Discbracket, "alpino-cdb/dev.discbracket", 1, padTo("(ROOT (n 0=w))", MaxLineBytes) + "\r\n", 0, "", false},
+		{"discbracket: a line of MaxLineBytes+1", Discbracket, "alpino-cdb/dev.discbracket", 1, padTo("(ROOT (n 0=w))", MaxLineBytes+1) + "\n", 1, "longer than 1048576 bytes", true},
+		{"discbracket: nested too deep", Discbracket, "alpino-cdb/dev.discbracket", 1, "\n" + deep(MaxDepth+10) + "\n", 2, "more than 1000 brackets nested", true},
+		{"discbracket: nested as deep as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, deep(MaxDepth-3) + "\n", 0, "", false},
+		{"discbracket: too many brackets", Discbracket, "alpino-cdb/dev.discbracket", 1, unary(MaxBrackets/6+1) + "\n", 1, "more than 30000 brackets in one tree", true},
+		{"discbracket: too many words", Discbracket, "alpino-cdb/dev.discbracket", 1, flat(MaxTokens+1) + "\n", 1, "more than 10000 words in one tree", true},
+		{"discbracket: as many words as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, flat(MaxTokens) + "\n", 0, "", false},
+		{"discbracket: 500,000 '(' in a line", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat("(", 500000) + "\n", 1, "more than 1000 brackets nested", true},
+		{"ptb: nested too deep over lines", PTB, "", 0, strings.Repeat("(X\n", 5000) + "(n w)" + strings.Repeat(")", 5000) + "\n", 1001, "more than 1000 brackets nested", true},
+		{"ptb: too many words", PTB, "", 0, "(S" + strings.Repeat(" (n w)", MaxTokens+1) + ")\n", 1, "more than 10000 words in one tree", true},
+		{"ptb: a 2 MiB line inside a tree", PTB, "", 0, "(S\n (X " + long + ")\n (NP (D the)) (VP v))\n", 2, "longer than 1048576 bytes", true},
+		{"ptb: a tree closed in the dropped part of a long line", PTB, "", 0, "(S (A " + long + ") (B (C c)))\n", 1, "longer than 1048576 bytes", true},
+		{"ptb: a 2 MiB line of words outside trees", PTB, "", 0, strings.Repeat("w ", 1<<20) + "\n", 1, "longer than 1048576 bytes", false},
+		{"export: a sentence of too many tokens", Export, "alpino-cdb/dev.export", 60, tokens(MaxTokens + 5), MaxTokens + 2, "sentence 1: more than 10000 tokens", true},
+		{"export: a 2 MiB token line", Export, "alpino-cdb/dev.export", 60, "#BOS 1\n" + long + "\t--\t--\t--\t0\n#EOS 1\n", 2, "longer than 1048576 bytes", true},
+		{"export: a 2 MiB #BOS line", Export, "alpino-cdb/dev.export", 60, "#BOS 1 " + long + "\n" + tok("a", 0) + tok("b", 0) + "#EOS 1\n", 1, "longer than 1048576 bytes", true},
+		{"export: a 2 MiB #EOS line", Export, "alpino-cdb/dev.export", 60, "#BOS 1\n" + tok("a", 0) + "#EOS 1 " + long + "\n", 3, "longer than 1048576 bytes", true},
+		{"export: a 2 MiB #BOT line", Export, "alpino-cdb/dev.export", 60, "#BOT ORIGIN " + long + "\n0\tx\n1\ty\n#EOT ORIGIN\n", 1, "longer than 1048576 bytes", false},
+		{"export: a 2 MiB line outside sentences", Export, "alpino-cdb/dev.export", 60, strings.Repeat("#", 2<<20) + "\n", 1, "longer than 1048576 bytes", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -67,9 +94,6 @@ func TestLimits(t *testing.T) {
 				t.Fatalf("the real sentences: %d trees, error %v", len(want), err)
 			}
 			in := tc.text + real
-			if tc.format == PTB {
-				in = tc.text
-			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			got, err := ReadAll(strings.NewReader(in), "in", tc.format)
@@ -84,6 +108,9 @@ func TestLimits(t *testing.T) {
 			if !errors.As(err, &list) || len(list) != 1 || list[0].Line != tc.line || !strings.Contains(list[0].Msg, tc.msg) {
 				t.Fatalf("error %v; want one at line %d saying %q", err, tc.line, tc.msg)
 			}
+			if list[0].Tree != tc.tree {
+				t.Errorf("the error's Tree is %v, want %v", list[0].Tree, tc.tree)
+			}
 			if len(got) != len(want) || got[0].Len() != want[0].Len() {
 				t.Errorf("%d trees read after the error, want %d", len(got), len(want))
 			}
@@ -96,9 +123,14 @@ func TestLimits(t *testing.T) {
 	}
 }
 
-// TestTigerLimits: a TIGER-XML sentence of more than MaxTokens+500 <t> and
-// <nt> elements, or of more than MaxBrackets edges, is refused, and the
-// sentence after it is read.
+// padTo returns s followed by spaces up to n bytes.
+func padTo(s string, n int) string { return s + strings.Repeat(" ", n-len(s)) }
+
+// TestTigerLimits: a TIGER-XML sentence of more than MaxTokens <t>
+// elements, MaxBrackets <t> and <nt> elements or MaxBrackets edges is
+// refused, and the sentence after it is read; a tag or text longer than
+// MaxLineBytes ends the input with an error naming its line (the XML
+// decoder would hold it whole).
 func TestTigerLimits(t *testing.T) {
 	want, err := ReadAll(strings.NewReader(tigerSample), "in", TigerXML)
 	if err != nil || len(want) == 0 {
@@ -113,20 +145,29 @@ func TestTigerLimits(t *testing.T) {
 	}
 	tests := []struct {
 		name, sentence, msg string
+		after               int // trees read after it
 	}{
-		{"terminals", `<s id="big"><graph root="t0"><terminals>` + many(MaxTokens+maxNodes+1, `<t id="tN" word="w" pos="n"/>`) + `</terminals></graph></s>`, "sentence big: more than 10500 <t> and <nt> elements"},
-		{"edges", `<s id="big"><graph root="n"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals><nt id="n" cat="S">` + many(MaxBrackets+1, `<edge label="--" idref="t0"/>`) + `</nt></nonterminals></graph></s>`, "sentence big: more than 30000 <edge> and <secedge> elements"},
+		{"terminals", `<s id="big"><graph root="t0"><terminals>` + many(MaxTokens+1, `<t id="tN" word="w" pos="n"/>`) + `</terminals></graph></s>`, "sentence big: more than 10000 <t> elements", len(want)},
+		{"nonterminals", `<s id="big"><graph root="n0"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals>` + many(MaxBrackets, `<nt id="nN" cat="S"/>`) + `</nonterminals></graph></s>`, "sentence big: more than 30000 <t> and <nt> elements", len(want)},
+		{"edges", `<s id="big"><graph root="n"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals><nt id="n" cat="S">` + many(MaxBrackets+1, `<edge label="--" idref="t0"/>`) + `</nt></nonterminals></graph></s>`, "sentence big: more than 30000 <edge> and <secedge> elements", len(want)},
+		{"a 2 MiB attribute", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + strings.Repeat("w", 2<<20) + `" pos="n"/></terminals></graph></s>`, "XML: a tag, attribute or text longer than 1048576 bytes", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := strings.Replace(tigerSample, `<s id="s1"`, tc.sentence+"\n<s id=\"s1\"", 1)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
 			got, err := ReadAll(strings.NewReader(in), "in", TigerXML)
+			runtime.ReadMemStats(&after)
 			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 || !strings.Contains(list[0].Msg, tc.msg) {
-				t.Fatalf("error %v; want one saying %q", err, tc.msg)
+			if !errors.As(err, &list) || len(list) != 1 || !strings.Contains(list[0].Msg, tc.msg) || list[0].Line == 0 {
+				t.Fatalf("error %v; want one saying %q at a line", err, tc.msg)
 			}
-			if len(got) != len(want) {
-				t.Errorf("%d trees read after the error, want %d", len(got), len(want))
+			if len(got) != tc.after {
+				t.Errorf("%d trees read after the error, want %d", len(got), tc.after)
+			}
+			if spent := after.TotalAlloc - before.TotalAlloc; spent > 64<<20 {
+				t.Errorf("%d MiB allocated reading %d KiB", spent>>20, len(in)>>10)
 			}
 		})
 	}

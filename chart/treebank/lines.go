@@ -19,19 +19,33 @@ type lineReader struct {
 	line int    // number of the line last returned (1-based)
 	err  error  // io.EOF or the read error that ended the input
 	long bool   // the line last returned was longer than MaxLineBytes
+
+	// pieces: the rest of a long line is not dropped but returned by
+	// piece; inLong says that some of it is still unread, and pending
+	// holds a part already taken from br (valid until br is read again).
+	pieces  bool
+	inLong  bool
+	pending []byte
 }
 
 func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
+// rawLimit is the most bytes of a line held: MaxLineBytes and a "\r\n".
+const rawLimit = MaxLineBytes + 2
+
 // next returns the next line without its "\n" ending and without trailing
 // "\r" characters, and without a byte order mark at the start of the input.
 // The slice is valid until the next call. ok is false at the
 // end of the input or after a read error; see ioErr. A line longer than
 // MaxLineBytes is read to its end but only its first MaxLineBytes bytes
-// are kept and returned; tooLong then reports it.
+// are kept and returned; tooLong then reports it. In pieces mode the rest
+// of such a line is not dropped but returned by piece.
 func (l *lineReader) next() (line []byte, ok bool) {
+	for l.inLong {
+		l.piece()
+	}
 	if l.err != nil {
 		return nil, false
 	}
@@ -41,15 +55,21 @@ func (l *lineReader) next() (line []byte, ok bool) {
 		l.buf = append(l.buf[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = l.br.ReadSlice('\n')
-			if keep := MaxLineBytes - len(l.buf); keep < len(b) {
+			if keep := rawLimit - len(l.buf); keep < len(b) {
 				l.long = true
-				b = b[:max(keep, 0)]
+				keep = max(keep, 0)
+				if l.pieces {
+					l.buf = append(l.buf, b[:keep]...)
+					l.pending, l.inLong = b[keep:], true
+					break
+				}
+				b = b[:keep]
 			}
 			l.buf = append(l.buf, b...)
 		}
 		b = l.buf
 	}
-	if err != nil {
+	if err != nil && !l.inLong {
 		l.err = err
 		if len(b) == 0 || err != io.EOF {
 			return nil, false
@@ -65,7 +85,38 @@ func (l *lineReader) next() (line []byte, ok bool) {
 	if l.line == 1 {
 		b = bytes.TrimPrefix(b, bom)
 	}
+	if len(b) > MaxLineBytes {
+		l.long = true
+		if !l.pieces {
+			b = b[:MaxLineBytes]
+		}
+	}
 	return b, true
+}
+
+// piece returns the next part of the rest of the long line last returned
+// by next, in pieces mode, with its "\n" ending removed; ok is false when
+// the line has no more.
+func (l *lineReader) piece() (part []byte, ok bool) {
+	if !l.inLong {
+		return nil, false
+	}
+	if p := l.pending; len(p) > 0 {
+		l.pending = nil
+		if p[len(p)-1] == '\n' {
+			l.inLong = false
+			p = p[:len(p)-1]
+		}
+		return p, true
+	}
+	b, err := l.br.ReadSlice('\n')
+	if err == nil {
+		l.inLong = false
+		b = b[:len(b)-1]
+	} else if !errors.Is(err, bufio.ErrBufferFull) {
+		l.inLong, l.err = false, err
+	}
+	return b, len(b) > 0 || l.inLong
 }
 
 // tooLong reports whether the line last returned was cut at MaxLineBytes.

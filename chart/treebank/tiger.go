@@ -62,7 +62,7 @@ type tigerReader struct {
 }
 
 func newTigerReader(r io.Reader, name string) *tigerReader {
-	d := xml.NewDecoder(r)
+	d := xml.NewDecoder(&boundedXML{r: r})
 	d.CharsetReader = tigerCharset
 	return &tigerReader{name: name, d: d, intern: make(map[string]string)}
 }
@@ -84,6 +84,11 @@ func (x *tigerReader) token() (xml.Token, error) {
 	if errors.As(err, &se) {
 		x.done = true
 		return nil, errorf(x.name, se.Line, 0, "XML: %s", se.Msg)
+	}
+	if errors.Is(err, errLongXML) {
+		x.done = true
+		line, _ := x.d.InputPos()
+		return nil, errorf(x.name, line, 0, "XML: %v", err)
 	}
 	x.err = err
 	return nil, err
@@ -108,7 +113,8 @@ func (x *tigerReader) next() (*tree.Tree, error) {
 		}
 		switch se.Name.Local {
 		case "s":
-			return x.sentence(se)
+			t, err := x.sentence(se)
+			return t, treeError(err)
 		case "head":
 			// The header declares features and their values; the trees
 			// do not need it.
@@ -248,8 +254,11 @@ func (x *tigerReader) sentence(start xml.StartElement) (*tree.Tree, error) {
 				if e.nt {
 					s.nts++
 				}
-				if len(s.elems) >= MaxTokens+maxNodes {
-					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> and <nt> elements", MaxTokens+maxNodes)))
+				switch {
+				case !e.nt && len(s.elems)-s.nts >= MaxTokens:
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> elements", MaxTokens)))
+				case len(s.elems) >= MaxBrackets:
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> and <nt> elements", MaxBrackets)))
 				}
 				if sentErr != nil { // only read on to the end of the sentence
 					if err := x.skip(); err != nil {
@@ -522,6 +531,31 @@ func idNumber(id string) (int, bool) {
 		i--
 	}
 	return parseNum([]byte(id[i:]))
+}
+
+// errLongXML is the error of boundedXML.
+var errLongXML = fmt.Errorf("a tag, attribute or text longer than %d bytes (the readers' limit)", MaxLineBytes)
+
+// boundedXML passes an XML input on but refuses a run of more than
+// MaxLineBytes bytes without a '<' or '>': encoding/xml holds a whole tag
+// with its attributes, or a whole text, in memory.
+type boundedXML struct {
+	r   io.Reader
+	run int // bytes since the last '<' or '>'
+}
+
+func (b *boundedXML) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for i, c := range p[:n] {
+		if c == '<' || c == '>' {
+			b.run = 0
+			continue
+		}
+		if b.run++; b.run > MaxLineBytes {
+			return i, errLongXML
+		}
+	}
+	return n, err
 }
 
 // tigerCharset lets the decoder read ISO-8859-1 (Latin-1) files, the

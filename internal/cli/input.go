@@ -106,11 +106,13 @@ func readTreebankInput(path string, f treebank.Format) (sents []Sentence, refuse
 		switch {
 		case err == io.EOF:
 			if more > 0 {
-				refused = append(refused, fmt.Sprintf("%s: %d more malformed trees", path, more))
+				refused = append(refused, fmt.Sprintf("%s: %d more errors", path, more))
 			}
 			return sents, refused, nil
 		case errors.As(err, &bad):
-			sents = append(sents, Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)})
+			if bad.Tree { // a refused tree keeps its place; stray text takes none
+				sents = append(sents, Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)})
+			}
 			if len(refused) < maxRefusedNamed {
 				refused = append(refused, bad.Error())
 			} else {

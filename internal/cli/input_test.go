@@ -22,6 +22,8 @@ func TestReadInput(t *testing.T) {
 	}
 	bank := write("two.discbracket", "(ROOT (S (NP (LID 0=De) (N 1=kat)) (WW 2=slaapt)))\n(ROOT (TW 0=Ja))\n")
 	bad := write("bad.discbracket", "(ROOT (S (NP (LID 0=De) (N 1=kat)) (WW 2=slaapt)))\n(ROOT (S (NP 0=De 1=kat)))\n(ROOT (TW 0=Ja))\n")
+	stray := write("stray.ptb", "(S (A a)) ) x (S (B b))\n(S\n (X \xff)\n (NP (D the)) (VP v))\n(S (C c))\n")
+	strayExport := write("stray.export", "#FORMAT 5\n#BOS 1\na\t--\tT\t--\t--\t0\n#EOS 1\nstray\n#BOS 2\nb\t--\tT\t--\t--\t0\n#EOS 2\n")
 	text := write("text.txt", "De kat slaapt.\n\nbad\x00line\nHet is (zo) .\n")
 	tests := []struct {
 		name      string
@@ -32,6 +34,12 @@ func TestReadInput(t *testing.T) {
 	}{
 		{"treebank", bank, false, []string{"two.discbracket (tree 1): De kat slaapt", "two.discbracket (tree 2): Ja"}, nil},
 		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket (tree 1): De kat slaapt", "bad.discbracket:2: ", "bad.discbracket (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
+		{"bracketed trees, stray text and a line not UTF-8 inside a tree", stray, false,
+			[]string{"stray.ptb (tree 1): a", "stray.ptb (tree 2): b", "stray.ptb:3: ", "stray.ptb (tree 4): c"},
+			[]string{"stray.ptb:1:11: unbalanced ')'", "stray.ptb:3:5: invalid UTF-8"}},
+		{"export with a bad header and a stray line", strayExport, false,
+			[]string{"stray.export (tree 1): a", "stray.export (tree 2): b"},
+			[]string{"stray.export:1: #FORMAT", "stray.export:5: unexpected"}},
 		{"text, tokenized here", text, false,
 			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
 			[]string{"text.txt:3:4: NUL byte"}},
