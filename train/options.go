@@ -350,9 +350,12 @@ func (o Options) checkOutputs() error {
 			}
 		}
 	}
-	if dir := filepath.Dir(o.Out); dir != "" {
-		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-			return fmt.Errorf("train: the folder of the output %s does not exist", o.Out)
+	for _, out := range outputs[:2] { // the log and plot lie beside the output
+		if out.name == "" {
+			continue
+		}
+		if fi, err := os.Stat(filepath.Dir(out.name)); err != nil || !fi.IsDir() {
+			return fmt.Errorf("train: the folder of the %s %s does not exist", out.what, out.name)
 		}
 	}
 	return nil

@@ -45,7 +45,8 @@ func TestOutputsChecked(t *testing.T) {
 		{"checkpoint is the training data", func(o *Options) { o.Checkpoint = data }, "the checkpoint " + data + " is also the training data"},
 		{"log is the dev data", func(o *Options) { o.Out = strings.TrimSuffix(dev, ".log.jsonl") + "x"; o.Dev = o.Out + ".log.jsonl" }, "the log"},
 		{"output is a folder", func(o *Options) { o.Out = folder }, "is a folder"},
-		{"output in a missing folder", func(o *Options) { o.Out = filepath.Join(dir, "no", "out.safetensors") }, "does not exist"},
+		{"output in a missing folder", func(o *Options) { o.Out = filepath.Join(dir, "no", "out.safetensors") }, "the folder of the output"},
+		{"checkpoint in a missing folder", func(o *Options) { o.Checkpoint = filepath.Join(dir, "no", "run.ckpt") }, "the folder of the checkpoint"},
 		{"dev data without trees", func(o *Options) { o.Dev = empty }, "no trees in the dev data"},
 	}
 	before := readFile(t, dev)

@@ -37,7 +37,9 @@ type WriteOptions struct {
 // WriteFile writes trees to a file whose format comes from the extension
 // (see FormatOf; export files get version 4). It writes a temporary file in
 // the same directory and renames it, so that the file is replaced whole or
-// not at all.
+// not at all. A symbolic link to a regular file is kept (the file it leads
+// to is replaced); a path that is no regular file (a named pipe, a device)
+// is written in place.
 func WriteFile(path string, trees []*tree.Tree) error {
 	return WriteFileOptions(path, trees, WriteOptions{})
 }
@@ -51,8 +53,20 @@ func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 	if f == PTB {
 		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			if tfi, err := os.Stat(target); err == nil && (tfi.Mode().IsRegular() || tfi.IsDir()) {
+				path, fi = target, tfi
+			}
+		}
+	}
+	switch {
+	case err != nil: // no such file yet
+	case fi.IsDir():
 		return fmt.Errorf("treebank: writing %s: it is a folder", path)
+	case !fi.Mode().IsRegular():
+		return writeInPlace(path, trees, f, o)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -96,6 +110,26 @@ func removeStaleTemps(path string, cutoff time.Time) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// writeInPlace writes trees to path, which is not a regular file.
+func writeInPlace(path string, trees []*tree.Tree, f Format, o WriteOptions) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("treebank: %w", err)
+	}
+	w := NewWriter(fh, f)
+	if o.PTBParens {
+		w.PTBParens()
+	}
+	err = writeAll(w, trees)
+	if cerr := fh.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("treebank: %w", cerr)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // writeTemp writes trees to the temporary file and closes it.

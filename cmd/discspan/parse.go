@@ -72,21 +72,25 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	longest := 0
-	for _, s := range lines {
-		longest = max(longest, len(s.Words))
+	// A sentence the parser refuses (too long, not UTF-8) is named at the
+	// end and gets a blank output line; the others are parsed.
+	sents := make([][]string, len(lines))
+	for i, s := range lines {
+		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
+			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
+			continue
+		}
+		sents[i] = s.Words
 	}
-	if *maxWords >= 0 {
-		longest = min(longest, *maxWords)
-	}
-	// The most tokens of one batch of parseChunk lines (a refused line
-	// counted at the longest accepted length: a bound).
-	batchTokens := 0
-	for start := 0; start < len(lines); start += parseChunk {
+	// The scorer is sized for the sentences accepted: the longest, and the
+	// most tokens of one batch of parseChunk of them.
+	longest, batchTokens := 0, 0
+	for start := 0; start < len(sents); start += parseChunk {
 		tokens := 0
-		for _, s := range lines[start:min(start+parseChunk, len(lines))] {
-			if n := min(len(s.Words), longest); n > 0 {
-				tokens += n + 2
+		for _, s := range sents[start:min(start+parseChunk, len(sents))] {
+			longest = max(longest, len(s))
+			if len(s) > 0 {
+				tokens += len(s) + 2
 			}
 		}
 		batchTokens = max(batchTokens, tokens)
@@ -100,16 +104,6 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	p.Scorer = sc
 	if *backend != backendCPU {
 		logf("%s", line)
-	}
-	// A sentence the parser refuses (too long, not UTF-8) is named at the
-	// end and gets a blank output line; the others are parsed.
-	sents := make([][]string, len(lines))
-	for i, s := range lines {
-		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
-			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
-			continue
-		}
-		sents[i] = s.Words
 	}
 	// The output file is replaced only once every tree is written: a
 	// failed or interrupted run leaves no partial file behind.

@@ -20,10 +20,25 @@ import (
 // and renamed over path, and the directory is synced (best effort). When
 // anything fails the temporary file is removed, path is left as it was, and
 // the error names path. A path that is a folder is refused before anything
-// is written.
+// is written. A symbolic link to a regular file is kept: the file it
+// leads to is replaced. A path that is no regular file (a named pipe, a
+// device such as /dev/stdout or /dev/null, /dev/fd/N) cannot be replaced
+// and is written in place, as os.Create would.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		if target, err := filepath.EvalSymlinks(path); err == nil {
+			if tfi, err := os.Stat(target); err == nil && (tfi.Mode().IsRegular() || tfi.IsDir()) {
+				path, fi = target, tfi
+			}
+		}
+	}
+	switch {
+	case err != nil: // no such file yet (or unreadable: CreateTemp says why)
+	case fi.IsDir():
 		return fmt.Errorf("writing %s: it is a folder", path)
+	case !fi.Mode().IsRegular():
+		return writeInPlace(path, write)
 	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
@@ -63,6 +78,27 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	}
 	syncDir(dir)
 	removeStale(path, time.Now().Add(-StaleAfter))
+	return nil
+}
+
+// writeInPlace writes to path, which is not a regular file, through a
+// buffer.
+func writeInPlace(path string, write func(w io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	return nil
 }
 
