@@ -182,6 +182,7 @@ func (h *Handler) route() {
 // first (see tidyRange).
 func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := newStallGuard(rw, r, h.stall)
+	defer w.finish()
 	setSecurityHeaders(w.Header())
 	if r.ContentLength != 0 {
 		// Only an upload reads its body (under deadlines of its own, see

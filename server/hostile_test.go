@@ -134,6 +134,60 @@ func TestStallGuardHTTP2(t *testing.T) {
 	}
 }
 
+// deadlineRecorder is a ResponseWriter that records, for
+// http.ResponseController, the write deadlines set and the flushes.
+type deadlineRecorder struct {
+	httptest.ResponseRecorder
+	events []string
+	armed  bool
+}
+
+func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
+	d.armed = !t.IsZero()
+	if d.armed {
+		d.events = append(d.events, "arm")
+	} else {
+		d.events = append(d.events, "clear")
+	}
+	return nil
+}
+
+func (d *deadlineRecorder) Write(b []byte) (int, error) {
+	d.events = append(d.events, fmt.Sprintf("write(armed=%v)", d.armed))
+	return len(b), nil
+}
+
+func (d *deadlineRecorder) FlushError() error {
+	d.events = append(d.events, fmt.Sprintf("flush(armed=%v)", d.armed))
+	return nil
+}
+
+// TestStallGuardDeadlines: every write and flush of an answer, and on
+// HTTP/2 the final flush of what the handler left buffered, happens under
+// a write deadline; on HTTP/2 no deadline is left armed between writes
+// (it would reset the stream), and on HTTP/1 one is armed from the start.
+func TestStallGuardDeadlines(t *testing.T) {
+	tests := []struct {
+		proto int
+		want  string
+	}{
+		{1, "arm arm write(armed=true) arm flush(armed=true)"},
+		{2, "arm write(armed=true) clear arm flush(armed=true) clear arm flush(armed=true)"},
+	}
+	for _, tc := range tests {
+		rec := &deadlineRecorder{}
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.ProtoMajor = tc.proto
+		g := newStallGuard(rec, r, time.Second)
+		g.Write([]byte("x"))
+		g.Flush()
+		g.finish()
+		if got := strings.Join(rec.events, " "); got != tc.want {
+			t.Errorf("HTTP/%d: %s\nwant %s", tc.proto, got, tc.want)
+		}
+	}
+}
+
 // TestHostileUploads: uploads that cost a reader memory in proportion to
 // their size (a line of nothing but '(', a line of a million words, an
 // export sentence with no end) are refused with a 400 naming the line,
@@ -280,5 +334,8 @@ func TestCancelAfterLastBatch(t *testing.T) {
 	}
 	if _, err := os.Stat(h.jobs.modelPath(id)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the cancelled job's model is there: %v", err)
+	}
+	if ents, _ := os.ReadDir(h.jobs.modelsDir); len(ents) != 0 {
+		t.Errorf("left in the models folder: %v", ents)
 	}
 }

@@ -415,6 +415,12 @@ func (m *jobs) loop() {
 
 		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
+		staged := ""
+		if err == nil && !sum.Interrupted {
+			// Copied beside the models under a hidden name, outside the
+			// lock; installed (renamed) below only if not cancelled.
+			staged, err = m.stage(id)
+		}
 		if m.afterRun != nil {
 			m.afterRun(id)
 		}
@@ -427,6 +433,9 @@ func (m *jobs) loop() {
 		case m.userCancel:
 			// Cancelled (and told so) even when the cancel came after the
 			// last batch: the model is not installed.
+			if staged != "" {
+				_ = os.Remove(staged)
+			}
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:
 			// Shutdown: the job stays running on disk and resumes from its checkpoint.
@@ -436,7 +445,8 @@ func (m *jobs) loop() {
 		default:
 			// Installed under the lock, after the cancel check: the
 			// catalog never lists the model of a cancelled job.
-			if err := m.install(id); err != nil {
+			if err := os.Rename(staged, m.modelPath(id)); err != nil {
+				_ = os.Remove(staged)
 				m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
 				break
 			}
@@ -508,18 +518,21 @@ func (m *jobs) progress(id string, p train.Progress) {
 	m.notifyLocked(id)
 }
 
-// install copies a finished job's weights into the models directory.
-func (m *jobs) install(id string) error {
+// stage copies a finished job's weights into the models directory under a
+// hidden name, which the catalog does not list, and returns its path; the
+// job loop then renames it to the model's name, or removes it.
+func (m *jobs) stage(id string) (string, error) {
 	f, err := os.Open(filepath.Join(m.jobDir(id), jobOut))
 	if err != nil {
-		return fmt.Errorf("server: job %s: no weights: %w", id, err)
+		return "", fmt.Errorf("server: job %s: no weights: %w", id, err)
 	}
 	defer f.Close()
 	b, err := io.ReadAll(f)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return atomicfile.WriteBytes(m.modelPath(id), b)
+	staged := filepath.Join(m.modelsDir, ".job-"+id+".staged")
+	return staged, atomicfile.WriteBytes(staged, b)
 }
 
 var errNoJob = errors.New("no such job")

@@ -62,6 +62,15 @@ func (g *stallGuard) Write(b []byte) (int, error) {
 	return g.ResponseWriter.Write(b)
 }
 
+// finish ends the answer on HTTP/2 under a deadline: what the handler
+// left buffered would otherwise be sent after it returns, with none.
+func (g *stallGuard) finish() {
+	if g.h2 {
+		g.extend()
+		_ = g.rc.Flush()
+	}
+}
+
 // Flush flushes the answer (the event stream needs it).
 func (g *stallGuard) Flush() {
 	g.extend()

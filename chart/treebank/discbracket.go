@@ -16,7 +16,9 @@ type discReader struct {
 }
 
 func newDiscReader(r io.Reader, name string) *discReader {
-	return &discReader{name: name, lr: newLineReader(r), p: bracketParser{name: name}}
+	lr := newLineReader(r)
+	lr.pieces = true // to tell a long blank line (skipped) from a long tree
+	return &discReader{name: name, lr: lr, p: bracketParser{name: name}}
 }
 
 // next returns the tree of the next non-blank line, an *Error for a
@@ -32,6 +34,17 @@ func (d *discReader) next() (*tree.Tree, error) {
 			return nil, io.EOF
 		}
 		if d.lr.tooLong() {
+			blank := isBlank(line)
+			for blank {
+				piece, ok := d.lr.piece()
+				if !ok {
+					break
+				}
+				blank = isBlank(piece)
+			}
+			if blank {
+				continue
+			}
 			d.n++
 			return nil, treeError(d.lr.longLine(d.name))
 		}

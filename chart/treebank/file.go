@@ -37,9 +37,9 @@ type WriteOptions struct {
 // WriteFile writes trees to a file whose format comes from the extension
 // (see FormatOf; export files get version 4). It writes a temporary file in
 // the same directory and renames it, so that the file is replaced whole or
-// not at all. A symbolic link to a regular file is kept (the file it leads
-// to is replaced); a path that is no regular file (a named pipe, a device)
-// is written in place.
+// not at all. A symbolic link is kept (the file it leads to is replaced);
+// a path that is no regular file (a named pipe, a device), or that lies in
+// /dev or /proc or leads there (/dev/stdout), is written in place.
 func WriteFile(path string, trees []*tree.Tree) error {
 	return WriteFileOptions(path, trees, WriteOptions{})
 }
@@ -53,21 +53,14 @@ func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
 	if f == PTB {
 		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
 	}
-	fi, err := os.Lstat(path)
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			if tfi, err := os.Stat(target); err == nil && (tfi.Mode().IsRegular() || tfi.IsDir()) {
-				path, fi = target, tfi
-			}
-		}
-	}
+	target, fi, special, std := resolveOutput(path)
 	switch {
-	case err != nil: // no such file yet
-	case fi.IsDir():
+	case special:
+		return writeInPlace(path, std, trees, f, o)
+	case fi != nil && fi.IsDir():
 		return fmt.Errorf("treebank: writing %s: it is a folder", path)
-	case !fi.Mode().IsRegular():
-		return writeInPlace(path, trees, f, o)
 	}
+	path = target
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		// Name the target, not the temporary file.
@@ -112,19 +105,60 @@ func removeStaleTemps(path string, cutoff time.Time) {
 	}
 }
 
-// writeInPlace writes trees to path, which is not a regular file.
-func writeInPlace(path string, trees []*tree.Tree, f Format, o WriteOptions) error {
-	fh, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("treebank: %w", err)
+// resolveOutput is internal/atomicfile's resolve (chart depends on
+// nothing else in the project): the file that writing path replaces, its
+// FileInfo (nil when missing), whether path must be written in place, and
+// the standard output or error it names, if any.
+func resolveOutput(path string) (target string, fi os.FileInfo, special bool, std *os.File) {
+	p := path
+	for hops := 0; hops < 40; hops++ {
+		if abs, err := filepath.Abs(p); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+			switch abs {
+			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+				std = os.Stdout
+			case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
+				std = os.Stderr
+			}
+			return p, nil, true, std
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return p, nil, false, nil
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return p, fi, !fi.Mode().IsRegular() && !fi.IsDir(), nil
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	return path, nil, true, nil
+}
+
+// writeInPlace writes trees to path, which cannot be replaced: to std
+// when it is not nil.
+func writeInPlace(path string, std *os.File, trees []*tree.Tree, f Format, o WriteOptions) error {
+	fh := std
+	if fh == nil {
+		var err error
+		if fh, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644); err != nil {
+			return fmt.Errorf("treebank: %w", err)
+		}
 	}
 	w := NewWriter(fh, f)
 	if o.PTBParens {
 		w.PTBParens()
 	}
-	err = writeAll(w, trees)
-	if cerr := fh.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("treebank: %w", cerr)
+	err := writeAll(w, trees)
+	if std == nil {
+		if cerr := fh.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("treebank: %w", cerr)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -14,8 +14,9 @@ import "fmt"
 // bracketed preterminals, TIGER-XML <t> elements), MaxBrackets brackets
 // (TIGER-XML: <t> and <nt> elements; also <edge> and <secedge> elements),
 // MaxDepth nesting (bracketed formats), MaxLineBytes a line (TIGER-XML: a
-// tag with its attributes, or a text, between one '<' or '>' and the next;
-// a longer one ends the input, as an XML syntax error does). A bracketed
+// tag with its attributes, a text, a comment or a CDATA section, which the
+// XML decoder holds whole; a longer one ends the input, as an XML syntax
+// error does). A bracketed
 // (PTB) line past MaxLineBytes refuses each tree it is part of; its
 // brackets are still followed, piece by piece, to find where they end.
 const (

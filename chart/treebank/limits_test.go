@@ -2,6 +2,7 @@ package treebank
 
 import (
 	"errors"
+	"io"
 	"runtime"
 	"strconv"
 	"strings"
@@ -75,7 +76,11 @@ func TestLimits(t *testing.T) {
 		{"ptb: too many words", PTB, "", 0, "(S" + strings.Repeat(" (n w)", MaxTokens+1) + ")\n", 1, "more than 10000 words in one tree", true},
 		{"ptb: a 2 MiB line inside a tree", PTB, "", 0, "(S\n (X " + long + ")\n (NP (D the)) (VP v))\n", 2, "longer than 1048576 bytes", true},
 		{"ptb: a tree closed in the dropped part of a long line", PTB, "", 0, "(S (A " + long + ") (B (C c)))\n", 1, "longer than 1048576 bytes", true},
-		{"ptb: a 2 MiB line of words outside trees", PTB, "", 0, strings.Repeat("w ", 1<<20) + "\n", 1, "longer than 1048576 bytes", false},
+		{"ptb: a 2 MiB line of words outside trees", PTB, "", 0, strings.Repeat("w ", 1<<20) + "\n", 1, `"w" outside brackets`, false},
+		{"ptb: a 2 MiB line outside trees, then a tree on it", PTB, "", 0, strings.Repeat(" ", 2<<20) + "(S (A a))\n", 1, "longer than 1048576 bytes", true},
+		{"discbracket: a 2 MiB blank line", Discbracket, "alpino-cdb/dev.discbracket", 1, "(ROOT (n 0=w))\n" + strings.Repeat(" ", 2<<20) + "\n", 0, "", false},
+		{"discbracket: a 2 MiB line, blank in its first MiB", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat(" ", 3<<19) + "(ROOT (n 0=w))\n", 1, "longer than 1048576 bytes", true},
+		{"discbracket: a line of MaxLineBytes after a byte order mark", Discbracket, "alpino-cdb/dev.discbracket", 1, "\xEF\xBB\xBF" + padTo("(ROOT (n 0=w))", MaxLineBytes) + "\r\n", 0, "", false},
 		{"export: a sentence of too many tokens", Export, "alpino-cdb/dev.export", 60, tokens(MaxTokens + 5), MaxTokens + 2, "sentence 1: more than 10000 tokens", true},
 		{"export: a 2 MiB token line", Export, "alpino-cdb/dev.export", 60, "#BOS 1\n" + long + "\t--\t--\t--\t0\n#EOS 1\n", 2, "longer than 1048576 bytes", true},
 		{"export: a 2 MiB #BOS line", Export, "alpino-cdb/dev.export", 60, "#BOS 1 " + long + "\n" + tok("a", 0) + tok("b", 0) + "#EOS 1\n", 1, "longer than 1048576 bytes", true},
@@ -143,25 +148,40 @@ func TestTigerLimits(t *testing.T) {
 		}
 		return b.String()
 	}
+	long := strings.Repeat("w", 2<<20)
 	tests := []struct {
 		name, sentence, msg string
-		after               int // trees read after it
+		after               int  // trees read after it
+		line                int  // of the error; 0: any
+		latin1              bool // the sample declared ISO-8859-1
 	}{
-		{"terminals", `<s id="big"><graph root="t0"><terminals>` + many(MaxTokens+1, `<t id="tN" word="w" pos="n"/>`) + `</terminals></graph></s>`, "sentence big: more than 10000 <t> elements", len(want)},
-		{"nonterminals", `<s id="big"><graph root="n0"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals>` + many(MaxBrackets, `<nt id="nN" cat="S"/>`) + `</nonterminals></graph></s>`, "sentence big: more than 30000 <t> and <nt> elements", len(want)},
-		{"edges", `<s id="big"><graph root="n"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals><nt id="n" cat="S">` + many(MaxBrackets+1, `<edge label="--" idref="t0"/>`) + `</nt></nonterminals></graph></s>`, "sentence big: more than 30000 <edge> and <secedge> elements", len(want)},
-		{"a 2 MiB attribute", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + strings.Repeat("w", 2<<20) + `" pos="n"/></terminals></graph></s>`, "XML: a tag, attribute or text longer than 1048576 bytes", 0},
+		{"terminals", `<s id="big"><graph root="t0"><terminals>` + many(MaxTokens+1, `<t id="tN" word="w" pos="n"/>`) + `</terminals></graph></s>`, "sentence big: more than 10000 <t> elements", len(want), 0, false},
+		{"nonterminals", `<s id="big"><graph root="n0"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals>` + many(MaxBrackets, `<nt id="nN" cat="S"/>`) + `</nonterminals></graph></s>`, "sentence big: more than 30000 <t> and <nt> elements", len(want), 0, false},
+		{"edges", `<s id="big"><graph root="n"><terminals><t id="t0" word="w" pos="n"/></terminals><nonterminals><nt id="n" cat="S">` + many(MaxBrackets+1, `<edge label="--" idref="t0"/>`) + `</nt></nonterminals></graph></s>`, "sentence big: more than 30000 <edge> and <secedge> elements", len(want), 0, false},
+		{"a 2 MiB attribute", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + long + `" pos="n"/></terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
+		{"a 2 MiB attribute of '>'", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + strings.Repeat("y>", 1<<20) + `" pos="n"/></terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
+		{"a 2 MiB attribute, ISO-8859-1", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + long + `" pos="n"/></terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, true},
+		{"2 MiB of blank lines in a sentence", `<s id="big"><graph root="t0"><terminals>` + strings.Repeat("\n", 2<<20) + `</terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
+		{"a 2 MiB comment", `<!-- ` + strings.Repeat("<>", 1<<20) + ` -->`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
+	}
+	// Markup that holds '<', '>' and quotes but no long token is read.
+	quiet := `<!-- don't <b> "stop" --><![CDATA[ a <b> ' c ]]><?pi x="1>2" ?>`
+	if got, err := ReadAll(strings.NewReader(strings.Replace(tigerSample, `<s id="s1"`, quiet+"\n<s id=\"s1\"", 1)), "in", TigerXML); err != nil || len(got) != len(want) {
+		t.Errorf("comments, CDATA and a PI: %d trees, error %v", len(got), err)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := strings.Replace(tigerSample, `<s id="s1"`, tc.sentence+"\n<s id=\"s1\"", 1)
+			if tc.latin1 {
+				in = strings.Replace(in, `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1)
+			}
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			got, err := ReadAll(strings.NewReader(in), "in", TigerXML)
 			runtime.ReadMemStats(&after)
 			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 || !strings.Contains(list[0].Msg, tc.msg) || list[0].Line == 0 {
-				t.Fatalf("error %v; want one saying %q at a line", err, tc.msg)
+			if !errors.As(err, &list) || len(list) != 1 || !strings.Contains(list[0].Msg, tc.msg) || list[0].Line == 0 || (tc.line > 0 && list[0].Line != tc.line) {
+				t.Fatalf("error %v; want one saying %q at line %d", err, tc.msg, tc.line)
 			}
 			if len(got) != tc.after {
 				t.Errorf("%d trees read after the error, want %d", len(got), tc.after)
@@ -170,5 +190,84 @@ func TestTigerLimits(t *testing.T) {
 				t.Errorf("%d MiB allocated reading %d KiB", spent>>20, len(in)>>10)
 			}
 		})
+	}
+}
+
+// TestLongLineColumns: past the first MiB of a bracketed line longer than
+// MaxLineBytes, read piece by piece, columns still count from the start of
+// the line, also when that first part ends in "\r" characters.
+func TestLongLineColumns(t *testing.T) {
+	head := "(S (A a))"
+	pad := strings.Repeat(" ", rawLimit-len(head)-2) + "\r\r"
+	in := "(S (C c))\n" + head + pad + "  ) (S (B b))\n" // line 2: no room for a byte order mark
+	col := len(head) + len(pad) + 3
+	rd := NewReader(strings.NewReader(in), "in", PTB)
+	var got []string
+	for {
+		tr, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		var e *Error
+		switch {
+		case err == nil:
+			got = append(got, "tree "+tr.ID)
+		case errors.As(err, &e):
+			got = append(got, strconv.Itoa(e.Line)+":"+strconv.Itoa(e.Col)+" "+e.Msg)
+		default:
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		"tree 1",
+		"2:0 the line is longer than 1048576 bytes (the readers' limit)",
+		"2:" + strconv.Itoa(col) + " unbalanced ')'",
+		"2:0 the line is longer than 1048576 bytes (the readers' limit)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("read\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// oneShotErr returns its data together with err, then more data: a read
+// error that does not repeat.
+type oneShotErr struct {
+	data, more []byte
+	err        error
+	done       bool
+}
+
+func (r *oneShotErr) Read(p []byte) (int, error) {
+	if len(r.data) > 0 {
+		n := copy(p, r.data)
+		r.data = r.data[n:]
+		if len(r.data) == 0 && !r.done {
+			r.done = true
+			return n, r.err
+		}
+		return n, nil
+	}
+	n := copy(p, r.more)
+	r.more = r.more[n:]
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// TestLongLineReadError: a read error met within a line longer than
+// MaxLineBytes ends reading with that error, in every line format, even
+// when the reader would go on after it.
+func TestLongLineReadError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, f := range []Format{PTB, Discbracket, Export} {
+		// The error comes with the bytes that make the line too long, or later.
+		for _, n := range []int{MaxLineBytes, 2 << 20} {
+			in := &oneShotErr{data: []byte("(S (A " + strings.Repeat("w", n)), more: []byte(") (B b))\n(ROOT (n 0=w))\n"), err: boom}
+			_, err := ReadAll(in, "in", f)
+			if !errors.Is(err, boom) {
+				t.Errorf("%v, %d bytes: error %v, want the read error", f, n, err)
+			}
+		}
 	}
 }

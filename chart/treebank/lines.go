@@ -26,13 +26,16 @@ type lineReader struct {
 	pieces  bool
 	inLong  bool
 	pending []byte
+	pendErr error // the read error met with pending, reported after it
 }
 
 func newLineReader(r io.Reader) *lineReader {
 	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// rawLimit is the most bytes of a line held: MaxLineBytes and a "\r\n".
+// rawLimit is the most bytes of a line held: MaxLineBytes and a "\r\n"
+// (and a byte order mark on the first line). A line ending in more than
+// one "\r" may be taken for too long a little before MaxLineBytes.
 const rawLimit = MaxLineBytes + 2
 
 // next returns the next line without its "\n" ending and without trailing
@@ -50,17 +53,24 @@ func (l *lineReader) next() (line []byte, ok bool) {
 		return nil, false
 	}
 	l.long = false
+	limit := rawLimit
+	if l.line == 0 {
+		limit += len(bom)
+	}
 	b, err := l.br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.buf = append(l.buf[:0], b...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = l.br.ReadSlice('\n')
-			if keep := rawLimit - len(l.buf); keep < len(b) {
+			if keep := limit - len(l.buf); keep < len(b) {
 				l.long = true
 				keep = max(keep, 0)
 				if l.pieces {
 					l.buf = append(l.buf, b[:keep]...)
 					l.pending, l.inLong = b[keep:], true
+					if !errors.Is(err, bufio.ErrBufferFull) {
+						l.pendErr = err // nil when pending holds the "\n"
+					}
 					break
 				}
 				b = b[:keep]
@@ -79,7 +89,9 @@ func (l *lineReader) next() (line []byte, ok bool) {
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 	}
-	for n := len(b); n > 0 && b[n-1] == '\r'; n-- {
+	// The end of a line, not of its first part (the columns of the
+	// pieces that follow count from there).
+	for n := len(b); n > 0 && b[n-1] == '\r' && !l.inLong; n-- {
 		b = b[:n-1]
 	}
 	if l.line == 1 {
@@ -103,9 +115,12 @@ func (l *lineReader) piece() (part []byte, ok bool) {
 	}
 	if p := l.pending; len(p) > 0 {
 		l.pending = nil
-		if p[len(p)-1] == '\n' {
+		switch {
+		case p[len(p)-1] == '\n':
 			l.inLong = false
 			p = p[:len(p)-1]
+		case l.pendErr != nil: // the input ended (or failed) within the line
+			l.inLong, l.err, l.pendErr = false, l.pendErr, nil
 		}
 		return p, true
 	}

@@ -103,9 +103,6 @@ func (r *ptbReader) next() (*tree.Tree, error) {
 			if p.depth() == 0 {
 				if !r.skipping {
 					r.skipping = true
-					if r.lineErr != nil {
-						return nil, r.lineErr
-					}
 					return nil, errorf(r.name, r.lineNo, col, "%q outside brackets", clip(r.line[start:end]))
 				}
 				continue

@@ -85,10 +85,10 @@ func (x *tigerReader) token() (xml.Token, error) {
 		x.done = true
 		return nil, errorf(x.name, se.Line, 0, "XML: %s", se.Msg)
 	}
-	if errors.Is(err, errLongXML) {
+	var le *longXMLError
+	if errors.As(err, &le) {
 		x.done = true
-		line, _ := x.d.InputPos()
-		return nil, errorf(x.name, line, 0, "XML: %v", err)
+		return nil, errorf(x.name, le.line, 0, "XML: a tag, text or comment longer than %d bytes (the readers' limit)", MaxLineBytes)
 	}
 	x.err = err
 	return nil, err
@@ -533,29 +533,135 @@ func idNumber(id string) (int, bool) {
 	return parseNum([]byte(id[i:]))
 }
 
-// errLongXML is the error of boundedXML.
-var errLongXML = fmt.Errorf("a tag, attribute or text longer than %d bytes (the readers' limit)", MaxLineBytes)
+// longXMLError is the error of boundedXML: an XML token (a tag with its
+// attributes, a text, a comment) longer than MaxLineBytes.
+type longXMLError struct{ line int }
 
-// boundedXML passes an XML input on but refuses a run of more than
-// MaxLineBytes bytes without a '<' or '>': encoding/xml holds a whole tag
-// with its attributes, or a whole text, in memory.
+func (e *longXMLError) Error() string {
+	return fmt.Sprintf("a tag, text or comment longer than %d bytes (the readers' limit) starts at line %d", MaxLineBytes, e.line)
+}
+
+// States of boundedXML.
+const (
+	xmlText     = iota // between tags
+	xmlOpen            // after '<'
+	xmlBang            // after "<!"
+	xmlBangDash        // after "<!-"
+	xmlTag             // in a tag or declaration (quote: in a quoted value)
+	xmlComment         // in <!-- ... -->
+	xmlCDATA           // in <![CDATA[ ... ]]>
+	xmlPI              // in <? ... ?>
+)
+
+// boundedXML passes an XML input on but refuses a token (a tag with its
+// attributes, a text, a comment, a CDATA section) of more than
+// MaxLineBytes bytes, which encoding/xml would hold in memory whole. It
+// follows the markup just enough to know where tokens end: quoted
+// attribute values may hold '>', comments and CDATA '<'. Its error is
+// returned by every later read.
 type boundedXML struct {
-	r   io.Reader
-	run int // bytes since the last '<' or '>'
+	r         io.Reader
+	state     int
+	quote     byte    // in a tag: the quote of the value being read, or 0
+	last      [2]byte // the two bytes before, for the ends of comments, CDATA and PIs
+	run       int     // bytes of the token being read
+	line      int     // line being read (1-based)
+	startLine int     // line where the token began
+	err       error
 }
 
 func (b *boundedXML) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	n, err := b.r.Read(p)
 	for i, c := range p[:n] {
-		if c == '<' || c == '>' {
-			b.run = 0
-			continue
+		if c == '\n' {
+			b.line++
 		}
-		if b.run++; b.run > MaxLineBytes {
-			return i, errLongXML
+		if b.step(c) {
+			b.run, b.startLine = 0, b.line
+		} else if b.run++; b.run > MaxLineBytes {
+			b.err = &longXMLError{line: b.startLine + 1}
+			return i, b.err
 		}
 	}
 	return n, err
+}
+
+// step moves the state over c and reports whether a token ends or begins
+// with it.
+func (b *boundedXML) step(c byte) (boundary bool) {
+	prev := b.last
+	b.last = [2]byte{prev[1], c}
+	switch b.state {
+	case xmlText:
+		if c == '<' {
+			b.state = xmlOpen
+			return true
+		}
+	case xmlOpen:
+		switch c {
+		case '!':
+			b.state = xmlBang
+		case '?':
+			b.state = xmlPI
+		default:
+			b.state = xmlTag
+			return b.tag(c)
+		}
+	case xmlBang:
+		switch c {
+		case '-':
+			b.state = xmlBangDash
+		case '[':
+			b.state = xmlCDATA
+		default:
+			b.state = xmlTag
+			return b.tag(c)
+		}
+	case xmlBangDash:
+		if c == '-' {
+			b.state = xmlComment
+		} else {
+			b.state = xmlTag
+			return b.tag(c)
+		}
+	case xmlTag:
+		return b.tag(c)
+	case xmlComment:
+		if c == '>' && prev == [2]byte{'-', '-'} {
+			b.state = xmlText
+			return true
+		}
+	case xmlCDATA:
+		if c == '>' && prev == [2]byte{']', ']'} {
+			b.state = xmlText
+			return true
+		}
+	case xmlPI:
+		if c == '>' && prev[1] == '?' {
+			b.state = xmlText
+			return true
+		}
+	}
+	return false
+}
+
+// tag moves over c in a tag: a quoted value may hold '>'.
+func (b *boundedXML) tag(c byte) bool {
+	switch {
+	case b.quote != 0:
+		if c == b.quote {
+			b.quote = 0
+		}
+	case c == '"' || c == '\'':
+		b.quote = c
+	case c == '>':
+		b.state = xmlText
+		return true
+	}
+	return false
 }
 
 // tigerCharset lets the decoder read ISO-8859-1 (Latin-1) files, the
@@ -575,6 +681,7 @@ type latin1Reader struct {
 	r       io.ByteReader
 	pending byte // second byte of a two-byte character not yet returned
 	has     bool
+	err     error // the read error that ended the input
 }
 
 func (l *latin1Reader) Read(p []byte) (int, error) {
@@ -586,12 +693,13 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 			l.has = false
 			continue
 		}
+		if l.err != nil {
+			break
+		}
 		c, err := l.r.ReadByte()
 		if err != nil {
-			if n > 0 {
-				return n, nil
-			}
-			return 0, err
+			l.err = err // returned once the bytes before it are
+			break
 		}
 		if c < utf8.RuneSelf {
 			p[n] = c
@@ -603,6 +711,9 @@ func (l *latin1Reader) Read(p []byte) (int, error) {
 		p[n] = buf[0]
 		n++
 		l.pending, l.has = buf[1], true
+	}
+	if n == 0 && l.err != nil {
+		return 0, l.err
 	}
 	return n, nil
 }

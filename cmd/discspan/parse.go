@@ -96,13 +96,17 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		batchTokens = max(batchTokens, tokens)
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "discspan parse: "+format+"\n", args...) }
-	sc, line, err := chooseParseScorer(*backend, ms, longest, batchTokens, nativeGPU(), logf)
+	chosen := *backend
+	if longest == 0 {
+		chosen = backendCPU // nothing to score: no device to set up
+	}
+	sc, line, err := chooseParseScorer(chosen, ms, longest, batchTokens, nativeGPU(), logf)
 	if err != nil {
 		return err
 	}
 	defer sc.Close()
 	p.Scorer = sc
-	if *backend != backendCPU {
+	if chosen != backendCPU {
 		logf("%s", line)
 	}
 	// The output file is replaced only once every tree is written: a

@@ -20,26 +20,20 @@ import (
 // and renamed over path, and the directory is synced (best effort). When
 // anything fails the temporary file is removed, path is left as it was, and
 // the error names path. A path that is a folder is refused before anything
-// is written. A symbolic link to a regular file is kept: the file it
-// leads to is replaced. A path that is no regular file (a named pipe, a
-// device such as /dev/stdout or /dev/null, /dev/fd/N) cannot be replaced
-// and is written in place, as os.Create would.
+// is written. A symbolic link is kept: the file it leads to is replaced.
+// A path that is no regular file (a named pipe, a device), or that lies
+// in /dev or /proc or leads there (/dev/stdout, /dev/fd/N: standard output
+// may be a file the shell has open, or appends to), cannot be replaced and
+// is written in place, like os.Create; a named pipe waits for a reader.
 func Write(path string, write func(w io.Writer) error) (err error) {
-	fi, err := os.Lstat(path)
-	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		if target, err := filepath.EvalSymlinks(path); err == nil {
-			if tfi, err := os.Stat(target); err == nil && (tfi.Mode().IsRegular() || tfi.IsDir()) {
-				path, fi = target, tfi
-			}
-		}
-	}
+	target, fi, special, std := resolve(path)
 	switch {
-	case err != nil: // no such file yet (or unreadable: CreateTemp says why)
-	case fi.IsDir():
+	case special:
+		return writeInPlace(path, std, write)
+	case fi != nil && fi.IsDir():
 		return fmt.Errorf("writing %s: it is a folder", path)
-	case !fi.Mode().IsRegular():
-		return writeInPlace(path, write)
 	}
+	path = target
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
@@ -81,20 +75,64 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// writeInPlace writes to path, which is not a regular file, through a
-// buffer.
-func writeInPlace(path string, write func(w io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+// resolve returns the file that writing path replaces: path itself or
+// where its chain of symbolic links leads, with its FileInfo (nil when it
+// does not exist yet). special is true when path must be written in place
+// instead: the file is not a regular file or a folder, or the path or a
+// link on the way lies in /dev or /proc; std is then os.Stdout or
+// os.Stderr for a path that names one (/dev/stdout, /dev/fd/2, ...), to be
+// written through, sharing the shell's offset (after "echo header", or
+// at the end of a file opened with ">>").
+func resolve(path string) (target string, fi os.FileInfo, special bool, std *os.File) {
+	p := path
+	for hops := 0; hops < 40; hops++ {
+		if abs, err := filepath.Abs(p); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+			switch abs {
+			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+				std = os.Stdout
+			case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
+				std = os.Stderr
+			}
+			return p, nil, true, std
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return p, nil, false, nil // created by the write
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return p, fi, !fi.Mode().IsRegular() && !fi.IsDir(), nil
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			break
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	return path, nil, true, nil // a loop: the write in place reports it
+}
+
+// writeInPlace writes to path, which cannot be replaced, through a
+// buffer: to std when it is not nil.
+func writeInPlace(path string, std *os.File, write func(w io.Writer) error) error {
+	f := std
+	if f == nil {
+		var err error
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
-	err = write(bw)
+	err := write(bw)
 	if err == nil {
 		err = bw.Flush()
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if std == nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)

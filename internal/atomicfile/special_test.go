@@ -3,8 +3,11 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -61,5 +64,51 @@ func TestWriteSpecial(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("files left: %q", names)
+	}
+}
+
+// TestWriteStdout: writing /dev/stdout when standard output is a file
+// opened for appending (discspan parse --output /dev/stdout >> log)
+// appends to that file through the shell's descriptor; the file is not
+// replaced. A child process (this test binary again) does the write.
+func TestWriteStdout(t *testing.T) {
+	if os.Getenv("ATOMICFILE_WRITE_STDOUT") == "1" {
+		if err := WriteBytes("/dev/stdout", []byte("new\n")); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		return
+	}
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skipf("no /dev/stdout here: %v", err)
+	}
+	log := filepath.Join(t.TempDir(), "log.txt")
+	if err := os.WriteFile(log, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	before, _ := os.Stat(log)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestWriteStdout$")
+	cmd.Env = append(os.Environ(), "ATOMICFILE_WRITE_STDOUT=1")
+	cmd.Stdout = out
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the child: %v: %s", err, stderr.String())
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The child's test framework prints PASS after the write.
+	if !strings.HasPrefix(string(b), "old\nnew\n") {
+		t.Errorf("the log holds %q, want old then new", b)
+	}
+	if after, err := os.Stat(log); err != nil || !os.SameFile(before, after) {
+		t.Errorf("the log was replaced by another file")
 	}
 }
