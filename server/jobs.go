@@ -132,6 +132,14 @@ func (m *jobs) load() error {
 			return fmt.Errorf("server: %w", err)
 		}
 	}
+	// Models staged by a server that stopped before installing them: a
+	// job that still needs its model stages it again when it resumes.
+	staged, _ := filepath.Glob(filepath.Join(m.modelsDir, ".job-*"+stagedExt))
+	for _, p := range staged {
+		if err := os.Remove(p); err != nil {
+			m.logf("server: %v", err)
+		}
+	}
 	ents, err := os.ReadDir(m.dir)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
@@ -415,11 +423,11 @@ func (m *jobs) loop() {
 
 		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
-		staged := ""
+		staged, stageErr := "", error(nil)
 		if err == nil && !sum.Interrupted {
 			// Copied beside the models under a hidden name, outside the
 			// lock; installed (renamed) below only if not cancelled.
-			staged, err = m.stage(id)
+			staged, stageErr = m.stage(id)
 		}
 		if m.afterRun != nil {
 			m.afterRun(id)
@@ -442,6 +450,8 @@ func (m *jobs) loop() {
 			if err := m.saveLocked(j); err != nil {
 				m.logf("server: job %s: %v", id, err)
 			}
+		case stageErr != nil:
+			m.finishLocked(j, JobFailed, strings.ReplaceAll(stageErr.Error(), m.jobDir(id)+string(filepath.Separator), ""))
 		default:
 			// Installed under the lock, after the cancel check: the
 			// catalog never lists the model of a cancelled job.
@@ -518,6 +528,9 @@ func (m *jobs) progress(id string, p train.Progress) {
 	m.notifyLocked(id)
 }
 
+// stagedExt ends the hidden name of a model staged for installation.
+const stagedExt = ".staged"
+
 // stage copies a finished job's weights into the models directory under a
 // hidden name, which the catalog does not list, and returns its path; the
 // job loop then renames it to the model's name, or removes it.
@@ -531,7 +544,7 @@ func (m *jobs) stage(id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	staged := filepath.Join(m.modelsDir, ".job-"+id+".staged")
+	staged := filepath.Join(m.modelsDir, ".job-"+id+stagedExt)
 	return staged, atomicfile.WriteBytes(staged, b)
 }
 

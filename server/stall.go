@@ -62,12 +62,13 @@ func (g *stallGuard) Write(b []byte) (int, error) {
 	return g.ResponseWriter.Write(b)
 }
 
-// finish ends the answer on HTTP/2 under a deadline: what the handler
-// left buffered would otherwise be sent after it returns, with none.
+// finish arms the deadline once more on HTTP/2 as the handler returns:
+// what it left buffered is sent after that, and would otherwise be sent
+// with none. (Flushing here instead would send the headers before
+// net/http could add a Content-Length.) The deadline ends with the stream.
 func (g *stallGuard) finish() {
 	if g.h2 {
 		g.extend()
-		_ = g.rc.Flush()
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,8 +39,9 @@ type WriteOptions struct {
 // (see FormatOf; export files get version 4). It writes a temporary file in
 // the same directory and renames it, so that the file is replaced whole or
 // not at all. A symbolic link is kept (the file it leads to is replaced);
-// a path that is no regular file (a named pipe, a device), or that lies in
-// /dev or /proc or leads there (/dev/stdout), is written in place.
+// a path that is no regular file (a named pipe, a device), or that names a
+// descriptor or lies in /proc, or leads there (/dev/stdout), is written in
+// place.
 func WriteFile(path string, trees []*tree.Tree) error {
 	return WriteFileOptions(path, trees, WriteOptions{})
 }
@@ -112,18 +114,21 @@ func removeStaleTemps(path string, cutoff time.Time) {
 func resolveOutput(path string) (target string, fi os.FileInfo, special bool, std *os.File) {
 	p := path
 	for hops := 0; hops < 40; hops++ {
-		if abs, err := filepath.Abs(p); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
-			switch abs {
-			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
-				std = os.Stdout
-			case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
-				std = os.Stderr
-			}
+		if special, std := systemPath(p); special {
 			return p, nil, true, std
+		}
+		// The folder resolved as the system does: a ".." after a link
+		// goes up from where the link leads.
+		dir, base := splitLast(p)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			p = filepath.Join(real, base)
+			if special, std := systemPath(p); special {
+				return p, nil, true, std
+			}
 		}
 		fi, err := os.Lstat(p)
 		if err != nil {
-			return p, nil, false, nil
+			return p, nil, false, nil // created by the write
 		}
 		if fi.Mode()&os.ModeSymlink == 0 {
 			return p, fi, !fi.Mode().IsRegular() && !fi.IsDir(), nil
@@ -133,11 +138,44 @@ func resolveOutput(path string) (target string, fi os.FileInfo, special bool, st
 			break
 		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(p), link)
+			dir, _ := splitLast(p)
+			link = dir + string(filepath.Separator) + link // not cleaned: the next hop resolves it
 		}
 		p = link
 	}
-	return path, nil, true, nil
+	return path, nil, true, nil // a loop: the write in place reports it
+}
+
+// splitLast splits p at its last separator without cleaning it (Dir
+// would resolve a ".." by the text, not by the links).
+func splitLast(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, filepath.Separator)
+	switch {
+	case i < 0:
+		return ".", p
+	case i == 0:
+		return string(filepath.Separator), p[1:]
+	}
+	return p[:i], p[i+1:]
+}
+
+// systemPath reports whether p names a file of the system that must be
+// written in place (/dev/stdout, /dev/fd/N, /proc/...), and the standard
+// output or error it names, if any. Other files in /dev are judged by
+// their kind (a device is written in place; a file in /dev/shm is not).
+func systemPath(p string) (special bool, std *os.File) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false, nil
+	}
+	self := "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/"
+	switch abs {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", self + "1":
+		return true, os.Stdout
+	case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2", self + "2":
+		return true, os.Stderr
+	}
+	return abs == "/dev/stdin" || strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/"), nil
 }
 
 // writeInPlace writes trees to path, which cannot be replaced: to std

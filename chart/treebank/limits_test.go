@@ -163,11 +163,25 @@ func TestTigerLimits(t *testing.T) {
 		{"a 2 MiB attribute, ISO-8859-1", `<s id="big"><graph root="t0"><terminals><t id="t0" word="` + long + `" pos="n"/></terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, true},
 		{"2 MiB of blank lines in a sentence", `<s id="big"><graph root="t0"><terminals>` + strings.Repeat("\n", 2<<20) + `</terminals></graph></s>`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
 		{"a 2 MiB comment", `<!-- ` + strings.Repeat("<>", 1<<20) + ` -->`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
+		{"a 2 MiB comment opened by <!-->", `<!-->` + strings.Repeat("<x>", 1<<20) + ` -->`, "XML: a tag, text or comment longer than 1048576 bytes", 0, 12, false},
 	}
-	// Markup that holds '<', '>' and quotes but no long token is read.
+	// Markup that holds '<', '>' and quotes but no long token is read,
+	// also when 2 MiB of sentences follow it.
 	quiet := `<!-- don't <b> "stop" --><![CDATA[ a <b> ' c ]]><?pi x="1>2" ?>`
-	if got, err := ReadAll(strings.NewReader(strings.Replace(tigerSample, `<s id="s1"`, quiet+"\n<s id=\"s1\"", 1)), "in", TigerXML); err != nil || len(got) != len(want) {
-		t.Errorf("comments, CDATA and a PI: %d trees, error %v", len(got), err)
+	chunk := tigerSample[strings.Index(tigerSample, `<s id="s1"`):strings.Index(tigerSample, "</body>")]
+	sentences := strings.Repeat(chunk, (2<<20)/len(chunk)+1)
+	for _, in := range []string{
+		strings.Replace(tigerSample, `<s id="s1"`, quiet+"\n<s id=\"s1\"", 1),
+		strings.Replace(strings.Replace(tigerSample, "<corpus", `<!DOCTYPE corpus [ <!-- the corpus's DTD --> <!ELEMENT corpus ANY> <!ATTLIST s id CDATA "a>b"> ]>`+"\n<corpus", 1), "</body>", sentences+"</body>", 1),
+	} {
+		if got, err := ReadAll(strings.NewReader(in), "in", TigerXML); err != nil || len(got) < len(want) {
+			t.Errorf("comments, CDATA, a PI and a DOCTYPE: %d trees, error %v", len(got), err)
+		}
+	}
+	// A declaration is one token for the decoder, however much markup it nests.
+	huge := strings.Replace(tigerSample, "<corpus", "<!DOCTYPE corpus ["+strings.Repeat(`<!ENTITY e "v">`, 1<<17)+"]>\n<corpus", 1)
+	if _, err := ReadAll(strings.NewReader(huge), "in", TigerXML); err == nil || !strings.Contains(err.Error(), "in:2: XML: a tag, text or comment longer than") {
+		t.Errorf("a 2 MiB DOCTYPE: error %v", err)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

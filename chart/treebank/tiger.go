@@ -2,6 +2,7 @@ package treebank
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -547,27 +548,35 @@ const (
 	xmlOpen            // after '<'
 	xmlBang            // after "<!"
 	xmlBangDash        // after "<!-"
-	xmlTag             // in a tag or declaration (quote: in a quoted value)
+	xmlTag             // in a tag (quote: in a quoted value)
 	xmlComment         // in <!-- ... -->
 	xmlCDATA           // in <![CDATA[ ... ]]>
 	xmlPI              // in <? ... ?>
+	xmlDecl            // in a declaration such as <!DOCTYPE ... [ ... ]>
 )
 
 // boundedXML passes an XML input on but refuses a token (a tag with its
-// attributes, a text, a comment, a CDATA section) of more than
-// MaxLineBytes bytes, which encoding/xml would hold in memory whole. It
-// follows the markup just enough to know where tokens end: quoted
-// attribute values may hold '>', comments and CDATA '<'. Its error is
-// returned by every later read.
+// attributes, a text, a comment, a CDATA section, a declaration with its
+// internal subset) of more than MaxLineBytes bytes, which encoding/xml
+// would hold in memory whole. It follows the markup as the decoder does,
+// just enough to know where its tokens end: quoted attribute values may
+// hold '>', comments and CDATA '<', and a declaration nested markup and
+// comments. Its error is returned by every later read.
 type boundedXML struct {
 	r         io.Reader
 	state     int
-	quote     byte    // in a tag: the quote of the value being read, or 0
-	last      [2]byte // the two bytes before, for the ends of comments, CDATA and PIs
+	quote     byte    // in a tag or declaration: the quote of the value being read, or 0
+	last      [2]byte // the two bytes before, in a comment, CDATA section or PI
 	run       int     // bytes of the token being read
-	line      int     // line being read (1-based)
-	startLine int     // line where the token began
+	line      int     // newlines read
+	startLine int     // newlines read before the token began
 	err       error
+
+	// In a declaration: the nesting of '<' and '>', how much of "!--"
+	// follows a '<', and whether in a comment.
+	declDepth   int
+	declLt      int
+	declComment bool
 }
 
 func (b *boundedXML) Read(p []byte) (int, error) {
@@ -575,7 +584,20 @@ func (b *boundedXML) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	n, err := b.r.Read(p)
-	for i, c := range p[:n] {
+	for i := 0; i < n; {
+		// Bytes that leave the state as it is (most of a text or a tag)
+		// are taken in one go.
+		if k := b.plain(p[i:n]); k > 0 {
+			b.line += bytes.Count(p[i:i+k], []byte{'\n'})
+			if b.run += k; b.run > MaxLineBytes {
+				b.err = &longXMLError{line: b.startLine + 1}
+				return i, b.err
+			}
+			i += k
+			continue
+		}
+		c := p[i]
+		i++
 		if c == '\n' {
 			b.line++
 		}
@@ -583,10 +605,29 @@ func (b *boundedXML) Read(p []byte) (int, error) {
 			b.run, b.startLine = 0, b.line
 		} else if b.run++; b.run > MaxLineBytes {
 			b.err = &longXMLError{line: b.startLine + 1}
-			return i, b.err
+			return i - 1, b.err
 		}
 	}
 	return n, err
+}
+
+// plain returns how many bytes at the start of q cannot change the state.
+func (b *boundedXML) plain(q []byte) int {
+	var k int
+	switch {
+	case b.state == xmlText:
+		k = bytes.IndexByte(q, '<')
+	case b.state == xmlTag && b.quote != 0:
+		k = bytes.IndexByte(q, b.quote)
+	case b.state == xmlTag:
+		k = bytes.IndexAny(q, "\"'>")
+	default:
+		return 0
+	}
+	if k < 0 {
+		return len(q)
+	}
+	return k
 }
 
 // step moves the state over c and reports whether a token ends or begins
@@ -605,7 +646,7 @@ func (b *boundedXML) step(c byte) (boundary bool) {
 		case '!':
 			b.state = xmlBang
 		case '?':
-			b.state = xmlPI
+			b.state, b.last = xmlPI, [2]byte{}
 		default:
 			b.state = xmlTag
 			return b.tag(c)
@@ -615,16 +656,15 @@ func (b *boundedXML) step(c byte) (boundary bool) {
 		case '-':
 			b.state = xmlBangDash
 		case '[':
-			b.state = xmlCDATA
-		default:
-			b.state = xmlTag
-			return b.tag(c)
+			b.state, b.last = xmlCDATA, [2]byte{}
+		default: // c is the first byte of the declaration's name
+			b.state, b.quote, b.declDepth, b.declLt, b.declComment = xmlDecl, 0, 0, 0, false
 		}
 	case xmlBangDash:
 		if c == '-' {
-			b.state = xmlComment
+			b.state, b.last = xmlComment, [2]byte{}
 		} else {
-			b.state = xmlTag
+			b.state = xmlTag // a syntax error for the decoder
 			return b.tag(c)
 		}
 	case xmlTag:
@@ -644,6 +684,8 @@ func (b *boundedXML) step(c byte) (boundary bool) {
 			b.state = xmlText
 			return true
 		}
+	case xmlDecl:
+		return b.decl(c, prev)
 	}
 	return false
 }
@@ -660,6 +702,44 @@ func (b *boundedXML) tag(c byte) bool {
 	case c == '>':
 		b.state = xmlText
 		return true
+	}
+	return false
+}
+
+// decl moves over c in a declaration, which ends at a '>' outside quotes
+// and nested markup; comments inside it are skipped (prev: the two bytes
+// before c).
+func (b *boundedXML) decl(c byte, prev [2]byte) bool {
+	if b.declComment {
+		if prev == [2]byte{'-', '-'} { // c ends the comment (or is a syntax error)
+			b.declComment = false
+		}
+		return false
+	}
+	if b.declLt > 0 {
+		if c == "!--"[b.declLt-1] {
+			if b.declLt++; b.declLt == 4 {
+				b.declLt, b.declComment, b.last = 0, true, [2]byte{}
+			}
+			return false
+		}
+		b.declLt = 0
+		b.declDepth++
+	}
+	switch {
+	case b.quote != 0:
+		if c == b.quote {
+			b.quote = 0
+		}
+	case c == '"' || c == '\'':
+		b.quote = c
+	case c == '>' && b.declDepth == 0:
+		b.state = xmlText
+		return true
+	case c == '>':
+		b.declDepth--
+	case c == '<':
+		b.declLt = 1
 	}
 	return false
 }

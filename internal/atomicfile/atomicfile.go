@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -21,10 +22,11 @@ import (
 // anything fails the temporary file is removed, path is left as it was, and
 // the error names path. A path that is a folder is refused before anything
 // is written. A symbolic link is kept: the file it leads to is replaced.
-// A path that is no regular file (a named pipe, a device), or that lies
-// in /dev or /proc or leads there (/dev/stdout, /dev/fd/N: standard output
-// may be a file the shell has open, or appends to), cannot be replaced and
-// is written in place, like os.Create; a named pipe waits for a reader.
+// A path that is no regular file (a named pipe, a device), or that names a
+// descriptor or lies in /proc, or leads there (/dev/stdout, /dev/fd/N:
+// standard output may be a file the shell has open, or appends to), cannot
+// be replaced and is written in place, like os.Create; a named pipe waits
+// for a reader.
 func Write(path string, write func(w io.Writer) error) (err error) {
 	target, fi, special, std := resolve(path)
 	switch {
@@ -79,21 +81,24 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 // where its chain of symbolic links leads, with its FileInfo (nil when it
 // does not exist yet). special is true when path must be written in place
 // instead: the file is not a regular file or a folder, or the path or a
-// link on the way lies in /dev or /proc; std is then os.Stdout or
+// link on the way is a system path (see systemPath); std is then os.Stdout or
 // os.Stderr for a path that names one (/dev/stdout, /dev/fd/2, ...), to be
 // written through, sharing the shell's offset (after "echo header", or
 // at the end of a file opened with ">>").
 func resolve(path string) (target string, fi os.FileInfo, special bool, std *os.File) {
 	p := path
 	for hops := 0; hops < 40; hops++ {
-		if abs, err := filepath.Abs(p); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
-			switch abs {
-			case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
-				std = os.Stdout
-			case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2":
-				std = os.Stderr
-			}
+		if special, std := systemPath(p); special {
 			return p, nil, true, std
+		}
+		// The folder resolved as the system does: a ".." after a link
+		// goes up from where the link leads.
+		dir, base := splitLast(p)
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			p = filepath.Join(real, base)
+			if special, std := systemPath(p); special {
+				return p, nil, true, std
+			}
 		}
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -107,11 +112,44 @@ func resolve(path string) (target string, fi os.FileInfo, special bool, std *os.
 			break
 		}
 		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(p), link)
+			dir, _ := splitLast(p)
+			link = dir + string(filepath.Separator) + link // not cleaned: the next hop resolves it
 		}
 		p = link
 	}
 	return path, nil, true, nil // a loop: the write in place reports it
+}
+
+// splitLast splits p at its last separator without cleaning it (Dir
+// would resolve a ".." by the text, not by the links).
+func splitLast(p string) (dir, base string) {
+	i := strings.LastIndexByte(p, filepath.Separator)
+	switch {
+	case i < 0:
+		return ".", p
+	case i == 0:
+		return string(filepath.Separator), p[1:]
+	}
+	return p[:i], p[i+1:]
+}
+
+// systemPath reports whether p names a file of the system that must be
+// written in place (/dev/stdout, /dev/fd/N, /proc/...), and the standard
+// output or error it names, if any. Other files in /dev are judged by
+// their kind (a device is written in place; a file in /dev/shm is not).
+func systemPath(p string) (special bool, std *os.File) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false, nil
+	}
+	self := "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/"
+	switch abs {
+	case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", self + "1":
+		return true, os.Stdout
+	case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2", self + "2":
+		return true, os.Stderr
+	}
+	return abs == "/dev/stdin" || strings.HasPrefix(abs, "/dev/fd/") || strings.HasPrefix(abs, "/proc/"), nil
 }
 
 // writeInPlace writes to path, which cannot be replaced, through a
@@ -222,11 +260,17 @@ func sweep(dir string, match func(os.DirEntry) bool) (int, error) {
 // SameFile reports whether two paths name the same file: the same path
 // once cleaned, or two existing names of one file (a link, another
 // spelling). Writers use it to refuse to overwrite one of their inputs.
+// A terminal, a pipe or another device is no file that could be
+// overwritten: reading /dev/stdin and writing /dev/stdout on one terminal
+// is not reported.
 func SameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	if errA == nil && !fa.Mode().IsRegular() && !fa.IsDir() {
+		return false
+	}
 	if filepath.Clean(a) == filepath.Clean(b) {
 		return true
 	}
-	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
