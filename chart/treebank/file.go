@@ -113,18 +113,32 @@ func removeStaleTemps(path string, cutoff time.Time) {
 // the standard output or error it names, if any.
 func resolveOutput(path string) (target string, fi os.FileInfo, special bool, std *os.File) {
 	p := path
+	if !filepath.IsAbs(p) {
+		// From the current folder as the system has it, not as $PWD
+		// spells it through links.
+		if wd, err := os.Getwd(); err == nil {
+			if real, err := filepath.EvalSymlinks(wd); err == nil {
+				wd = real
+			}
+			p = wd + string(filepath.Separator) + p
+		}
+	}
 	for hops := 0; hops < 40; hops++ {
-		if special, std := systemPath(p); special {
-			return p, nil, true, std
+		if p == filepath.Clean(p) { // no "." or ".." to take by the text
+			if special, std := systemPath(p); special {
+				return p, nil, true, std
+			}
 		}
 		// The folder resolved as the system does: a ".." after a link
 		// goes up from where the link leads.
 		dir, base := splitLast(p)
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			p = filepath.Join(real, base)
-			if special, std := systemPath(p); special {
-				return p, nil, true, std
-			}
+		real, err := filepath.EvalSymlinks(dir)
+		if err != nil || base == "" || base == "." || base == ".." {
+			return path, nil, true, nil // written in place: the system says what is wrong
+		}
+		p = filepath.Join(real, base)
+		if special, std := systemPath(p); special {
+			return p, nil, true, std
 		}
 		fi, err := os.Lstat(p)
 		if err != nil {
@@ -138,8 +152,7 @@ func resolveOutput(path string) (target string, fi os.FileInfo, special bool, st
 			break
 		}
 		if !filepath.IsAbs(link) {
-			dir, _ := splitLast(p)
-			link = dir + string(filepath.Separator) + link // not cleaned: the next hop resolves it
+			link = real + string(filepath.Separator) + link // not cleaned: the next hop resolves it
 		}
 		p = link
 	}
@@ -185,7 +198,11 @@ func writeInPlace(path string, std *os.File, trees []*tree.Tree, f Format, o Wri
 	if fh == nil {
 		var err error
 		if fh, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, 0o644); err != nil {
-			return fmt.Errorf("treebank: %w", err)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is named once
+			}
+			return fmt.Errorf("treebank: writing %s: %w", path, err)
 		}
 	}
 	w := NewWriter(fh, f)

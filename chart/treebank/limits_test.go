@@ -172,16 +172,21 @@ func TestTigerLimits(t *testing.T) {
 	sentences := strings.Repeat(chunk, (2<<20)/len(chunk)+1)
 	for _, in := range []string{
 		strings.Replace(tigerSample, `<s id="s1"`, quiet+"\n<s id=\"s1\"", 1),
-		strings.Replace(strings.Replace(tigerSample, "<corpus", `<!DOCTYPE corpus [ <!-- the corpus's DTD --> <!ELEMENT corpus ANY> <!ATTLIST s id CDATA "a>b"> ]>`+"\n<corpus", 1), "</body>", sentences+"</body>", 1),
+		strings.Replace(strings.Replace(tigerSample, "<corpus", `<!DOCTYPE corpus [ <!-- the corpus's DTD -- version 2 --> <!ELEMENT corpus ANY> <!ATTLIST s id CDATA "a>b"> ]>`+"\n<corpus", 1), "</body>", sentences+"</body>", 1),
 	} {
 		if got, err := ReadAll(strings.NewReader(in), "in", TigerXML); err != nil || len(got) < len(want) {
 			t.Errorf("comments, CDATA, a PI and a DOCTYPE: %d trees, error %v", len(got), err)
 		}
 	}
 	// A declaration is one token for the decoder, however much markup it nests.
-	huge := strings.Replace(tigerSample, "<corpus", "<!DOCTYPE corpus ["+strings.Repeat(`<!ENTITY e "v">`, 1<<17)+"]>\n<corpus", 1)
-	if _, err := ReadAll(strings.NewReader(huge), "in", TigerXML); err == nil || !strings.Contains(err.Error(), "in:2: XML: a tag, text or comment longer than") {
-		t.Errorf("a 2 MiB DOCTYPE: error %v", err)
+	for _, decl := range []string{
+		"<!DOCTYPE corpus [" + strings.Repeat(`<!ENTITY e "v">`, 1<<17) + "]>",
+		`<!DOCTYPE corpus <!-- a -- b --> "` + strings.Repeat("<a>", 1<<20) + `">`, // the comment ends at "-->"
+	} {
+		huge := strings.Replace(tigerSample, "<corpus", decl+"\n<corpus", 1)
+		if _, err := ReadAll(strings.NewReader(huge), "in", TigerXML); err == nil || !strings.Contains(err.Error(), "in:2: XML: a tag, text or comment longer than") {
+			t.Errorf("a 2 MiB declaration %.40q: error %v", decl, err)
+		}
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

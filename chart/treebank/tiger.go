@@ -710,8 +710,8 @@ func (b *boundedXML) tag(c byte) bool {
 // and nested markup; comments inside it are skipped (prev: the two bytes
 // before c).
 func (b *boundedXML) decl(c byte, prev [2]byte) bool {
-	if b.declComment {
-		if prev == [2]byte{'-', '-'} { // c ends the comment (or is a syntax error)
+	if b.declComment { // ends at the first "-->", as the decoder reads it
+		if c == '>' && prev == [2]byte{'-', '-'} {
 			b.declComment = false
 		}
 		return false

@@ -211,3 +211,59 @@ func TestSameFile(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteResolvesLikeTheSystem: paths whose text says one thing and whose
+// links say another are written where the system would open them: a
+// "dev/stdout" reached by ".." after a linked folder, or from a current
+// folder reached through a link, is a file of that name, not standard
+// output (".." goes up from where the link leads); a path
+// ending in a separator is not taken for the file before it.
+func TestWriteResolvesLikeTheSystem(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mkdir := func(p string) {
+		if err := os.MkdirAll(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// l leads n folders below p; as text, root/l and n ".." reach /, while
+	// the system climbs from where l leads to p.
+	n := strings.Count(root, string(filepath.Separator)) + 1
+	deep := "p" + strings.Repeat("/d", n)
+	mkdir(deep)
+	mkdir("p/dev")
+	if err := os.Symlink(filepath.Join(root, deep), filepath.Join(root, "l")); err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(root, "l") + "/" + strings.Repeat("../", n) + "dev/stdout"
+	if err := WriteBytes(fake, []byte("data")); err != nil {
+		t.Fatalf("%s: %v", fake, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "p/dev/stdout")); err != nil || string(b) != "data" {
+		t.Errorf("p/dev/stdout holds %q, %v; want data", b, err)
+	}
+
+	t.Chdir(filepath.Join(root, "l")) // $PWD spells the link
+	t.Setenv("PWD", filepath.Join(root, "l"))
+	if err := WriteBytes(strings.Repeat("../", n)+"dev/stdout", []byte("up")); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, "p/dev/stdout")); err != nil || string(b) != "up" {
+		t.Errorf("p/dev/stdout holds %q, %v; want up", b, err)
+	}
+
+	file := filepath.Join(root, "f.txt")
+	if err := os.WriteFile(file, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{file + "/", file + "/."} {
+		if err := WriteBytes(p, []byte("x")); err == nil {
+			t.Errorf("%s: no error", p)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "kept" {
+		t.Errorf("f.txt holds %q after writes to f.txt/", b)
+	}
+}
