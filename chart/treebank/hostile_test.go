@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // headLines returns the first n lines of a data file, fewer in an export
@@ -179,35 +178,5 @@ func TestWriteFileFolder(t *testing.T) {
 	}
 	if err := WriteFile(path, nil); err == nil || !strings.Contains(err.Error(), path+": it is a folder") {
 		t.Errorf("error %v", err)
-	}
-}
-
-// TestWriteFileRemovesStale: WriteFile removes the temporaries of its path
-// that a killed writer left (older than an hour), not fresh ones.
-func TestWriteFileRemovesStale(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "out.discbracket")
-	stale, fresh := filepath.Join(dir, ".out.discbracket.tmp123"), filepath.Join(dir, ".out.discbracket.tmp456")
-	for _, p := range []string{stale, fresh} {
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	old := time.Now().Add(-2 * time.Hour)
-	if err := os.Chtimes(stale, old, old); err != nil {
-		t.Fatal(err)
-	}
-	trees, err := ReadAll(strings.NewReader("(ROOT (N 0=a))\n"), "in", Discbracket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(path, trees); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stale); err == nil {
-		t.Error("stale temporary left")
-	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("fresh temporary removed: %v", err)
 	}
 }

@@ -690,8 +690,9 @@ func (b *boundedXML) step(c byte) (boundary bool) {
 	return false
 }
 
-// tag moves over c in a tag: a quoted value may hold '>'.
-func (b *boundedXML) tag(c byte) bool {
+// quoted moves over c as a quote of a tag or declaration and reports
+// whether c is quoted or a quote (a quoted value may hold '<' and '>').
+func (b *boundedXML) quoted(c byte) bool {
 	switch {
 	case b.quote != 0:
 		if c == b.quote {
@@ -699,7 +700,15 @@ func (b *boundedXML) tag(c byte) bool {
 		}
 	case c == '"' || c == '\'':
 		b.quote = c
-	case c == '>':
+	default:
+		return false
+	}
+	return true
+}
+
+// tag moves over c in a tag.
+func (b *boundedXML) tag(c byte) bool {
+	if !b.quoted(c) && c == '>' {
 		b.state = xmlText
 		return true
 	}
@@ -727,12 +736,7 @@ func (b *boundedXML) decl(c byte, prev [2]byte) bool {
 		b.declDepth++
 	}
 	switch {
-	case b.quote != 0:
-		if c == b.quote {
-			b.quote = 0
-		}
-	case c == '"' || c == '\'':
-		b.quote = c
+	case b.quoted(c):
 	case c == '>' && b.declDepth == 0:
 		b.state = xmlText
 		return true

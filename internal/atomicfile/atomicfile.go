@@ -1,7 +1,7 @@
 // Package atomicfile replaces files so that readers see either the old or
-// the new content, never a half-written file: weights, checkpoints, logs and
-// job records all go through it. (chart/treebank keeps its own copy, since
-// chart/ depends on nothing else in the project.)
+// the new content, never a half-written file: weights, checkpoints, logs,
+// job records and treebanks all go through it. It imports only the
+// standard library, so that chart/treebank may use it.
 package atomicfile
 
 import (
