@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func boundaries(in []byte, stepwise bool) []bool {
 // between, a text token must hold none and be followed by one.
 func checkBoundaries(in []byte) string {
 	at := boundaries(in, false)
-	if step := boundaries(in, true); !slicesEqual(at, step) {
+	if step := boundaries(in, true); !slices.Equal(at, step) {
 		return "the plain fast path and stepping byte by byte differ"
 	}
 	d := xml.NewDecoder(bytes.NewReader(in))
@@ -64,18 +65,6 @@ func checkBoundaries(in []byte) string {
 		}
 		start = end
 	}
-}
-
-func slicesEqual(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestBoundedXMLFollowsDecoder: on random markup (tags with quoted '>',
