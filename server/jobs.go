@@ -436,8 +436,7 @@ func (m *jobs) loop() {
 		m.mu.Lock()
 		switch {
 		case err != nil:
-			// The job's files by their names, not the server's paths.
-			m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
+			m.failLocked(j, err)
 		case m.userCancel:
 			// Cancelled (and told so) even when the cancel came after the
 			// last batch: the model is not installed.
@@ -451,13 +450,13 @@ func (m *jobs) loop() {
 				m.logf("server: job %s: %v", id, err)
 			}
 		case stageErr != nil:
-			m.finishLocked(j, JobFailed, strings.ReplaceAll(stageErr.Error(), m.jobDir(id)+string(filepath.Separator), ""))
+			m.failLocked(j, stageErr)
 		default:
 			// Installed under the lock, after the cancel check: the
 			// catalog never lists the model of a cancelled job.
 			if err := os.Rename(staged, m.modelPath(id)); err != nil {
 				_ = os.Remove(staged)
-				m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(id)+string(filepath.Separator), ""))
+				m.failLocked(j, err)
 				break
 			}
 			j.Model = modelName(m.modelPath(id))
@@ -526,6 +525,12 @@ func (m *jobs) progress(id string, p train.Progress) {
 		}
 	}
 	m.notifyLocked(id)
+}
+
+// failLocked ends job j failed with err, naming the job's files by their
+// names, not the server's paths.
+func (m *jobs) failLocked(j *Job, err error) {
+	m.finishLocked(j, JobFailed, strings.ReplaceAll(err.Error(), m.jobDir(j.ID)+string(filepath.Separator), ""))
 }
 
 // stagedExt ends the hidden name of a model staged for installation.

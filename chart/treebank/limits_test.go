@@ -20,29 +20,19 @@ func TestLimits(t *testing.T) {
 	deep := func(n int) string {
 		return "(ROOT " + strings.Repeat("(X ", n) + "(n 0=w)" + strings.Repeat(")", n) + ")"
 	}
-	flat := func(n int) string {
+	// words: a tree of n words, each leaf "i=w" between open and close.
+	words := func(n int, open, close string) string {
 		var b strings.Builder
 		b.WriteString("(ROOT (S")
 		for i := range n {
-			b.WriteString(" (n ")
-			b.WriteString(strconv.Itoa(i))
-			b.WriteString("=w)")
+			b.WriteString(" " + open + strconv.Itoa(i) + "=w" + close)
 		}
 		b.WriteString("))")
 		return b.String()
 	}
+	flat := func(n int) string { return words(n, "(n ", ")") }
 	// unary: n words, each under five unary phrases (6n brackets).
-	unary := func(n int) string {
-		var b strings.Builder
-		b.WriteString("(ROOT (S")
-		for i := range n {
-			b.WriteString(" (A (B (C (D (E (n ")
-			b.WriteString(strconv.Itoa(i))
-			b.WriteString("=w))))))")
-		}
-		b.WriteString("))")
-		return b.String()
-	}
+	unary := func(n int) string { return words(n, "(A (B (C (D (E (n ", "))))))") }
 	long := strings.Repeat("w", 2<<20)
 	tokens := func(n int) string {
 		var b strings.Builder

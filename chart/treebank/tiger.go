@@ -585,27 +585,28 @@ func (b *boundedXML) Read(p []byte) (int, error) {
 	}
 	n, err := b.r.Read(p)
 	for i := 0; i < n; {
-		// Bytes that leave the state as it is (most of a text or a tag)
-		// are taken in one go.
+		at := i
 		if k := b.plain(p[i:n]); k > 0 {
+			// Bytes that leave the state as it is (most of a text or a
+			// tag) are taken in one go.
 			b.line += bytes.Count(p[i:i+k], []byte{'\n'})
-			if b.run += k; b.run > MaxLineBytes {
-				b.err = &longXMLError{line: b.startLine + 1}
-				return i, b.err
-			}
+			b.run += k
 			i += k
-			continue
+		} else {
+			c := p[i]
+			i++
+			if c == '\n' {
+				b.line++
+			}
+			if b.step(c) {
+				b.run, b.startLine = 0, b.line
+				continue
+			}
+			b.run++
 		}
-		c := p[i]
-		i++
-		if c == '\n' {
-			b.line++
-		}
-		if b.step(c) {
-			b.run, b.startLine = 0, b.line
-		} else if b.run++; b.run > MaxLineBytes {
+		if b.run > MaxLineBytes {
 			b.err = &longXMLError{line: b.startLine + 1}
-			return i - 1, b.err
+			return at, b.err
 		}
 	}
 	return n, err
