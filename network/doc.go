@@ -117,7 +117,8 @@
 //     (kernels_js.go; Kernels says which code runs). Plain SIMD gives the Go
 //     code's results bit for bit; relaxed SIMD within 1e-5;
 //   - inference computes the characters of identical words once;
-//   - working memory comes from arenas kept between calls (see Release).
+//   - working memory comes from arenas each Model keeps between its calls
+//     (see Model.Release).
 //
 // The GEMM kernel is batch-invariant: each output element is accumulated in
 // the order of k with the same instruction whatever the shape, the blocking

@@ -70,16 +70,18 @@ func (a *arena) reset() {
 	a.off, a.used = 0, 0
 }
 
-// arenas keeps released arenas for reuse. Unlike a sync.Pool it is not
-// emptied by the garbage collector: a training run needs the same large
-// arenas at every step, and reallocating them would cost more than the
-// work they save. It keeps at most maxStash arenas and maxStashFloats
-// values in all; Release empties it. It is the package's one store of
-// memory shared by all models, with gradBufs.
-var arenas struct {
-	sync.Mutex
-	free   []*arena
+// workspace is the work memory a Model reuses between its calls: released
+// scratch arenas and LossGrad's per-worker gradient buffers. Unlike a
+// sync.Pool it is not emptied by the garbage collector: a training run
+// needs the same large arenas at every step, and reallocating them would
+// cost more than the work they save. It keeps at most maxStash arenas and
+// maxStashFloats values in all, and at most maxStash gradient buffers. It
+// goes with its Model; Model.Release empties it sooner.
+type workspace struct {
+	mu     sync.Mutex
+	arenas []*arena
 	floats int
+	grads  []*Params // all zero
 	// poison, set by a test only, makes the arenas handed out fill what
 	// they hand out with NaNs, so that a read of a value never written
 	// shows in the results.
@@ -91,39 +93,68 @@ const (
 	maxStashFloats = 1 << 28 // 1 GiB
 )
 
-func getArena() *arena {
-	arenas.Lock()
-	defer arenas.Unlock()
-	if n := len(arenas.free); n > 0 {
-		a := arenas.free[n-1]
-		arenas.free = arenas.free[:n-1]
-		arenas.floats -= len(a.buf)
-		a.poison = arenas.poison
+// work returns m's workspace, made on first use.
+func (m *Model) work() *workspace {
+	m.workOnce.Do(func() { m.ws = new(workspace) })
+	return m.ws
+}
+
+func (w *workspace) getArena() *arena {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := len(w.arenas); n > 0 {
+		a := w.arenas[n-1]
+		w.arenas = w.arenas[:n-1]
+		w.floats -= len(a.buf)
+		a.poison = w.poison
 		return a
 	}
-	return &arena{poison: arenas.poison}
+	return &arena{poison: w.poison}
 }
 
-func putArena(a *arena) {
+func (w *workspace) putArena(a *arena) {
 	a.reset()
-	arenas.Lock()
-	defer arenas.Unlock()
-	if len(arenas.free) < maxStash && arenas.floats+len(a.buf) <= maxStashFloats {
-		arenas.free = append(arenas.free, a)
-		arenas.floats += len(a.buf)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.arenas) < maxStash && w.floats+len(a.buf) <= maxStashFloats {
+		w.arenas = append(w.arenas, a)
+		w.floats += len(a.buf)
 	}
 }
 
-// Release frees the work memory that the package keeps between calls of
-// Forward, ForwardBatch, Loss and LossGrad (scratch arenas and gradient
-// buffers; up to a few hundred MB after training). Later calls allocate it
-// again. The weights prepared for inference belong to their Params (see
-// Params.Changed) and go with them.
-func Release() {
-	arenas.Lock()
-	arenas.free, arenas.floats = nil, 0
-	arenas.Unlock()
-	gradBufs.Lock()
-	gradBufs.free = nil
-	gradBufs.Unlock()
+// getGradBuf returns a zero gradient buffer laid out like like.
+func (w *workspace) getGradBuf(like *Params) *Params {
+	w.mu.Lock()
+	for i := len(w.grads) - 1; i >= 0; i-- {
+		q := w.grads[i]
+		if q.cfg == like.cfg && like.sameLayout(q) == nil {
+			w.grads = append(w.grads[:i], w.grads[i+1:]...)
+			w.mu.Unlock()
+			return q // zeroed by the reduction that released it
+		}
+	}
+	w.mu.Unlock()
+	return like.ZeroClone()
+}
+
+// putGradBuf keeps q, which must be all zero, for a later getGradBuf.
+func (w *workspace) putGradBuf(q *Params) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.grads) >= maxStash {
+		w.grads = w.grads[1:]
+	}
+	w.grads = append(w.grads, q)
+}
+
+// Release frees the work memory that m keeps between calls of Forward,
+// ForwardBatch, Loss and LossGrad (scratch arenas and gradient buffers; up
+// to a few hundred MB after training). Later calls allocate it again; it
+// also goes when m does. The weights prepared for inference belong to m's
+// Params (see Params.Changed) and go with them.
+func (m *Model) Release() {
+	w := m.work()
+	w.mu.Lock()
+	w.arenas, w.floats, w.grads = nil, 0, nil
+	w.mu.Unlock()
 }

@@ -82,19 +82,21 @@ func runWorkers(w int, f func(k int)) {
 	wg.Wait()
 }
 
-// fastForward scores the non-empty inputs ins[i], i in idx, into outs.
-func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
+// fastForward scores the non-empty inputs ins[i], i in idx, into outs, on
+// at most maxWorkers goroutines (see Model.workers).
+func (m *Model) fastForward(ins []Input, idx []int, outs []Output, maxWorkers int) {
 	if len(idx) == 0 {
 		return
 	}
 	c := m.Config()
-	w := m.workers(len(idx))
+	w := min(maxWorkers, m.workers(len(idx)))
 	p := preparedFor(m.Params, w)
 	kern := kernelsFor(m.portable)
 	groups := split(idx, func(i int) int { return ins[i].Len() }, w, groupWords(c))
+	ws := m.work()
 	runWorkers(w, func(k int) {
-		ar := getArena()
-		defer putArena(ar)
+		ar := ws.getArena()
+		defer ws.putArena(ar)
 		for _, gi := range groups[k] {
 			gin := make([]Input, len(gi))
 			for j, i := range gi {
@@ -115,36 +117,6 @@ func (m *Model) fastForward(ins []Input, idx []int, outs []Output) {
 	})
 }
 
-// gradBufs recycles the per-worker gradient buffers of LossGrad (kept
-// across garbage collections, at most maxStash), all zero.
-var gradBufs struct {
-	sync.Mutex
-	free []*Params
-}
-
-func getGradBuf(like *Params) *Params {
-	gradBufs.Lock()
-	for i := len(gradBufs.free) - 1; i >= 0; i-- {
-		q := gradBufs.free[i]
-		if q.cfg == like.cfg && like.sameLayout(q) == nil {
-			gradBufs.free = append(gradBufs.free[:i], gradBufs.free[i+1:]...)
-			gradBufs.Unlock()
-			return q // zeroed by the reduction that released it
-		}
-	}
-	gradBufs.Unlock()
-	return like.ZeroClone()
-}
-
-func putGradBuf(q *Params) {
-	gradBufs.Lock()
-	defer gradBufs.Unlock()
-	if len(gradBufs.free) >= maxStash {
-		gradBufs.free = gradBufs.free[1:]
-	}
-	gradBufs.free = append(gradBufs.free, q)
-}
-
 // fastLossGrad computes the loss terms of every sentence of batch (parts)
 // and, when grads is not nil, adds the gradient of the batch loss to grads.
 // With train, sentence i's dropout masks are drawn from sentenceRNG(seed,
@@ -160,10 +132,11 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 		return
 	}
 	w := m.workers(len(idx))
+	ws := m.work()
 	var p *prepared
 	if grads != nil {
-		par := getArena()
-		defer putArena(par)
+		par := ws.getArena()
+		defer ws.putArena(par)
 		p = prepare(par, bind32(m.Params), true, w)
 	} else {
 		p = preparedFor(m.Params, w)
@@ -173,13 +146,13 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 	if grads != nil {
 		bufs[0] = grads
 		for k := 1; k < w; k++ {
-			bufs[k] = getGradBuf(grads)
+			bufs[k] = ws.getGradBuf(grads)
 		}
 	}
 	scale := 1 / float64(len(batch))
 	runWorkers(w, func(k int) {
-		ar := getArena()
-		defer putArena(ar)
+		ar := ws.getArena()
+		defer ws.putArena(ar)
 		var gn net[float32]
 		if grads != nil {
 			gn = bind32(bufs[k])
@@ -224,7 +197,7 @@ func (m *Model) fastLossGrad(batch []Example, train bool, seed uint64, grads *Pa
 			}
 		})
 		for _, b := range bufs[1:] {
-			putGradBuf(b)
+			ws.putGradBuf(b)
 		}
 	}
 }

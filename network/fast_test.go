@@ -392,8 +392,8 @@ func TestFastTrainInferScores(t *testing.T) {
 	for i := range batch {
 		ins[i] = batch[i].Input
 	}
-	ar := getArena()
-	defer putArena(ar)
+	ar := m.work().getArena()
+	defer m.work().putArena(ar)
 	p := prepare(ar, bind32(m.Params), true, 1)
 	g := newGroup(p, ar, ins, rngs, 1)
 	g.forward(false)
@@ -491,21 +491,18 @@ func TestFastNoUninitialisedReads(t *testing.T) {
 	}
 	l1, g1, o1 := run()
 	nan := float32(math.NaN())
-	arenas.Lock()
-	for _, a := range arenas.free {
+	ws := m.work()
+	ws.mu.Lock()
+	for _, a := range ws.arenas {
 		for i := range a.buf {
 			a.buf[i] = nan
 		}
 	}
-	arenas.Unlock()
-	Release() // fresh arenas too: poison those of the next run as they grow
-	setPoison := func(on bool) {
-		arenas.Lock()
-		arenas.poison = on
-		arenas.Unlock()
-	}
-	setPoison(true)
-	defer setPoison(false)
+	ws.mu.Unlock()
+	m.Release() // fresh arenas too: poison those of the next run as they grow
+	ws.mu.Lock()
+	ws.poison = true
+	ws.mu.Unlock()
 	l2, g2, o2 := run()
 	if l1 != l2 {
 		t.Errorf("loss %v, then %v with poisoned arenas", l1, l2)
@@ -629,4 +626,49 @@ func (p *prepared) slices() [][]float32 {
 		}
 	}
 	return out
+}
+
+// TestWorkspaceBelongsToModel: the work memory a model keeps after LossGrad
+// (arenas and per-worker gradient buffers) is its own, not another model's,
+// Release empties it, and the model still gives the same results after.
+func TestWorkspaceBelongsToModel(t *testing.T) {
+	tc := fastTestCases()[3]
+	tc.cfg = tc.cfg.NoDropout()
+	m, batch := tc.model(t, 8)
+	m.Workers = 2
+	other := &Model{Params: m.Params, Workers: 2}
+	kept := func(m *Model) (arenas, grads int) {
+		ws := m.work()
+		ws.mu.Lock()
+		defer ws.mu.Unlock()
+		return len(ws.arenas), len(ws.grads)
+	}
+	g1 := m.Params.ZeroClone()
+	l1, err := m.LossGrad(batch, 3, g1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, g := kept(m); a == 0 || g != 1 {
+		t.Errorf("after LossGrad on 2 workers the model keeps %d arenas and %d gradient buffers, want > 0 and 1", a, g)
+	}
+	if a, g := kept(other); a != 0 || g != 0 {
+		t.Errorf("another model on the same parameters keeps %d arenas and %d gradient buffers, want none", a, g)
+	}
+	m.Release()
+	if a, g := kept(m); a != 0 || g != 0 {
+		t.Errorf("after Release the model keeps %d arenas and %d gradient buffers", a, g)
+	}
+	g2 := m.Params.ZeroClone()
+	l2, err := m.LossGrad(batch, 3, g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l1 != l2 {
+		t.Errorf("loss %v before Release, %v after", l1, l2)
+	}
+	for i, ts := range g1.Tensors() {
+		if !slices.Equal(ts.Data, g2.Tensors()[i].Data) {
+			t.Errorf("%s: gradient differs after Release", ts.Name)
+		}
+	}
 }

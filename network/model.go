@@ -3,6 +3,7 @@ package network
 import (
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/discspan/discspan/chart/decode"
 )
@@ -18,6 +19,9 @@ type Model struct {
 	Workers int
 
 	portable bool // inference without the wasm SIMD kernels (tests, benchmarks)
+
+	workOnce sync.Once
+	ws       *workspace // work memory reused between calls; see work
 }
 
 // New returns a model for c with parameters initialised from seed (see
@@ -60,9 +64,7 @@ func (m *Model) Forward(in Input) (Output, error) {
 		return Output{Scores: decode.NewScores(0, c.Labels)}, nil
 	}
 	outs := make([]Output, 1)
-	one := *m
-	one.Workers = 1
-	one.fastForward([]Input{in}, []int{0}, outs)
+	m.fastForward([]Input{in}, []int{0}, outs, 1)
 	return outs[0], nil
 }
 
@@ -98,7 +100,7 @@ func (m *Model) ForwardBatch(ins []Input) ([]Output, error) {
 		}
 		idx = append(idx, i)
 	}
-	m.fastForward(ins, idx, outs)
+	m.fastForward(ins, idx, outs, len(idx))
 	return outs, nil
 }
 
