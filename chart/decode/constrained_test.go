@@ -193,7 +193,7 @@ func TestConstraintsReachOptimum(t *testing.T) {
 			}
 			c := &decode.Constraints{}
 			for _, k := range free.Constituents() {
-				c.Require = append(c.Require, decode.Required{Label: k.Label, Blocks: k.Blocks})
+				c.Require = append(c.Require, decode.Required(k))
 			}
 			d, err := decode.DecodeConstrained(v, s, c, nil)
 			if err != nil {

@@ -76,8 +76,13 @@ func maxSumRowsKernel(out, d, rows *float32, nrows, n int) {
 	}
 }
 
+// maxSumRowsTriKernel is maxSumRowsTri row by row with maxSumRows.
 func maxSumRowsTriKernel(out []float32, oOff, oStep int, d, rows []float32, rOff, rStep, nrows, len0 int) {
-	maxSumRowsTriRef(out, oOff, oStep, d, rows, rOff, rStep, nrows, len0)
+	L := len(d)
+	for r := 0; r < nrows; r++ {
+		n := len0 - r
+		maxSumRows(out[oOff+r*oStep:oOff+r*oStep+n], d, rows[rOff+r*rStep:rOff+r*rStep+n*L])
+	}
 }
 
 func blockOuterKernel(D []float32, o, s int, C, CT []float32, n1, i int, offA []int) {

@@ -1,9 +1,9 @@
 package decode
 
 // Pure-Go versions of the full chart's kernels (blockOuter, blockRows,
-// maxAddTriEnd, maxSumRowsTri): the kernels of the portable build
-// (kernels_generic.go) and the reference the assembly kernels are tested
-// against. They touch exactly the cells the operations define, none of the
+// maxAddTriEnd): the kernels of the portable build (kernels_generic.go) and
+// the reference the assembly kernels are tested against (maxSumRowsTri's
+// portable version is in kernels_generic.go; its test uses plain loops). They touch exactly the cells the operations define, none of the
 // slack (triPad).
 
 // addTriEndRef updates a triangle of rows aligned to their ends: for
@@ -80,15 +80,6 @@ func rowFinishRef(t []float32, tOff int, w []float32, wOff int, c []float32, crO
 		}
 	}
 	return best
-}
-
-// maxSumRowsTriRef is maxSumRowsTri row by row with maxSumRows.
-func maxSumRowsTriRef(out []float32, oOff, oStep int, d, rows []float32, rOff, rStep, nrows, len0 int) {
-	L := len(d)
-	for r := 0; r < nrows; r++ {
-		n := len0 - r
-		maxSumRows(out[oOff+r*oStep:oOff+r*oStep+n], d, rows[rOff+r*rStep:rOff+r*rStep+n*L])
-	}
 }
 
 // blockOuterRef is blockOuter: create gap sets rows 1..s-2 of the block at

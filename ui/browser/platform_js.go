@@ -89,7 +89,7 @@ func (p *Platform) Fetch(ctx context.Context, url string, progress func(done, to
 func openCache() (js.Value, error) {
 	caches := js.Global().Get("caches")
 	if !caches.Truthy() {
-		return js.Value{}, errors.New("Cache Storage is not available here")
+		return js.Value{}, errors.New("the browser's Cache Storage is not available here")
 	}
 	return await(caches.Call("open", dataCache))
 }

@@ -33,7 +33,7 @@ func readConstraints(n, labels int, c *decode.Constraints) (constraintSet, error
 		return cs, fmt.Errorf("%d requirements (the oracle handles 30)", len(c.Require))
 	}
 	for i, r := range c.Require {
-		y, err := yieldOf(n, decode.Constituent{Label: r.Label, Blocks: r.Blocks})
+		y, err := yieldOf(n, decode.Constituent(r))
 		if err != nil {
 			return cs, fmt.Errorf("require[%d]: %v", i, err)
 		}
