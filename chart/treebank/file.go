@@ -30,6 +30,10 @@ type WriteOptions struct {
 	// PTBParens writes discbracket parentheses as -LRB- and -RRB- (see
 	// Writer.PTBParens).
 	PTBParens bool
+	// Format is the format written; Unknown, the zero value, takes it from
+	// the file's extension (FormatOf), which a device such as /dev/stdout
+	// does not have.
+	Format Format
 }
 
 // WriteFile writes trees to a file whose format comes from the extension
@@ -44,14 +48,17 @@ func WriteFile(path string, trees []*tree.Tree) error {
 
 // WriteFileOptions is WriteFile with options.
 func WriteFileOptions(path string, trees []*tree.Tree, o WriteOptions) error {
-	f, err := FormatOf(path)
-	if err != nil {
-		return err
+	f := o.Format
+	if f == Unknown {
+		var err error
+		if f, err = FormatOf(path); err != nil {
+			return err
+		}
 	}
-	if f == PTB {
+	if f != Export && f != Discbracket && f != TigerXML {
 		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
 	}
-	err = atomicfile.Write(path, func(w io.Writer) error {
+	err := atomicfile.Write(path, func(w io.Writer) error {
 		tw := NewWriter(w, f)
 		if o.PTBParens {
 			tw.PTBParens()

@@ -34,6 +34,65 @@ func TestFormatOf(t *testing.T) {
 	}
 }
 
+func TestParseFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		want Format
+	}{
+		{"export", Export},
+		{"discbracket", Discbracket},
+		{"DiscBracket", Discbracket},
+		{"ptb", PTB},
+		{"tigerxml", TigerXML},
+		{"xml", Unknown},
+		{"", Unknown},
+	}
+	for _, tc := range tests {
+		got, err := ParseFormat(tc.name)
+		if got != tc.want || (err != nil) != (tc.want == Unknown) {
+			t.Errorf("ParseFormat(%q) = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+}
+
+// TestWriteFileFormat: WriteOptions.Format writes a file whose name says no
+// format (as /dev/stdout), and overrides the extension; PTB, read only, is
+// refused before the file is touched.
+func TestWriteFileFormat(t *testing.T) {
+	dir := t.TempDir()
+	trees := mustRead(t, "(ROOT (S (VP (VB 0=is) (JJ 2=rich)) (NP 1=John) (? 3=?)))\n", Discbracket)
+	tests := []struct {
+		file   string
+		format Format
+	}{
+		{"out", Export},
+		{"out.discbracket", Export},
+		{"out.export", Discbracket},
+		{"out.txt", TigerXML},
+	}
+	for _, tc := range tests {
+		path := filepath.Join(dir, tc.file)
+		if err := WriteFileOptions(path, trees, WriteOptions{Format: tc.format}); err != nil {
+			t.Fatalf("%s as %v: %v", tc.file, tc.format, err)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := mustWrite(t, trees, tc.format); string(data) != want {
+			t.Errorf("%s as %v holds %q, want %q", tc.file, tc.format, data, want)
+		}
+	}
+	path := filepath.Join(dir, "out.export")
+	before, _ := os.ReadFile(path)
+	if err := WriteFileOptions(path, trees, WriteOptions{Format: PTB}); err == nil || !strings.Contains(err.Error(), "cannot write") {
+		t.Errorf("writing PTB: error %v, want one saying it cannot be written", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("a refused PTB write changed the file")
+	}
+}
+
 func TestFiles(t *testing.T) {
 	dir := t.TempDir()
 	trees := mustRead(t, "(ROOT (S (VP (VB 0=is) (JJ 2=rich)) (NP 1=John) (? 3=?)))\n(ROOT (A 0=a))\n", Discbracket)

@@ -33,6 +33,17 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
+// ParseFormat returns the format named name (see Format.String; case does
+// not matter).
+func ParseFormat(name string) (Format, error) {
+	for _, f := range []Format{Export, Discbracket, PTB, TigerXML} {
+		if strings.EqualFold(name, f.String()) {
+			return f, nil
+		}
+	}
+	return Unknown, fmt.Errorf("treebank: unknown format %q (want export, discbracket, ptb or tigerxml)", name)
+}
+
 // FormatOf returns the format of a file from its extension (case does not
 // matter): .export is Export; .discbracket and .dbr are Discbracket; .mrg,
 // .ptb, .bracket and .psd are PTB; .xml and .tigerxml are TigerXML. Other

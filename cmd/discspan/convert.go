@@ -9,9 +9,10 @@ import (
 )
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] IN OUT", stdout)
+	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] [--format F] IN OUT", stdout)
 	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
 	disco := fs.Bool("disco-parens", false, "discbracket output: write ( and ) in words as disco-dop's #LRB# and #RRB# (read back as parentheses) instead of the -LRB- and -RRB- of the Alpino discbracket files")
+	format := fs.String("format", "", "OUT's format: export, discbracket or tigerxml (default: from OUT's extension; needed for /dev/stdout)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -19,8 +20,17 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket, TIGER-XML .xml/.tigerxml; PTB .mrg/.ptb input)"); err != nil {
 		return err
 	}
-	if _, err := treebank.FormatOf(rest[1]); err != nil {
+	opts := treebank.WriteOptions{PTBParens: !*disco}
+	if *format != "" {
+		f, err := treebank.ParseFormat(*format)
+		if err != nil || f == treebank.PTB {
+			return fmt.Errorf("%w: --format %q: want export, discbracket or tigerxml", errUsage, *format)
+		}
+		opts.Format = f
+	} else if f, err := treebank.FormatOf(rest[1]); err != nil {
 		return err
+	} else if f == treebank.PTB {
+		return fmt.Errorf("treebank: %s: cannot write format %v", rest[1], f)
 	}
 	trees, err := treebank.ReadFile(rest[0])
 	if err != nil {
@@ -31,9 +41,10 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 			trees[i] = tree.ReattachPunct(t)
 		}
 	}
-	if err := treebank.WriteFileOptions(rest[1], trees, treebank.WriteOptions{PTBParens: !*disco}); err != nil {
+	if err := treebank.WriteFileOptions(rest[1], trees, opts); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %d trees to %s\n", len(trees), rest[1])
+	// On standard error, so that OUT may be /dev/stdout.
+	fmt.Fprintf(stderr, "discspan convert: wrote %d trees to %s\n", len(trees), rest[1])
 	return nil
 }

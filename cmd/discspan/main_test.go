@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
 	"math"
 	"os"
@@ -143,11 +144,29 @@ func TestConvertCommand(t *testing.T) {
 	in := dataPath(t, "dev.export")
 	dir := t.TempDir()
 	mid, back := filepath.Join(dir, "dev.discbracket"), filepath.Join(dir, "back.export")
-	if _, stderr, status := runCmd("convert", in, mid); status != 0 {
+	stdout, stderr, status := runCmd("convert", in, mid)
+	if status != 0 {
 		t.Fatalf("export -> discbracket: %s", stderr)
 	}
-	if _, stderr, status := runCmd("convert", mid, back); status != 0 {
-		t.Fatalf("discbracket -> export: %s", stderr)
+	// The summary goes to standard error, so that OUT may be /dev/stdout.
+	trees, err := treebank.ReadFile(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("wrote %d trees to %s\n", len(trees), mid); stdout != "" || !strings.Contains(stderr, want) {
+		t.Errorf("convert printed %q on standard output and %q on standard error", stdout, stderr)
+	}
+	// --format gives the format of a file without extension (as /dev/stdout).
+	plain := filepath.Join(dir, "plain")
+	if _, stderr, status := runCmd("convert", "--format", "export", mid, plain); status != 0 {
+		t.Fatalf("discbracket -> export without extension: %s", stderr)
+	}
+	data, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(back, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	out, stderr, status := runCmd("eval", "--json", in, back)
 	if status != 0 || !strings.Contains(out, `"f1":100`) {
@@ -258,6 +277,8 @@ func TestErrors(t *testing.T) {
 		{"bad treebank", []string{"eval", badTree, badTree}, "bad.discbracket:1"},
 		{"coverage bad variant", []string{"coverage", "--variant", "n9", badTree}, "unknown variant"},
 		{"convert bad extension", []string{"convert", badTree, filepath.Join(dir, "x.txt")}, ".txt"},
+		{"convert to PTB", []string{"convert", goodTree, filepath.Join(dir, "x.mrg")}, "cannot write format ptb"},
+		{"convert unknown format", []string{"convert", "--format", "xml", goodTree, filepath.Join(dir, "x")}, `--format "xml": want export, discbracket or tigerxml`},
 		{"bench without decode", []string{"bench"}, "bench decode"},
 		{"negative workers", []string{"parse", "--workers", "-5", "--input", badTree}, "--workers -5"},
 		{"max-words 0", []string{"parse", "--max-words", "0", "--input", badTree}, "--max-words 0: want a number of words, or -1"},
