@@ -82,29 +82,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// flagSet is a command's flags and its help text.
+type flagSet struct {
+	*flag.FlagSet
+	help func() // prints the usage to standard output
+}
+
 // newFlags returns a flag set that prints its usage to stdout on --help and
-// reports errors as values.
-func newFlags(name, synopsis string, stdout io.Writer) *flag.FlagSet {
+// reports errors as values (a one-line error, without the usage).
+func newFlags(name, synopsis string, stdout io.Writer) *flagSet {
 	fs := flag.NewFlagSet("discspan "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fs.SetOutput(stdout)
+	fs.Usage = func() {} // the flag package calls it on errors too
+	return &flagSet{FlagSet: fs, help: func() {
 		fmt.Fprintf(stdout, "Usage: discspan %s %s\n\nFlags:\n", name, synopsis)
+		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
-	}
-	return fs
+	}}
 }
 
 // parseFlags parses args, allowing flags after positional arguments, and
 // returns the positional arguments; --help prints the usage and returns
 // flag.ErrHelp.
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseFlags(fs *flagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		err := fs.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, err // fs.Parse has printed the usage
+			fs.help()
+			return nil, err
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -118,7 +125,7 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // wantArgs checks the number of positional arguments.
-func wantArgs(fs *flag.FlagSet, args []string, n int, names string) error {
+func wantArgs(fs *flagSet, args []string, n int, names string) error {
 	if len(args) != n {
 		return fmt.Errorf("%w: want %s, got %d argument(s) (see %s --help)", errUsage, names, len(args), fs.Name())
 	}

@@ -268,6 +268,7 @@ func TestErrors(t *testing.T) {
 		{"no command", nil, ""},
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
 		{"unknown flag", []string{"decode", "--nope"}, "flag provided but not defined"},
+		{"bad flag value", []string{"parse", "--max-words", "abc"}, `invalid value "abc" for flag -max-words`},
 		{"missing scores", []string{"decode"}, "--scores"},
 		{"bad variant", []string{"decode", "--variant", "n7", "--scores", badJSON}, "unknown variant"},
 		{"missing file", []string{"decode", "--scores", filepath.Join(dir, "none.json")}, "no such file"},
@@ -294,9 +295,14 @@ func TestErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, stderr, status := runCmd(c.args...)
+			stdout, stderr, status := runCmd(c.args...)
 			if status != 2 {
 				t.Errorf("status %d, want 2 (stderr %q)", status, stderr)
+			}
+			// The usage goes to standard output only on --help: on an error
+			// it would end up in the output a user redirected.
+			if stdout != "" && c.name != "no command" {
+				t.Errorf("standard output %q, want nothing", stdout)
 			}
 			if strings.Count(strings.TrimRight(stderr, "\n"), "\n") > 0 {
 				t.Errorf("error is not one line: %q", stderr)

@@ -184,7 +184,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 }
 
 // isFlagSet reports whether the command line set the named flag.
-func isFlagSet(fs *flag.FlagSet, name string) bool {
+func isFlagSet(fs *flagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
