@@ -1,6 +1,7 @@
 package treebank
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -176,6 +177,10 @@ func TestWriteExportErrors(t *testing.T) {
 			err := WriteExport(&b, []*tree.Tree{tr}, 4)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "tree 1") {
 				t.Errorf("error %v, want one naming tree 1 and containing %q", err, tc.want)
+			}
+			var we *WriteError
+			if !errors.As(err, &we) || we.N != 1 || we.ID != tr.ID {
+				t.Errorf("error %v is not a *WriteError for tree 1", err)
 			}
 		})
 	}

@@ -45,8 +45,25 @@ func NewExportWriter(w io.Writer, version int) *Writer {
 	return &Writer{w: bufio.NewWriter(w), format: Export, version: version}
 }
 
-// Write writes one tree. An error names the tree (its number, from 1, and
-// its id) and what cannot be written; nothing of that tree is written then.
+// WriteError is the error of a tree the format cannot hold (in export, a
+// word "#BOS" or "#501", which would read back as something else); nothing
+// of the tree was written, and the Writer takes more trees.
+type WriteError struct {
+	Format Format
+	N      int    // the tree's number among those written, from 1
+	ID     string // the tree's id
+	Err    error  // what cannot be written
+}
+
+func (e *WriteError) Error() string {
+	return fmt.Sprintf("treebank: write %v: tree %d (id %q): %v", e.Format, e.N, e.ID, e.Err)
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// Write writes one tree. A tree the format cannot hold gives a
+// *WriteError, which names the tree (its number, from 1, and its id) and
+// what cannot be written; nothing of that tree is written then.
 //
 // Export: the file starts with a "%%" comment naming the columns; empty
 // fields are written "--"; an empty ID is written as the number of the
@@ -72,7 +89,7 @@ func (w *Writer) Write(t *tree.Tree) error {
 	}
 	w.n++
 	if err != nil {
-		return fmt.Errorf("treebank: write %v: tree %d (id %q): %w", w.format, w.n, t.ID, err)
+		return &WriteError{Format: w.format, N: w.n, ID: t.ID, Err: err}
 	}
 	if w.format == TigerXML {
 		return nil

@@ -75,7 +75,9 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	// A sentence the parser refuses (too long, not UTF-8) is named at the
 	// end and gets a blank output line; the others are parsed.
 	sents := make([][]string, len(lines))
+	where := make([]string, len(lines))
 	for i, s := range lines {
+		where[i] = s.Where
 		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
 			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
 			continue
@@ -140,7 +142,15 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 				t := results[0].Tree
 				results = results[1:]
 				t.ID = fmt.Sprint(start + k + 1)
-				if err := out.Write(t); err != nil {
+				err := out.Write(t)
+				var unwritable *treebank.WriteError
+				if errors.As(err, &unwritable) {
+					// A tree the format cannot hold (an export word "#1") is
+					// refused as a sentence too long is: blank, and named.
+					refused = append(refused, fmt.Sprintf("%s: %v", where[start+k], unwritable.Err))
+					err = out.Blank()
+				}
+				if err != nil {
 					return fmt.Errorf("line %d: %w", start+k+1, err)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 
 // TestParseRefuses: a sentence over the word limit, one whose scores or
 // chart would not fit the memory budget (with no word limit), a line that
-// is not UTF-8 or a malformed tree is refused and named, its output left
+// is not UTF-8, a parse the output format cannot hold or a malformed tree is refused and named, its output left
 // blank so that the output lines up with the input; the other sentences
 // are parsed and written, and the command exits with status 2 at the end.
 func TestParseRefuses(t *testing.T) {
@@ -21,6 +21,10 @@ func TestParseRefuses(t *testing.T) {
 	}
 	huge := filepath.Join(dir, "huge.txt")
 	if err := os.WriteFile(huge, []byte("Het bulletin sluit aan op de brief.\n"+strings.Repeat("woord ", 20000)+"\nZij gaven hem uit.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hashes := filepath.Join(dir, "hash.txt")
+	if err := os.WriteFile(hashes, []byte("Eerste zin.\nHij staat op #1 in de hitlijst.\nDerde zin.\nWat is #BOS ?\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	poisoned := filepath.Join(dir, "in.discbracket")
@@ -38,6 +42,8 @@ func TestParseRefuses(t *testing.T) {
 			[]string{"2 sentence(s) refused", "in.txt:2: sentence of 3000 words: longer than the limit of 300 words", "in.txt:3:7: invalid UTF-8"}},
 		{"text, own limit", []string{"--input", text, "--max-words", "5"}, []string{"4"},
 			[]string{"3 sentence(s) refused", "in.txt:1: sentence of 8 words: longer than the limit of 5 words"}},
+		{"words export cannot hold", []string{"--input", hashes}, []string{"1", "3"},
+			[]string{"2 sentence(s) refused", `hash.txt:2: token 3: word "#1": reads as a node number`, `hash.txt:4: token 2: word "#BOS": reads as a sentence boundary`}},
 		{"treebank", []string{"--input", poisoned}, []string{"1", "3", "4"},
 			[]string{"1 sentence(s) refused", "in.discbracket:2:", "invalid UTF-8 (byte 0xff)"}},
 		{"text, no word limit", []string{"--input", huge, "--max-words", "-1"}, []string{"1", "3"},
