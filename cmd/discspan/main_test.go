@@ -365,11 +365,24 @@ func TestParseCommand(t *testing.T) {
 	if !strings.Contains(out, "brief") || !strings.Contains(out, "#EOS 3") {
 		t.Errorf("export output:\n%s", out)
 	}
+	// Without --format, --output's extension names the format.
+	for _, name := range []string{"p.export", "p.xml"} {
+		path := filepath.Join(dir, name)
+		if _, stderr, status := runCmd("parse", "--input", text, "--output", path); status != 0 {
+			t.Fatalf("parse to %s: %s", name, stderr)
+		}
+		trees, err := treebank.ReadFile(path)
+		if err != nil || len(trees) != 2 {
+			t.Errorf("%s: read back %d trees, %v; want 2 trees", name, len(trees), err)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"parse", "--format", "xml", "--input", text}, "want discbracket or export"},
+		{[]string{"parse", "--format", "xml", "--input", text}, "want discbracket, export or tigerxml"},
+		{[]string{"parse", "--format", "discbracket", "--input", text, "--output", filepath.Join(dir, "p.export")}, "p.export is named as export, not discbracket"},
+		{[]string{"parse", "--input", text, "--output", filepath.Join(dir, "p.mrg")}, "cannot write format ptb"},
 		{[]string{"parse", "--weights", filepath.Join(dir, "none.safetensors"), "--input", text}, "no such file"},
 		{[]string{"parse", "--weights", text, "--input", text}, "weights"},
 	} {

@@ -20,12 +20,12 @@ import (
 const parseChunk = 128
 
 func runParse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export] [--max-words N] [--backend cpu|webgpu|auto]", stdout)
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export|tigerxml] [--max-words N] [--backend cpu|webgpu|auto]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
-	format := fs.String("format", "discbracket", "output format: discbracket or export")
+	format := fs.String("format", "discbracket", "output format: discbracket, export or tigerxml (default: from --output's extension, else discbracket)")
 	output := fs.String("output", "", "output file (default: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
@@ -47,14 +47,20 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	var outFormat treebank.Format
-	switch *format {
-	case "discbracket":
-		outFormat = treebank.Discbracket
-	case "export":
-		outFormat = treebank.Export
-	default:
-		return fmt.Errorf("%w: --format %q: want discbracket or export", errUsage, *format)
+	outFormat, err := treebank.ParseFormat(*format)
+	if err != nil || outFormat == treebank.PTB {
+		return fmt.Errorf("%w: --format %q: want discbracket, export or tigerxml", errUsage, *format)
+	}
+	if f, err := treebank.FormatOf(*output); *output != "" && err == nil && f != outFormat {
+		// An --output named .export gets export, unless --format says
+		// otherwise, which is then a contradiction.
+		if f == treebank.PTB {
+			return fmt.Errorf("%w: --output %s: cannot write format %v", errUsage, *output, f)
+		}
+		if isFlagSet(fs, "format") {
+			return fmt.Errorf("%w: --output %s is named as %v, not %v (--format)", errUsage, *output, f, outFormat)
+		}
+		outFormat = f
 	}
 	if err := checkBackend(*backend); err != nil {
 		return err
@@ -112,7 +118,10 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		logf("%s", line)
 	}
 	// The output file is replaced only once every tree is written: a
-	// failed or interrupted run leaves no partial file behind.
+	// failed or interrupted run leaves no partial file behind. Standard
+	// output ends with the last whole tree written.
+	ctx, release := onInterrupt(stderr, "discspan parse: interrupted: stopping after the sentences being parsed (Ctrl-C again to quit at once)")
+	defer release()
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		out := treebank.NewWriter(bw, outFormat)
@@ -121,6 +130,12 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		// One output per input line: a blank line (no words) or a refused
 		// one stays blank in discbracket; tree ids are line numbers.
 		for start := 0; start < len(sents); start += parseChunk {
+			if ctx.Err() != nil {
+				if err := cmp.Or(out.Flush(), bw.Flush()); err != nil {
+					return err
+				}
+				return fmt.Errorf("interrupted after %d of %d sentences", start, len(sents))
+			}
 			chunk := sents[start:min(start+parseChunk, len(sents))]
 			var words [][]string
 			for _, s := range chunk {

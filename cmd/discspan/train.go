@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/pprof"
 	"strings"
-	"syscall"
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/train"
@@ -140,18 +138,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		defer pprof.StopCPUProfile()
 	}
 
-	signalled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	done := make(chan struct{})
-	defer close(done) // runs before stop: the goroutine then sees done only
-	go func() {
-		select {
-		case <-signalled.Done():
-			stop() // a second Ctrl-C ends the process at once
-			fmt.Fprintln(stderr, "\ninterrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
-		case <-done:
-		}
-	}()
+	signalled, release := onInterrupt(stderr, "interrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
+	defer release()
 	ctx := signalled
 	if *maxTime > 0 {
 		var cancel context.CancelFunc
