@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/discspan/discspan/chart/treebank"
 )
 
 // maxLineErrors caps the errors ReadLinesRefusing lists.
@@ -35,17 +38,29 @@ func (e *LineErrors) add(msg string) {
 // ReadLinesRefusing reads a text of one sentence a line and returns the
 // words of each line, split by split, one entry per line: a blank line
 // gives an entry with no words, so that the output keeps one line per
-// input line. A line holding invalid UTF-8, a NUL byte or another control
-// character than tab, or no words at all although it is not blank, is
+// input line. Lines end in "\n", "\r\n" or a lone "\r" (old Mac files); a
+// byte order mark opening the text is dropped. A line holding invalid
+// UTF-8, a NUL byte or another control character than tab, more than
+// treebank.MaxLineBytes bytes (the readers' limit, so that what is written
+// can be read back), or no words at all although it is not blank, is
 // refused: it gets an entry with no words too and is listed in refused
 // (up to ten, named name:line:col); err is for reading failures only.
-// Lines may hold up to 16 MiB.
 func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (sents [][]string, refused *LineErrors, err error) {
 	refused = &LineErrors{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
+	lines := &lineSplitter{limit: treebank.MaxLineBytes}
+	sc.Split(lines.split)
+	sc.Buffer(make([]byte, 1<<16), 2*lines.limit+2)
 	for line := 1; sc.Scan(); line++ {
 		raw := sc.Text()
+		if line == 1 {
+			raw = strings.TrimPrefix(raw, "\uFEFF")
+		}
+		if lines.long {
+			refused.add(fmt.Sprintf("%s:%d: line longer than %d bytes (the treebank readers' limit)", name, line, lines.limit))
+			sents = append(sents, nil)
+			continue
+		}
 		if col, what := badText(raw); what != "" {
 			refused.add(fmt.Sprintf("%s:%d:%d: %s: a treebank file cannot hold it", name, line, col, what))
 			sents = append(sents, nil)
@@ -66,6 +81,45 @@ func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (s
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return sents, refused, nil
+}
+
+// lineSplitter is a bufio.SplitFunc (split) for lines ending in "\n",
+// "\r\n" or "\r", which gives a line over limit bytes as an empty token
+// with long set, skipping the rest of it without keeping it.
+type lineSplitter struct {
+	limit    int
+	long     bool // the token returned last stands for a line over limit
+	skipping bool // in the rest of a line over limit
+}
+
+func (l *lineSplitter) split(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	l.long = false
+	i := bytes.IndexAny(data, "\r\n")
+	if i >= 0 && data[i] == '\r' && i+1 == len(data) && !atEOF {
+		return 0, nil, nil // "\r" or "\r\n": wait for the next byte
+	}
+	end := i + 1 // past the line end
+	if i >= 0 && data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		end++
+	}
+	switch {
+	case l.skipping && i < 0:
+		return len(data), nil, nil
+	case l.skipping:
+		l.skipping = false
+		return end, nil, nil
+	case i > l.limit || (i < 0 && len(data) > l.limit):
+		l.long, l.skipping = true, i < 0
+		if i >= 0 {
+			return end, []byte{}, nil
+		}
+		return len(data), []byte{}, nil
+	case i >= 0:
+		return end, data[:i], nil
+	case atEOF && len(data) > 0:
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // badText returns the column (in bytes, from 1) and a description of the

@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
+
+	"github.com/discspan/discspan/chart/treebank"
 )
 
 func TestReadLinesRefusing(t *testing.T) {
@@ -23,6 +26,15 @@ func TestReadLinesRefusing(t *testing.T) {
 		{name: "control character", in: "a\x1bb\n", errs: []string{"in:1:2: control character U+001B"}, total: 1},
 		{name: "no words", in: "a\n--\n", errs: []string{"in:2: no words"}, total: 1},
 		{name: "capped", in: strings.Repeat("\x00\n", 12), total: 12},
+		{name: "lone CR line ends", in: "a\rb c\r\rd", want: [][]string{{"a"}, {"b", "c"}, nil, {"d"}}},
+		{name: "mixed line ends", in: "a\r\nb\rc\nd\r", want: [][]string{{"a"}, {"b"}, {"c"}, {"d"}}},
+		{name: "byte order mark", in: "\uFEFFa b\n\uFEFFc\n", want: [][]string{{"a", "b"}, {"\uFEFFc"}}},
+		{name: "line at the limit", in: "a\n" + strings.Repeat("x", treebank.MaxLineBytes) + "\r\nb\n",
+			want: [][]string{{"a"}, {strings.Repeat("x", treebank.MaxLineBytes)}, {"b"}}},
+		{name: "line over the limit", in: "a\n" + strings.Repeat("x ", treebank.MaxLineBytes) + "\nb\n",
+			errs: []string{fmt.Sprintf("in:2: line longer than %d bytes", treebank.MaxLineBytes)}, total: 1},
+		{name: "two lines over the limit, the last unended", in: strings.Repeat("y", 3*treebank.MaxLineBytes) + "\r\nb\n" + strings.Repeat("z", treebank.MaxLineBytes+1),
+			errs: []string{"in:1: line longer", "in:3: line longer"}, total: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			split := func(s string) []string {
@@ -35,6 +47,13 @@ func TestReadLinesRefusing(t *testing.T) {
 			if err != nil {
 				t.Fatalf("error %v", err)
 			}
+			// The same byte by byte: a line end split between reads.
+			if len(tc.in) < 100 {
+				again, le2, err := ReadLinesRefusing(iotest.OneByteReader(strings.NewReader(tc.in)), "in", split)
+				if err != nil || !reflect.DeepEqual(again, got) || !reflect.DeepEqual(le2, le) {
+					t.Errorf("byte by byte: %q, %v, %v; at once %q, %v", again, le2, err, got, le)
+				}
+			}
 			if tc.total == 0 {
 				if le.Total != 0 {
 					t.Fatalf("refused %v", le)
@@ -45,7 +64,12 @@ func TestReadLinesRefusing(t *testing.T) {
 				return
 			}
 			// One entry per line, the refused ones without words.
-			if lines := strings.Count(tc.in, "\n"); len(got) != lines {
+			ends := strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(tc.in)
+			lines := strings.Count(ends, "\n")
+			if !strings.HasSuffix(ends, "\n") {
+				lines++
+			}
+			if len(got) != lines {
 				t.Errorf("%d entries for %d lines", len(got), lines)
 			}
 			if le.Total != tc.total || len(le.List) != min(tc.total, maxLineErrors) {
