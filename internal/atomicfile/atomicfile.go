@@ -17,7 +17,8 @@ import (
 )
 
 // Write replaces path with what write produces: a hidden temporary file in
-// the same directory is written (buffered), given mode 0644, synced, closed
+// the same directory is written (buffered), given the mode of the file it
+// replaces (a new file: 0666 less the umask, as os.Create), synced, closed
 // and renamed over path, and the directory is synced (best effort). When
 // anything fails the temporary file is removed, path is left as it was, and
 // the error names path. A path that is a folder is refused before anything
@@ -60,7 +61,11 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	mode := 0o666 &^ umask()
+	if fi != nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err := tmp.Sync(); err != nil {
@@ -290,4 +295,21 @@ func SameFile(a, b string) bool {
 	}
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// umask returns the process's file mode creation mask, from
+// /proc/self/status where Linux gives it (reading it so, unlike setting
+// it, changes nothing), else the usual 022.
+func umask() os.FileMode {
+	data, err := os.ReadFile("/proc/self/status")
+	if err == nil {
+		for _, line := range strings.Split(string(data), "\n") {
+			if v, ok := strings.CutPrefix(line, "Umask:"); ok {
+				if m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32); err == nil {
+					return os.FileMode(m) & os.ModePerm
+				}
+			}
+		}
+	}
+	return 0o022
 }

@@ -98,3 +98,40 @@ func TestWriteFolder(t *testing.T) {
 		t.Errorf("folder after the refusal: %v", ents)
 	}
 }
+
+// TestWriteKeepsMode: a replaced file keeps its permissions; a new file
+// gets those os.Create gives (0666 less the umask).
+func TestWriteKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	private := filepath.Join(dir, "private.txt")
+	if err := os.WriteFile(private, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(private, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fresh, reference := filepath.Join(dir, "new.txt"), filepath.Join(dir, "reference.txt")
+	f, err := os.Create(reference)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, path := range []string{private, fresh} {
+		if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mode := func(path string) os.FileMode {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if got := mode(private); got != 0o600 {
+		t.Errorf("replaced file has mode %v, want -rw-------", got)
+	}
+	if got, want := mode(fresh), mode(reference); got != want {
+		t.Errorf("new file has mode %v, os.Create gives %v", got, want)
+	}
+}
