@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -105,7 +106,7 @@ func lookupAbbrev(lang Language, w string) (abbrKind, bool) {
 		if k, ok := t.exact[w]; ok {
 			return k, true
 		}
-		if k, ok := t.fold[strings.ToLower(w)]; ok {
+		if k, ok := t.fold[strings.ToLower(w)]; ok && !acronym(w) {
 			return k, true
 		}
 	}
@@ -113,6 +114,18 @@ func lookupAbbrev(lang Language, w string) (abbrKind, bool) {
 		return abbrMid, true
 	}
 	return 0, false
+}
+
+// acronym reports whether w is upper-case letters only ("VS", "ING",
+// "SEC"): such a word is an acronym, not the abbreviation its letters spell
+// in lower case ("vs", "ing", "sec"), so its period ends a sentence.
+func acronym(w string) bool {
+	for _, r := range w {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // dotted reports whether w is short groups of letters joined by periods,

@@ -21,7 +21,9 @@ func (s *scanner) core(lo, hi int) {
 // after a word of letters ("I" "'m", "we" "'ll"); 's is split after any word
 // in English ("John" "'s") but in Dutch only after the English pronouns and
 // function words that take it ("it" "'s", "that" "'s"), so that "auto's" and
-// "Smit's" stay whole. English also splits "cannot" ("can" "not").
+// "Smit's" stay whole. Dutch splits 't (het) after a word of letters
+// ("kan" "'t"), and n't only after the English words that take it (see
+// englishNegated). English also splits "cannot" ("can" "not").
 func cliticAt(lang Language, w string) int {
 	if len(w) < 2 {
 		return 0
@@ -32,7 +34,7 @@ func cliticAt(lang Language, w string) int {
 		}
 		return 0
 	}
-	if k := negationAt(w); k > 0 {
+	if k := negationAt(w); k > 0 && (lang == English || englishNegated[strings.ToLower(w[:k])]) {
 		return k
 	}
 	a, n := lastApostrophe(w)
@@ -41,6 +43,10 @@ func cliticAt(lang Language, w string) int {
 	}
 	stem, suf := w[:a], w[a+n:]
 	switch strings.ToLower(suf) {
+	case "t":
+		if lang == Dutch && allLetters(stem) {
+			return a // "kan't", "ben't": "kan" "'t" (het)
+		}
 	case "m", "d", "ll", "re", "ve":
 		if allLetters(stem) {
 			return a
@@ -54,6 +60,16 @@ func cliticAt(lang Language, w string) int {
 		}
 	}
 	return 0
+}
+
+// englishNegated holds the English words that n't follows ("do" of
+// "don't", "ca" of "can't"): in Dutch text only these take n't, so that
+// "kan't" is "kan" "'t" (het).
+var englishNegated = map[string]bool{
+	"do": true, "does": true, "did": true, "ca": true, "wo": true, "sha": true,
+	"is": true, "are": true, "was": true, "were": true, "ai": true,
+	"have": true, "has": true, "had": true, "could": true, "would": true,
+	"should": true, "must": true, "need": true, "might": true, "dare": true,
 }
 
 // englishS holds the English words whose 's (is, has, us) Dutch text splits

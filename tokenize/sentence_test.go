@@ -36,6 +36,7 @@ func TestSentences(t *testing.T) {
 		{"initials do not end", Dutch, "Door J. F. Kennedy. Daarna", []string{"Door J. F. Kennedy .", "Daarna"}},
 		{"mid abbreviation before capital", Dutch, "o.a. Amsterdam en bijv. Utrecht", []string{"o.a. Amsterdam en bijv. Utrecht"}},
 		{"abbreviation that may end", Dutch, "Boeken, kranten etc. De rest niet.", []string{"Boeken , kranten etc.", "De rest niet ."}},
+		{"acronyms are no abbreviations", Dutch, "Hij woont in de VS. Hij werkt bij ING. Zij bij de SEC. Dr. Jansen ook.", []string{"Hij woont in de VS .", "Hij werkt bij ING .", "Zij bij de SEC .", "Dr. Jansen ook ."}},
 		{"abbreviation that may end before a number", Dutch, "sinds mei jl. 5 keer", []string{"sinds mei jl. 5 keer"}},
 		{"closing quote goes with the sentence", Dutch, `Hij zei: "Ik kom." Toen ging hij.`, []string{`Hij zei : " Ik kom . "`, "Toen ging hij ."}},
 		{"opening quote starts the next", Dutch, `Hij ging. "Ik kom," zei hij.`, []string{"Hij ging .", `" Ik kom , " zei hij .`}},

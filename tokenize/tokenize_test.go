@@ -172,6 +172,8 @@ func TestDutchApostrophes(t *testing.T) {
 		{"quote opened earlier", "'Sgt Pepper's' album", "' | Sgt | Pepper's | ' | album"},
 		{"English contractions in Dutch text", "don't it's I'm we'll they're I've I'd", "do | n't | it | 's | I | 'm | we | 'll | they | 're | I | 've | I | 'd"},
 		{"Dutch keeps John's", "John's", "John's"},
+		{"attached het", "Ik kan't niet, ben't zat. Is't waar? Heb je't?", "Ik | kan | 't | niet | , | ben | 't | zat | . | Is | 't | waar | ? | Heb | je | 't | ?"},
+		{"English n't in Dutch text", "can't isn't won't", "ca | n't | is | n't | wo | n't"},
 	})
 }
 
