@@ -59,6 +59,7 @@ type settings struct {
 	Workers    int     // resolved (never 0)
 	Train, Dev string
 	TrainHash  string
+	DevHash    string `json:",omitempty"` // absent in checkpoints that predate it
 }
 
 // teacherTemperature returns what the teacher's scores are divided by:

@@ -216,6 +216,7 @@ type dataset struct {
 	devWords [][]string
 	vocab    *network.Vocab
 	hash     string       // of the training trees, to check a resumed run's data
+	devHash  string       // of the dev trees, likewise ("" without dev data)
 	teacher  teacherStats // what the teacher gave (Options.Teacher)
 	stats    DataStats
 	// repeats[i] is how often train[i] is seen an epoch (a list entry
@@ -289,6 +290,7 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 		if err := checkLengths(devPath, d.devGold, maxWords); err != nil {
 			return nil, err
 		}
+		d.devHash = treesHash(d.devGold, nil)
 		for _, t := range d.devGold {
 			d.devWords = append(d.devWords, t.Words())
 			d.stats.DevWords += t.Len()

@@ -13,6 +13,10 @@ import (
 // writeOutput writes the output weights file (atomically: weights.WriteFile
 // writes a temporary file and renames it).
 func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) error {
+	updates := t.adam.Step
+	if h := t.st.History; epoch >= 1 && epoch <= len(h) && h[epoch-1].Epoch == epoch {
+		updates = h[epoch-1].Updates // an epoch logged before (a resumed run's best)
+	}
 	meta := weights.Meta{
 		Config:       p.Config(),
 		Vocab:        t.data.vocab,
@@ -25,7 +29,7 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 			"train_preset":          t.set.Preset,
 			"train_seed":            strconv.FormatUint(t.set.Seed, 10),
 			"train_max_batch_words": strconv.Itoa(t.set.MaxBatchWords),
-			"train_updates":         strconv.Itoa(t.adam.Step),
+			"train_updates":         strconv.Itoa(updates),
 			"dev_data":              filepath.Base(t.set.Dev),
 			"dev_decoder":           DevVariant.String(),
 		},

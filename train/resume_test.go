@@ -3,12 +3,14 @@ package train
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/weights"
 )
 
@@ -122,6 +124,26 @@ func TestResumeAfterEpoch(t *testing.T) {
 	if got := bytes.Count(readFile(t, filepath.Join(dirB, "model.safetensors.log.jsonl")), []byte("\n")); got != 2 {
 		t.Errorf("log has %d lines, want 2", got)
 	}
+	// Resuming a finished run writes its best model again where it went.
+	out := filepath.Join(dirB, "model.safetensors")
+	want := readFile(t, out)
+	if err := os.Remove(out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), optsB); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("output after resuming a finished run: %d bytes, %v; want the %d bytes of its best model", len(got), err, len(want))
+	}
+	// Resuming with other dev trees is refused: they would choose among
+	// epochs scored on different data.
+	otherDev := shortSentences(t, filepath.Join(base, "a"), 20, 10)
+	optsB.Dev = otherDev
+	if _, err := Run(context.Background(), optsB); err == nil || !strings.Contains(err.Error(), "is not the dev data") {
+		t.Errorf("resume with other dev data: %v, want it refused", err)
+	}
+	optsB.Dev = data
 	// Starting afresh over an existing checkpoint is refused.
 	optsB.Resume = false
 	if _, err := Run(context.Background(), optsB); err == nil {
@@ -136,6 +158,62 @@ func TestResumeAfterEpoch(t *testing.T) {
 	optsB.Seed, optsB.Train = 7, data+"*2"
 	if _, err := Run(context.Background(), optsB); err == nil || !strings.Contains(err.Error(), "is not the training data") {
 		t.Errorf("resume with the training file repeated: %v, want the data refused", err)
+	}
+}
+
+// TestFreshRunKeepsOldLog: a new run in the place of an old one (whose
+// checkpoint is gone) leaves the old model and log alone until its first
+// epoch replaces them, so a run stopped before then loses neither.
+func TestFreshRunKeepsOldLog(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 30, 12)
+	opts := resumeOptions(t, data, dir)
+	log := filepath.Join(dir, "model.safetensors.log.jsonl")
+	if err := os.WriteFile(log, []byte("{\"Epoch\":1}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts.Progress = func(p Progress) { cancel() } // stop at the first report
+	sum, err := Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Interrupted || sum.Epochs != 0 {
+		t.Fatalf("run stopped in epoch 1: %+v", sum)
+	}
+	if got := string(readFile(t, log)); got != "{\"Epoch\":1}\n" {
+		t.Errorf("log of the earlier run became %q", got)
+	}
+	opts.Progress, opts.Resume = nil, true
+	if _, err := Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := bytes.Count(readFile(t, log), []byte("\n")); got != 2 {
+		t.Errorf("log has %d lines after 2 epochs, want 2 (the earlier run's replaced)", got)
+	}
+}
+
+// TestRunLocked: a run whose output another run is writing is refused
+// before it touches any file of that run.
+func TestRunLocked(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 30, 12)
+	opts := resumeOptions(t, data, dir)
+	temp := filepath.Join(dir, ".model.safetensors.ckpt.tmp-1") // another run's, being written
+	if err := os.WriteFile(temp, []byte("partial"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := atomicfile.Lock(opts.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, err := Run(context.Background(), opts); !errors.Is(err, atomicfile.ErrLocked) {
+		t.Fatalf("run on a locked output: %v, want ErrLocked", err)
+	}
+	if _, err := os.Stat(temp); err != nil {
+		t.Errorf("the refused run touched the other run's files: %v", err)
 	}
 }
 

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -26,8 +27,17 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One run at a time writes an output and its checkpoint: a second
+	// one is refused before it touches them.
+	for _, p := range []string{o.Out, o.Checkpoint} {
+		unlock, err := atomicfile.Lock(p)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		defer unlock()
+	}
 	// Temporaries of a run that was killed while writing (kill -9).
-	for _, p := range []string{o.Out, o.Checkpoint, logPath(o.Out)} {
+	for _, p := range []string{o.Out, o.Checkpoint, logPath(o.Out), plotPath(o.Out)} {
 		if _, err := atomicfile.RemoveTemps(p); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
@@ -194,14 +204,23 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 		t.best = selected.Params.Clone()
 		t.st.BestF1, t.st.BestDisc, t.st.Best = e.DevF1, e.DevDiscF1, epoch
 		if err := t.writeOutput(t.best, epoch, e.DevF1, e.DevDiscF1); err != nil {
-			return fmt.Errorf("train: output: %w", err)
+			// The epoch's training is kept all the same: the checkpoint
+			// of the epoch before is written at its end, so that a run
+			// resumed once the output can be written loses nothing.
+			err = fmt.Errorf("train: output: %w", err)
+			return errors.Join(err, t.saveCheckpoint())
 		}
 	}
 	e.EvalSeconds = t.opts.Now().Sub(start).Seconds()
 	e.BestDevF1, e.BestEpoch = t.st.BestF1, t.st.Best
 	e.Time = t.opts.Now().UTC().Format(time.RFC3339)
 	t.st.History = append(t.st.History, e)
-	if err := appendLog(t.logPath(), e); err != nil {
+	if t.freshLog {
+		if err := rewriteLog(t.logPath(), t.st.History); err != nil {
+			return fmt.Errorf("train: %w", err)
+		}
+		t.freshLog = false
+	} else if err := appendLog(t.logPath(), e); err != nil {
 		return err
 	}
 	if err := atomicfile.WriteBytes(t.plotPath(), PlotSVG(t.st.History)); err != nil {

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,9 @@ type trainer struct {
 	st     state
 	// lastCkpt is when the last checkpoint was written (or the run began).
 	lastCkpt time.Time
+	// freshLog: the log file holds an earlier run's epochs, replaced when
+	// this run's first epoch is written.
+	freshLog bool
 	// gpu holds the parameters, moments and average during the epochs
 	// when training on a GPU (Options.Device); nil on the CPU.
 	gpu Device
@@ -83,7 +87,7 @@ func newTrainer(o Options) (*trainer, error) {
 	}
 	set := settings{
 		Preset: o.Preset, Config: cfg, Adam: adam, MaxBatchWords: o.MaxBatchWords, Seed: o.Seed,
-		EMA: o.EMA, WordDropout: o.WordDropout, Hinge: o.Hinge, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash,
+		EMA: o.EMA, WordDropout: o.WordDropout, Hinge: o.Hinge, HoldOut: o.HoldOut, Folds: o.Folds, Workers: o.Workers, Train: o.Train, Dev: o.Dev, TrainHash: data.hash, DevHash: data.devHash,
 		Epochs: o.Epochs,
 	}
 	if set.MaxBatchWords == 0 {
@@ -118,12 +122,11 @@ func newTrainer(o Options) (*trainer, error) {
 		}
 		set.Init, set.InitMember = o.Init, o.InitMember
 	}
-	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone()}
+	// The log of an earlier run in its place is replaced at the end of the
+	// first epoch (freshLog), with the model: until then both stay.
+	t := &trainer{opts: o, set: set, data: data, model: m, adam: network.NewAdam(adam, m.Params), grads: m.Params.ZeroClone(), freshLog: true}
 	if set.EMA > 0 {
 		t.ema = m.Params.Clone()
-	}
-	if err := rewriteLog(t.logPath(), nil); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
 	}
 	return t, nil
 }
@@ -150,6 +153,7 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	}
 	set.Epochs = o.Epochs
 	set.Train, set.Dev = o.Train, o.Dev
+	// set.DevHash stays: an old checkpoint without it gets it below.
 	if raw.Workers > 0 {
 		set.Workers = raw.Workers // results then differ in the last bits from a run with the old count
 	}
@@ -163,6 +167,10 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	}
 	if data.hash != set.TrainHash {
 		return nil, fmt.Errorf("train: %s is not the training data of checkpoint %s (different trees)", o.Train, o.Checkpoint)
+	}
+	if set.DevHash != "" && data.devHash != set.DevHash {
+		// Epochs scored on other dev trees cannot choose among each other.
+		return nil, fmt.Errorf("train: %s is not the dev data of checkpoint %s (different trees; its best epoch was chosen on %s)", cmp.Or(o.Dev, "no dev file"), o.Checkpoint, set.Dev)
 	}
 	if set.Teacher != "" {
 		if raw.Teacher != "" {
@@ -204,9 +212,19 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 			return nil, fmt.Errorf("train: checkpoint %s: parameter average: %w", o.Checkpoint, err)
 		}
 	}
+	if t.set.DevHash == "" {
+		t.set.DevHash = data.devHash
+	}
 	// Lines written after the checkpoint are dropped: they will be written again.
 	if err := rewriteLog(t.logPath(), t.st.History); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
+	}
+	// The output is the checkpoint's best model, also where it was moved,
+	// removed, or replaced by another run's since.
+	if t.best != nil {
+		if err := t.writeOutput(t.best, t.st.Best, t.st.BestF1, t.st.BestDisc); err != nil {
+			return nil, fmt.Errorf("train: output: %w", err)
+		}
 	}
 	return t, nil
 }
