@@ -95,8 +95,8 @@ func TestWriteFileReadMeta(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("directory holds %d entries, want 1 (no temporary file left)", len(entries))
 	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
-		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the replaced file's -rw-------", st.Mode().Perm())
 	}
 
 	// ReadMeta sees truncation (from the size) but, by design, not a flipped
