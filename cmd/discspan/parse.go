@@ -81,9 +81,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	// A sentence the parser refuses (too long, not UTF-8) is named at the
 	// end and gets a blank output line; the others are parsed.
 	sents := make([][]string, len(lines))
-	where := make([]string, len(lines))
 	for i, s := range lines {
-		where[i] = s.Where
 		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
 			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
 			continue
@@ -162,7 +160,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 				if errors.As(err, &unwritable) {
 					// A tree the format cannot hold (an export word "#1") is
 					// refused as a sentence too long is: blank, and named.
-					refused = append(refused, fmt.Sprintf("%s: %v", where[start+k], unwritable.Err))
+					refused = append(refused, fmt.Sprintf("%s: %v", lines[start+k].Where, unwritable.Err))
 					err = out.Blank()
 				}
 				if err != nil {

@@ -16,6 +16,9 @@ import (
 	"time"
 )
 
+// ErrLocked is the error of Lock when another process holds the lock.
+var ErrLocked = errors.New("another process is writing it")
+
 // Write replaces path with what write produces: a hidden temporary file in
 // the same directory is written (buffered), given the mode of the file it
 // replaces (a new file: 0666 less the umask, as os.Create), synced, closed

@@ -10,9 +10,6 @@ import (
 	"syscall"
 )
 
-// ErrLocked is the error of Lock when another process holds the lock.
-var ErrLocked = errors.New("another process is writing it")
-
 // Lock takes an exclusive lock on path for this process, so that two
 // processes that replace the same files (two trainings with one output)
 // cannot run at once: the second is refused with ErrLocked, before it
