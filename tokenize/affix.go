@@ -15,9 +15,14 @@ import (
 func (s *scanner) prefix(lo, hi int) int {
 	text := s.text
 	for lo < hi {
-		r, n := utf8.DecodeRuneInString(text[lo:hi])
+		r, n := firstCluster(text[lo:hi])
 		if isWord(r) {
 			return lo
+		}
+		if n > utf8.RuneLen(r) { // a symbol with a modifier, an emoji sequence
+			s.emit(lo, lo+n)
+			lo += n
+			continue
 		}
 		rest := text[lo+n : hi]
 		next := firstRune(rest)
@@ -85,9 +90,14 @@ func (s *scanner) suffix(lo, hi int) int {
 	text := s.text
 	wordBefore := -1 // whether the piece holds a word character: unknown
 	for lo < hi {
-		r, n := utf8.DecodeLastRuneInString(text[lo:hi])
+		r, n := lastCluster(text[lo:hi])
 		if isWord(r) {
 			return hi
+		}
+		if n > utf8.RuneLen(r) { // a symbol with a modifier, an emoji sequence
+			s.push(hi-n, hi)
+			hi -= n
+			continue
 		}
 		body := text[lo : hi-n]
 		prev := lastRune(body)

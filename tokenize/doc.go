@@ -25,6 +25,10 @@
 //   - , ; : ! ? ( ) [ ] { } " « » „ “ ” ‘ ’ ' * / & and dashes become tokens;
 //     "!!" and "?!" give one token per mark, a run of periods ("..",
 //     "...", "....") and "…" give one token, as do "--" and "---".
+//   - Marks and symbols are peeled one user-perceived character (grapheme
+//     cluster) at a time: an emoji with a skin tone or variation selector
+//     ("👍🏽", "❤️"), a ZWJ sequence ("👨‍👩‍👧") and a flag ("🇳🇱") are one
+//     token each, also glued to a word ("mooi❤️" gives "mooi" "❤️").
 //   - A word keeps its hyphens: "Noord-Holland", "e-mail", "radio-" (as in
 //     "radio- en tv-omroep"), "-bestuur", "-ie", "-3", "5,-", "130.000,-".
 //   - Numbers stay whole, with a sign ("+31", "65+"), a leading decimal point

@@ -86,7 +86,7 @@ func (s *scanner) chunk(lo, hi int) {
 	seenWord := false
 	prev := rune(-1)
 	for i := lo; i < hi; {
-		r, n := utf8.DecodeRuneInString(text[i:hi])
+		r, n := firstCluster(text[i:hi])
 		if isWord(r) || !seenWord {
 			seenWord = seenWord || isWord(r)
 			prev = r
@@ -96,7 +96,7 @@ func (s *scanner) chunk(lo, hi int) {
 		// A run of non-word characters after a word: find its end.
 		j := i
 		for j < hi {
-			r2, n2 := utf8.DecodeRuneInString(text[j:hi])
+			r2, n2 := firstCluster(text[j:hi])
 			if isWord(r2) {
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -394,7 +395,7 @@ func TestEMAResume(t *testing.T) {
 
 // TestResumeKeepsEpochCount resumes a run of 3 epochs, stopped after the
 // first, without naming a count: it finishes its own 3 epochs; naming 4
-// extends it.
+// extends it; naming fewer than it has done is refused.
 func TestResumeKeepsEpochCount(t *testing.T) {
 	base := t.TempDir()
 	data := shortSentences(t, base, 20, 10)
@@ -414,6 +415,15 @@ func TestResumeKeepsEpochCount(t *testing.T) {
 			}
 			if ck.State.Epoch != tc.wantEpochsRun || len(ck.State.History) != tc.wantEpochsRun {
 				t.Errorf("resumed with --epochs %d: %d epochs done (%d logged), want %d", tc.resumeEpochs, ck.State.Epoch, len(ck.State.History), tc.wantEpochsRun)
+			}
+			// Fewer epochs than the checkpoint has done is refused, and the
+			// checkpoint is left as it was.
+			o.Epochs = ck.State.Epoch - 1
+			if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has done %d already", ck.State.Epoch)) {
+				t.Errorf("resumed with %d epochs after %d: %v, want a refusal", o.Epochs, ck.State.Epoch, err)
+			}
+			if again, err := readCheckpoint(o.Out + ".ckpt"); err != nil || again.State.Epoch != ck.State.Epoch {
+				t.Errorf("after the refusal: %v", err)
 			}
 		})
 	}

@@ -148,6 +148,9 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	if raw.Dev == "" {
 		o.Dev = set.Dev
 	}
+	if raw.Epochs > 0 && raw.Epochs < ck.State.Epoch {
+		return nil, fmt.Errorf("train: resume: %d epochs asked, but checkpoint %s has done %d already (leave the count out to finish the run's own %d, or ask for more)", raw.Epochs, o.Checkpoint, ck.State.Epoch, set.Epochs)
+	}
 	if raw.Epochs == 0 && set.Epochs > 0 {
 		o.Epochs = set.Epochs // the run's own count, unless extended
 	}

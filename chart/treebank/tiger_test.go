@@ -195,6 +195,26 @@ func TestTigerXMLWriteErrors(t *testing.T) {
 			}
 		})
 	}
+	// A repeated sentence id is refused (XML ids must not repeat); the
+	// document keeps the first and stays readable.
+	var twice bytes.Buffer
+	tw := NewTigerXMLWriter(&twice, "c")
+	one := func(word string) *tree.Tree {
+		return &tree.Tree{ID: "7", Tokens: []tree.Token{{Word: word, Tag: "N", Parent: tree.Root}}}
+	}
+	if err := tw.Write(one("a")); err != nil {
+		t.Fatal(err)
+	}
+	var repeated *WriteError
+	if err := tw.Write(one("b")); !errors.As(err, &repeated) || !strings.Contains(err.Error(), "an earlier sentence has it") {
+		t.Errorf("a repeated id: %v", err)
+	}
+	if err := tw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if trees, err := ReadTigerXML(&twice, "twice"); err != nil || len(trees) != 1 || trees[0].Tokens[0].Word != "a" {
+		t.Errorf("after a repeated id: %d trees, %v", len(trees), err)
+	}
 	var buf bytes.Buffer
 	w := NewTigerXMLWriter(&buf, "c")
 	if err := w.Flush(); err != nil {

@@ -51,6 +51,7 @@ type tigerWriter struct {
 	corpusID string
 	body     []byte
 	finished bool
+	ids      map[string]bool // sentence ids used: XML ids must not repeat
 
 	// Values used, for the header.
 	pos, morph, cat, edge, secEdge map[string]bool
@@ -61,6 +62,7 @@ type tigerWriter struct {
 func newTigerWriter(corpusID string) *tigerWriter {
 	return &tigerWriter{
 		corpusID: corpusID,
+		ids:      map[string]bool{},
 		pos:      map[string]bool{},
 		morph:    map[string]bool{},
 		cat:      map[string]bool{tigerVRoot: true},
@@ -83,6 +85,10 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	if err := checkTigerTree(t, id); err != nil {
 		return err
 	}
+	if tw.ids[id] {
+		return fmt.Errorf("sentence id %q: an earlier sentence has it (TIGER-XML ids must not repeat)", id)
+	}
+	tw.ids[id] = true
 	nums, _ := nodeNumbers(t, l)
 	sep := "_"
 	if len(t.Tokens) >= minNodeNum {

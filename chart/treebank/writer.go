@@ -149,6 +149,17 @@ func (w *Writer) writeHeader() {
 	}
 }
 
+// FlushTrees writes the trees written so far to the underlying writer, so
+// that a reader at the other end of a pipe gets them now. Unlike Flush it
+// does not complete anything: a TigerXML document keeps its sentences
+// until Flush, and an export file gets its header with its first tree.
+func (w *Writer) FlushTrees() error {
+	if err := w.w.Flush(); err != nil {
+		return fmt.Errorf("treebank: write %v: %w", w.format, err)
+	}
+	return nil
+}
+
 // Flush writes buffered data to the underlying writer. An export file gets
 // its header even when no tree was written. TigerXML: the first Flush
 // writes the whole document (header, sentences, end tags); later ones

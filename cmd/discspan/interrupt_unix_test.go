@@ -3,13 +3,22 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/discspan/discspan/chart/treebank"
 )
 
 // TestOnInterrupt: a SIGINT cancels the context instead of ending the
-// process, and the note is printed.
+// process, with the signal as its cause, and the note is printed.
 func TestOnInterrupt(t *testing.T) {
 	var stderr strings.Builder
 	ctx, release := onInterrupt(&stderr, "stopping soon")
@@ -21,14 +30,70 @@ func TestOnInterrupt(t *testing.T) {
 	}
 	<-ctx.Done()
 	release()
+	var sig *signalError
+	if !errors.As(context.Cause(ctx), &sig) || sig.exitStatus() != 130 {
+		t.Errorf("cause %v, want SIGINT (exit status 130)", context.Cause(ctx))
+	}
 	if !strings.Contains(stderr.String(), "stopping soon") {
 		t.Errorf("stderr %q, want the note", stderr.String())
 	}
 	// Released without a signal: nothing printed, nothing cancelled.
 	var quiet strings.Builder
 	ctx, release = onInterrupt(&quiet, "never")
+	if ctx.Err() != nil {
+		t.Error("cancelled without a signal")
+	}
 	release()
 	if quiet.Len() != 0 {
 		t.Errorf("printed %q without a signal", quiet.String())
+	}
+}
+
+// TestParseStreams runs `discspan parse` on a pipe: each line's tree comes
+// out while the pipe is still open (the input is not read whole first),
+// and a Ctrl-C while parse waits for more input stops it at once with
+// exit status 130, its output ending with the last whole tree.
+func TestParseStreams(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "parse")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	out := bufio.NewReader(stdout)
+	for _, sentence := range []string{"De kat slaapt.", "Wat heb je gisteren gekocht?"} {
+		if _, err := io.WriteString(stdin, sentence+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no tree for %q while the input is open: %v (stderr %s)", sentence, err, stderr.String())
+		}
+		tr, err := treebank.ReadDiscbracket(strings.NewReader(line), "out")
+		if err != nil || len(tr) != 1 || strings.Join(tr[0].Words(), "") != strings.ReplaceAll(sentence, " ", "") {
+			t.Fatalf("for %q: %q, %v", sentence, line, err)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(out)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("exit %v, want status 130 (stderr %s)", err, stderr.String())
+	}
+	if len(rest) != 0 || !strings.Contains(stderr.String(), "interrupted (interrupt) after 2 sentences") {
+		t.Errorf("after Ctrl-C: stdout %q, stderr %q", rest, stderr.String())
 	}
 }

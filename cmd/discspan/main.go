@@ -58,7 +58,8 @@ func main() {
 }
 
 // run executes the command line and returns the exit status: 0 on success,
-// 2 with a one-line error on bad arguments or input.
+// 2 with a one-line error on bad arguments or input, 128 plus the signal's
+// number when a signal stopped the work (130 for Ctrl-C).
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stdout)
@@ -77,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 0
 		}
 		fmt.Fprintf(stderr, "discspan %s: %s\n", args[0], cli.OneLine(err))
+		if sig := (*signalError)(nil); errors.As(err, &sig) {
+			return sig.exitStatus()
+		}
 		return 2
 	}
 	return 0

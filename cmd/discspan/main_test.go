@@ -385,6 +385,8 @@ func TestParseCommand(t *testing.T) {
 		{[]string{"parse", "--input", text, "--output", filepath.Join(dir, "p.mrg")}, "cannot write format ptb"},
 		{[]string{"parse", "--weights", filepath.Join(dir, "none.safetensors"), "--input", text}, "no such file"},
 		{[]string{"parse", "--weights", text, "--input", text}, "weights"},
+		{[]string{"parse", "--weights", " , ", "--input", text}, `--weights " , " names no file`},
+		{[]string{"parse", "--weights", filepath.Join(dir, "none.safetensors") + ",", "--input", text}, "none.safetensors: no such file"},
 	} {
 		_, stderr, status := runCmd(c.args...)
 		if status != 2 || !strings.Contains(stderr, c.want) {

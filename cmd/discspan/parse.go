@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +14,7 @@ import (
 	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/scorer"
 )
 
 // parseChunk is the number of sentences parsed between progress updates.
@@ -74,106 +75,21 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p.MaxWords = *maxWords
-	lines, refused, err := cli.ReadInput(*input, *tokenized)
+	in, err := cli.OpenInput(*input, *tokenized)
 	if err != nil {
 		return err
 	}
-	// A sentence the parser refuses (too long, not UTF-8) is named at the
-	// end and gets a blank output line; the others are parsed.
-	sents := make([][]string, len(lines))
-	for i, s := range lines {
-		if err := cmp.Or(p.CheckWords(s.Words), p.CheckFits(len(s.Words), v)); err != nil {
-			refused = append(refused, fmt.Sprintf("%s: %v", s.Where, err))
-			continue
-		}
-		sents[i] = s.Words
-	}
-	// The scorer is sized for the sentences accepted: the longest, and the
-	// most tokens of one batch of parseChunk of them.
-	longest, batchTokens := 0, 0
-	for start := 0; start < len(sents); start += parseChunk {
-		tokens := 0
-		for _, s := range sents[start:min(start+parseChunk, len(sents))] {
-			longest = max(longest, len(s))
-			if len(s) > 0 {
-				tokens += len(s) + 2
-			}
-		}
-		batchTokens = max(batchTokens, tokens)
-	}
+	defer in.Close()
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "discspan parse: "+format+"\n", args...) }
-	chosen := *backend
-	if longest == 0 {
-		chosen = backendCPU // nothing to score: no device to set up
-	}
-	sc, line, err := chooseParseScorer(chosen, ms, longest, batchTokens, nativeGPU(), logf)
-	if err != nil {
-		return err
-	}
-	defer sc.Close()
-	p.Scorer = sc
-	if chosen != backendCPU {
-		logf("%s", line)
-	}
 	// The output file is replaced only once every tree is written: a
 	// failed or interrupted run leaves no partial file behind. Standard
-	// output ends with the last whole tree written.
+	// output gets each batch's trees once it is parsed, and ends with the
+	// last whole tree written.
 	ctx, release := onInterrupt(stderr, "discspan parse: interrupted: stopping after the sentences being parsed (Ctrl-C again to quit at once)")
 	defer release()
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriter(w)
-		out := treebank.NewWriter(bw, outFormat)
-		bar := cli.NewProgress(len(sents), "parsing")
-		defer bar.Finish()
-		// One output per input line: a blank line (no words) or a refused
-		// one stays blank in discbracket; tree ids are line numbers.
-		for start := 0; start < len(sents); start += parseChunk {
-			if ctx.Err() != nil {
-				if err := cmp.Or(out.Flush(), bw.Flush()); err != nil {
-					return err
-				}
-				return fmt.Errorf("interrupted after %d of %d sentences", start, len(sents))
-			}
-			chunk := sents[start:min(start+parseChunk, len(sents))]
-			var words [][]string
-			for _, s := range chunk {
-				if len(s) > 0 {
-					words = append(words, s)
-				}
-			}
-			results, err := p.ParseBatch(words, v, *workers)
-			if err != nil {
-				return fmt.Errorf("sentences %d-%d: %w", start+1, start+len(chunk), err)
-			}
-			for k, s := range chunk {
-				if len(s) == 0 {
-					if err := out.Blank(); err != nil {
-						return err
-					}
-					continue
-				}
-				t := results[0].Tree
-				results = results[1:]
-				t.ID = fmt.Sprint(start + k + 1)
-				err := out.Write(t)
-				var unwritable *treebank.WriteError
-				if errors.As(err, &unwritable) {
-					// A tree the format cannot hold (an export word "#1") is
-					// refused as a sentence too long is: blank, and named.
-					refused = append(refused, fmt.Sprintf("%s: %v", lines[start+k].Where, unwritable.Err))
-					err = out.Blank()
-				}
-				if err != nil {
-					return fmt.Errorf("line %d: %w", start+k+1, err)
-				}
-			}
-			bar.Set(start + len(chunk))
-		}
-		if err := out.Flush(); err != nil {
-			return err
-		}
-		return bw.Flush()
-	}
+	s := &parseStream{p: p, variant: v, workers: *workers, backend: *backend, models: ms, maxWords: *maxWords, logf: logf}
+	defer s.close()
+	write := func(w io.Writer) error { return s.run(ctx, in, treebank.NewWriter(w, outFormat)) }
 	if *output != "" {
 		err = atomicfile.Write(*output, write)
 	} else {
@@ -182,7 +98,138 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return refusedError(refused)
+	return refusedError(append(in.Refused(), s.refused...))
+}
+
+// parseStream parses an input batch by batch as it is read, so that no
+// more than a batch or two is held at once, whatever the input's length.
+type parseStream struct {
+	p        *parser.Parser
+	variant  decode.Variant
+	workers  int
+	backend  string
+	models   *parser.Models
+	maxWords int // parse's --max-words (-1: no limit)
+	logf     func(string, ...any)
+	scorer   scorer.Scorer // chosen with the first batch holding words
+	refused  []string      // sentences parse refused (the input's own are in.Refused)
+}
+
+// run parses in's sentences, parseChunk at a time at most, and writes one
+// output per input sentence to out: a blank line (no words) or a refused
+// one stays blank in discbracket; a tree keeps the id of the input's tree,
+// and a text's line gets its number. It stops between batches when ctx is
+// cancelled.
+func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writer) error {
+	batches := in.Batches(parseChunk)
+	defer batches.Stop()
+	bar := &cli.Progress{}
+	if in.Size() > 0 {
+		bar = cli.NewByteProgress(in.Size(), "parsing")
+	}
+	defer bar.Finish()
+	done := 0 // sentences read and written
+	for {
+		chunk, last, err := batches.Next(ctx)
+		if ctx.Err() != nil {
+			if err := out.Flush(); err != nil {
+				return err
+			}
+			return fmt.Errorf("%w after %d sentences", context.Cause(ctx), done)
+		}
+		if err != nil {
+			return errors.Join(err, out.Flush())
+		}
+		// A sentence the parser refuses (too long, too big a chart) is
+		// named at the end, and its output is left blank.
+		words := make([][]string, 0, len(chunk))
+		for k, sent := range chunk {
+			if len(sent.Words) == 0 {
+				continue
+			}
+			if err := cmp.Or(s.p.CheckWords(sent.Words), s.p.CheckFits(len(sent.Words), s.variant)); err != nil {
+				s.refused = append(s.refused, fmt.Sprintf("%s: %v", sent.Where, err))
+				chunk[k].Words = nil
+				continue
+			}
+			words = append(words, sent.Words)
+		}
+		if len(words) > 0 && s.scorer == nil {
+			if err := s.chooseScorer(words, last); err != nil {
+				return err
+			}
+		}
+		results, err := s.p.ParseBatch(words, s.variant, s.workers)
+		if err != nil {
+			return fmt.Errorf("sentences %d-%d: %w", done+1, done+len(chunk), err)
+		}
+		for k, sent := range chunk {
+			if len(sent.Words) == 0 {
+				if err := out.Blank(); err != nil {
+					return err
+				}
+				continue
+			}
+			t := results[0].Tree
+			results = results[1:]
+			t.ID = cmp.Or(sent.ID, fmt.Sprint(done+k+1))
+			err := out.Write(t)
+			var unwritable *treebank.WriteError
+			if errors.As(err, &unwritable) {
+				// A tree the format cannot hold (an export word "#1") is
+				// refused as a sentence too long is: blank, and named.
+				s.refused = append(s.refused, fmt.Sprintf("%s: %v", sent.Where, unwritable.Err))
+				err = out.Blank()
+			}
+			if err != nil {
+				return fmt.Errorf("sentence %d: %w", done+k+1, err)
+			}
+		}
+		done += len(chunk)
+		bar.Set(int(in.Offset()))
+		if last {
+			return out.Flush()
+		}
+		if err := out.FlushTrees(); err != nil {
+			return err
+		}
+	}
+}
+
+// chooseScorer sets up the scorer of --backend, sized from the first batch
+// of sentences to parse, words: WebGPU's longest sentence is --max-words
+// when it is set (else this batch's longest; a longer sentence later is
+// scored on the CPU, and said so), and its chunk holds this batch's tokens
+// (words, BOS and EOS), with room for a batch twice as big unless the input
+// ends with it (a bigger batch is scored in several chunks).
+func (s *parseStream) chooseScorer(words [][]string, last bool) error {
+	longest, tokens := 0, 0
+	for _, w := range words {
+		longest = max(longest, len(w))
+		tokens += len(w) + 2
+	}
+	if s.maxWords > 0 {
+		longest = max(longest, s.maxWords)
+	}
+	if !last {
+		tokens *= 2
+	}
+	sc, line, err := chooseParseScorer(s.backend, s.models, longest, tokens, nativeGPU(), s.logf)
+	if err != nil {
+		return err
+	}
+	s.scorer, s.p.Scorer = sc, sc
+	if s.backend != backendCPU {
+		s.logf("%s", line)
+	}
+	return nil
+}
+
+// close releases the scorer, if one was set up.
+func (s *parseStream) close() {
+	if s.scorer != nil {
+		s.scorer.Close()
+	}
 }
 
 // refusedError reports the refused sentences (the first ten named), or nil.
@@ -205,7 +252,27 @@ func loadModels(flag string) (*parser.Models, error) {
 	if flag == "" {
 		return readModels()
 	}
-	return readModels(strings.Split(flag, ",")...)
+	paths, err := splitWeights(flag)
+	if err != nil {
+		return nil, err
+	}
+	return readModels(paths...)
+}
+
+// splitWeights returns the paths of a --weights flag: separated by commas,
+// spaces around them dropped, empty ones (a trailing comma) skipped; a
+// flag naming none is a usage error.
+func splitWeights(flag string) ([]string, error) {
+	var paths []string
+	for _, p := range strings.Split(flag, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%w: --weights %q names no file or directory", errUsage, flag)
+	}
+	return paths, nil
 }
 
 // readModels is parser.ReadFiles, with files trained with different

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,13 +10,14 @@ import (
 
 // TestParseLines checks that discspan parse keeps one output line per
 // input line (a blank line gives a blank line; export ids are line
-// numbers) and refuses, naming the line and column, what a treebank file
+// numbers, or the input treebank's own) and refuses, naming the line and column, what a treebank file
 // cannot hold: that line stays blank, the others are parsed, and the
 // status is 2.
 func TestParseLines(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, in string
+		file     string // the input's name (default in.txt)
 		args     []string
 		want     func(out string) string // "" when out is right
 		wantErr  string
@@ -45,11 +47,21 @@ func TestParseLines(t *testing.T) {
 				return ""
 			},
 		},
+		{
+			name: "a treebank's ids are kept", file: "in.export", args: []string{"--format", "export"},
+			in: "#BOS 501\nHet\t--\tVNW\t--\t--\t0\nregent\t--\tWW\t--\t--\t0\n#EOS 501\n#BOS 7\nJa\t--\tTW\t--\t--\t0\n#EOS 7\n",
+			want: func(out string) string {
+				if i, j := strings.Index(out, "#BOS 501\n"), strings.Index(out, "#BOS 7\n"); i < 0 || j < i || strings.Count(out, "#BOS") != 2 {
+					return "want sentences 501 and 7, in that order"
+				}
+				return ""
+			},
+		},
 		{name: "NUL byte", in: "Het regent .\nDe\x00man slaapt .\n", wantErr: "in.txt:2:3: NUL byte"},
 		{name: "invalid UTF-8", in: "caf\xe9 .\n", args: []string{"--tokenized"}, wantErr: "in.txt:1:4: invalid UTF-8 (byte 0xe9)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := filepath.Join(dir, "in.txt")
+			in := filepath.Join(dir, cmp.Or(tc.file, "in.txt"))
 			if err := os.WriteFile(in, []byte(tc.in), 0o644); err != nil {
 				t.Fatal(err)
 			}

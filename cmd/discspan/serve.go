@@ -126,13 +126,8 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 func serveWeights(flag string) (paths []string, note string, cleanup func(), err error) {
 	cleanup = func() {}
 	if flag != "" {
-		for _, p := range strings.Split(flag, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				paths = append(paths, p)
-			}
-		}
-		if len(paths) == 0 {
-			return nil, "", cleanup, fmt.Errorf("%w: --weights %q names no file or directory", errUsage, flag)
+		if paths, err = splitWeights(flag); err != nil {
+			return nil, "", cleanup, err
 		}
 		// A weights file named on the command line must be there and whole
 		// (a directory's files are checked as they are listed, and skipped

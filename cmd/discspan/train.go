@@ -47,8 +47,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	device := fs.String("device", "auto", "train on cpu, cuda (an NVIDIA GPU) or auto (cuda when a usable GPU is there, else cpu; the log says which)")
 	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
 	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
-	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch")
-	maxTime := fs.Duration("max-time", 0, "stop after this long (e.g. 7m, 2h30m) as Ctrl-C does: the current batch is finished, the checkpoint written, the best epoch kept in the output; --resume continues (with a limit of its own); 0: no limit")
+	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch (0: the default; negative: only at the end of each epoch)")
+	maxTime := fs.Duration("max-time", 0, "stop after this long (e.g. 7m, 2h30m) as Ctrl-C does: the current batch is finished, the checkpoint written, the best epoch kept in the output; --resume continues (with a limit of its own); exit status 0, as for a finished run, where a signal gives 128 plus its number; 0: no limit")
 	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16, I8 or I4")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rest, err := parseFlags(fs, args)
@@ -164,6 +164,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			why = fmt.Sprintf(" at the time limit (--max-time %v)", *maxTime)
 		}
 		fmt.Fprintf(stdout, "stopped%s after %d epochs (%d updates); continue with --resume\n", why, sum.Epochs, sum.Updates)
+		if sig := context.Cause(signalled); sig != nil && signalled.Err() != nil {
+			return sig // exit status 128 + the signal: a script's next step does not run
+		}
 		return nil
 	}
 	fmt.Fprintf(stdout, "done: %d epochs, %d updates; best dev F1 %.2f (disc %.2f) at epoch %d, written to %s\n",

@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
@@ -19,6 +23,7 @@ import (
 // line.
 type Sentence struct {
 	Where string
+	ID    string // the tree's id in a treebank; empty for a text's line
 	Words []string
 }
 
@@ -46,82 +51,279 @@ func ReadSentences(path string, tokenized bool) ([][]string, error) {
 	return out, nil
 }
 
-// ReadInput returns the sentences to parse, one per tree of a treebank (a
-// malformed tree giving a sentence without words, so that the output lines
-// up with the input) or per line of a text (tokenized here unless tokenized is set; a blank line
-// gives a sentence without words). What cannot be read (a malformed tree;
-// a line with invalid UTF-8, a NUL or another control character, which a
-// treebank file cannot hold) is listed in refused, naming its line, and
-// the rest is read; other errors (a missing file) are returned.
+// ReadInput returns the sentences of OpenInput's Input all at once, and
+// what it refused.
 func ReadInput(path string, tokenized bool) (sents []Sentence, refused []string, err error) {
-	if path != "" {
-		if f, err := treebank.FormatOf(path); err == nil {
-			return readTreebankInput(path, f)
-		}
+	in, err := OpenInput(path, tokenized)
+	if err != nil {
+		return nil, nil, err
 	}
+	defer in.Close()
+	for {
+		s, err := in.Next()
+		if err == io.EOF {
+			return sents, in.Refused(), nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		sents = append(sents, s)
+	}
+}
+
+// Input is the sentences to parse, read one at a time, so that a long
+// input is never held whole: one sentence per tree of a treebank (a
+// malformed tree giving a sentence without words, so that the output
+// lines up with the input) or per line of a text (tokenized unless it is
+// already; a blank line gives a sentence without words). What cannot be
+// read (a malformed tree; a line with invalid UTF-8, a NUL or another
+// control character, which a treebank file cannot hold) gives a sentence
+// without words and is listed by Refused, naming its line; other errors
+// (a failing disk) end the reading.
+type Input struct {
+	next    func() (Sentence, error)
+	file    *os.File // nil for standard input
+	counted *countingReader
+	size    int64
+	mu      sync.Mutex // guards refused and more: Batches reads on a goroutine
+	refused []string
+	more    int    // refusals beyond the ones named
+	moreIs  string // what they are, a format of their number
+}
+
+// maxRefusedNamed is how many refusals Input names; the others are
+// counted.
+const maxRefusedNamed = 10
+
+// OpenInput opens the input at path: a treebank when its extension names
+// a format (.export, .discbracket, .xml, .mrg), else a text of one
+// sentence a line, tokenized here unless tokenized is set; standard input
+// (a text) when path is empty.
+func OpenInput(path string, tokenized bool) (*Input, error) {
+	in := &Input{}
 	var r io.Reader = os.Stdin
 	name := "standard input"
 	if path != "" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		defer f.Close()
-		r, name = f, filepath.Base(path)
+		in.file, r, name = f, f, filepath.Base(path)
 	}
+	if info, err := statOf(in.file); err == nil && info.Mode().IsRegular() {
+		in.size = info.Size()
+	}
+	if f, err := treebank.FormatOf(path); path != "" && err == nil {
+		in.counted = &countingReader{r: r}
+		in.openTreebank(path, f)
+		return in, nil
+	}
+	in.openText(r, name, tokenized)
+	return in, nil
+}
+
+// openText makes in read r as a text of one sentence a line, named name.
+func (in *Input) openText(r io.Reader, name string, tokenized bool) {
+	in.counted = &countingReader{r: r}
 	split := tokenize.Words
 	if tokenized {
 		split = strings.Fields
 	}
-	lines, bad, err := ReadLinesRefusing(r, name, split)
-	if err != nil {
-		return nil, nil, err
+	lines := NewLineReader(in.counted, name, split)
+	in.moreIs = name + ": %d more lines that a treebank file cannot hold"
+	in.next = func() (Sentence, error) {
+		words, why, err := lines.Next()
+		if err != nil {
+			return Sentence{}, err
+		}
+		if why != "" {
+			in.refuse(why)
+		}
+		return Sentence{Where: fmt.Sprintf("%s:%d", name, lines.Line()), Words: words}, nil
 	}
-	for i, words := range lines {
-		sents = append(sents, Sentence{Where: fmt.Sprintf("%s:%d", name, i+1), Words: words})
-	}
-	refused = append(refused, bad.List...)
-	if more := bad.Total - len(bad.List); more > 0 {
-		refused = append(refused, fmt.Sprintf("%s: %d more lines that a treebank file cannot hold", name, more))
-	}
-	return sents, refused, nil
 }
 
-// maxRefusedNamed is how many refused trees ReadInput names; the others
-// are counted.
-const maxRefusedNamed = 10
-
-// readTreebankInput is ReadInput for a treebank file in format f.
-func readTreebankInput(path string, f treebank.Format) (sents []Sentence, refused []string, err error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
+// statOf stats f, or standard input when f is nil (a file redirected to
+// it has a size too).
+func statOf(f *os.File) (os.FileInfo, error) {
+	if f == nil {
+		return os.Stdin.Stat()
 	}
-	defer fh.Close()
-	r := treebank.NewReader(bufio.NewReaderSize(fh, 1<<16), path, f)
-	more := 0
-	for {
-		t, err := r.Next()
-		var bad *treebank.Error
-		switch {
-		case err == io.EOF:
-			if more > 0 {
-				refused = append(refused, fmt.Sprintf("%s: %d more errors", path, more))
+	return f.Stat()
+}
+
+// openTreebank makes in read the trees of a treebank file in format f.
+func (in *Input) openTreebank(path string, f treebank.Format) {
+	r := treebank.NewReader(bufio.NewReaderSize(in.counted, 1<<16), path, f)
+	in.moreIs = path + ": %d more errors"
+	in.next = func() (Sentence, error) {
+		for {
+			t, err := r.Next()
+			var bad *treebank.Error
+			switch {
+			case err == io.EOF:
+				return Sentence{}, io.EOF
+			case errors.As(err, &bad):
+				in.refuse(bad.Error())
+				if bad.Tree { // a refused tree keeps its place; stray text takes none
+					return Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)}, nil
+				}
+			case err != nil:
+				return Sentence{}, fmt.Errorf("reading %s: %w", path, err)
+			default:
+				return Sentence{Where: fmt.Sprintf("%s (tree %s)", path, t.ID), ID: t.ID, Words: t.Words()}, nil
 			}
-			return sents, refused, nil
-		case errors.As(err, &bad):
-			if bad.Tree { // a refused tree keeps its place; stray text takes none
-				sents = append(sents, Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)})
-			}
-			if len(refused) < maxRefusedNamed {
-				refused = append(refused, bad.Error())
-			} else {
-				more++
-			}
-		case err != nil:
-			return nil, nil, fmt.Errorf("reading %s: %w", path, err)
-		default:
-			sents = append(sents, Sentence{Where: fmt.Sprintf("%s (tree %s)", path, t.ID), Words: t.Words()})
 		}
+	}
+}
+
+func (in *Input) refuse(why string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if len(in.refused) < maxRefusedNamed {
+		in.refused = append(in.refused, why)
+	} else {
+		in.more++
+	}
+}
+
+// Next returns the next sentence, or io.EOF after the last.
+func (in *Input) Next() (Sentence, error) { return in.next() }
+
+// Refused lists what Next has refused so far: the first ten, then how
+// many more.
+func (in *Input) Refused() []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.more == 0 {
+		return slices.Clone(in.refused)
+	}
+	return append(slices.Clone(in.refused), fmt.Sprintf(in.moreIs, in.more))
+}
+
+// Size is the input's size in bytes when it is a regular file (standard
+// input redirected from one included), else 0 (a pipe, a terminal).
+func (in *Input) Size() int64 { return in.size }
+
+// Offset is how many bytes of the input have been read so far (read
+// ahead of Next by up to 64 KiB).
+func (in *Input) Offset() int64 { return in.counted.n.Load() }
+
+// Close closes the input's file (standard input is left open).
+func (in *Input) Close() error {
+	if in.file == nil {
+		return nil
+	}
+	return in.file.Close()
+}
+
+// countingReader counts the bytes read through it; Offset may be read
+// from another goroutine than the one reading.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// Batches reads in on a goroutine of its own, at most n sentences ahead,
+// and hands its sentences out in batches of at most n: a batch holds what
+// has been read when it is asked for, waiting only for its first sentence,
+// so that the lines of a slow pipe are parsed as they come and those of a
+// file, read faster than parsed, n at a time. Call Stop when done.
+func (in *Input) Batches(n int) *Batches {
+	b := &Batches{items: make(chan inputItem, n), done: make(chan struct{}), n: n}
+	go func() {
+		for {
+			s, err := in.Next()
+			select {
+			case b.items <- inputItem{s, err}:
+			case <-b.done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return b
+}
+
+// Batches hands out an Input's sentences in batches (see Input.Batches).
+type Batches struct {
+	items   chan inputItem
+	done    chan struct{}
+	n       int
+	ended   bool  // the input's end has been handed out
+	pending error // a reading failure, handed out after the batch before it
+}
+
+type inputItem struct {
+	s   Sentence
+	err error // io.EOF at the end
+}
+
+// Next returns the next batch of sentences, and whether the input ends
+// with it (a batch may then be empty); err is a reading failure, returned
+// after the sentences read before it, or ctx's error when it is cancelled
+// while Next waits for a sentence.
+func (b *Batches) Next(ctx context.Context) (batch []Sentence, last bool, err error) {
+	if b.ended {
+		return nil, true, nil
+	}
+	if b.pending != nil {
+		return nil, false, b.pending
+	}
+	add := func(it inputItem) bool {
+		switch {
+		case it.err == io.EOF:
+			b.ended = true
+		case it.err != nil:
+			b.pending = it.err
+		default:
+			batch = append(batch, it.s)
+			return len(batch) < b.n
+		}
+		return false
+	}
+	select {
+	case it := <-b.items:
+		if !add(it) {
+			return batch, b.ended, b.batchErr(batch)
+		}
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+	for {
+		select {
+		case it := <-b.items:
+			if !add(it) {
+				return batch, b.ended, b.batchErr(batch)
+			}
+		default:
+			return batch, false, nil
+		}
+	}
+}
+
+// batchErr is the pending error when no sentence comes before it.
+func (b *Batches) batchErr(batch []Sentence) error {
+	if len(batch) == 0 {
+		return b.pending
+	}
+	return nil
+}
+
+// Stop ends the reading goroutine once its current read returns (a read
+// of a terminal or pipe waits for its next line or end).
+func (b *Batches) Stop() {
+	select {
+	case <-b.done:
+	default:
+		close(b.done)
 	}
 }

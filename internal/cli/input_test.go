@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -111,3 +114,76 @@ func TestReadSentences(t *testing.T) {
 		})
 	}
 }
+
+// TestBatches streams a text through a pipe: a batch holds the lines read
+// so far, waiting neither for more nor for the end, and n at most; the end
+// and a reading failure come after the sentences before them; a cancelled
+// wait returns at once; what is refused is listed as it is read.
+func TestBatches(t *testing.T) {
+	pr, pw := io.Pipe()
+	in := &Input{}
+	in.openText(pr, "pipe", true)
+	b := in.Batches(3)
+	defer b.Stop()
+	ctx := context.Background()
+	// One line written, the pipe left open: that line is a batch now.
+	if _, err := io.WriteString(pw, "a b\n"); err != nil {
+		t.Fatal(err)
+	}
+	batch, last, err := b.Next(ctx)
+	if err != nil || last || len(batch) != 1 || strings.Join(batch[0].Words, " ") != "a b" || batch[0].Where != "pipe:1" {
+		t.Fatalf("first batch %+v, last %v, %v; want the one line written", batch, last, err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if batch, _, err := b.Next(cancelled); err != context.Canceled || batch != nil {
+		t.Fatalf("a cancelled wait: %+v, %v", batch, err)
+	}
+	// Five more lines at once, then a failure: batches of at most 3, in
+	// order, then the failure.
+	go func() {
+		io.WriteString(pw, "c\n\nd\x00\ne\nf\n")
+		pw.CloseWithError(errors.New("disk gone"))
+	}()
+	var got []string
+	for len(got) < 5 {
+		batch, last, err := b.Next(ctx)
+		if err != nil || last || len(batch) == 0 || len(batch) > 3 {
+			t.Fatalf("batch %+v, last %v, %v after %q", batch, last, err, got)
+		}
+		for _, s := range batch {
+			got = append(got, s.Where+"="+strings.Join(s.Words, " "))
+		}
+	}
+	if want := "pipe:2=c pipe:3= pipe:4= pipe:5=e pipe:6=f"; strings.Join(got, " ") != want {
+		t.Errorf("sentences %q, want %q", got, want)
+	}
+	if _, _, err := b.Next(ctx); err == nil || !strings.Contains(err.Error(), "disk gone") {
+		t.Errorf("after the sentences: %v, want the reading failure", err)
+	}
+	if r := in.Refused(); len(r) != 1 || !strings.HasPrefix(r[0], "pipe:4:2: NUL byte") {
+		t.Errorf("refused %q", r)
+	}
+	// The end: the last batch says so, and so does every Next after it.
+	end := &Input{}
+	end.openText(strings.NewReader("x\ny\n"), "text", false)
+	eb := end.Batches(parseLike)
+	defer eb.Stop()
+	n := 0
+	for {
+		batch, last, err := eb.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(batch)
+		if last {
+			break
+		}
+	}
+	if batch, last, err := eb.Next(ctx); n != 2 || batch != nil || !last || err != nil {
+		t.Errorf("%d sentences; after the end %+v, %v, %v", n, batch, last, err)
+	}
+}
+
+// parseLike is a batch size as parse's.
+const parseLike = 128

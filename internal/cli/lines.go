@@ -36,51 +36,86 @@ func (e *LineErrors) add(msg string) {
 }
 
 // ReadLinesRefusing reads a text of one sentence a line and returns the
-// words of each line, split by split, one entry per line: a blank line
-// gives an entry with no words, so that the output keeps one line per
-// input line. Lines end in "\n", "\r\n" or a lone "\r" (old Mac files); a
-// byte order mark opening the text is dropped. A line holding invalid
-// UTF-8, a NUL byte or another control character than tab, more than
-// treebank.MaxLineBytes bytes (the readers' limit, so that what is written
-// can be read back), or no words at all although it is not blank, is
-// refused: it gets an entry with no words too and is listed in refused
-// (up to ten, named name:line:col); err is for reading failures only.
+// words of each line, split by split, one entry per line (see LineReader
+// for the rules): a blank line gives an entry with no words, so that the
+// output keeps one line per input line, and a refused line gives an entry
+// with no words too and is listed in refused (up to ten, named
+// name:line:col); err is for reading failures only.
 func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (sents [][]string, refused *LineErrors, err error) {
 	refused = &LineErrors{}
+	lr := NewLineReader(r, name, split)
+	for {
+		words, why, err := lr.Next()
+		switch {
+		case err == io.EOF:
+			return sents, refused, nil
+		case err != nil:
+			return nil, nil, err
+		case why != "":
+			refused.add(why)
+		}
+		sents = append(sents, words)
+	}
+}
+
+// LineReader reads a text of one sentence a line, a line at a time.
+// Lines end in "\n", "\r\n" or a lone "\r" (old Mac files); a byte order
+// mark opening the text is dropped. A line holding invalid UTF-8, a NUL
+// byte or another control character than tab, more than
+// treebank.MaxLineBytes bytes (the readers' limit, so that what is written
+// can be read back; the rest of such a line is skipped, not kept), or no
+// words at all although it is not blank, is refused.
+type LineReader struct {
+	sc    *bufio.Scanner
+	lines *lineSplitter
+	name  string
+	split func(string) []string
+	line  int
+}
+
+// NewLineReader returns a LineReader of r, named name in its messages,
+// whose lines split cuts into words.
+func NewLineReader(r io.Reader, name string, split func(string) []string) *LineReader {
 	sc := bufio.NewScanner(r)
 	lines := &lineSplitter{limit: treebank.MaxLineBytes}
 	sc.Split(lines.split)
 	sc.Buffer(make([]byte, 1<<16), 2*lines.limit+2)
-	for line := 1; sc.Scan(); line++ {
-		raw := sc.Text()
-		if line == 1 {
-			raw = strings.TrimPrefix(raw, "\uFEFF")
+	return &LineReader{sc: sc, lines: lines, name: name, split: split}
+}
+
+// Line is the number of the line Next returned last (from 1).
+func (l *LineReader) Line() int { return l.line }
+
+// Next returns the words of the next line: none for a blank line, none
+// and why ("name:line:col: what") for a refused one; err is io.EOF after
+// the last line, or a reading failure.
+func (l *LineReader) Next() (words []string, why string, err error) {
+	if !l.sc.Scan() {
+		if err := l.sc.Err(); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", l.name, err)
 		}
-		if lines.long {
-			refused.add(fmt.Sprintf("%s:%d: line longer than %d bytes (the treebank readers' limit)", name, line, lines.limit))
-			sents = append(sents, nil)
-			continue
-		}
-		if col, what := badText(raw); what != "" {
-			refused.add(fmt.Sprintf("%s:%d:%d: %s: a treebank file cannot hold it", name, line, col, what))
-			sents = append(sents, nil)
-			continue
-		}
-		text := strings.TrimSpace(raw)
-		if text == "" {
-			sents = append(sents, nil)
-			continue
-		}
-		words := split(text)
-		if len(words) == 0 {
-			refused.add(fmt.Sprintf("%s:%d: no words", name, line))
-		}
-		sents = append(sents, words)
+		return nil, "", io.EOF
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	l.line++
+	raw := l.sc.Text()
+	if l.line == 1 {
+		raw = strings.TrimPrefix(raw, "\uFEFF")
 	}
-	return sents, refused, nil
+	if l.lines.long {
+		return nil, fmt.Sprintf("%s:%d: line longer than %d bytes (the treebank readers' limit)", l.name, l.line, l.lines.limit), nil
+	}
+	if col, what := badText(raw); what != "" {
+		return nil, fmt.Sprintf("%s:%d:%d: %s: a treebank file cannot hold it", l.name, l.line, col, what), nil
+	}
+	text := strings.TrimSpace(raw)
+	if text == "" {
+		return nil, "", nil
+	}
+	words = l.split(text)
+	if len(words) == 0 {
+		return nil, fmt.Sprintf("%s:%d: no words", l.name, l.line), nil
+	}
+	return words, "", nil
 }
 
 // lineSplitter is a bufio.SplitFunc (split) for lines ending in "\n",

@@ -43,6 +43,24 @@ func NewProgress(total int, description string) *Progress {
 	)}
 }
 
+// NewByteProgress starts a report of work measured in bytes (total of
+// them: a file read), shown in MB.
+func NewByteProgress(total int64, description string) *Progress {
+	if !term.IsTerminal(int(os.Stderr.Fd())) {
+		l := newLineProgress(os.Stderr, int(total), description, LogEvery, time.Now)
+		l.bytes = true
+		return &Progress{lines: l}
+	}
+	return &Progress{bar: progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription(description),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)}
+}
+
 // Set moves the report to done steps.
 func (p *Progress) Set(done int) {
 	if p.bar != nil {
@@ -76,6 +94,7 @@ type lineProgress struct {
 	created time.Time
 	last    time.Time // of the last line (creation before the first)
 	started bool
+	bytes   bool      // steps are bytes, shown in MB
 	first   int       // steps done at the first Set
 	firstAt time.Time // and when
 }
@@ -95,6 +114,9 @@ func (l *lineProgress) set(done int) {
 	}
 	l.last = t
 	line := fmt.Sprintf("%s: %d/%d", l.desc, done, l.total)
+	if l.bytes {
+		line = fmt.Sprintf("%s: %.1f/%.1f MB", l.desc, float64(done)/1e6, float64(l.total)/1e6)
+	}
 	if l.total > 0 {
 		line += fmt.Sprintf(" (%d%%)", done*100/l.total)
 	}
