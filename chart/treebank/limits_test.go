@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/chart/tree"
 )
 
 // TestLimits: an input past a reader's limit (a line over MaxLineBytes, a
@@ -278,5 +280,44 @@ func TestLongLineReadError(t *testing.T) {
 				t.Errorf("%v, %d bytes: error %v, want the read error", f, n, err)
 			}
 		}
+	}
+}
+
+// TestWriteLimits: what a Writer writes reads back, so a tree of more
+// than MaxTokens tokens, or whose discbracket line would be over
+// MaxLineBytes, is refused with a *WriteError in every format, and the
+// Writer goes on; a tree of MaxTokens tokens is written and read back.
+func TestWriteLimits(t *testing.T) {
+	flat := func(n int, word string) *tree.Tree {
+		tr := &tree.Tree{Tokens: make([]tree.Token, n)}
+		for i := range tr.Tokens {
+			tr.Tokens[i] = tree.Token{Word: word, Tag: "N", Parent: tree.Root}
+		}
+		return tr
+	}
+	for _, f := range []Format{Discbracket, Export, TigerXML} {
+		t.Run(f.String(), func(t *testing.T) {
+			var buf strings.Builder
+			w := NewWriter(&buf, f)
+			var refused *WriteError
+			if err := w.Write(flat(MaxTokens+1, "w")); !errors.As(err, &refused) || !strings.Contains(err.Error(), "readers' limit") {
+				t.Errorf("%d tokens: %v, want a WriteError naming the limit", MaxTokens+1, err)
+			}
+			if f == Discbracket {
+				if err := w.Write(flat(3, strings.Repeat("x", MaxLineBytes/2))); !errors.As(err, &refused) || !strings.Contains(err.Error(), "bytes in a line") {
+					t.Errorf("a line over %d bytes: %v, want a WriteError", MaxLineBytes, err)
+				}
+			}
+			if err := w.Write(flat(MaxTokens, "w")); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			trees, err := ReadAll(strings.NewReader(buf.String()), "out", f)
+			if err != nil || len(trees) != 1 || len(trees[0].Tokens) != MaxTokens {
+				t.Errorf("read back: %d trees, %v; want one of %d tokens", len(trees), err, MaxTokens)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package treebank
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -74,17 +75,23 @@ func (w *Writer) Write(t *tree.Tree) error {
 		return err
 	}
 	var err error
-	switch w.format {
-	case Export:
+	switch {
+	case len(t.Tokens) > MaxTokens:
+		// What is written must read back: the readers take no more.
+		err = fmt.Errorf("%d tokens: %s", len(t.Tokens), limitText("tokens", MaxTokens))
+	case w.format == Export:
 		w.writeHeader()
 		w.buf, err = appendExport(w.buf[:0], t, w.version, strconv.Itoa(w.n+1))
-	case Discbracket:
+	case w.format == Discbracket:
 		p := discoParens
 		if w.ptb {
 			p = ptbParens
 		}
 		w.buf, err = appendDiscbracket(w.buf[:0], t, p)
-	case TigerXML:
+		if line := len(bytes.TrimSuffix(w.buf, []byte("\n"))); err == nil && line > MaxLineBytes {
+			err = fmt.Errorf("a line of %d bytes: %s", line, limitText("bytes in a line", MaxLineBytes))
+		}
+	case w.format == TigerXML:
 		err = w.tiger.add(t, strconv.Itoa(w.n+1))
 	}
 	w.n++

@@ -116,8 +116,10 @@ type parseStream struct {
 }
 
 // run parses in's sentences, parseChunk at a time at most, and writes one
-// output per input sentence to out: a blank line (no words) or a refused
-// one stays blank in discbracket; a tree keeps the id of the input's tree,
+// output per input sentence to out: a sentence too long to parse gets a
+// flat tree (flatTree), a blank line, a line or tree that could not be
+// read, or words the format cannot hold stay blank in discbracket (and
+// are left out of export and TIGER-XML); a tree keeps the id of the input's tree,
 // and a text's line gets its number. It stops between batches when ctx is
 // cancelled.
 func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writer) error {
@@ -141,15 +143,16 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			return errors.Join(err, out.Flush())
 		}
 		// A sentence the parser refuses (too long, too big a chart) is
-		// named at the end, and its output is left blank.
+		// named at the end, and written as a flat tree.
 		words := make([][]string, 0, len(chunk))
+		flat := make([]bool, len(chunk))
 		for k, sent := range chunk {
 			if len(sent.Words) == 0 {
 				continue
 			}
 			if err := cmp.Or(s.p.CheckWords(sent.Words), s.p.CheckFits(len(sent.Words), s.variant)); err != nil {
 				s.refused = append(s.refused, fmt.Sprintf("%s: %v", sent.Where, err))
-				chunk[k].Words = nil
+				flat[k] = true
 				continue
 			}
 			words = append(words, sent.Words)
@@ -170,8 +173,13 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 				}
 				continue
 			}
-			t := results[0].Tree
-			results = results[1:]
+			var t *tree.Tree
+			if flat[k] {
+				t = flatTree(sent.Words)
+			} else {
+				t = results[0].Tree
+				results = results[1:]
+			}
 			t.ID = cmp.Or(sent.ID, fmt.Sprint(done+k+1))
 			err := out.Write(t)
 			var unwritable *treebank.WriteError
@@ -194,6 +202,22 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			return err
 		}
 	}
+}
+
+// noParse is the tag and only label of flatTree.
+const noParse = "NOPARSE"
+
+// flatTree is what parse writes for a sentence it refuses to parse (too
+// long): its words, each tagged NOPARSE, under the root alone, as
+// disco-dop writes a sentence it cannot parse. The output then still has
+// a tree per input sentence, so that eval scores it, counting its
+// constituents as missed.
+func flatTree(words []string) *tree.Tree {
+	t := &tree.Tree{Tokens: make([]tree.Token, len(words))}
+	for i, w := range words {
+		t.Tokens[i] = tree.Token{Word: w, Tag: noParse, Parent: tree.Root}
+	}
+	return t
 }
 
 // chooseScorer sets up the scorer of --backend, sized from the first batch

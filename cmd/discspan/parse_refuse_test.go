@@ -9,9 +9,12 @@ import (
 
 // TestParseRefuses: a sentence over the word limit, one whose scores or
 // chart would not fit the memory budget (with no word limit), a line that
-// is not UTF-8, a parse the output format cannot hold or a malformed tree is refused and named, its output left
-// blank so that the output lines up with the input; the other sentences
-// are parsed and written, and the command exits with status 2 at the end.
+// is not UTF-8, a parse the output format cannot hold or a malformed tree
+// is refused and named; a sentence refused for its length gets a flat
+// NOPARSE tree (one the readers take: 20,000 words is refused twice and
+// left out), the others a blank output, so that the output lines up with
+// the input; the other sentences are parsed and written, and the command
+// exits with status 2 at the end.
 func TestParseRefuses(t *testing.T) {
 	dir := t.TempDir()
 	long := strings.Repeat("woord ", 3000)
@@ -36,18 +39,19 @@ func TestParseRefuses(t *testing.T) {
 		name    string
 		args    []string
 		ids     []string // the sentences written, by #BOS id (the line number for text)
+		flat    int      // words written as flat NOPARSE trees
 		refused []string // parts of the error
 	}{
-		{"text", []string{"--input", text}, []string{"1", "4"},
+		{"text", []string{"--input", text}, []string{"1", "2", "4"}, 3000,
 			[]string{"2 sentence(s) refused", "in.txt:2: sentence of 3000 words: longer than the limit of 300 words", "in.txt:3:7: invalid UTF-8"}},
-		{"text, own limit", []string{"--input", text, "--max-words", "5"}, []string{"4"},
+		{"text, own limit", []string{"--input", text, "--max-words", "5"}, []string{"1", "2", "4"}, 8 + 3000,
 			[]string{"3 sentence(s) refused", "in.txt:1: sentence of 8 words: longer than the limit of 5 words"}},
-		{"words export cannot hold", []string{"--input", hashes}, []string{"1", "3"},
+		{"words export cannot hold", []string{"--input", hashes}, []string{"1", "3"}, 0,
 			[]string{"2 sentence(s) refused", `hash.txt:2: token 3: word "#1": reads as a node number`, `hash.txt:4: token 2: word "#BOS": reads as a sentence boundary`}},
-		{"treebank", []string{"--input", poisoned}, []string{"1", "3", "4"},
+		{"treebank", []string{"--input", poisoned}, []string{"1", "3", "4"}, 0,
 			[]string{"1 sentence(s) refused", "in.discbracket:2:", "invalid UTF-8 (byte 0xff)"}},
-		{"text, no word limit", []string{"--input", huge, "--max-words", "-1"}, []string{"1", "3"},
-			[]string{"1 sentence(s) refused", "huge.txt:2: 20000 words and", "MiB of span scores, budget 1024 MiB"}},
+		{"text, no word limit", []string{"--input", huge, "--max-words", "-1"}, []string{"1", "3"}, 0,
+			[]string{"2 sentence(s) refused", "huge.txt:2: 20000 words and", "MiB of span scores, budget 1024 MiB", "huge.txt:2: 20000 tokens: more than 10000 tokens (the readers' limit)"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,6 +73,47 @@ func TestParseRefuses(t *testing.T) {
 			if strings.Join(ids, " ") != strings.Join(tc.ids, " ") {
 				t.Errorf("sentences written %v, want %v", ids, tc.ids)
 			}
+			if flat := strings.Count(out, "\tNOPARSE\t"); flat != tc.flat {
+				t.Errorf("%d words in flat trees, want %d", flat, tc.flat)
+			}
 		})
+	}
+}
+
+// TestParseRefusedScores: parse's output for a treebank of which some
+// sentences are refused (here over --max-words 12) still has a tree per
+// sentence, so eval scores it against the gold trees, counting the
+// refused sentences' constituents as missed.
+func TestParseRefusedScores(t *testing.T) {
+	lines, err := os.ReadFile(dataPath(t, "dev.punctmoved.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold := filepath.Join(t.TempDir(), "gold.discbracket")
+	first := strings.SplitAfterN(string(lines), "\n", 31)[:30]
+	if err := os.WriteFile(gold, []byte(strings.Join(first, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, status := runCmd("parse", "--input", gold, "--max-words", "12")
+	if status != 2 || !strings.Contains(stderr, "longer than the limit of 12 words") {
+		t.Fatalf("parse: status %d, %s", status, stderr)
+	}
+	pred := filepath.Join(filepath.Dir(gold), "pred.discbracket")
+	if err := os.WriteFile(pred, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report, stderr, status := runCmd("eval", gold, pred)
+	if status != 0 || !strings.Contains(report, "number of sentences:") {
+		t.Fatalf("eval: status %d, %s%s", status, stderr, report)
+	}
+	var n []string
+	for _, l := range strings.Split(report, "\n") {
+		if f, ok := strings.CutPrefix(l, "number of sentences:"); ok {
+			n = strings.Fields(f)
+			break
+		}
+	}
+	if len(n) == 0 || n[len(n)-1] != "30" {
+		t.Errorf("eval scored %v sentences, want 30:\n%s", n, report)
 	}
 }
