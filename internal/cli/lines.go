@@ -63,8 +63,9 @@ func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (s
 // mark opening the text is dropped. A line holding invalid UTF-8, a NUL
 // byte or another control character than tab, more than
 // treebank.MaxLineBytes bytes (the readers' limit, so that what is written
-// can be read back; the rest of such a line is skipped, not kept), or no
-// words at all although it is not blank, is refused.
+// can be read back; the rest of such a line is skipped, not kept) is
+// refused. A line split finds no words in (only spaces such as U+200B,
+// which the tokenizer counts as white space) is blank.
 type LineReader struct {
 	sc    *bufio.Scanner
 	lines *lineSplitter
@@ -111,11 +112,7 @@ func (l *LineReader) Next() (words []string, why string, err error) {
 	if text == "" {
 		return nil, "", nil
 	}
-	words = l.split(text)
-	if len(words) == 0 {
-		return nil, fmt.Sprintf("%s:%d: no words", l.name, l.line), nil
-	}
-	return words, "", nil
+	return l.split(text), "", nil // none: only spaces split knows (U+200B)
 }
 
 // lineSplitter is a bufio.SplitFunc (split) for lines ending in "\n",
