@@ -17,7 +17,7 @@ import (
 	"github.com/discspan/discspan/scorer"
 )
 
-// parseChunk is the number of sentences parsed between progress updates.
+// parseChunk is the most sentences parse parses at once (a batch).
 const parseChunk = 128
 
 func runParse(args []string, stdout, stderr io.Writer) error {
@@ -98,7 +98,9 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return refusedError(append(in.Refused(), s.refused...))
+	refused := in.Refused()
+	refused.Join(s.refused)
+	return refusedError(refused)
 }
 
 // parseStream parses an input batch by batch as it is read, so that no
@@ -112,7 +114,7 @@ type parseStream struct {
 	maxWords int // parse's --max-words (-1: no limit)
 	logf     func(string, ...any)
 	scorer   scorer.Scorer // chosen with the first batch holding words
-	refused  []string      // sentences parse refused (the input's own are in.Refused)
+	refused  cli.Refusals  // sentences parse refused (the input's own are in.Refused)
 }
 
 // run parses in's sentences, parseChunk at a time at most, and writes one
@@ -151,7 +153,7 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 				continue
 			}
 			if err := cmp.Or(s.p.CheckWords(sent.Words), s.p.CheckFits(len(sent.Words), s.variant)); err != nil {
-				s.refused = append(s.refused, fmt.Sprintf("%s: %v", sent.Where, err))
+				s.refused.Add(fmt.Sprintf("%s: %v", sent.Where, err))
 				flat[k] = true
 				continue
 			}
@@ -185,8 +187,8 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			var unwritable *treebank.WriteError
 			if errors.As(err, &unwritable) {
 				// A tree the format cannot hold (an export word "#1") is
-				// refused as a sentence too long is: blank, and named.
-				s.refused = append(s.refused, fmt.Sprintf("%s: %v", sent.Where, unwritable.Err))
+				// refused: blank, and named.
+				s.refused.Add(fmt.Sprintf("%s: %v", sent.Where, unwritable.Err))
 				err = out.Blank()
 			}
 			if err != nil {
@@ -257,15 +259,15 @@ func (s *parseStream) close() {
 }
 
 // refusedError reports the refused sentences (the first ten named), or nil.
-func refusedError(refused []string) error {
-	if len(refused) == 0 {
+func refusedError(r cli.Refusals) error {
+	if r.Total == 0 {
 		return nil
 	}
-	list := strings.Join(refused[:min(len(refused), 10)], "; ")
-	if len(refused) > 10 {
-		list += fmt.Sprintf("; and %d more", len(refused)-10)
+	list := strings.Join(r.Named[:min(len(r.Named), 10)], "; ")
+	if more := r.Total - min(len(r.Named), 10); more > 0 {
+		list += fmt.Sprintf("; and %d more", more)
 	}
-	return fmt.Errorf("%d sentence(s) refused, the others parsed: %s", len(refused), list)
+	return fmt.Errorf("%d sentence(s) refused, the others parsed: %s", r.Total, list)
 }
 
 // loadModels reads the weights a --weights flag names (see

@@ -117,3 +117,22 @@ func TestParseRefusedScores(t *testing.T) {
 		t.Errorf("eval scored %v sentences, want 30:\n%s", n, report)
 	}
 }
+
+// TestParseRefusedCount: every refused sentence is counted, those the
+// reader refuses (lines that are not UTF-8) and those parse refuses (too
+// long) alike, and the first ten are named.
+func TestParseRefusedCount(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.txt")
+	text := "Ja .\n" + strings.Repeat("caf\xe9 .\n", 12) + strings.Repeat("een twee drie vier .\n", 3)
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, status := runCmd("parse", "--input", in, "--max-words", "3")
+	if status != 2 || !strings.Contains(stderr, "15 sentence(s) refused") || !strings.Contains(stderr, "; and 5 more") ||
+		strings.Count(stderr, "invalid UTF-8") != 10 {
+		t.Errorf("status %d, stderr %q; want 15 refused, ten named", status, stderr)
+	}
+	if lines := strings.Count(out, "\n"); lines != 16 {
+		t.Errorf("%d output lines, want one per input line (16)", lines)
+	}
+}

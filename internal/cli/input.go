@@ -62,7 +62,11 @@ func ReadInput(path string, tokenized bool) (sents []Sentence, refused []string,
 	for {
 		s, err := in.Next()
 		if err == io.EOF {
-			return sents, in.Refused(), nil
+			r := in.Refused()
+			if more := r.Total - len(r.Named); more > 0 {
+				r.Named = append(r.Named, fmt.Sprintf(in.moreIs, more))
+			}
+			return sents, r.Named, nil
 		}
 		if err != nil {
 			return nil, nil, err
@@ -85,13 +89,12 @@ type Input struct {
 	file    *os.File // nil for standard input
 	counted *countingReader
 	size    int64
-	mu      sync.Mutex // guards refused and more: Batches reads on a goroutine
-	refused []string
-	more    int    // refusals beyond the ones named
-	moreIs  string // what they are, a format of their number
+	mu      sync.Mutex // guards refused: Batches reads on a goroutine
+	refused Refusals
+	moreIs  string // what refusals beyond the ones named are, a format of their number
 }
 
-// maxRefusedNamed is how many refusals Input names; the others are
+// maxRefusedNamed is how many refusals a Refusals names; the others are
 // counted.
 const maxRefusedNamed = 10
 
@@ -180,25 +183,39 @@ func (in *Input) openTreebank(path string, f treebank.Format) {
 func (in *Input) refuse(why string) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if len(in.refused) < maxRefusedNamed {
-		in.refused = append(in.refused, why)
-	} else {
-		in.more++
-	}
+	in.refused.Add(why)
 }
 
 // Next returns the next sentence, or io.EOF after the last.
 func (in *Input) Next() (Sentence, error) { return in.next() }
 
-// Refused lists what Next has refused so far: the first ten, then how
-// many more.
-func (in *Input) Refused() []string {
+// Refused lists what Next has refused so far.
+func (in *Input) Refused() Refusals {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if in.more == 0 {
-		return slices.Clone(in.refused)
+	return Refusals{Named: slices.Clone(in.refused.Named), Total: in.refused.Total}
+}
+
+// Refusals lists what was refused: the first ten named, all counted.
+type Refusals struct {
+	Named []string
+	Total int
+}
+
+// Add counts a refusal, naming it when fewer than ten are named.
+func (r *Refusals) Add(why string) {
+	r.Total++
+	if len(r.Named) < maxRefusedNamed {
+		r.Named = append(r.Named, why)
 	}
-	return append(slices.Clone(in.refused), fmt.Sprintf(in.moreIs, in.more))
+}
+
+// Join adds the refusals of o.
+func (r *Refusals) Join(o Refusals) {
+	for _, why := range o.Named {
+		r.Add(why)
+	}
+	r.Total += o.Total - len(o.Named)
 }
 
 // Size is the input's size in bytes when it is a regular file (standard

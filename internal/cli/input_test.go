@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -161,8 +162,8 @@ func TestBatches(t *testing.T) {
 	if _, _, err := b.Next(ctx); err == nil || !strings.Contains(err.Error(), "disk gone") {
 		t.Errorf("after the sentences: %v, want the reading failure", err)
 	}
-	if r := in.Refused(); len(r) != 1 || !strings.HasPrefix(r[0], "pipe:4:2: NUL byte") {
-		t.Errorf("refused %q", r)
+	if r := in.Refused(); r.Total != 1 || len(r.Named) != 1 || !strings.HasPrefix(r.Named[0], "pipe:4:2: NUL byte") {
+		t.Errorf("refused %+v", r)
 	}
 	// The end: the last batch says so, and so does every Next after it.
 	end := &Input{}
@@ -187,3 +188,25 @@ func TestBatches(t *testing.T) {
 
 // parseLike is a batch size as parse's.
 const parseLike = 128
+
+// TestRefusals: the first ten refusals are named, all are counted, also
+// across a Join.
+func TestRefusals(t *testing.T) {
+	var a, b Refusals
+	for i := range 12 {
+		a.Add(fmt.Sprint("a", i))
+	}
+	for i := range 3 {
+		b.Add(fmt.Sprint("b", i))
+	}
+	b.Total += 4 // four more counted elsewhere, unnamed
+	if a.Total != 12 || len(a.Named) != 10 || a.Named[9] != "a9" {
+		t.Errorf("after 12: %+v", a)
+	}
+	var c Refusals
+	c.Join(b)
+	c.Join(a)
+	if c.Total != 19 || len(c.Named) != 10 || c.Named[2] != "b2" || c.Named[3] != "a0" {
+		t.Errorf("joined: %+v, want 19 counted, b0-b2 then a0-a6 named", c)
+	}
+}
