@@ -11,53 +11,6 @@ import (
 	"github.com/discspan/discspan/chart/treebank"
 )
 
-// maxLineErrors caps the errors ReadLinesRefusing lists.
-const maxLineErrors = 10
-
-// LineErrors lists the lines of a text input that cannot be parsed, each
-// as "name:line:col: what", capped at ten (then "and N more").
-type LineErrors struct {
-	List  []string
-	Total int
-}
-
-func (e *LineErrors) Error() string {
-	s := strings.Join(e.List, "\n")
-	if more := e.Total - len(e.List); more > 0 {
-		s += fmt.Sprintf("\n(and %d more lines)", more)
-	}
-	return s
-}
-
-func (e *LineErrors) add(msg string) {
-	if e.Total++; len(e.List) < maxLineErrors {
-		e.List = append(e.List, msg)
-	}
-}
-
-// ReadLinesRefusing reads a text of one sentence a line and returns the
-// words of each line, split by split, one entry per line (see LineReader
-// for the rules): a blank line gives an entry with no words, so that the
-// output keeps one line per input line, and a refused line gives an entry
-// with no words too and is listed in refused (up to ten, named
-// name:line:col); err is for reading failures only.
-func ReadLinesRefusing(r io.Reader, name string, split func(string) []string) (sents [][]string, refused *LineErrors, err error) {
-	refused = &LineErrors{}
-	lr := NewLineReader(r, name, split)
-	for {
-		words, why, err := lr.Next()
-		switch {
-		case err == io.EOF:
-			return sents, refused, nil
-		case err != nil:
-			return nil, nil, err
-		case why != "":
-			refused.add(why)
-		}
-		sents = append(sents, words)
-	}
-}
-
 // LineReader reads a text of one sentence a line, a line at a time.
 // Lines end in "\n", "\r\n" or a lone "\r" (old Mac files); a byte order
 // mark opening the text is dropped. A line holding invalid UTF-8, a NUL
