@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -54,8 +53,7 @@ func TestOnInterrupt(t *testing.T) {
 // and a Ctrl-C while parse waits for more input stops it at once with
 // exit status 130, its output ending with the last whole tree.
 func TestParseStreams(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "parse")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	cmd := mainCommand("parse")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()

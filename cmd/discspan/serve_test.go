@@ -34,6 +34,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// mainCommand is `discspan args...` as a process of its own: the test
+// binary, made to run the command line by runMainEnv.
+func mainCommand(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	return cmd
+}
+
 // serveProc is a `discspan serve` process on 127.0.0.1.
 type serveProc struct {
 	cmd    *exec.Cmd
@@ -46,8 +54,8 @@ type serveProc struct {
 // until it listens.
 func startServe(t *testing.T, args ...string) *serveProc {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), runMainEnv+"=1", "DISCSPAN_TOKEN=")
+	cmd := mainCommand(append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(cmd.Env, "DISCSPAN_TOKEN=")
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
