@@ -116,8 +116,25 @@ func isSeparator(r rune) bool {
 		'…', '*', '/', '&', '•', '·', '¿', '¡', '–', '—', '―':
 		return true
 	}
-	return isSingleQuote(r) || isDoubleQuote(r)
+	return isSingleQuote(r) || isDoubleQuote(r) || r >= 0x3000 && isFullWidthMark(r)
 }
+
+// isFullWidthMark reports whether r is a full-width (CJK) punctuation mark:
+// "。", "，", "、", "！", "？", "：", "；" and the full-width and CJK brackets.
+// No word holds one, so it is a token of its own also between word
+// characters ("你好，世界。" gives "你好" "，" "世界" "。").
+func isFullWidthMark(r rune) bool {
+	switch r {
+	case '。', '，', '、', '！', '？', '：', '；', '．', '（', '）', '［', '］', '｛', '｝',
+		'「', '」', '『', '』', '【', '】', '《', '》', '〈', '〉', '〔', '〕':
+		return true
+	}
+	return false
+}
+
+// isFullWidthFinal reports whether r is a full-width mark that ends a
+// sentence: "。", "！", "？" or "．".
+func isFullWidthFinal(r rune) bool { return r == '。' || r == '！' || r == '？' || r == '．' }
 
 // isCurrency reports whether r is a currency sign ($, €, £ ...).
 func isCurrency(r rune) bool {

@@ -72,13 +72,21 @@
 //   - Hash tags and mentions ("#tag", "@naam") stay whole.
 //   - Angle brackets "<" and ">" are always tokens of their own, also
 //     between word characters: "<script>alert(1)" gives "<" "script" ">"
-//     "alert(1)" (no treebank word holds one).
+//     "alert(1)" (no treebank word holds one). So are full-width (CJK)
+//     marks and brackets: "你好，世界。" gives "你好" "，" "世界" "。".
+//   - A space left out after a sentence is put back: ".", "!", "?" or an
+//     ellipsis between a word ending in two lower-case letters and a
+//     capital followed by a lower-case letter is split off ("mooi.De" gives
+//     "mooi" "." "De", "Wat?Nee" gives "Wat" "?" "Nee"), but not after an
+//     abbreviation ("prof.Jansen", "St.Petersburg"), inside a dotted name
+//     ("java.lang.String") or before lower case ("nu.nl").
 //
 // # Sentences
 //
 // A sentence ends after ".", "!", "?" or an ellipsis, together with the
 // closing quotation marks and brackets and further such marks that follow,
-// when the next token starts with a capital or a digit (also after an opening
+// when the next token starts with a capital or a digit (after a full-width
+// "。", "！" or "？" always) (also after an opening
 // quotation mark or bracket, a dash, or an elision as in "'t Is"), or at the
 // end of the text. The abbreviations that may end a sentence end one when a
 // capital follows; titles, initials and the other abbreviations never do. A

@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -85,10 +86,14 @@ func (s *scanner) chunk(lo, hi int) {
 	start := lo
 	seenWord := false
 	prev := rune(-1)
+	wordStart := lo // where the run of word characters before i starts
 	for i := lo; i < hi; {
 		r, n := firstCluster(text[i:hi])
 		if isWord(r) || !seenWord {
-			seenWord = seenWord || isWord(r)
+			if !seenWord {
+				wordStart = i
+				seenWord = isWord(r)
+			}
 			prev = r
 			i += n
 			continue
@@ -105,14 +110,45 @@ func (s *scanner) chunk(lo, hi int) {
 		if j == hi {
 			break // trailing punctuation: the piece peels it
 		}
-		if cutRun(text[i:j], prev, firstRune(text[j:hi])) {
+		// A word after a period inside the piece is part of a dotted name
+		// ("java.lang.String"), whose periods stay.
+		dotted := wordStart-1 > start && text[wordStart-1] == '.'
+		if cutRun(text[i:j], prev, firstRune(text[j:hi])) || !dotted && s.missingSpace(text[wordStart:i], text[i:j], text[j:hi]) {
 			s.piece(start, i)
 			start = i
 		}
 		prev, _ = utf8.DecodeLastRuneInString(text[i:j])
 		i = j
+		wordStart = j
 	}
 	s.piece(start, hi)
+}
+
+// missingSpace reports whether run, sentence-final marks between the word
+// before and the text after, ends a sentence whose space was left out:
+// "mooi.De", "won.Feyenoord", "Wat?Nee". The word before must end in two
+// lower-case letters and not be an abbreviation ("prof.Jansen", "St.Petersburg",
+// "v.Chr." stay), and the text after must start with a capital and a
+// lower-case letter ("nu.nl", "2020.Daarna", "A.R.P." stay).
+func (s *scanner) missingSpace(word, run, after string) bool {
+	if !isFinalPunct(run) {
+		return false
+	}
+	r1, n1 := utf8.DecodeRuneInString(after)
+	r2, _ := utf8.DecodeRuneInString(after[n1:])
+	if !unicode.IsUpper(r1) || !unicode.IsLower(r2) {
+		return false
+	}
+	z, m := utf8.DecodeLastRuneInString(word)
+	y, _ := utf8.DecodeLastRuneInString(word[:len(word)-m])
+	if !unicode.IsLower(y) || !unicode.IsLower(z) {
+		return false
+	}
+	if run == "." {
+		_, abbrev := lookupAbbrev(s.lang, word)
+		return !abbrev
+	}
+	return true
 }
 
 // angles tokenizes a chunk holding angle brackets, which are always
@@ -151,7 +187,7 @@ func cutRun(run string, before, after rune) bool {
 		if k+n < len(run) {
 			next = firstRune(run[k+n:])
 		}
-		if isSeparator(r) && !(isWordish(prev) && isWordish(next)) {
+		if isSeparator(r) && (r >= 0x3000 && isFullWidthMark(r) || !(isWordish(prev) && isWordish(next))) {
 			return true
 		}
 		prev = r
@@ -221,13 +257,13 @@ func (s *scanner) nextChunk(i int) string {
 }
 
 // isFinalPunct reports whether a token is a sentence-final mark: ".", "!",
-// "?", an ellipsis, or a run of these.
+// "?", an ellipsis, a full-width "。", "！", "？" or "．", or a run of these.
 func isFinalPunct(t string) bool {
 	if t == "" {
 		return false
 	}
 	for _, r := range t {
-		if r != '.' && r != '!' && r != '?' && r != '…' {
+		if r != '.' && r != '!' && r != '?' && r != '…' && !isFullWidthFinal(r) {
 			return false
 		}
 	}

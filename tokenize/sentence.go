@@ -12,7 +12,7 @@ import (
 // closing quotation marks and brackets and further such marks that follow,
 // when the next token starts with a capital or a digit (also after an
 // opening quotation mark or bracket, or after an elision such as "'t" as in
-// "'t Is"). Abbreviations that may close a sentence ("etc.", "jl.",
+// "'t Is"); after a full-width "。", "！" or "？" it always ends. Abbreviations that may close a sentence ("etc.", "jl.",
 // "Inc.") end one on the same terms; titles, initials and the other
 // abbreviations never do. A blank line always ends a sentence.
 func splitSentences(lang Language, text string, toks []Token) [][]Token {
@@ -33,7 +33,7 @@ func splitSentences(lang Language, text string, toks []Token) [][]Token {
 			for j < len(toks) && closesSentence(toks, j, &quoteOpen) {
 				j++
 			}
-			if j == len(toks) || startsSentence(toks, j, isFinalPunct(toks[i].Text)) || blankLine(text[toks[j-1].End:toks[j].Start]) {
+			if j == len(toks) || fullWidthFinal(toks[i].Text) || startsSentence(toks, j, isFinalPunct(toks[i].Text)) || blankLine(text[toks[j-1].End:toks[j].Start]) {
 				end = j
 			}
 		}
@@ -85,7 +85,7 @@ func closesSentence(toks []Token, j int, quoteOpen *bool) bool {
 		return false
 	}
 	switch r {
-	case ')', ']', '}', '”', '»', '’', '\'', '›':
+	case ')', ']', '}', '”', '»', '’', '\'', '›', '）', '」', '』', '】', '》', '〉', '〕':
 		return true
 	}
 	return false
@@ -111,6 +111,14 @@ func startsSentence(toks []Token, j int, digits bool) bool {
 		return false
 	}
 	return false
+}
+
+// fullWidthFinal reports whether t ends with a full-width sentence-final
+// mark ("。", "！", "？"), which ends a sentence whatever follows: the
+// scripts that use them have no capitals.
+func fullWidthFinal(t string) bool {
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return isFullWidthFinal(r)
 }
 
 // finalAbbrev reports whether t is an abbreviation that may end a sentence.
