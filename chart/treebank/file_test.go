@@ -1,6 +1,8 @@
 package treebank
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +174,84 @@ func TestFileErrors(t *testing.T) {
 	}
 	if _, err := ReadFile(path); err == nil || !strings.HasPrefix(err.Error(), path+":2: ") {
 		t.Errorf("error %v, want one starting with %s:2: ", err, path)
+	}
+}
+
+// TestWriteFileFunc streams the dev treebank from OpenFile to
+// WriteFileFunc: the file is the one WriteFile writes; an error of the
+// producer, or of the Writer, leaves the file that was there unchanged, and
+// the producer's error comes back as it is.
+func TestWriteFileFunc(t *testing.T) {
+	path := filepath.Join(dataDir(t), "alpino-cdb", "dev.export")
+	trees, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.discbracket")
+	if err := WriteFile(want, trees); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stopped by the producer")
+	tests := []struct {
+		name    string
+		stopAt  int  // the producer fails before this tree; -1: never
+		badTree bool // tree 5 cannot be written
+		wantErr func(error) bool
+	}{
+		{"whole", -1, false, func(err error) bool { return err == nil }},
+		{"producer fails", 100, false, func(err error) bool { return err == stop }},
+		{"writer fails", -1, true, func(err error) bool {
+			var we *WriteError
+			return errors.As(err, &we) && we.N == 5 && strings.Contains(err.Error(), "got.discbracket")
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := filepath.Join(dir, "got.discbracket")
+			if err := os.WriteFile(got, []byte("kept\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in, err := OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			n := 0
+			err = WriteFileFunc(got, WriteOptions{}, func(write func(*tree.Tree) error) error {
+				return in.Each(func(tr *tree.Tree) error {
+					if n == tc.stopAt {
+						return stop
+					}
+					n++
+					if tc.badTree && n == 5 {
+						tr = tr.Clone()
+						tr.Tokens = make([]tree.Token, MaxTokens+1)
+					}
+					return write(tr)
+				})
+			})
+			if !tc.wantErr(err) {
+				t.Fatalf("error %v", err)
+			}
+			wantFile := want
+			if err != nil {
+				wantFile = ""
+			}
+			gotData, _ := os.ReadFile(got)
+			if wantFile == "" {
+				if string(gotData) != "kept\n" {
+					t.Errorf("a failed write changed the file: %.60q", gotData)
+				}
+				return
+			}
+			wantData, _ := os.ReadFile(wantFile)
+			if !bytes.Equal(gotData, wantData) {
+				t.Errorf("streamed file differs from WriteFile's at %s", firstDiff(gotData, wantData))
+			}
+			if n != len(trees) {
+				t.Errorf("%d trees given, want %d", n, len(trees))
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 // Reader reads trees one at a time.
 type Reader struct {
+	name    string
 	next    func() (*tree.Tree, error)
 	version func() int
 	line    func() int
@@ -21,18 +22,18 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 	switch f {
 	case Export:
 		x := newExportReader(r, name)
-		return &Reader{next: x.next, version: x.versionSeen, line: x.lr.lineNo}
+		return &Reader{name: name, next: x.next, version: x.versionSeen, line: x.lr.lineNo}
 	case Discbracket:
 		d := newDiscReader(r, name)
-		return &Reader{next: d.next, line: d.lr.lineNo}
+		return &Reader{name: name, next: d.next, line: d.lr.lineNo}
 	case PTB:
 		p := newPTBReader(r, name)
-		return &Reader{next: p.next, line: p.lr.lineNo}
+		return &Reader{name: name, next: p.next, line: p.lr.lineNo}
 	case TigerXML:
-		return &Reader{next: newTigerReader(r, name).next}
+		return &Reader{name: name, next: newTigerReader(r, name).next}
 	}
 	err := fmt.Errorf("treebank: %s: cannot read format %v", name, f)
-	return &Reader{next: func() (*tree.Tree, error) { return nil, err }}
+	return &Reader{name: name, next: func() (*tree.Tree, error) { return nil, err }}
 }
 
 // Next returns the next tree. At the end of the input it returns io.EOF. A
@@ -76,26 +77,41 @@ func ReadAll(r io.Reader, name string, f Format) ([]*tree.Tree, error) {
 	if f != Export && f != Discbracket && f != PTB && f != TigerXML {
 		return nil, fmt.Errorf("treebank: %s: cannot read format %v", name, f)
 	}
-	rd := NewReader(r, name, f)
 	var trees []*tree.Tree
+	err := NewReader(r, name, f).Each(func(t *tree.Tree) error {
+		trees = append(trees, t)
+		return nil
+	})
+	return trees, err
+}
+
+// Each calls fn with each tree read, in order, to the end of the input,
+// with ReadAll's treatment of errors: a malformed sentence is skipped and
+// reading goes on, until 10 of them stop it; the error returned is then an
+// ErrorList (the trees given to fn are those read without error). A read
+// error of the underlying reader stops reading and is returned wrapped,
+// with the name. An error of fn stops reading and is returned as it is.
+func (r *Reader) Each(fn func(*tree.Tree) error) error {
 	var errs ErrorList
 	for {
-		t, err := rd.Next()
+		t, err := r.Next()
 		if err == nil {
-			trees = append(trees, t)
+			if err := fn(t); err != nil {
+				return err
+			}
 			continue
 		}
 		if err == io.EOF {
-			return trees, errs.Err()
+			return errs.Err()
 		}
 		var e *Error
 		if !errors.As(err, &e) {
-			return trees, fmt.Errorf("treebank: reading %s: %w", name, err)
+			return fmt.Errorf("treebank: reading %s: %w", r.name, err)
 		}
 		errs = append(errs, e)
 		if len(errs) >= maxErrors {
-			errs = append(errs, &Error{Name: name, Line: e.Line, Msg: "too many errors"})
-			return trees, errs
+			errs = append(errs, &Error{Name: r.name, Line: e.Line, Msg: "too many errors"})
+			return errs
 		}
 	}
 }

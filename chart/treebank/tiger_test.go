@@ -455,3 +455,78 @@ func FuzzReadTigerXML(f *testing.F) {
 		_ = WriteDiscbracket(io.Discard, trees) // must not panic
 	})
 }
+
+// TestTigerXMLSpill writes the dev treebank as TIGER-XML with the body
+// moved to a temporary file every 100 kB: the document must be the bytes
+// written from memory, and no file may be left behind; where no file can
+// be made or written, the body stays in memory and the document is the same.
+func TestTigerXMLSpill(t *testing.T) {
+	path := filepath.Join(dataDir(t), "alpino-cdb", "dev.export")
+	trees, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := WriteTigerXML(&want, trees); err != nil {
+		t.Fatal(err)
+	}
+	if want.Len() >= tigerSpillAt {
+		t.Fatalf("the reference document (%d bytes) was itself spilled", want.Len())
+	}
+	tests := []struct {
+		name      string
+		tmp       func(t *testing.T) string // TMPDIR
+		readOnly  bool                      // the spill file cannot be written
+		wantSpill bool
+	}{
+		{"in a temporary file", func(t *testing.T) string { return t.TempDir() }, false, true},
+		{"no temporary file can be made", func(t *testing.T) string { return filepath.Join(t.TempDir(), "missing") }, false, false},
+		{"the temporary file cannot be written", func(t *testing.T) string { return t.TempDir() }, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := tc.tmp(t)
+			t.Setenv("TMPDIR", tmp)
+			var got bytes.Buffer
+			w := NewTigerXMLWriter(&got, "corpus")
+			w.tiger.spillAt = 100_000
+			if tc.readOnly {
+				f, err := os.CreateTemp(tmp, "ro-*")
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+				ro, err := os.Open(f.Name())
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.tiger.spill.file = ro
+			}
+			spilled := false
+			for _, tr := range trees {
+				if err := w.Write(tr); err != nil {
+					t.Fatal(err)
+				}
+				if w.tiger.spill.size > 0 {
+					spilled = true
+					if len(w.tiger.body) >= 2*w.tiger.spillAt {
+						t.Fatalf("%d bytes kept in memory after spilling", len(w.tiger.body))
+					}
+				}
+			}
+			if spilled != tc.wantSpill {
+				t.Errorf("spilled %v, want %v (failure: %v)", spilled, tc.wantSpill, w.tiger.spill.failed)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("document differs from the one written in memory at %s", firstDiff(got.Bytes(), want.Bytes()))
+			}
+			left, _ := os.ReadDir(tmp)
+			if len(left) != 0 {
+				t.Errorf("%d files left in %s: %v", len(left), tmp, left[0].Name())
+			}
+		})
+	}
+}

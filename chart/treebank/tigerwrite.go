@@ -49,7 +49,9 @@ const tigerVRoot = "VROOT"
 // sentences are known, so the body is kept until finish.
 type tigerWriter struct {
 	corpusID string
-	body     []byte
+	body     []byte     // the sentences not yet moved to spill
+	spill    tigerSpill // the sentences before body, beyond spillAt bytes
+	spillAt  int
 	finished bool
 	ids      map[string]bool // sentence ids used: XML ids must not repeat
 
@@ -62,6 +64,7 @@ type tigerWriter struct {
 func newTigerWriter(corpusID string) *tigerWriter {
 	return &tigerWriter{
 		corpusID: corpusID,
+		spillAt:  tigerSpillAt,
 		ids:      map[string]bool{},
 		pos:      map[string]bool{},
 		morph:    map[string]bool{},
@@ -193,6 +196,9 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	b = edges(b, len(t.Nodes))
 	b = append(b, "          </nt>\n        </nonterminals>\n      </graph>\n    </s>\n"...)
 	tw.body = b
+	if len(tw.body) >= tw.spillAt && tw.spill.take(tw.body) {
+		tw.body = tw.body[:0]
+	}
 	return nil
 }
 
@@ -307,8 +313,11 @@ func appendAttr(dst []byte, s string) []byte {
 
 // finish writes the whole document: the XML declaration, the header
 // declaring the features and the values used, the body and the end tags.
-func (tw *tigerWriter) finish(w *bufio.Writer) {
+// Errors of w are kept by bufio; the error returned is one of reading back
+// the body's temporary file.
+func (tw *tigerWriter) finish(w *bufio.Writer) error {
 	tw.finished = true
+	defer tw.spill.close()
 	var b []byte
 	b = append(b, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"...)
 	b = appendAttr(append(b, `<corpus id="`...), tw.corpusID)
@@ -356,9 +365,14 @@ func (tw *tigerWriter) finish(w *bufio.Writer) {
 	}
 	b = append(b, "    </annotation>\n  </head>\n  <body>\n"...)
 	w.Write(b) // errors are kept by bufio
+	if err := tw.spill.copyTo(w); err != nil {
+		tw.body = nil
+		return err
+	}
 	w.Write(tw.body)
 	w.WriteString("  </body>\n</corpus>\n")
 	tw.body = nil
+	return nil
 }
 
 // appendValues appends <value name="..."/> elements in sorted order.

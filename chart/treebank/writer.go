@@ -35,7 +35,10 @@ func NewWriter(w io.Writer, f Format) *Writer {
 // NewTigerXMLWriter returns a Writer of TIGER-XML to w, with the given
 // corpus id. The header of a TIGER-XML file declares the values used in its
 // body, so the Writer keeps the sentences (as text) until Flush, which
-// writes the whole document; it takes no more trees after that.
+// writes the whole document; it takes no more trees after that. Beyond
+// 32 MiB the sentences are kept in a temporary file (in os.TempDir, removed
+// at once where the system allows, else by Flush), so memory does not grow
+// with the document; where no such file can be made they stay in memory.
 func NewTigerXMLWriter(w io.Writer, corpusID string) *Writer {
 	return &Writer{w: bufio.NewWriter(w), format: TigerXML, tiger: newTigerWriter(corpusID)}
 }
@@ -177,7 +180,9 @@ func (w *Writer) Flush() error {
 			return err
 		}
 		if w.format == TigerXML {
-			w.tiger.finish(w.w)
+			if err := w.tiger.finish(w.w); err != nil {
+				return err
+			}
 		}
 	}
 	w.writeHeader()

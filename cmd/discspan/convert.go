@@ -32,19 +32,28 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	} else if f == treebank.PTB {
 		return fmt.Errorf("treebank: %s: cannot write format %v", rest[1], f)
 	}
-	trees, err := treebank.ReadFile(rest[0])
+	// The trees are converted as they are read, so memory does not grow
+	// with the treebank; OUT is replaced only when all of IN was read and
+	// written without error.
+	in, err := treebank.OpenFile(rest[0])
 	if err != nil {
 		return err
 	}
-	if *punct {
-		for i, t := range trees {
-			trees[i] = tree.ReattachPunct(t)
-		}
-	}
-	if err := treebank.WriteFileOptions(rest[1], trees, opts); err != nil {
+	defer in.Close()
+	n := 0
+	err = treebank.WriteFileFunc(rest[1], opts, func(write func(*tree.Tree) error) error {
+		return in.Each(func(t *tree.Tree) error {
+			if *punct {
+				t = tree.ReattachPunct(t)
+			}
+			n++
+			return write(t)
+		})
+	})
+	if err != nil {
 		return err
 	}
 	// On standard error, so that OUT may be /dev/stdout.
-	fmt.Fprintf(stderr, "discspan convert: wrote %d trees to %s\n", len(trees), rest[1])
+	fmt.Fprintf(stderr, "discspan convert: wrote %d trees to %s\n", n, rest[1])
 	return nil
 }

@@ -174,6 +174,54 @@ func TestConvertCommand(t *testing.T) {
 	}
 }
 
+// TestConvertStreamsSafely converts a treebank with a malformed tree in
+// its middle: the error names the file and line, and the output file that
+// was there stays as it was (the trees before the error are written as
+// they are read, so only a complete conversion may replace it). A file
+// converted onto itself is replaced by the converted trees.
+func TestConvertStreamsSafely(t *testing.T) {
+	good, err := os.ReadFile(dataPath(t, "dev.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(good), "\n")
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.discbracket")
+	data := strings.Join(lines[:300], "") + "(S (NP 0=a) 1=b\n" + strings.Join(lines[300:], "")
+	if err := os.WriteFile(broken, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.xml")
+	if err := os.WriteFile(out, []byte("kept"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, status := runCmd("convert", broken, out)
+	if status == 0 || !strings.Contains(stderr, "broken.discbracket:301") {
+		t.Errorf("status %d, stderr %q: want a failure naming broken.discbracket:301", status, stderr)
+	}
+	if got, _ := os.ReadFile(out); string(got) != "kept" {
+		t.Errorf("the output file was changed by a failed conversion: %.60q", got)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*out*")); len(left) != 1 {
+		t.Errorf("files left beside the output: %v", left)
+	}
+
+	self := filepath.Join(dir, "self.export")
+	if _, stderr, status := runCmd("convert", dataPath(t, "dev.discbracket"), self); status != 0 {
+		t.Fatal(stderr)
+	}
+	want, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, status := runCmd("convert", self, self); status != 0 {
+		t.Fatalf("converting a file onto itself: %s", stderr)
+	}
+	if got, _ := os.ReadFile(self); !bytes.Equal(got, want) {
+		t.Errorf("an export file converted onto itself changed: %d bytes, want %d", len(got), len(want))
+	}
+}
+
 // TestConvertMatchesShippedFiles checks that converting dev.export gives
 // the shipped discbracket files byte for byte (parentheses as -LRB- and
 // -RRB-), with and without --reattach-punct, and that --disco-parens
