@@ -255,3 +255,34 @@ func TestWriteFileFunc(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderRest reads a few trees, then the rest with Rest: the count is
+// the rest's, and a parse error given to Rest heads the list of errors.
+func TestReaderRest(t *testing.T) {
+	path := filepath.Join(dataDir(t), "alpino-cdb", "dev.discbracket")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader(bytes.NewReader(data), "dev.discbracket", Discbracket)
+	for range 14 {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := r.Rest(nil); n != 700 || err != nil {
+		t.Errorf("Rest: %d trees, %v; want 700, nil", n, err)
+	}
+	r = NewReader(strings.NewReader("(S 0=a)\n(S 0=b\n(S 0=c)\n(S 1=d\n"), "x.discbracket", Discbracket)
+	r.Next()
+	_, err = r.Next()
+	var first *Error
+	if !errors.As(err, &first) {
+		t.Fatalf("Next: %v, want a parse error", err)
+	}
+	n, err := r.Rest(first)
+	var list ErrorList
+	if n != 1 || !errors.As(err, &list) || len(list) != 2 || list[0] != first || list[1].Line != 4 {
+		t.Errorf("Rest: %d trees, %v; want 1 and the errors of lines 2 and 4", n, err)
+	}
+}

@@ -44,6 +44,9 @@ func (r *Reader) Next() (*tree.Tree, error) {
 	return r.next()
 }
 
+// Name returns the name given to NewReader (normally the file name).
+func (r *Reader) Name() string { return r.name }
+
 // Line returns the number (1-based) of the last line read: after Next has
 // returned a tree, the tree's last line (its #EOS line in export, its line
 // in discbracket). It is 0 for TIGER-XML, whose reader counts no lines.
@@ -92,7 +95,26 @@ func ReadAll(r io.Reader, name string, f Format) ([]*tree.Tree, error) {
 // error of the underlying reader stops reading and is returned wrapped,
 // with the name. An error of fn stops reading and is returned as it is.
 func (r *Reader) Each(fn func(*tree.Tree) error) error {
+	return r.each(nil, fn)
+}
+
+// Rest reads the rest of the input, as Each does, and returns the number of
+// trees read. first, when not nil, is a parse error that Next has just
+// returned: it heads the list of errors.
+func (r *Reader) Rest(first *Error) (int, error) {
 	var errs ErrorList
+	if first != nil {
+		errs = ErrorList{first}
+	}
+	n := 0
+	err := r.each(errs, func(*tree.Tree) error { n++; return nil })
+	return n, err
+}
+
+func (r *Reader) each(errs ErrorList, fn func(*tree.Tree) error) error {
+	if len(errs) >= maxErrors {
+		return errs
+	}
 	for {
 		t, err := r.Next()
 		if err == nil {

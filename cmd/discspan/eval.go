@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/discspan/discspan/chart/eval"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 )
 
@@ -35,15 +37,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	gold, err := treebank.ReadFile(rest[0])
-	if err != nil {
-		return err
-	}
-	cand, err := treebank.ReadFile(rest[1])
-	if err != nil {
-		return err
-	}
-	res, err := eval.Evaluate(gold, cand, params)
+	res, err := evaluateFiles(rest[0], rest[1], params)
 	if err != nil {
 		return err
 	}
@@ -58,4 +52,70 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprint(stdout, eval.FormatSummary(res))
 	return nil
+}
+
+// evaluateFiles scores the candidate treebank at candPath against the gold
+// one at goldPath, reading the two side by side one tree at a time, so that
+// memory does not grow with the treebanks. A malformed tree stops the
+// scoring and the rest of its file is read for further errors (up to ten,
+// as treebank.ReadFile reports them); files of different lengths are
+// counted to the end, so the error gives both numbers, as eval.Evaluate's
+// does.
+func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, error) {
+	gold, err := treebank.OpenFile(goldPath)
+	if err != nil {
+		return nil, err
+	}
+	defer gold.Close()
+	cand, err := treebank.OpenFile(candPath)
+	if err != nil {
+		return nil, err
+	}
+	defer cand.Close()
+	e := eval.NewEvaluator(p)
+	for n := 0; ; n++ {
+		g, gerr := nextTree(gold.Reader)
+		if gerr != nil && gerr != io.EOF {
+			return nil, gerr
+		}
+		c, cerr := nextTree(cand.Reader)
+		if cerr != nil && cerr != io.EOF {
+			return nil, cerr
+		}
+		switch {
+		case gerr == io.EOF && cerr == io.EOF && n == 0:
+			return nil, fmt.Errorf("eval: no sentences")
+		case gerr == io.EOF && cerr == io.EOF:
+			return e.Result(), nil
+		case gerr == io.EOF:
+			more, err := cand.Rest(nil)
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", n, n+1+more)
+		case cerr == io.EOF:
+			more, err := gold.Rest(nil)
+			if err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", n+1+more, n)
+		}
+		if _, err := e.Add(g, c); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// nextTree returns the next tree of r, io.EOF at its end, or, for a
+// malformed tree, the errors of it and of the rest of the input (see
+// treebank.Reader.Rest).
+func nextTree(r *treebank.Reader) (*tree.Tree, error) {
+	t, err := r.Next()
+	var pe *treebank.Error
+	if errors.As(err, &pe) {
+		_, err = r.Rest(pe)
+	} else if err != nil && err != io.EOF {
+		err = fmt.Errorf("treebank: reading %s: %w", r.Name(), err)
+	}
+	return t, err
 }

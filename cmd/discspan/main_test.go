@@ -222,6 +222,48 @@ func TestConvertStreamsSafely(t *testing.T) {
 	}
 }
 
+// TestEvalErrors checks what eval, which reads gold and candidate side by
+// side, reports when they do not pair up: both lengths when one file is
+// shorter, and the file and line of a malformed tree, with the count of
+// further errors in its file.
+func TestEvalErrors(t *testing.T) {
+	good, err := os.ReadFile(dataPath(t, "dev.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(good), "\n"), "\n")
+	dir := t.TempDir()
+	file := func(name string, ls ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(ls, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const bad = "(S (NP 0=a) 1=b\n"
+	whole := file("whole.discbracket", lines...)
+	short := file("short.discbracket", lines[:100]...)
+	broken := file("broken.discbracket", append(append(append([]string{}, lines[:300]...), bad), lines[300:]...)...)
+	twice := file("twice.discbracket", append(append(append(append([]string{}, lines[:10]...), bad), lines[10:20]...), bad)...)
+	for _, tc := range []struct {
+		name, gold, cand, want string
+	}{
+		{"candidate shorter", whole, short, "gold has 714 sentences, candidate 100"},
+		{"gold shorter", short, whole, "gold has 100 sentences, candidate 714"},
+		{"malformed candidate", whole, broken, "broken.discbracket:301:13: word \"1=b\""},
+		{"malformed gold", broken, whole, "broken.discbracket:301:13"},
+		{"two malformed trees", whole, twice, "twice.discbracket:11:13: word \"1=b\" next to bracketed constituents in (S (and 1 more error)"},
+		{"malformed tree in the longer rest", short, broken, "broken.discbracket:301:13"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, status := runCmd("eval", tc.gold, tc.cand)
+			if status == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("status %d, stderr %q; want %q", status, stderr, tc.want)
+			}
+		})
+	}
+}
+
 // TestConvertMatchesShippedFiles checks that converting dev.export gives
 // the shipped discbracket files byte for byte (parentheses as -LRB- and
 // -RRB-), with and without --reattach-punct, and that --disco-parens
