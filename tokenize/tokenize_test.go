@@ -118,8 +118,8 @@ func TestNumbers(t *testing.T) {
 
 func TestAbbreviations(t *testing.T) {
 	runCases(t, Tokenizer{Lang: Dutch}, []tokenCase{
-		{"Dutch abbreviations", "bijv. o.a. d.w.z. enz. mr. dr. blz. nr. jl. a.s. m.b.t. t.a.v. e.d. i.p.v. resp. ca. incl. excl. pct. mln. mld. min. max. ir. ing. prof. drs. mevr. dhr. St. v.Chr. n.Chr. zo",
-			"bijv. | o.a. | d.w.z. | enz. | mr. | dr. | blz. | nr. | jl. | a.s. | m.b.t. | t.a.v. | e.d. | i.p.v. | resp. | ca. | incl. | excl. | pct. | mln. | mld. | min. | max. | ir. | ing. | prof. | drs. | mevr. | dhr. | St. | v.Chr. | n.Chr. | zo"},
+		{"Dutch abbreviations", "bijv. o.a. d.w.z. enz. mr. dr. blz. nr. nrs. jl. a.s. m.b.t. t.a.v. e.d. i.p.v. resp. ca. incl. excl. pct. mln. mld. min. max. ir. ing. prof. drs. mevr. dhr. St. v.Chr. n.Chr. zo",
+			"bijv. | o.a. | d.w.z. | enz. | mr. | dr. | blz. | nr. | nrs. | jl. | a.s. | m.b.t. | t.a.v. | e.d. | i.p.v. | resp. | ca. | incl. | excl. | pct. | mln. | mld. | min. | max. | ir. | ing. | prof. | drs. | mevr. | dhr. | St. | v.Chr. | n.Chr. | zo"},
 		{"capitalised at sentence start", "Bijv. dit", "Bijv. | dit"},
 		{"initials", "J. F. Kennedy en A.R. Smit", "J. | F. | Kennedy | en | A.R. | Smit"},
 		{"lower-case initial", "v. Dijk", "v. | Dijk"},
