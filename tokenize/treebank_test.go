@@ -144,6 +144,19 @@ func TestTreebankReproduction(t *testing.T) {
 	}{
 		{"train.export", 97},
 		{"dev.export", 96},
+		// The Alpino suites (../alpino-suites): questions (qa,
+		// qtleap1q), and other genres; i_suite and ovis hold spelled-out
+		// words and speech markers ("<@>"), which no raw text has.
+		{"../alpino-suites/qa.export", 99},
+		{"../alpino-suites/qtleap1q.export", 99},
+		{"../alpino-suites/eans.export", 99},
+		{"../alpino-suites/extra.export", 99},
+		{"../alpino-suites/g_suite.export", 99},
+		{"../alpino-suites/h_suite.export", 99},
+		{"../alpino-suites/j_suite.export", 99},
+		{"../alpino-suites/wpspel.export", 99},
+		{"../alpino-suites/i_suite.export", 96},
+		{"../alpino-suites/ovis.export", 90},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
@@ -230,6 +243,19 @@ func TestTreebankSentences(t *testing.T) {
 	}{
 		{"train.export", 97},
 		{"dev.export", 96},
+		// The Alpino suites (../alpino-suites): questions (qa,
+		// qtleap1q), and other genres; i_suite and ovis hold spelled-out
+		// words and speech markers ("<@>"), which no raw text has.
+		{"../alpino-suites/qa.export", 99},
+		{"../alpino-suites/qtleap1q.export", 99},
+		{"../alpino-suites/eans.export", 99},
+		{"../alpino-suites/extra.export", 99},
+		{"../alpino-suites/g_suite.export", 99},
+		{"../alpino-suites/h_suite.export", 99},
+		{"../alpino-suites/j_suite.export", 99},
+		{"../alpino-suites/wpspel.export", 99},
+		{"../alpino-suites/i_suite.export", 96},
+		{"../alpino-suites/ovis.export", 90},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			units := mergeUnits(readExportSentences(t, c.file))
