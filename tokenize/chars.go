@@ -120,12 +120,13 @@ func isSeparator(r rune) bool {
 }
 
 // isFullWidthMark reports whether r is a full-width (CJK) punctuation mark:
-// "。", "，", "、", "！", "？", "：", "；" and the full-width and CJK brackets.
+// "。", "，", "、", "！", "？", "；" and the full-width and CJK brackets (not
+// the full-width colon and full stop, which stand between digits: "１２：３０").
 // No word holds one, so it is a token of its own also between word
 // characters ("你好，世界。" gives "你好" "，" "世界" "。").
 func isFullWidthMark(r rune) bool {
 	switch r {
-	case '。', '，', '、', '！', '？', '：', '；', '．', '（', '）', '［', '］', '｛', '｝',
+	case '。', '，', '、', '！', '？', '；', '（', '）', '［', '］', '｛', '｝',
 		'「', '」', '『', '』', '【', '】', '《', '》', '〈', '〉', '〔', '〕':
 		return true
 	}
@@ -133,8 +134,8 @@ func isFullWidthMark(r rune) bool {
 }
 
 // isFullWidthFinal reports whether r is a full-width mark that ends a
-// sentence: "。", "！", "？" or "．".
-func isFullWidthFinal(r rune) bool { return r == '。' || r == '！' || r == '？' || r == '．' }
+// sentence: "。", "！" or "？".
+func isFullWidthFinal(r rune) bool { return r == '。' || r == '！' || r == '？' }
 
 // isCurrency reports whether r is a currency sign ($, €, £ ...).
 func isCurrency(r rune) bool {

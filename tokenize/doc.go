@@ -74,12 +74,6 @@
 //     between word characters: "<script>alert(1)" gives "<" "script" ">"
 //     "alert(1)" (no treebank word holds one). So are full-width (CJK)
 //     marks and brackets: "你好，世界。" gives "你好" "，" "世界" "。".
-//   - A space left out after a sentence is put back: ".", "!", "?" or an
-//     ellipsis between a word ending in two lower-case letters and a
-//     capital followed by a lower-case letter is split off ("mooi.De" gives
-//     "mooi" "." "De", "Wat?Nee" gives "Wat" "?" "Nee"), but not after an
-//     abbreviation ("prof.Jansen", "St.Petersburg"), inside a dotted name
-//     ("java.lang.String") or before lower case ("nu.nl").
 //
 // # Sentences
 //

@@ -2,7 +2,6 @@ package tokenize
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -86,14 +85,10 @@ func (s *scanner) chunk(lo, hi int) {
 	start := lo
 	seenWord := false
 	prev := rune(-1)
-	wordStart := lo // where the run of word characters before i starts
 	for i := lo; i < hi; {
 		r, n := firstCluster(text[i:hi])
 		if isWord(r) || !seenWord {
-			if !seenWord {
-				wordStart = i
-				seenWord = isWord(r)
-			}
+			seenWord = seenWord || isWord(r)
 			prev = r
 			i += n
 			continue
@@ -110,45 +105,14 @@ func (s *scanner) chunk(lo, hi int) {
 		if j == hi {
 			break // trailing punctuation: the piece peels it
 		}
-		// A word after a period inside the piece is part of a dotted name
-		// ("java.lang.String"), whose periods stay.
-		dotted := wordStart-1 > start && text[wordStart-1] == '.'
-		if cutRun(text[i:j], prev, firstRune(text[j:hi])) || !dotted && s.missingSpace(text[wordStart:i], text[i:j], text[j:hi]) {
+		if cutRun(text[i:j], prev, firstRune(text[j:hi])) {
 			s.piece(start, i)
 			start = i
 		}
 		prev, _ = utf8.DecodeLastRuneInString(text[i:j])
 		i = j
-		wordStart = j
 	}
 	s.piece(start, hi)
-}
-
-// missingSpace reports whether run, sentence-final marks between the word
-// before and the text after, ends a sentence whose space was left out:
-// "mooi.De", "won.Feyenoord", "Wat?Nee". The word before must end in two
-// lower-case letters and not be an abbreviation ("prof.Jansen", "St.Petersburg",
-// "v.Chr." stay), and the text after must start with a capital and a
-// lower-case letter ("nu.nl", "2020.Daarna", "A.R.P." stay).
-func (s *scanner) missingSpace(word, run, after string) bool {
-	if !isFinalPunct(run) {
-		return false
-	}
-	r1, n1 := utf8.DecodeRuneInString(after)
-	r2, _ := utf8.DecodeRuneInString(after[n1:])
-	if !unicode.IsUpper(r1) || !unicode.IsLower(r2) {
-		return false
-	}
-	z, m := utf8.DecodeLastRuneInString(word)
-	y, _ := utf8.DecodeLastRuneInString(word[:len(word)-m])
-	if !unicode.IsLower(y) || !unicode.IsLower(z) {
-		return false
-	}
-	if run == "." {
-		_, abbrev := lookupAbbrev(s.lang, word)
-		return !abbrev
-	}
-	return true
 }
 
 // angles tokenizes a chunk holding angle brackets, which are always
@@ -257,7 +221,7 @@ func (s *scanner) nextChunk(i int) string {
 }
 
 // isFinalPunct reports whether a token is a sentence-final mark: ".", "!",
-// "?", an ellipsis, a full-width "。", "！", "？" or "．", or a run of these.
+// "?", an ellipsis, a full-width "。", "！" or "？", or a run of these.
 func isFinalPunct(t string) bool {
 	if t == "" {
 		return false
