@@ -102,6 +102,7 @@ func WriteFileFunc(path string, o WriteOptions, produce func(write func(*tree.Tr
 	var produceErr error
 	err := atomicfile.Write(path, func(w io.Writer) error {
 		tw := NewWriter(w, f)
+		defer tw.release()
 		if o.PTBParens {
 			tw.PTBParens()
 		}

@@ -159,6 +159,14 @@ func (w *Writer) writeHeader() {
 	}
 }
 
+// release frees what a Writer abandoned before Flush holds: a TIGER-XML
+// body's temporary file.
+func (w *Writer) release() {
+	if w.tiger != nil {
+		w.tiger.spill.close()
+	}
+}
+
 // FlushTrees writes the trees written so far to the underlying writer, so
 // that a reader at the other end of a pipe gets them now. Unlike Flush it
 // does not complete anything: a TigerXML document keeps its sentences
@@ -177,6 +185,7 @@ func (w *Writer) FlushTrees() error {
 func (w *Writer) Flush() error {
 	if done := w.format == TigerXML && w.tiger.finished; !done {
 		if err := w.check(); err != nil {
+			w.release()
 			return err
 		}
 		if w.format == TigerXML {

@@ -33,9 +33,20 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("treebank: %s: cannot write format %v", rest[1], f)
 	}
 	// The trees are converted as they are read, so memory does not grow
-	// with the treebank; OUT is replaced only when all of IN was read and
-	// written without error.
+	// with the treebank; a file OUT is replaced only when all of IN was
+	// read and written without error.
+	// A first pass checks IN whole, so that nothing is written on bad
+	// input, also where OUT is written in place (/dev/stdout, a pipe).
 	in, err := treebank.OpenFile(rest[0])
+	if err != nil {
+		return err
+	}
+	_, err = in.Rest(nil)
+	in.Close()
+	if err != nil {
+		return err
+	}
+	in, err = treebank.OpenFile(rest[0])
 	if err != nil {
 		return err
 	}

@@ -56,12 +56,32 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 
 // evaluateFiles scores the candidate treebank at candPath against the gold
 // one at goldPath, reading the two side by side one tree at a time, so that
-// memory does not grow with the treebanks. A malformed tree stops the
-// scoring and the rest of its file is read for further errors (up to ten,
-// as treebank.ReadFile reports them); files of different lengths are
-// counted to the end, so the error gives both numbers, as eval.Evaluate's
-// does.
+// memory does not grow with the treebanks, after a first pass that checks
+// and counts them. The second pass stops at a malformed tree or a length
+// mismatch too (a file changed between the passes), with the same errors.
 func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, error) {
+	// A first pass reads each file whole, without keeping its trees, so
+	// that errors come in the order of reading the files whole: gold's
+	// parse errors, then the candidate's, then the numbers of sentences,
+	// and only then a pair that differs.
+	var counts [2]int
+	for i, path := range []string{goldPath, candPath} {
+		f, err := treebank.OpenFile(path)
+		if err != nil {
+			return nil, err
+		}
+		counts[i], err = f.Rest(nil)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case counts[0] != counts[1]:
+		return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", counts[0], counts[1])
+	case counts[0] == 0:
+		return nil, fmt.Errorf("eval: no sentences")
+	}
 	gold, err := treebank.OpenFile(goldPath)
 	if err != nil {
 		return nil, err

@@ -254,6 +254,10 @@ func TestEvalErrors(t *testing.T) {
 		{"malformed gold", broken, whole, "broken.discbracket:301:13"},
 		{"two malformed trees", whole, twice, "twice.discbracket:11:13: word \"1=b\" next to bracketed constituents in (S (and 1 more error)"},
 		{"malformed tree in the longer rest", short, broken, "broken.discbracket:301:13"},
+		// As when both files were read whole first: the counts before a
+		// pair that differs, gold's parse errors before the candidate's.
+		{"extra sentence at the start", short, file("shifted.discbracket", append([]string{lines[200]}, lines[:100]...)...), "gold has 100 sentences, candidate 101"},
+		{"both malformed", broken, twice, "broken.discbracket:301:13"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, status := runCmd("eval", tc.gold, tc.cand)

@@ -21,14 +21,15 @@ const (
 var _ app.Store = (*Platform)(nil)
 
 // idbWait waits for an IndexedDB request (or transaction, with the events
-// named ok and fail) and returns its result. It blocks: call it from a
-// goroutine, never from a JavaScript callback.
-func idbWait(target js.Value, ok, fail string) (js.Value, error) {
+// named ok and fail, and more failure events in moreFail) and returns its
+// result. It blocks: call it from a goroutine, never from a JavaScript
+// callback.
+func idbWait(target js.Value, ok, fail string, moreFail ...string) (js.Value, error) {
 	type outcome struct {
 		v   js.Value
 		err error
 	}
-	done := make(chan outcome, 1)
+	done := make(chan outcome, 2+len(moreFail))
 	onOK := js.FuncOf(func(js.Value, []js.Value) any {
 		var v js.Value
 		if r := target.Get("result"); !r.IsUndefined() {
@@ -47,8 +48,20 @@ func idbWait(target js.Value, ok, fail string) (js.Value, error) {
 	})
 	defer onOK.Release()
 	defer onFail.Release()
-	target.Set("on"+ok, onOK)
-	target.Set("on"+fail, onFail)
+	events := append([]string{ok, fail}, moreFail...)
+	for i, ev := range events {
+		if i == 0 {
+			target.Set("on"+ev, onOK)
+		} else {
+			target.Set("on"+ev, onFail)
+		}
+	}
+	// A later event (abort after error) must not call a released function.
+	defer func() {
+		for _, ev := range events {
+			target.Set("on"+ev, js.Null())
+		}
+	}()
 	o := <-done
 	return o.v, o.err
 }
@@ -104,7 +117,9 @@ func (p *Platform) StoreSave(key string, data []byte) error {
 	defer db.Call("close")
 	tx := db.Call("transaction", idbStore, "readwrite")
 	tx.Call("objectStore", idbStore).Call("put", string(data), key)
-	if _, err := idbWait(tx, "complete", "error"); err != nil {
+	// A full quota aborts the transaction without an error event: wait for
+	// abort too, or the save would never end.
+	if _, err := idbWait(tx, "complete", "error", "abort"); err != nil {
 		return fmt.Errorf("saving %s to IndexedDB: %w", key, err)
 	}
 	return nil
