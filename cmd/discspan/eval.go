@@ -57,8 +57,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 // evaluateFiles scores the candidate treebank at candPath against the gold
 // one at goldPath, reading the two side by side one tree at a time, so that
 // memory does not grow with the treebanks, after a first pass that checks
-// and counts them. The second pass stops at a malformed tree or a length
-// mismatch too (a file changed between the passes), with the same errors.
+// and counts them (a file changed between the passes is reported as such).
 func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, error) {
 	// A first pass reads each file whole, without keeping its trees, so
 	// that errors come in the order of reading the files whole: gold's
@@ -103,22 +102,11 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 			return nil, cerr
 		}
 		switch {
-		case gerr == io.EOF && cerr == io.EOF && n == 0:
-			return nil, fmt.Errorf("eval: no sentences")
 		case gerr == io.EOF && cerr == io.EOF:
 			return e.Result(), nil
-		case gerr == io.EOF:
-			more, err := cand.Rest(nil)
-			if err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", n, n+1+more)
-		case cerr == io.EOF:
-			more, err := gold.Rest(nil)
-			if err != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", n+1+more, n)
+		case gerr == io.EOF || cerr == io.EOF:
+			// The first pass counted the same number in both.
+			return nil, fmt.Errorf("eval: %s or %s changed while it was read (after %d sentences)", goldPath, candPath, n)
 		}
 		if _, err := e.Add(g, c); err != nil {
 			return nil, err
