@@ -387,6 +387,18 @@ func (c *Corpus) Trees() []*tree.Tree {
 	return out
 }
 
+// Snapshot returns a corpus of the sentences as they are now, without
+// their undo histories and without the Reparser. It shares the sentences'
+// states, which never change, so it is cheap to take, and later edits of c
+// do not reach it: it can be saved (Save) while c is being edited.
+func (c *Corpus) Snapshot() *Corpus {
+	out := &Corpus{Name: c.Name, Sentences: make([]*Sentence, len(c.Sentences))}
+	for i, s := range c.Sentences {
+		out.Sentences[i] = &Sentence{cur: s.cur, depth: s.depth}
+	}
+	return out
+}
+
 // Counts returns the number of sentences of each status, indexed by
 // Status.
 func (c *Corpus) Counts() [len(statusNames)]int {

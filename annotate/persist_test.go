@@ -88,6 +88,26 @@ func TestSaveLoadData(t *testing.T) {
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
 		t.Error("saving the loaded corpus gives other bytes")
 	}
+
+	// A snapshot saves as the corpus did when it was taken, whatever is
+	// edited afterwards, and has no undo history.
+	snapshot := c.Snapshot()
+	if err := c.Sentences[0].Do(ctx, SetNote{"changed after the snapshot"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Sentences[4].Do(ctx, DeleteNode{0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var sb bytes.Buffer
+	if err := snapshot.Save(&sb); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sb.Bytes(), a.Bytes()) {
+		t.Error("the snapshot saves other bytes than the corpus when it was taken")
+	}
+	if len(snapshot.Sentences[0].UndoList()) != 0 || snapshot.Sentences[0].Note() == c.Sentences[0].Note() {
+		t.Error("the snapshot follows the corpus's edits, or has its history")
+	}
 }
 
 func TestLoadErrors(t *testing.T) {

@@ -70,6 +70,45 @@ func TestBrowserAnnotateAdd(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown("the corpus after the removal", 2, 2)
+	// The removal can be undone.
+	if msg := annText(t, ctx, "#ann-msg"); !strings.Contains(msg, "Ctrl+Z puts it back") {
+		t.Errorf("the removal's message %q does not say how to undo it", msg)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#ann-restore`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	if words, _ := shown("the sentence put back", 2, 3); words != s[1] {
+		t.Errorf("put back %q, want %q", words, s[1])
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#ann-remove`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	shown("the corpus after the second removal", 2, 2)
+
+	// Closing or reloading the page with an edit not yet saved asks first
+	// (and starts the save); once saved, it does not.
+	var asked bool
+	annEval(t, ctx, `(() => {
+		document.querySelector('#ann-status-checked').click();
+		const e = new Event('beforeunload', {cancelable: true});
+		window.dispatchEvent(e);
+		return e.defaultPrevented;
+	})()`, &asked)
+	if !asked {
+		t.Error("an edit not yet saved: the page does not ask before it is closed")
+	}
+	annWait(t, ctx, "the save", `(() => { const a = document.querySelector('#anntab'); return a.dataset.saved === a.dataset.seq; })()`)
+	annEval(t, ctx, `(() => {
+		const e = new Event('beforeunload', {cancelable: true});
+		window.dispatchEvent(e);
+		return e.defaultPrevented;
+	})()`, &asked)
+	if asked {
+		t.Error("everything saved: the page still asks before it is closed")
+	}
+	if st := annText(t, ctx, "#ann-save"); st != "saved in this browser" {
+		t.Errorf("save state %q", st)
+	}
 
 	// The work is saved; a reload restores it, and sentences can still be
 	// added.

@@ -159,8 +159,17 @@ func TestBrowserAnnotate(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.SetUploadFiles(`#ann-file`, []string{in}, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}
-	imported := annWait(t, ctx, "the import", `(() => { const p = document.querySelector('#ann-import'); return p && p.dataset.done === '1' ? p.textContent : false; })()`)
-	t.Logf("import: %s in %v", imported, time.Since(start).Round(time.Millisecond))
+	read := annWait(t, ctx, "the import", `(() => { const p = document.querySelector('#ann-import'); return p && p.dataset.done === '1' ? p.textContent : false; })()`)
+	t.Logf("import: %s in %v", read, time.Since(start).Round(time.Millisecond))
+	// A corpus is open: the page asks before the file replaces it.
+	question := annText(t, ctx, "#ann-import-confirm")
+	if !strings.Contains(read, "waiting") || !strings.Contains(question, "Replace the open corpus") {
+		t.Fatalf("the import replaced the open corpus without asking: %q, %q", read, question)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#ann-import-replace`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	imported := annWait(t, ctx, "the imported corpus", `(() => { const p = document.querySelector('#ann-import'); return p && !document.querySelector('#ann-import-confirm') && p.textContent.includes('imported') ? p.textContent : false; })()`)
 	if !strings.Contains(imported, "20 sentences imported") {
 		t.Fatalf("import: %s", imported)
 	}

@@ -53,6 +53,7 @@ func main() {
 	})
 	defer onHash.Release()
 	js.Global().Call("addEventListener", "hashchange", onHash)
+	defer keepAnnotation(env, a)()
 	// vugu asks for a render after every event and update; requests that
 	// come while a render runs or waits are served by one render (wake
 	// holds at most one). A job just started is rendered JobBarDelay
@@ -86,5 +87,43 @@ func main() {
 			timer.Stop()
 		}
 		render()
+	}
+}
+
+// keepAnnotation saves the annotation project at once when the page is
+// hidden or closed (an edit made just before is otherwise lost with the
+// debounced save), and asks before the page is closed or reloaded with
+// work not yet saved. It returns the function that stops listening.
+func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
+	doc := js.Global().Get("document")
+	onHide := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("type").String() == "visibilitychange" && doc.Get("visibilityState").String() != "hidden" {
+			return nil
+		}
+		env.Lock()
+		a.AnnFlush()
+		env.UnlockOnly()
+		return nil
+	})
+	onUnload := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		env.Lock()
+		unsaved := a.AnnUnsaved()
+		a.AnnFlush()
+		env.UnlockOnly()
+		if unsaved && len(args) > 0 {
+			args[0].Call("preventDefault")
+			args[0].Set("returnValue", "") // older browsers ask only with it set
+		}
+		return nil
+	})
+	doc.Call("addEventListener", "visibilitychange", onHide)
+	js.Global().Call("addEventListener", "pagehide", onHide)
+	js.Global().Call("addEventListener", "beforeunload", onUnload)
+	return func() {
+		doc.Call("removeEventListener", "visibilitychange", onHide)
+		js.Global().Call("removeEventListener", "pagehide", onHide)
+		js.Global().Call("removeEventListener", "beforeunload", onUnload)
+		onHide.Release()
+		onUnload.Release()
 	}
 }

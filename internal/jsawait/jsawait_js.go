@@ -48,8 +48,14 @@ func Await(promise js.Value) (js.Value, error) {
 // Message returns the message of a JavaScript Error, or the value as a
 // string.
 func Message(v js.Value) string {
-	if v.Type() == js.TypeObject && v.Get("message").Type() == js.TypeString {
-		return v.Get("message").String()
+	if v.Type() == js.TypeObject {
+		// A DOMException may have an empty message (a full quota in
+		// Chromium): its name then says what happened.
+		for _, field := range []string{"message", "name"} {
+			if f := v.Get(field); f.Type() == js.TypeString && f.String() != "" {
+				return f.String()
+			}
+		}
 	}
 	return v.String()
 }

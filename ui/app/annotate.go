@@ -87,6 +87,16 @@ type AnnotateState struct {
 	// ConfirmNew is set after a first click on "new corpus": a second
 	// one discards the corpus.
 	ConfirmNew bool
+	// PendingImport is a treebank read while a corpus was open, waiting
+	// for the annotator to say whether it replaces that corpus
+	// (AnnConfirmImport, AnnCancelImport); nil otherwise.
+	PendingImport *PendingImport
+
+	// ListFrom is the first sentence of the page of the corpus view's
+	// list (AnnListPage).
+	ListFrom int
+
+	removed *removedSentence // the last sentence removed, for AnnRestoreRemoved
 
 	gridTree *tree.Tree     // the tree of grid
 	grid     *treedraw.Grid // the current tree laid out
@@ -180,7 +190,7 @@ func (a *App) knownLabels() map[string]bool {
 func (a *App) AnnSetCorpus(c, gold *annotate.Corpus, index int) {
 	s := &a.Annotate
 	s.Corpus, s.Gold = c, gold
-	s.Hits, s.Diff = nil, nil
+	s.Hits, s.Diff, s.removed = nil, nil, nil
 	s.Other, s.OtherScore = nil, nil // it compared with another corpus
 	a.AnnGo(index)
 	a.annChanged()
@@ -193,6 +203,9 @@ func (a *App) AnnGo(i int) {
 		return
 	}
 	s.Index = min(max(i, 0), len(s.Corpus.Sentences)-1)
+	if s.Index < s.ListFrom || s.Index >= s.ListFrom+ListRows {
+		s.ListFrom = s.Index / ListRows * ListRows
+	}
 	s.Sel = NewSelection(a.annSentence().Tree().Len())
 	s.Node, s.Attach, s.LabelMode, s.Diff = -1, nil, "", nil
 	s.Msg, s.Err, s.ConfirmNew = "", "", false
@@ -350,7 +363,8 @@ func (a *App) annResult(desc string, err error, decodeNs int64) {
 	a.annChanged()
 }
 
-// AnnUndo undoes the last edit of the current sentence.
+// AnnUndo undoes the last edit of the current sentence, or, right after
+// a sentence was removed, the removal.
 func (a *App) AnnUndo() { a.annHistory(true) }
 
 // AnnRedo redoes the last undone edit.
@@ -358,6 +372,10 @@ func (a *App) AnnRedo() { a.annHistory(false) }
 
 func (a *App) annHistory(undo bool) {
 	s := &a.Annotate
+	if r := a.annRemoved(); undo && r != nil && r.seq == s.Seq && !s.Busy {
+		a.AnnRestoreRemoved() // the last change was a removal
+		return
+	}
 	sent := a.annSentence()
 	if sent == nil || s.Busy {
 		return

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -152,8 +153,26 @@ func nextID(c *annotate.Corpus) int {
 	return n + 1
 }
 
+// removedSentence is a sentence removed from the corpus, kept so that the
+// removal can be undone: the sentence, its reference analysis (nil when
+// the reference analyses did not follow the corpus), where it was, the
+// corpus it was removed from (nil when the removal emptied it: name is
+// then its name) and the second file the removal closed.
+type removedSentence struct {
+	sent, gold *annotate.Sentence
+	index      int
+	corpus     *annotate.Corpus
+	name       string
+	other      *annotate.Corpus
+	// seq is the corpus's change count right after the removal: Ctrl+Z
+	// puts the sentence back only while nothing else changed.
+	seq int
+}
+
 // AnnRemove removes the sentence shown from the corpus; removing the last
 // one leaves no corpus. A second file compared by position is closed.
+// AnnRestoreRemoved (or Ctrl+Z before any other change) puts the
+// sentence back.
 func (a *App) AnnRemove() {
 	s := &a.Annotate
 	sent := a.annSentence()
@@ -164,7 +183,9 @@ func (a *App) AnnRemove() {
 		return
 	}
 	id, i := sent.ID(), s.Index
+	r := &removedSentence{sent: sent, index: i, corpus: s.Corpus, name: s.Corpus.Name, other: s.Other}
 	if s.Gold != nil && len(s.Gold.Sentences) == len(s.Corpus.Sentences) {
+		r.gold = s.Gold.Sentences[i]
 		s.Gold.Sentences = append(s.Gold.Sentences[:i:i], s.Gold.Sentences[i+1:]...)
 	} else {
 		s.Gold = nil
@@ -172,15 +193,68 @@ func (a *App) AnnRemove() {
 	s.Corpus.Sentences = append(s.Corpus.Sentences[:i:i], s.Corpus.Sentences[i+1:]...)
 	s.Other, s.OtherScore, s.Hits, s.Diff, s.ConfirmNew = nil, nil, nil, nil, false
 	if len(s.Corpus.Sentences) == 0 {
-		s.Corpus, s.Gold = nil, nil
+		s.Corpus, s.Gold, r.corpus = nil, nil, nil
 		s.Index = 0
 		a.annChanged()
-		s.Msg, s.Err = fmt.Sprintf("removed sentence %s: the corpus is empty", id), ""
+		s.removed, r.seq = r, s.Seq
+		s.Msg, s.Err = fmt.Sprintf("removed sentence %s: the corpus is empty (Ctrl+Z puts it back)", id), ""
 		return
 	}
 	a.AnnGo(min(i, len(s.Corpus.Sentences)-1))
 	a.annChanged()
-	s.Msg = fmt.Sprintf("removed sentence %s (%s left)", id, Count(len(s.Corpus.Sentences), "sentence"))
+	s.removed, r.seq = r, s.Seq
+	s.Msg = fmt.Sprintf("removed sentence %s (%s left; Ctrl+Z puts it back)", id, Count(len(s.Corpus.Sentences), "sentence"))
+}
+
+// AnnRemovedID is the id of the sentence AnnRestoreRemoved would put back,
+// "" when there is none.
+func (a *App) AnnRemovedID() string {
+	if r := a.annRemoved(); r != nil {
+		return r.sent.ID()
+	}
+	return ""
+}
+
+// annRemoved returns the last removal while it can still be undone: the
+// corpus it emptied is still empty, or the corpus it was removed from is
+// still open.
+func (a *App) annRemoved() *removedSentence {
+	s := &a.Annotate
+	r := s.removed
+	if r == nil || r.corpus != s.Corpus {
+		return nil
+	}
+	return r
+}
+
+// AnnRestoreRemoved puts the last sentence removed back where it was, with
+// its reference analysis and its undo history, and shows it.
+func (a *App) AnnRestoreRemoved() {
+	s := &a.Annotate
+	r := a.annRemoved()
+	if r == nil || a.annBusy() {
+		return
+	}
+	s.removed = nil
+	if s.Corpus == nil {
+		s.Corpus = &annotate.Corpus{Name: r.name}
+		if r.gold != nil {
+			s.Gold = &annotate.Corpus{Name: r.name}
+		}
+	}
+	i := min(r.index, len(s.Corpus.Sentences))
+	if s.Gold != nil && r.gold != nil && len(s.Gold.Sentences) == len(s.Corpus.Sentences) {
+		s.Gold.Sentences = slices.Insert(s.Gold.Sentences, i, r.gold)
+	} else {
+		s.Gold = nil
+	}
+	s.Corpus.Sentences = slices.Insert(s.Corpus.Sentences, i, r.sent)
+	if r.other != nil && s.Other == nil {
+		a.annSetOther(r.other) // the positions match again
+	}
+	a.AnnGo(i)
+	a.annChanged()
+	s.Msg = fmt.Sprintf("put sentence %s back", r.sent.ID())
 }
 
 // AnnNewCorpus starts a new, empty corpus. The first call only asks for

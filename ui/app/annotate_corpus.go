@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,19 @@ type ImportProgress struct {
 	Err       string
 	// Second is set for the second file of a comparison (AnnImportOther).
 	Second bool
+	// Waiting is set while the file read waits for the annotator to say
+	// whether it replaces the open corpus (AnnotateState.PendingImport).
+	Waiting bool
+}
+
+// PendingImport is a treebank read while a corpus was open: it replaces
+// that corpus, and its edits, only when the annotator confirms
+// (AnnConfirmImport).
+type PendingImport struct {
+	Name   string
+	Corpus *annotate.Corpus
+
+	progress *ImportProgress
 }
 
 // Percent is the share of the file read, in percent.
@@ -81,17 +95,75 @@ func (a *App) annReadFiles(files js.Value, use func(name string, data []byte)) {
 // AnnImport imports a treebank file (export, discbracket, TIGER-XML, PTB)
 // from its bytes in the background, with progress, and opens it as the
 // corpus to annotate (its trees also kept as the reference analyses).
+// While another corpus is open, the file read waits for the annotator to
+// confirm that it replaces it (AnnConfirmImport, AnnCancelImport).
 func (a *App) AnnImport(name string, data []byte) { go a.annImport(name, data) }
 
 // annImport is AnnImport in the calling goroutine (which must not hold
-// the lock).
+// the lock). While a corpus is open, the file read waits in PendingImport
+// for the annotator's answer: it would discard that corpus.
 func (a *App) annImport(name string, data []byte) {
-	a.annRead(name, data, false, func(c *annotate.Corpus) string {
-		gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
-		a.AnnSetCorpus(c, gold, 0)
-		a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
+	a.annRead(name, data, false, func(c *annotate.Corpus, p *ImportProgress) string {
+		s := &a.Annotate
+		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 {
+			s.PendingImport = &PendingImport{Name: name, Corpus: c, progress: p}
+			p.Waiting = true
+			s.Msg, s.Err, s.ConfirmNew = "", "", false
+			return ""
+		}
+		a.annOpenImport(name, c)
 		return ""
 	})
+}
+
+// annOpenImport makes an imported corpus the one annotated, its trees as
+// imported kept as the reference analyses.
+func (a *App) annOpenImport(name string, c *annotate.Corpus) {
+	gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
+	a.AnnSetCorpus(c, gold, 0)
+	a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
+}
+
+// AnnImportQuestion asks whether the pending import replaces the open
+// corpus ("" when none waits).
+func (a *App) AnnImportQuestion() string {
+	s := &a.Annotate
+	pi := s.PendingImport
+	if pi == nil {
+		return ""
+	}
+	q := fmt.Sprintf("Open %s (%s) instead of the open corpus?", pi.Name, Count(len(pi.Corpus.Sentences), "sentence"))
+	if s.Corpus != nil {
+		n := s.Corpus.Counts()
+		q = fmt.Sprintf("Replace the open corpus, %s (%s: %d checked, %d pre-annotated), with %s (%s)? The open corpus and its edits are discarded: export it first to keep them.",
+			s.Corpus.Name, Count(len(s.Corpus.Sentences), "sentence"), n[annotate.Checked], n[annotate.PreAnnotated], pi.Name, Count(len(pi.Corpus.Sentences), "sentence"))
+	}
+	return q
+}
+
+// AnnConfirmImport opens the pending import in place of the open corpus.
+func (a *App) AnnConfirmImport() {
+	s := &a.Annotate
+	pi := s.PendingImport
+	if pi == nil || a.annBusy() {
+		return
+	}
+	s.PendingImport = nil
+	pi.progress.Waiting = false
+	a.annOpenImport(pi.Name, pi.Corpus)
+}
+
+// AnnCancelImport drops the pending import and keeps the open corpus.
+func (a *App) AnnCancelImport() {
+	s := &a.Annotate
+	pi := s.PendingImport
+	if pi == nil {
+		return
+	}
+	s.PendingImport = nil
+	pi.progress.Waiting = false
+	pi.progress.Err = "not opened: the open corpus was kept"
+	s.Msg, s.Err = pi.Name+" was not opened; the open corpus is unchanged", ""
 }
 
 // annRead reads a treebank file (export, discbracket, TIGER-XML, PTB) in
@@ -100,7 +172,7 @@ func (a *App) annImport(name string, data []byte) {
 // comparison), and hands the corpus read to use, with the lock held; use
 // returns why it could not take the corpus ("" when it did). A file with
 // some malformed sentences still gives the others, with the errors shown.
-func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.Corpus) string) {
+func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.Corpus, *ImportProgress) string) {
 	f, err := treebank.FormatOf(name)
 	if err != nil {
 		f = sniffFormat(data)
@@ -142,7 +214,7 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 			return
 		}
 		p.Sentences, p.Bytes = len(c.Sentences), p.Total
-		if msg := use(c); msg != "" {
+		if msg := use(c, p); msg != "" {
 			p.Err = msg
 		}
 	})
@@ -185,10 +257,12 @@ func (a *App) AnnPreAnnotate() {
 	if c == nil || !a.Model.Ready() || a.Job != nil || s.Busy {
 		return
 	}
-	var todo []int
-	for i, sent := range c.Sentences {
+	// The sentences, not their positions: sentences may be removed or
+	// added while the job runs.
+	var todo []*annotate.Sentence
+	for _, sent := range c.Sentences {
 		if sent.Status() == annotate.Untouched {
-			todo = append(todo, i)
+			todo = append(todo, sent)
 		}
 	}
 	if len(todo) == 0 {
@@ -199,9 +273,9 @@ func (a *App) AnnPreAnnotate() {
 	ctx, job := a.startJob(fmt.Sprintf("pre-annotating %s with %s", Count(len(todo), "sentence"), v), len(todo))
 	go func() {
 		defer a.update(func() { a.finishJob(job) })
-		for k, i := range todo {
+		for k, sent := range todo {
 			var old *tree.Tree
-			a.update(func() { old = c.Sentences[i].Tree() })
+			a.update(func() { old = sent.Tree() })
 			var p *parser.Parse
 			err := a.checkBudget(old.Len(), v)
 			if err == nil {
@@ -212,15 +286,16 @@ func (a *App) AnnPreAnnotate() {
 			}
 			a.update(func() {
 				job.Done = k + 1
-				if s.Corpus != c || s.Busy {
-					return
+				i := slices.Index(c.Sentences, sent)
+				if s.Corpus != c || s.Busy || i < 0 {
+					return // another corpus, a re-parse running, or the sentence removed
 				}
 				if err != nil {
 					s.Err = fmt.Sprintf("sentence %d: %s", i+1, describeParseError(err, old.Len()))
 					return
 				}
-				if c.Sentences[i].Status() != annotate.Untouched {
-					return
+				if sent.Status() != annotate.Untouched || sent.Tree() != old {
+					return // edited meanwhile
 				}
 				c.Sentences[i] = annotate.NewSentence(preTree(old, p.Tree), annotate.PreAnnotated)
 				if i == s.Index {
@@ -410,6 +485,57 @@ func makeDiff(title, nameA, nameB string, a, b *tree.Tree) *AnnDiff {
 		F1:    r.F1, Precision: r.Precision, Recall: r.Recall,
 		Matched: len(r.Matched), OnlyA: len(r.OnlyA), OnlyB: len(r.OnlyB),
 	}
+}
+
+// ListRows is the number of sentences the corpus view lists at a time: a
+// page of a big corpus, so that every change does not redraw thousands of
+// rows.
+const ListRows = 100
+
+// ListRow is a sentence of the corpus view's list.
+type ListRow struct {
+	Index    int // in the corpus
+	Sentence *annotate.Sentence
+}
+
+// AnnListRows returns the page of the corpus view's list.
+func (a *App) AnnListRows() []ListRow {
+	s := &a.Annotate
+	if s.Corpus == nil {
+		return nil
+	}
+	from := min(max(s.ListFrom, 0), len(s.Corpus.Sentences))
+	to := min(from+ListRows, len(s.Corpus.Sentences))
+	rows := make([]ListRow, 0, to-from)
+	for i := from; i < to; i++ {
+		rows = append(rows, ListRow{i, s.Corpus.Sentences[i]})
+	}
+	return rows
+}
+
+// AnnListPage shows the previous (delta -1) or next (+1) page of the
+// corpus view's list, without changing the sentence shown.
+func (a *App) AnnListPage(delta int) {
+	s := &a.Annotate
+	if s.Corpus == nil {
+		return
+	}
+	last := max(len(s.Corpus.Sentences)-1, 0) / ListRows * ListRows
+	s.ListFrom = min(max(s.ListFrom+delta*ListRows, 0), last)
+}
+
+// AnnListRange says which sentences the list shows: "sentences 101–200
+// of 5,803" ("" when they all fit on one page).
+func (a *App) AnnListRange() string {
+	s := &a.Annotate
+	if s.Corpus == nil || len(s.Corpus.Sentences) <= ListRows {
+		return ""
+	}
+	rows := a.AnnListRows()
+	if len(rows) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("sentences %d–%d of %d", rows[0].Index+1, rows[len(rows)-1].Index+1, len(s.Corpus.Sentences))
 }
 
 // AnnCounts returns the number of sentences per status: untouched,

@@ -50,7 +50,7 @@ func (a *App) AnnImportOther(name string, data []byte) { go a.annImportOther(nam
 // annImportOther is AnnImportOther in the calling goroutine (which must
 // not hold the lock).
 func (a *App) annImportOther(name string, data []byte) {
-	a.annRead(name, data, true, func(c *annotate.Corpus) string {
+	a.annRead(name, data, true, func(c *annotate.Corpus, _ *ImportProgress) string {
 		s := &a.Annotate
 		if s.Corpus == nil {
 			return "open or import a corpus first: the second file is compared with it"

@@ -121,8 +121,14 @@ func (a *App) store() Store {
 	return st
 }
 
+// UnreadableKey is where a saved project that could not be read is kept
+// (the next save overwrites StoreKey), so that a project written by a
+// newer version of the app, or damaged, is not lost.
+const UnreadableKey = StoreKey + "-unreadable"
+
 // annRestore looks for a saved project in the background and opens it
-// (unless a corpus was opened meanwhile).
+// (unless a corpus was opened meanwhile). A project that cannot be read
+// is copied to UnreadableKey first.
 func (a *App) annRestore() {
 	st := a.store()
 	if st == nil {
@@ -132,15 +138,23 @@ func (a *App) annRestore() {
 	go func() {
 		data, ok, err := st.StoreLoad(StoreKey)
 		var sp savedProject
+		kept := ""
 		if err == nil && ok {
 			sp, err = decodeProject(data)
+			if err != nil {
+				if kerr := st.StoreSave(UnreadableKey, data); kerr != nil {
+					kept = " (and it could not be set aside: " + kerr.Error() + "; the next save replaces it)"
+				} else {
+					kept = " (it is kept in this browser under " + UnreadableKey + ")"
+				}
+			}
 		}
 		a.update(func() {
 			s := &a.Annotate
 			s.Restored = true
 			switch {
 			case err != nil:
-				s.SaveErr = "could not restore the saved annotation: " + err.Error()
+				s.SaveErr = "could not restore the saved annotation: " + err.Error() + kept
 			case sp.Corpus != nil && s.Corpus == nil:
 				a.AnnSetCorpus(sp.Corpus, sp.Gold, sp.Index)
 				if sp.Other != nil {
@@ -166,21 +180,46 @@ func (a *App) annScheduleSave() {
 	time.AfterFunc(saveDelay, func() {
 		a.env.Lock()
 		a.Annotate.saving = false
-		data, seq, err := a.annEncode()
 		a.env.UnlockRender()
-		if err == nil && data != nil {
-			err = a.store().StoreSave(StoreKey, data)
-		}
-		a.update(func() { a.annSaved(seq, err) })
+		_ = a.annSave() // annSaved shows the error
 	})
 }
 
-// annEncode encodes the project (the caller holds the lock); without a
-// corpus, an empty project (so that a corpus given up is not restored).
-func (a *App) annEncode() (data []byte, seq int, err error) {
+// annSave writes the project to the store as it is now, in the calling
+// goroutine (which must not hold the lock), unless that state is already
+// saved; saves run one at a time, so that an older state never replaces a
+// newer one. It returns the store's error, also shown in SaveErr.
+func (a *App) annSave() error {
+	st := a.store()
+	if st == nil {
+		return errors.New("no store")
+	}
+	a.saveMu.Lock()
+	defer a.saveMu.Unlock()
+	// The snapshot is taken with the lock held, and encoded without it:
+	// encoding a big corpus takes a while, and the page stays live.
+	a.env.Lock()
 	s := &a.Annotate
-	data, err = encodeProject(savedProject{Corpus: s.Corpus, Gold: s.Gold, Other: s.Other, Index: s.Index})
-	return data, s.Seq, err
+	done := s.Saved >= s.Seq && s.SaveErr == ""
+	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
+	a.env.UnlockRender()
+	if done {
+		return nil
+	}
+	data, err := encodeProject(sp)
+	if err == nil {
+		err = st.StoreSave(StoreKey, data)
+	}
+	a.update(func() { a.annSaved(seq, err) })
+	return err
+}
+
+// snapshot is c.Snapshot(), nil for nil.
+func snapshot(c *annotate.Corpus) *annotate.Corpus {
+	if c == nil {
+		return nil
+	}
+	return c.Snapshot()
 }
 
 // annSaved records the outcome of a save of change seq.
@@ -196,17 +235,43 @@ func (a *App) annSaved(seq int, err error) {
 
 // AnnSaveNow saves the project at once, in the calling goroutine (which
 // must not hold the lock); it returns the store's error.
-func (a *App) AnnSaveNow() error {
-	st := a.store()
-	if st == nil {
-		return errors.New("no store")
+func (a *App) AnnSaveNow() error { return a.annSave() }
+
+// AnnUnsaved reports whether the corpus has changes that are not in the
+// store: changes since the last save, or any corpus at all when nothing
+// can be saved (no store, or the last save failed). The page warns before
+// it is closed or reloaded then.
+func (a *App) AnnUnsaved() bool {
+	s := &a.Annotate
+	if s.Seq == 0 {
+		return false // nothing changed since the start (or the restore)
 	}
-	a.env.Lock()
-	data, seq, err := a.annEncode()
-	a.env.UnlockRender()
-	if err == nil && data != nil {
-		err = st.StoreSave(StoreKey, data)
+	if a.store() == nil {
+		return s.Corpus != nil
 	}
-	a.update(func() { a.annSaved(seq, err) })
-	return err
+	return s.Saved < s.Seq || s.SaveErr != ""
+}
+
+// AnnFlush starts saving the project at once, without waiting for the
+// debounce, when it has unsaved changes (the caller holds the lock): the
+// page calls it when it is hidden or closed.
+func (a *App) AnnFlush() {
+	if a.store() == nil || a.Annotate.Saved >= a.Annotate.Seq {
+		return
+	}
+	go func() { _ = a.annSave() }() // annSaved shows the error
+}
+
+// AnnSaveState says whether the work is kept in this browser.
+func (a *App) AnnSaveState() string {
+	s := &a.Annotate
+	switch {
+	case a.store() == nil:
+		return "not saved: this page keeps nothing between visits (export the corpus to keep it)"
+	case s.SaveErr != "" && s.Saved < s.Seq:
+		return "NOT saved in this browser (export the corpus to keep it)"
+	case s.Saved >= s.Seq:
+		return "saved in this browser"
+	}
+	return "saving…"
 }

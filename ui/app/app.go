@@ -1,6 +1,8 @@
 package app
 
 import (
+	"sync"
+
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/parser"
 )
@@ -60,6 +62,9 @@ type App struct {
 	NoticeErr bool
 
 	loadGen int // bumped by every load, so that stale loads give up
+	// saveMu orders the annotation project's saves: one at a time, each
+	// writing the project as it is when its turn comes.
+	saveMu sync.Mutex
 }
 
 // New returns the app; call Start to load the model.

@@ -42,6 +42,9 @@ func idbWait(target js.Value, ok, fail string, moreFail ...string) (js.Value, er
 		msg := "IndexedDB request failed"
 		if e := target.Get("error"); e.Truthy() {
 			msg = jsError(e)
+			if e.Get("name").String() == "QuotaExceededError" {
+				msg = "the browser's storage for this site is full (" + msg + ")"
+			}
 		}
 		done <- outcome{err: errors.New(msg)}
 		return nil

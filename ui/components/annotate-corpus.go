@@ -31,6 +31,8 @@ func (c *AnnotateCorpus) importState() string {
 	switch {
 	case p.Err != "":
 		return p.Name + ": " + p.Err
+	case p.Waiting:
+		return fmt.Sprintf("%s: %s read, waiting: replace the open corpus?", p.Name, app.Count(p.Sentences, "sentence"))
 	case p.Done && p.Second:
 		return fmt.Sprintf("%s: %s imported as the second file", p.Name, app.Count(p.Sentences, "sentence"))
 	case p.Done:
@@ -66,6 +68,12 @@ func (c *AnnotateCorpus) otherF1() string {
 func (c *AnnotateCorpus) counts() string {
 	n := c.App.AnnCounts()
 	return fmt.Sprintf("%s: %d untouched, %d pre-annotated, %d checked", app.Count(n[0]+n[1]+n[2], "sentence"), n[0], n[1], n[2])
+}
+
+// lastPage reports whether the list shows the corpus's last sentences.
+func (c *AnnotateCorpus) lastPage() bool {
+	a := &c.App.Annotate
+	return a.ListFrom+app.ListRows >= len(a.Corpus.Sentences)
 }
 
 func (c *AnnotateCorpus) rowClass(i int) string {

@@ -87,13 +87,12 @@ func (c *AnnotateTab) statusClass(st string) string {
 	return "status"
 }
 
-// saveState says whether the work is saved.
-func (c *AnnotateTab) saveState() string {
-	a := &c.App.Annotate
-	if a.Saved >= a.Seq {
-		return "saved in this browser"
+// saveClass marks work that is not kept in this browser.
+func (c *AnnotateTab) saveClass() string {
+	if a := &c.App.Annotate; a.SaveErr != "" && a.Saved < a.Seq {
+		return "ann-save error"
 	}
-	return "saving…"
+	return "ann-save"
 }
 
 func (c *AnnotateTab) labelClass() string {

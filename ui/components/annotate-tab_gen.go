@@ -135,6 +135,25 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
+			if c.App.AnnRemovedID() != "" {
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-restore"}}}
+				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("disabled", c.App.Annotate.Busy)
+				vgn.AddAttrInterface("title", "put sentence "+c.App.AnnRemovedID()+" back where it was (Ctrl+Z)")
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "click",
+					Func:      func(event vugu.DOMEvent) { c.App.AnnRestoreRemoved() },
+					// TODO: implement capture, etc. mostly need to decide syntax
+				})
+				{
+					vgparent := vgn
+					_ = vgparent
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "put the removed sentence back"}
+					vgparent.AppendChild(vgn)
+				}
+			}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+			vgparent.AppendChild(vgn)
 			if c.App.Annotate.Corpus != nil {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-new-corpus"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "discard this corpus and start an empty one"}}}
 				vgparent.AppendChild(vgn)
@@ -295,9 +314,10 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-save"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-save"}}}
 					vgparent.AppendChild(vgn)
-					vgn.SetInnerHTML(c.saveState())
+					vgn.AddAttrInterface("class", c.saveClass())
+					vgn.SetInnerHTML(c.App.AnnSaveState())
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 					vgparent.AppendChild(vgn)
 				}

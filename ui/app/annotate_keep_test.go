@@ -1,0 +1,275 @@
+package app_test
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
+)
+
+// Importing a file while a corpus is open asks first: keeping the open
+// corpus leaves it and its edits as they were (in the store too);
+// replacing it opens the file.
+func TestAnnotateImportAsksBeforeReplacing(t *testing.T) {
+	export, disc10 := otherData(t, 10)
+	disc := disc10[:bytes.Index(disc10, []byte("\n"))+1] // one sentence
+	store := &memStore{}
+	a, env := annApp(t, store)
+	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" || p.Waiting || a.Annotate.PendingImport != nil {
+		t.Fatalf("first import into no corpus: %+v, pending %v", p, a.Annotate.PendingImport)
+	}
+	env.Do(func() { a.AnnGo(3); a.AnnSetStatus(annotate.Checked.String()) })
+	first := corpusWords(a)
+
+	p := importWait(t, a, env, "other.discbracket", disc, false)
+	env.Do(func() {
+		if !p.Waiting || a.Annotate.PendingImport == nil {
+			t.Fatalf("the second import did not wait: %+v", p)
+		}
+		q := a.AnnImportQuestion()
+		for _, want := range []string{"Replace the open corpus, dev10.export (10 sentences: 1 checked, 0 pre-annotated)", "with other.discbracket", "export it first"} {
+			if !strings.Contains(q, want) {
+				t.Errorf("question %q lacks %q", q, want)
+			}
+		}
+		if got := corpusWords(a); !slices.Equal(got, first) || a.Annotate.Index != 3 {
+			t.Errorf("the open corpus changed before the answer: at %d", a.Annotate.Index)
+		}
+		a.AnnCancelImport()
+		if a.Annotate.PendingImport != nil || p.Waiting || p.Err == "" {
+			t.Errorf("after keeping the open corpus: pending %v, progress %+v", a.Annotate.PendingImport, p)
+		}
+		if got := corpusWords(a); !slices.Equal(got, first) || a.Annotate.Corpus.Sentences[3].Status() != annotate.Checked {
+			t.Error("keeping the open corpus changed it")
+		}
+	})
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := annApp(t, store)
+	if got := corpusWords(b); !slices.Equal(got, first) || b.Annotate.Corpus.Sentences[3].Status() != annotate.Checked {
+		t.Errorf("the store lost the open corpus: %q", got)
+	}
+
+	p = importWait(t, a, env, "other.discbracket", disc, false)
+	env.Do(func() {
+		if !p.Waiting {
+			t.Fatalf("the third import did not wait: %+v", p)
+		}
+		a.AnnConfirmImport()
+		want := readTrees(t, "other.discbracket", disc)
+		if c := a.Annotate.Corpus; c == nil || c.Name != "other.discbracket" || len(c.Sentences) != len(want) || p.Waiting {
+			t.Fatalf("replacing did not open the file: %+v", p)
+		}
+		if a.Annotate.Gold == nil || len(a.Annotate.Gold.Sentences) != len(want) || a.Annotate.Corpus.Counts()[annotate.Checked] != 0 {
+			t.Error("the file's reference analyses or statuses are wrong")
+		}
+	})
+}
+
+// Removing a sentence can be undone: Ctrl+Z right after it, or the
+// "put back" button later, restores the sentence where it was with its
+// reference analysis and its edits; Ctrl+Z after another edit undoes that
+// edit instead. Removing the only sentence and putting it back restores
+// the corpus.
+func TestAnnotateRemoveUndo(t *testing.T) {
+	export, _ := otherData(t, 5)
+	a, env := annApp(t, &memStore{})
+	importWait(t, a, env, "dev5.export", export, false)
+	var all []string
+	var removed *annotate.Sentence
+	env.Do(func() {
+		all = corpusWords(a)
+		a.AnnGo(2)
+		a.AnnSetNote("checked by hand")
+		removed = a.AnnSentence()
+		a.AnnRemove()
+		if got := corpusWords(a); len(got) != 4 || a.AnnRemovedID() != removed.ID() {
+			t.Fatalf("after the removal: %d sentences, removed %q", len(got), a.AnnRemovedID())
+		}
+		a.AnnKey("z", false, true)
+		if got := corpusWords(a); !slices.Equal(got, all) || a.Annotate.Index != 2 || a.AnnSentence() != removed || a.AnnSentence().Note() != "checked by hand" {
+			t.Fatalf("Ctrl+Z after a removal: %q at %d", got, a.Annotate.Index)
+		}
+		if len(a.Annotate.Gold.Sentences) != 5 || a.Annotate.Gold.Sentences[2].Tree().Words()[0] != removed.Tree().Words()[0] {
+			t.Error("the reference analysis was not put back")
+		}
+		if a.AnnRemovedID() != "" {
+			t.Error("a sentence put back can be put back again")
+		}
+
+		// Remove, then edit another sentence: Ctrl+Z undoes the edit.
+		a.AnnRemove()
+		a.AnnGo(0)
+		a.AnnSetStatus(annotate.Checked.String())
+		a.AnnKey("z", false, true)
+		if len(a.Annotate.Corpus.Sentences) != 4 || a.AnnSentence().Status() == annotate.Checked {
+			t.Fatalf("Ctrl+Z after another edit: %d sentences, status %v", len(a.Annotate.Corpus.Sentences), a.AnnSentence().Status())
+		}
+		a.AnnRestoreRemoved()
+		if got := corpusWords(a); !slices.Equal(got, all) || a.Annotate.Index != 2 {
+			t.Fatalf("put back later: %q at %d", got, a.Annotate.Index)
+		}
+	})
+
+	// The only sentence.
+	one, _ := otherData(t, 1)
+	b, envB := annApp(t, &memStore{})
+	importWait(t, b, envB, "dev1.export", one, false)
+	envB.Do(func() {
+		b.AnnRemove()
+		if b.Annotate.Corpus != nil || b.AnnRemovedID() == "" {
+			t.Fatal("removing the only sentence")
+		}
+		b.AnnKey("z", false, true)
+		if c := b.Annotate.Corpus; c == nil || len(c.Sentences) != 1 || c.Name != "dev1.export" || b.Annotate.Gold == nil {
+			t.Fatal("the emptied corpus was not restored")
+		}
+	})
+}
+
+// failingStore is a store whose saves fail, as a browser without IndexedDB
+// or with a full quota.
+type failingStore struct {
+	memStore
+	mu   sync.Mutex
+	fail bool
+}
+
+func (f *failingStore) StoreSave(key string, data []byte) error {
+	f.mu.Lock()
+	fail := f.fail
+	f.mu.Unlock()
+	if fail {
+		return errors.New("quota exceeded")
+	}
+	return f.memStore.StoreSave(key, data)
+}
+
+// annAppWith is annApp with any store.
+func annAppWith(t *testing.T, st app.Store) (*app.App, *apptest.Env) {
+	t.Helper()
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, struct {
+		*apptest.Platform
+		app.Store
+	}{plat, st}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	return a, env
+}
+
+// What the tab says about saving follows the store: saving, saved, and
+// not saved when the store refuses (the page then warns before it is
+// closed); a flush saves at once.
+func TestAnnotateSaveState(t *testing.T) {
+	export, _ := otherData(t, 2)
+	store := &memStore{}
+	a, env := annApp(t, store)
+	env.Do(func() {
+		if a.AnnUnsaved() {
+			t.Error("unsaved before any change")
+		}
+	})
+	importWait(t, a, env, "dev2.export", export, false)
+	env.Do(func() {
+		a.AnnSetStatus(annotate.Checked.String())
+		if !a.AnnUnsaved() || a.AnnSaveState() != "saving…" {
+			t.Errorf("after an edit: unsaved %v, %q", a.AnnUnsaved(), a.AnnSaveState())
+		}
+		a.AnnFlush()
+	})
+	env.Wait(t, "the flush", wait, func() bool { return !a.AnnUnsaved() })
+	env.Do(func() {
+		if got := a.AnnSaveState(); got != "saved in this browser" {
+			t.Errorf("after the flush: %q", got)
+		}
+	})
+
+	fs := &failingStore{}
+	c, envC := annAppWith(t, fs)
+	importWait(t, c, envC, "dev2.export", export, false)
+	envC.Wait(t, "the first save", wait, func() bool { return !c.AnnUnsaved() })
+	fs.mu.Lock()
+	fs.fail = true
+	fs.mu.Unlock()
+	envC.Do(func() { c.AnnSetStatus(annotate.Checked.String()) })
+	envC.Wait(t, "the failed save", wait, func() bool { return c.Annotate.SaveErr != "" })
+	envC.Do(func() {
+		if got := c.AnnSaveState(); !strings.HasPrefix(got, "NOT saved") || !c.AnnUnsaved() || !strings.Contains(c.Annotate.SaveErr, "quota exceeded") {
+			t.Errorf("after a failed save: %q, unsaved %v, %q", got, c.AnnUnsaved(), c.Annotate.SaveErr)
+		}
+	})
+}
+
+// A saved project that cannot be read is set aside, not overwritten by
+// the next save.
+func TestAnnotateUnreadableProjectKept(t *testing.T) {
+	bad := []byte(`{"version": 99, "corpus": {}}`)
+	store := &memStore{data: map[string][]byte{app.StoreKey: bad}}
+	a, env := annApp(t, store)
+	env.Do(func() {
+		if !strings.Contains(a.Annotate.SaveErr, app.UnreadableKey) {
+			t.Errorf("restore error %q does not say where the project is kept", a.Annotate.SaveErr)
+		}
+	})
+	export, _ := otherData(t, 1)
+	importWait(t, a, env, "dev1.export", export, false)
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	kept, ok, _ := store.StoreLoad(app.UnreadableKey)
+	if !ok || string(kept) != string(bad) {
+		t.Errorf("kept %q", kept)
+	}
+}
+
+// The corpus view lists a big corpus a page at a time: the page of the
+// sentence shown, or the one the annotator turns to.
+func TestAnnotateListPages(t *testing.T) {
+	const n = 2*app.ListRows + app.ListRows/2
+	export, _ := otherData(t, n)
+	a, env := annApp(t, &memStore{})
+	importWait(t, a, env, "dev.export", export, false)
+	env.Do(func() {
+		if len(a.Annotate.Corpus.Sentences) != n {
+			t.Fatalf("%d sentences imported, want %d", len(a.Annotate.Corpus.Sentences), n)
+		}
+		steps := []struct {
+			name     string
+			do       func()
+			from, to int // the rows listed, 0-based, to exclusive
+			at       int // the sentence shown
+		}{
+			{"at the start", func() {}, 0, app.ListRows, 0},
+			{"going to a sentence on the second page", func() { a.AnnGo(app.ListRows + 7) }, app.ListRows, 2 * app.ListRows, app.ListRows + 7},
+			{"turning to the next page", func() { a.AnnListPage(1) }, 2 * app.ListRows, n, app.ListRows + 7},
+			{"past the last page", func() { a.AnnListPage(1) }, 2 * app.ListRows, n, app.ListRows + 7},
+			{"back past the first", func() { a.AnnListPage(-5) }, 0, app.ListRows, app.ListRows + 7},
+			{"the next sentence from a page elsewhere", func() { a.AnnGo(a.Annotate.Index + 1) }, app.ListRows, 2 * app.ListRows, app.ListRows + 8},
+		}
+		for _, st := range steps {
+			st.do()
+			rows := a.AnnListRows()
+			if len(rows) != st.to-st.from || rows[0].Index != st.from || rows[len(rows)-1].Index != st.to-1 || a.Annotate.Index != st.at {
+				t.Errorf("%s: %d rows from %d, at %d; want %d-%d at %d", st.name, len(rows), rows[0].Index, a.Annotate.Index, st.from, st.to, st.at)
+			}
+			for _, r := range rows {
+				if r.Sentence != a.Annotate.Corpus.Sentences[r.Index] {
+					t.Fatalf("%s: row %d is not sentence %d", st.name, r.Index, r.Index)
+				}
+			}
+		}
+		if got, want := a.AnnListRange(), "sentences 101–200 of 250"; got != want {
+			t.Errorf("range %q, want %q", got, want)
+		}
+	})
+}
