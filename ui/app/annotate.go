@@ -304,9 +304,12 @@ func (r lockedReparser) Reparse(ctx context.Context, words, tags []string, requi
 	return r.rp.Reparse(ctx, words, tags, require, forbid)
 }
 
-// AnnDo applies a command to the current sentence. Structural commands
-// are followed by an exact re-parse around the fixed constituents when the
-// model is ready; that runs in the background (Busy is set meanwhile).
+// AnnDo applies a command to the current sentence. Structural commands on
+// a tree of the model (a pre-annotated sentence) are followed by an exact
+// re-parse around the fixed constituents when the model is ready; that
+// runs in the background (Busy is set meanwhile). A tree from a file, or
+// one the annotator marked checked, is edited as it is: a re-parse would
+// replace its other constituents and drop their function labels.
 func (a *App) AnnDo(cmd annotate.Command) {
 	s := &a.Annotate
 	sent := a.annSentence()
@@ -317,7 +320,7 @@ func (a *App) AnnDo(cmd annotate.Command) {
 		return
 	}
 	desc := cmd.Describe(sent.Tree())
-	if !cmd.Structural() || !a.Model.Ready() || a.engine == nil {
+	if !cmd.Structural() || !a.Model.Ready() || a.engine == nil || sent.Status() != annotate.PreAnnotated {
 		a.annResult(desc, sent.Do(context.Background(), cmd, nil), 0)
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/annotate"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
@@ -270,6 +271,58 @@ func TestAnnotateListPages(t *testing.T) {
 		}
 		if got, want := a.AnnListRange(), "sentences 101–200 of 250"; got != want {
 			t.Errorf("range %q, want %q", got, want)
+		}
+	})
+}
+
+// An edit of a tree imported from a file changes only what it says: the
+// model does not re-parse it, so the other constituents and the function
+// labels stay (a pre-annotated tree is re-parsed, as the other tests show).
+func TestAnnotateImportedTreeEditedAsItIs(t *testing.T) {
+	export, _ := otherData(t, 10)
+	a, env := annApp(t, &memStore{})
+	importWait(t, a, env, "dev10.export", export, false)
+	env.Do(func() {
+		// Two neighbouring words that are both direct children of one node.
+		sent, words := -1, []int(nil)
+		for i, s := range a.Annotate.Corpus.Sentences {
+			tr := s.Tree()
+			for p := 0; p+1 < tr.Len() && words == nil; p++ {
+				if tr.Tokens[p].Parent != tree.Root && tr.Tokens[p].Parent == tr.Tokens[p+1].Parent && len(tr.Yields()[tr.Tokens[p].Parent]) > 2 {
+					words = []int{p, p + 1}
+				}
+			}
+			if words != nil {
+				sent = i
+				break
+			}
+		}
+		if sent < 0 {
+			t.Fatal("no sentence to edit")
+		}
+		a.AnnGo(sent)
+		before := a.AnnSentence().Tree()
+		label := a.AnnLabels()[0]
+		a.Annotate.Sel = app.NewSelection(before.Len())
+		a.AnnClickWord(words[0], false, false)
+		a.AnnClickWord(words[1], true, false)
+		a.AnnCreate(label)
+		if a.Annotate.Busy || a.Annotate.Err != "" {
+			t.Fatalf("the edit re-parses (busy %v) or fails: %q", a.Annotate.Busy, a.Annotate.Err)
+		}
+		after := a.AnnSentence().Tree()
+		if len(after.Nodes) != len(before.Nodes)+1 || nodeOver(after, label, words) < 0 {
+			t.Fatalf("after creating %s over %v: %d nodes, had %d", label, words, len(after.Nodes), len(before.Nodes))
+		}
+		for i, n := range before.Nodes {
+			if after.Nodes[i].Label != n.Label || after.Nodes[i].Edge != n.Edge || !slices.Equal(after.Yields()[i], before.Yields()[i]) {
+				t.Errorf("node %d %s/%s %v became %s/%s %v", i, n.Label, n.Edge, before.Yields()[i], after.Nodes[i].Label, after.Nodes[i].Edge, after.Yields()[i])
+			}
+		}
+		for i, tok := range before.Tokens {
+			if after.Tokens[i].Edge != tok.Edge {
+				t.Errorf("word %d's function %q became %q", i, tok.Edge, after.Tokens[i].Edge)
+			}
 		}
 	})
 }
