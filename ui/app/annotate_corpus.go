@@ -132,7 +132,7 @@ func (a *App) AnnImportQuestion() string {
 	if pi == nil {
 		return ""
 	}
-	q := fmt.Sprintf("Open %s (%s) instead of the open corpus?", pi.Name, Count(len(pi.Corpus.Sentences), "sentence"))
+	q := fmt.Sprintf("Open %s (%s)?", pi.Name, Count(len(pi.Corpus.Sentences), "sentence")) // the open corpus was given up meanwhile
 	if s.Corpus != nil {
 		n := s.Corpus.Counts()
 		q = fmt.Sprintf("Replace the open corpus, %s (%s: %d checked, %d pre-annotated), with %s (%s)? The open corpus and its edits are discarded: export it first to keep them.",
