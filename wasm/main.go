@@ -106,14 +106,15 @@ func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 		return nil
 	})
 	onUnload := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		env.Lock()
-		unsaved := a.AnnUnsaved()
-		a.AnnFlush()
-		env.UnlockOnly()
-		if unsaved && len(args) > 0 {
+		// Answer first, without the lock: taking it may block, and the
+		// handler then returns to the browser at once.
+		if a.AnnUnsavedNow() && len(args) > 0 {
 			args[0].Call("preventDefault")
 			args[0].Set("returnValue", "") // older browsers ask only with it set
 		}
+		env.Lock()
+		a.AnnFlush()
+		env.UnlockOnly()
 		return nil
 	})
 	doc.Call("addEventListener", "visibilitychange", onHide)

@@ -287,6 +287,7 @@ func (a *App) annChanged() {
 	a.Annotate.Seq++
 	a.annRefresh()
 	a.annScheduleSave()
+	a.noteUnsaved()
 }
 
 // lockedReparser calls a Reparser with the app's lock released, so that
@@ -355,6 +356,7 @@ func (a *App) annResult(desc string, err error, decodeNs int64) {
 		a.annRefresh()
 		return
 	}
+	a.annEdited()
 	s.Msg, s.Err = desc, ""
 	if decodeNs > 0 {
 		s.Msg = fmt.Sprintf("%s (re-parsed in %.1f ms)", desc, float64(decodeNs)/1e6)
@@ -375,7 +377,7 @@ func (a *App) AnnRedo() { a.annHistory(false) }
 
 func (a *App) annHistory(undo bool) {
 	s := &a.Annotate
-	if r := a.annRemoved(); undo && r != nil && r.seq == s.Seq && !s.Busy {
+	if r := a.annRemoved(); undo && r != nil && r.latest && !s.Busy {
 		a.AnnRestoreRemoved() // the last change was a removal
 		return
 	}
@@ -394,6 +396,7 @@ func (a *App) annHistory(undo bool) {
 		s.Msg, s.Err = err.Error(), ""
 		return
 	}
+	a.annEdited()
 	verb := "Undone: "
 	if !undo {
 		verb = "Redone: "

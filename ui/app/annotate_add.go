@@ -124,7 +124,9 @@ func (a *App) annAppend(trees []*tree.Tree, status annotate.Status) {
 	s := &a.Annotate
 	if s.Corpus == nil {
 		s.Corpus, s.Gold = &annotate.Corpus{Name: "sentences"}, &annotate.Corpus{Name: "sentences"}
+		s.removed = nil // from a corpus given up
 	}
+	a.annEdited()
 	if s.Gold != nil && len(s.Gold.Sentences) != len(s.Corpus.Sentences) {
 		s.Gold = nil // no longer parallel
 	}
@@ -164,9 +166,21 @@ type removedSentence struct {
 	corpus     *annotate.Corpus
 	name       string
 	other      *annotate.Corpus
-	// seq is the corpus's change count right after the removal: Ctrl+Z
-	// puts the sentence back only while nothing else changed.
-	seq int
+	// size is the number of sentences before the removal: the second file
+	// is re-attached only when the corpus has that many again.
+	size int
+	// latest is set while the removal is the annotator's last change:
+	// Ctrl+Z then puts the sentence back (annEdited clears it; changes
+	// made by background work, such as pre-annotation, do not).
+	latest bool
+}
+
+// annEdited records a change made by the annotator (the caller holds the
+// lock): Ctrl+Z no longer undoes the last removal.
+func (a *App) annEdited() {
+	if r := a.Annotate.removed; r != nil {
+		r.latest = false
+	}
 }
 
 // AnnRemove removes the sentence shown from the corpus; removing the last
@@ -183,7 +197,7 @@ func (a *App) AnnRemove() {
 		return
 	}
 	id, i := sent.ID(), s.Index
-	r := &removedSentence{sent: sent, index: i, corpus: s.Corpus, name: s.Corpus.Name, other: s.Other}
+	r := &removedSentence{sent: sent, index: i, corpus: s.Corpus, name: s.Corpus.Name, other: s.Other, size: len(s.Corpus.Sentences), latest: true}
 	if s.Gold != nil && len(s.Gold.Sentences) == len(s.Corpus.Sentences) {
 		r.gold = s.Gold.Sentences[i]
 		s.Gold.Sentences = append(s.Gold.Sentences[:i:i], s.Gold.Sentences[i+1:]...)
@@ -196,13 +210,13 @@ func (a *App) AnnRemove() {
 		s.Corpus, s.Gold, r.corpus = nil, nil, nil
 		s.Index = 0
 		a.annChanged()
-		s.removed, r.seq = r, s.Seq
+		s.removed = r
 		s.Msg, s.Err = fmt.Sprintf("removed sentence %s: the corpus is empty (Ctrl+Z puts it back)", id), ""
 		return
 	}
 	a.AnnGo(min(i, len(s.Corpus.Sentences)-1))
 	a.annChanged()
-	s.removed, r.seq = r, s.Seq
+	s.removed = r
 	s.Msg = fmt.Sprintf("removed sentence %s (%s left; Ctrl+Z puts it back)", id, Count(len(s.Corpus.Sentences), "sentence"))
 }
 
@@ -249,7 +263,7 @@ func (a *App) AnnRestoreRemoved() {
 		s.Gold = nil
 	}
 	s.Corpus.Sentences = slices.Insert(s.Corpus.Sentences, i, r.sent)
-	if r.other != nil && s.Other == nil {
+	if r.other != nil && s.Other == nil && len(s.Corpus.Sentences) == r.size {
 		a.annSetOther(r.other) // the positions match again
 	}
 	a.AnnGo(i)
@@ -273,7 +287,7 @@ func (a *App) AnnNewCorpus() {
 		s.Msg, s.Err = fmt.Sprintf("Start a new corpus? This one (%s) is discarded: export it first to keep it. Click \"new corpus\" again to confirm.", Count(len(s.Corpus.Sentences), "sentence")), ""
 		return
 	}
-	s.Corpus, s.Gold, s.Other, s.OtherScore, s.Hits, s.Diff = nil, nil, nil, nil, nil, nil
+	s.Corpus, s.Gold, s.Other, s.OtherScore, s.Hits, s.Diff, s.removed = nil, nil, nil, nil, nil, nil, nil
 	s.Index, s.ConfirmNew = 0, false
 	a.annChanged()
 	s.Msg, s.Err = "started a new corpus: add sentences below or import a treebank", ""

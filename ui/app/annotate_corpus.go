@@ -105,7 +105,12 @@ func (a *App) AnnImport(name string, data []byte) { go a.annImport(name, data) }
 func (a *App) annImport(name string, data []byte) {
 	a.annRead(name, data, false, func(c *annotate.Corpus, p *ImportProgress) string {
 		s := &a.Annotate
-		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 {
+		// Before the restore ends, the saved project may be about to
+		// open: ask then too.
+		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 || !s.Restored {
+			if old := s.PendingImport; old != nil {
+				old.progress.Waiting, old.progress.Err = false, "not opened: another file was imported"
+			}
 			s.PendingImport = &PendingImport{Name: name, Corpus: c, progress: p}
 			p.Waiting = true
 			s.Msg, s.Err, s.ConfirmNew = "", "", false
@@ -119,6 +124,10 @@ func (a *App) annImport(name string, data []byte) {
 // annOpenImport makes an imported corpus the one annotated, its trees as
 // imported kept as the reference analyses.
 func (a *App) annOpenImport(name string, c *annotate.Corpus) {
+	if pi := a.Annotate.PendingImport; pi != nil && pi.Corpus != c {
+		pi.progress.Waiting, pi.progress.Err = false, "not opened: another file was opened"
+	}
+	a.Annotate.PendingImport = nil
 	gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
 	a.AnnSetCorpus(c, gold, 0)
 	a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)

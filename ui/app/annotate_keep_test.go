@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
@@ -170,28 +171,34 @@ func annAppWith(t *testing.T, st app.Store) (*app.App, *apptest.Env) {
 
 // What the tab says about saving follows the store: saving, saved, and
 // not saved when the store refuses (the page then warns before it is
-// closed); a flush saves at once.
+// closed); a flush saves at once (the debounced save would wait an hour
+// here).
 func TestAnnotateSaveState(t *testing.T) {
 	export, _ := otherData(t, 2)
 	store := &memStore{}
-	a, env := annApp(t, store)
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, store}, app.Options{SaveDelay: time.Hour})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
 	env.Do(func() {
-		if a.AnnUnsaved() {
+		if a.AnnUnsaved() || a.AnnUnsavedNow() {
 			t.Error("unsaved before any change")
 		}
 	})
 	importWait(t, a, env, "dev2.export", export, false)
 	env.Do(func() {
 		a.AnnSetStatus(annotate.Checked.String())
-		if !a.AnnUnsaved() || a.AnnSaveState() != "saving…" {
-			t.Errorf("after an edit: unsaved %v, %q", a.AnnUnsaved(), a.AnnSaveState())
+		if !a.AnnUnsaved() || !a.AnnUnsavedNow() || a.AnnSaveState() != "saving…" || store.count() != 0 {
+			t.Errorf("after an edit: unsaved %v/%v, %q, %d saves", a.AnnUnsaved(), a.AnnUnsavedNow(), a.AnnSaveState(), store.count())
 		}
 		a.AnnFlush()
 	})
 	env.Wait(t, "the flush", wait, func() bool { return !a.AnnUnsaved() })
 	env.Do(func() {
-		if got := a.AnnSaveState(); got != "saved in this browser" {
-			t.Errorf("after the flush: %q", got)
+		if got := a.AnnSaveState(); got != "saved in this browser" || a.AnnUnsavedNow() || store.count() != 1 {
+			t.Errorf("after the flush: %q, unsaved %v, %d saves", got, a.AnnUnsavedNow(), store.count())
 		}
 	})
 
@@ -323,6 +330,106 @@ func TestAnnotateImportedTreeEditedAsItIs(t *testing.T) {
 			if after.Tokens[i].Edge != tok.Edge {
 				t.Errorf("word %d's function %q became %q", i, tok.Edge, after.Tokens[i].Edge)
 			}
+		}
+	})
+}
+
+// blockingStore is a store whose first load waits for release: the
+// restore at start-up is slow.
+type blockingStore struct {
+	*memStore
+	release chan struct{}
+}
+
+func (b blockingStore) StoreLoad(key string) ([]byte, bool, error) {
+	<-b.release
+	return b.memStore.StoreLoad(key)
+}
+
+// A file imported before the saved project is restored waits: it would
+// otherwise open, and the saved project be dropped and overwritten. With
+// nothing saved, it opens once the restore ends. A file waiting is
+// dropped when another one opens.
+func TestAnnotateImportDuringRestore(t *testing.T) {
+	export, disc10 := otherData(t, 3)
+	disc := disc10[:bytes.Index(disc10, []byte("\n"))+1]
+	saved := &memStore{}
+	a0, env0 := annApp(t, saved)
+	importWait(t, a0, env0, "dev3.export", export, false)
+	if err := a0.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	for _, withSaved := range []bool{true, false} {
+		store := &memStore{}
+		if withSaved {
+			store = saved
+		}
+		bs := blockingStore{store, make(chan struct{})}
+		plat := apptest.NewPlatform()
+		plat.AddModel("default", apptest.Model(t, 1), 61.25)
+		env := &apptest.Env{}
+		a := app.New(env, struct {
+			*apptest.Platform
+			app.Store
+		}{plat, bs}, app.Options{})
+		env.Do(a.Start)
+		env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
+		p := importWait(t, a, env, "one.discbracket", disc, false)
+		env.Do(func() {
+			if a.Annotate.Corpus != nil || a.Annotate.PendingImport == nil || !p.Waiting {
+				t.Fatalf("saved %v: an import before the restore opened at once", withSaved)
+			}
+		})
+		close(bs.release)
+		env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+		env.Do(func() {
+			c := a.Annotate.Corpus
+			switch {
+			case withSaved && (c == nil || c.Name != "dev3.export" || a.Annotate.PendingImport == nil || !strings.Contains(a.AnnImportQuestion(), "Replace the open corpus, dev3.export")):
+				t.Errorf("with a saved project: corpus %v, question %q", c, a.AnnImportQuestion())
+			case !withSaved && (c == nil || c.Name != "one.discbracket" || a.Annotate.PendingImport != nil || p.Waiting):
+				t.Errorf("with nothing saved: corpus %v, pending %v", c, a.Annotate.PendingImport)
+			}
+		})
+		if !withSaved {
+			continue
+		}
+		// The file waits; the corpus is given up, another file opens: the
+		// question goes.
+		env.Do(func() { a.AnnNewCorpus(); a.AnnNewCorpus() })
+		q := importWait(t, a, env, "dev3.export", export, false)
+		env.Do(func() {
+			if c := a.Annotate.Corpus; c == nil || c.Name != "dev3.export" || a.Annotate.PendingImport != nil || p.Waiting || q.Waiting {
+				t.Errorf("after another file opened: corpus %v, pending %v, first %+v", c, a.Annotate.PendingImport, p)
+			}
+		})
+	}
+}
+
+// Removing sentences while pre-annotation runs: the job parses the
+// sentences that are left, each into its own place, and Ctrl+Z still puts
+// the removed sentence back (the job's changes are not the annotator's).
+func TestAnnotateRemoveDuringPreAnnotation(t *testing.T) {
+	export, _ := otherData(t, 4)
+	a, env := annApp(t, &memStore{})
+	importWait(t, a, env, "dev4.export", export, false)
+	var words []string
+	env.Do(func() {
+		words = corpusWords(a)
+		a.AnnPreAnnotate() // its parses wait for the lock
+		a.AnnGo(3)
+		a.AnnRemove() // the last: its position no longer exists
+		a.AnnGo(0)
+		a.AnnRemove()
+	})
+	env.Wait(t, "the pre-annotation", wait, func() bool { return a.Job == nil })
+	env.Do(func() {
+		if got := corpusWords(a); !slices.Equal(got, words[1:3]) || a.AnnCounts() != [3]int{0, 2, 0} {
+			t.Fatalf("after the job: %q, counts %v", got, a.AnnCounts())
+		}
+		a.AnnKey("z", false, true)
+		if got := corpusWords(a); !slices.Equal(got, words[:3]) {
+			t.Errorf("Ctrl+Z after the job: %q", got)
 		}
 	})
 }

@@ -24,8 +24,9 @@ type Store interface {
 // StoreKey is the key of the annotation project in the Store.
 const StoreKey = "annotate-project"
 
-// saveDelay is how long a save waits for more changes (debouncing).
-const saveDelay = 300 * time.Millisecond
+// DefaultSaveDelay is how long a save waits for more changes (debouncing)
+// unless Options.SaveDelay says otherwise.
+const DefaultSaveDelay = 300 * time.Millisecond
 
 // projectVersion is the version of the saved project envelope.
 const projectVersion = 1
@@ -161,10 +162,15 @@ func (a *App) annRestore() {
 					a.annSetOther(sp.Other)
 				}
 				s.Saved = s.Seq // nothing new to save
+				a.noteUnsaved()
 				s.Msg = fmt.Sprintf("restored %s (%s)", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 				if sp.Other != nil {
 					s.Msg += ", compared with " + sp.Other.Name
 				}
+			}
+			if pi := s.PendingImport; pi != nil && s.Corpus == nil {
+				a.annOpenImport(pi.Name, pi.Corpus) // nothing was saved: no question
+				pi.progress.Waiting = false
 			}
 		})
 	}()
@@ -177,7 +183,11 @@ func (a *App) annScheduleSave() {
 		return
 	}
 	a.Annotate.saving = true
-	time.AfterFunc(saveDelay, func() {
+	delay := a.opts.SaveDelay
+	if delay <= 0 {
+		delay = DefaultSaveDelay
+	}
+	time.AfterFunc(delay, func() {
 		a.env.Lock()
 		a.Annotate.saving = false
 		a.env.UnlockRender()
@@ -196,8 +206,9 @@ func (a *App) annSave() error {
 	}
 	a.saveMu.Lock()
 	defer a.saveMu.Unlock()
-	// The snapshot is taken with the lock held, and encoded without it:
-	// encoding a big corpus takes a while, and the page stays live.
+	// The snapshot is taken with the lock held and encoded without it, so
+	// that the lock is not held through the encoding and the store's
+	// write.
 	a.env.Lock()
 	s := &a.Annotate
 	done := s.Saved >= s.Seq && s.SaveErr == ""
@@ -227,11 +238,21 @@ func (a *App) annSaved(seq int, err error) {
 	s := &a.Annotate
 	if err != nil {
 		s.SaveErr = "could not save: " + err.Error()
+		a.noteUnsaved()
 		return
 	}
 	s.SaveErr = ""
 	s.Saved = max(s.Saved, seq)
+	a.noteUnsaved()
 }
+
+// noteUnsaved updates the lock-free copy of AnnUnsaved (the caller holds
+// the lock).
+func (a *App) noteUnsaved() { a.unsaved.Store(a.AnnUnsaved()) }
+
+// AnnUnsavedNow is AnnUnsaved as of the last change or save, read without
+// the lock: for the page's beforeunload handler.
+func (a *App) AnnUnsavedNow() bool { return a.unsaved.Load() }
 
 // AnnSaveNow saves the project at once, in the calling goroutine (which
 // must not hold the lock); it returns the store's error.

@@ -2,6 +2,8 @@ package app
 
 import (
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/parser"
@@ -9,6 +11,9 @@ import (
 
 // Options are the app's start-up settings (the page's URL parameters).
 type Options struct {
+	// SaveDelay is how long a save of the annotation waits for more
+	// changes (0: DefaultSaveDelay).
+	SaveDelay time.Duration
 	// Backend is parser.BackendAuto (""), parser.BackendCPU or parser.BackendWebGPU.
 	Backend string
 	// Model names the model to load; "" means the server's first.
@@ -65,6 +70,9 @@ type App struct {
 	// saveMu orders the annotation project's saves: one at a time, each
 	// writing the project as it is when its turn comes.
 	saveMu sync.Mutex
+	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
+	// which must answer without waiting for the lock.
+	unsaved atomic.Bool
 }
 
 // New returns the app; call Start to load the model.
