@@ -154,8 +154,9 @@ func (f *failingStore) StoreSave(key string, data []byte) error {
 	return f.memStore.StoreSave(key, data)
 }
 
-// annAppWith is annApp with any store.
-func annAppWith(t *testing.T, st app.Store) (*app.App, *apptest.Env) {
+// annAppWith is annApp with any store and options; it waits for the
+// model, and for the restore unless the store holds it back.
+func annAppWith(t *testing.T, st app.Store, opts app.Options) (*app.App, *apptest.Env) {
 	t.Helper()
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 1), 61.25)
@@ -163,9 +164,12 @@ func annAppWith(t *testing.T, st app.Store) (*app.App, *apptest.Env) {
 	a := app.New(env, struct {
 		*apptest.Platform
 		app.Store
-	}{plat, st}, app.Options{})
+	}{plat, st}, opts)
 	env.Do(a.Start)
-	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
+	if _, held := st.(blockingStore); !held {
+		env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+	}
 	return a, env
 }
 
@@ -176,12 +180,7 @@ func annAppWith(t *testing.T, st app.Store) (*app.App, *apptest.Env) {
 func TestAnnotateSaveState(t *testing.T) {
 	export, _ := otherData(t, 2)
 	store := &memStore{}
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 1), 61.25)
-	env := &apptest.Env{}
-	a := app.New(env, storePlatform{plat, store}, app.Options{SaveDelay: time.Hour})
-	env.Do(a.Start)
-	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
 	env.Do(func() {
 		if a.AnnUnsaved() || a.AnnUnsavedNow() {
 			t.Error("unsaved before any change")
@@ -203,7 +202,7 @@ func TestAnnotateSaveState(t *testing.T) {
 	})
 
 	fs := &failingStore{}
-	c, envC := annAppWith(t, fs)
+	c, envC := annAppWith(t, fs, app.Options{})
 	importWait(t, c, envC, "dev2.export", export, false)
 	envC.Wait(t, "the first save", wait, func() bool { return !c.AnnUnsaved() })
 	fs.mu.Lock()
@@ -365,15 +364,7 @@ func TestAnnotateImportDuringRestore(t *testing.T) {
 			store = saved
 		}
 		bs := blockingStore{store, make(chan struct{})}
-		plat := apptest.NewPlatform()
-		plat.AddModel("default", apptest.Model(t, 1), 61.25)
-		env := &apptest.Env{}
-		a := app.New(env, struct {
-			*apptest.Platform
-			app.Store
-		}{plat, bs}, app.Options{})
-		env.Do(a.Start)
-		env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
+		a, env := annAppWith(t, bs, app.Options{})
 		p := importWait(t, a, env, "one.discbracket", disc, false)
 		env.Do(func() {
 			if a.Annotate.Corpus != nil || a.Annotate.PendingImport == nil || !p.Waiting {
