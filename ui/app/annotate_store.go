@@ -211,12 +211,12 @@ func (a *App) annSave() error {
 	// write.
 	a.env.Lock()
 	s := &a.Annotate
-	done := s.Saved >= s.Seq && s.SaveErr == ""
+	if s.Saved >= s.Seq && s.SaveErr == "" {
+		a.env.UnlockRender()
+		return nil // saved already
+	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
 	a.env.UnlockRender()
-	if done {
-		return nil
-	}
 	data, err := encodeProject(sp)
 	if err == nil {
 		err = st.StoreSave(StoreKey, data)
