@@ -218,6 +218,14 @@ func NewSentence(t *tree.Tree, status Status) *Sentence {
 	return &Sentence{cur: &state{tree: t.Clone(), status: status}, depth: DefaultUndoDepth}
 }
 
+// WithTree returns a new sentence holding a copy of t with the given
+// status and s's note, without history and without fixed or forbidden
+// constituents (they belonged to the old tree): for a tree that replaces
+// the sentence's analysis, such as a pre-annotation.
+func (s *Sentence) WithTree(t *tree.Tree, status Status) *Sentence {
+	return &Sentence{cur: &state{tree: t.Clone(), status: status, note: s.cur.note}, depth: s.depth}
+}
+
 // Tree returns the current tree. It is shared with the undo history: do not
 // modify it (use Do).
 func (s *Sentence) Tree() *tree.Tree { return s.cur.tree }

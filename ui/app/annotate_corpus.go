@@ -306,7 +306,7 @@ func (a *App) AnnPreAnnotate() {
 				if sent.Status() != annotate.Untouched || sent.Tree() != old {
 					return // edited meanwhile
 				}
-				c.Sentences[i] = annotate.NewSentence(preTree(old, p.Tree), annotate.PreAnnotated)
+				c.Sentences[i] = sent.WithTree(preTree(old, p.Tree), annotate.PreAnnotated) // the note stays
 				if i == s.Index {
 					a.AnnGo(i)
 				}

@@ -407,6 +407,8 @@ func TestAnnotateRemoveDuringPreAnnotation(t *testing.T) {
 	var words []string
 	env.Do(func() {
 		words = corpusWords(a)
+		a.AnnGo(1)
+		a.AnnSetNote("ask the teacher")
 		a.AnnPreAnnotate() // its parses wait for the lock
 		a.AnnGo(3)
 		a.AnnRemove() // the last: its position no longer exists
@@ -417,6 +419,9 @@ func TestAnnotateRemoveDuringPreAnnotation(t *testing.T) {
 	env.Do(func() {
 		if got := corpusWords(a); !slices.Equal(got, words[1:3]) || a.AnnCounts() != [3]int{0, 2, 0} {
 			t.Fatalf("after the job: %q, counts %v", got, a.AnnCounts())
+		}
+		if got := a.Annotate.Corpus.Sentences[0].Note(); got != "ask the teacher" {
+			t.Errorf("pre-annotation lost the note: %q", got)
 		}
 		a.AnnKey("z", false, true)
 		if got := corpusWords(a); !slices.Equal(got, words[:3]) {
