@@ -108,9 +108,7 @@ func (a *App) annImport(name string, data []byte) {
 		// Before the restore ends, the saved project may be about to
 		// open: ask then too.
 		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 || !s.Restored {
-			if old := s.PendingImport; old != nil {
-				old.progress.Waiting, old.progress.Err = false, "not opened: another file was imported"
-			}
+			a.annDropPending("another file was imported")
 			s.PendingImport = &PendingImport{Name: name, Corpus: c, progress: p}
 			p.Waiting = true
 			s.Msg, s.Err, s.ConfirmNew = "", "", false
@@ -122,12 +120,14 @@ func (a *App) annImport(name string, data []byte) {
 }
 
 // annOpenImport makes an imported corpus the one annotated, its trees as
-// imported kept as the reference analyses.
+// imported kept as the reference analyses. The import waiting, if any, is
+// settled: opened when it is c, dropped otherwise.
 func (a *App) annOpenImport(name string, c *annotate.Corpus) {
-	if pi := a.Annotate.PendingImport; pi != nil && pi.Corpus != c {
-		pi.progress.Waiting, pi.progress.Err = false, "not opened: another file was opened"
+	if pi := a.Annotate.PendingImport; pi != nil && pi.Corpus == c {
+		pi.progress.Waiting = false
+		a.Annotate.PendingImport = nil
 	}
-	a.Annotate.PendingImport = nil
+	a.annDropPending("another file was opened")
 	gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
 	a.AnnSetCorpus(c, gold, 0)
 	a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
@@ -157,9 +157,16 @@ func (a *App) AnnConfirmImport() {
 	if pi == nil || a.annBusy() {
 		return
 	}
-	s.PendingImport = nil
-	pi.progress.Waiting = false
 	a.annOpenImport(pi.Name, pi.Corpus)
+}
+
+// annDropPending drops the import waiting, if any, saying why in its
+// progress.
+func (a *App) annDropPending(why string) {
+	if pi := a.Annotate.PendingImport; pi != nil {
+		pi.progress.Waiting, pi.progress.Err = false, "not opened: "+why
+		a.Annotate.PendingImport = nil
+	}
 }
 
 // AnnCancelImport drops the pending import and keeps the open corpus.
@@ -169,9 +176,7 @@ func (a *App) AnnCancelImport() {
 	if pi == nil {
 		return
 	}
-	s.PendingImport = nil
-	pi.progress.Waiting = false
-	pi.progress.Err = "not opened: the open corpus was kept"
+	a.annDropPending("the open corpus was kept")
 	s.Msg, s.Err = pi.Name+" was not opened; the open corpus is unchanged", ""
 }
 

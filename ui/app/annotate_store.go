@@ -170,7 +170,6 @@ func (a *App) annRestore() {
 			}
 			if pi := s.PendingImport; pi != nil && s.Corpus == nil {
 				a.annOpenImport(pi.Name, pi.Corpus) // nothing was saved: no question
-				pi.progress.Waiting = false
 			}
 		})
 	}()
