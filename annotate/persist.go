@@ -78,17 +78,63 @@ type (
 func (c *Corpus) MarshalJSON() ([]byte, error) {
 	jc := jsonCorpus{Format: FormatName, Version: FormatVersion, Name: c.Name, Sentences: make([]jsonSentence, len(c.Sentences))}
 	for i, s := range c.Sentences {
-		st := s.cur
-		js := jsonSentence{Tree: treeToJSON(st.tree), Status: st.status, Note: st.note}
-		for _, f := range st.fixed {
-			js.Fixed = append(js.Fixed, jsonFixed{f.Label, blocksToJSON(f.Yield)})
-		}
-		for _, y := range st.forbidden {
-			js.Forbidden = append(js.Forbidden, blocksToJSON(y))
-		}
-		jc.Sentences[i] = js
+		jc.Sentences[i] = sentenceToJSON(s.cur)
 	}
 	return json.Marshal(jc)
+}
+
+func sentenceToJSON(st *state) jsonSentence {
+	js := jsonSentence{Tree: treeToJSON(st.tree), Status: st.status, Note: st.note}
+	for _, f := range st.fixed {
+		js.Fixed = append(js.Fixed, jsonFixed{f.Label, blocksToJSON(f.Yield)})
+	}
+	for _, y := range st.forbidden {
+		js.Forbidden = append(js.Forbidden, blocksToJSON(y))
+	}
+	return js
+}
+
+// MarshalJSON writes the sentence's current state as one element of the
+// "sentences" of the project format (without its undo history).
+func (s *Sentence) MarshalJSON() ([]byte, error) { return json.Marshal(sentenceToJSON(s.cur)) }
+
+// Revision identifies the current state of a sentence. Every edit, undo
+// and redo gives the sentence another revision (an undo returns to the
+// revision before the edit), and a snapshot (Corpus.Snapshot) shares its
+// sentences' revisions. Equal revisions mean equal content, so a revision
+// can key a cache of encoded sentences.
+type Revision struct{ st *state }
+
+// Revision returns the revision of the sentence's current state.
+func (s *Sentence) Revision() Revision { return Revision{s.cur} }
+
+// LoadParts reads a corpus named name from parts, each a JSON array of
+// sentences as Sentence.MarshalJSON writes them, in order: a project kept
+// in pieces. When counts is not nil, part i must hold counts[i]
+// sentences. It checks what UnmarshalJSON checks; an error names the
+// sentence by its number in the whole corpus.
+func LoadParts(name string, parts [][]byte, counts []int) (*Corpus, error) {
+	if counts != nil && len(counts) != len(parts) {
+		return nil, fmt.Errorf("annotate: %d parts, %d counts", len(parts), len(counts))
+	}
+	c := &Corpus{Name: name}
+	for i, part := range parts {
+		var js []jsonSentence
+		if err := json.Unmarshal(part, &js); err != nil {
+			return nil, fmt.Errorf("annotate: part %d: %w", i+1, err)
+		}
+		if counts != nil && len(js) != counts[i] {
+			return nil, fmt.Errorf("annotate: part %d holds %d sentences, want %d", i+1, len(js), counts[i])
+		}
+		for _, j := range js {
+			s, err := sentenceFromJSON(j)
+			if err != nil {
+				return nil, fmt.Errorf("annotate: sentence %d (id %q): %w", len(c.Sentences)+1, j.Tree.ID, err)
+			}
+			c.Sentences = append(c.Sentences, s)
+		}
+	}
+	return c, nil
 }
 
 // UnmarshalJSON reads the project format. It checks the format name and

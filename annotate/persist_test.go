@@ -178,3 +178,89 @@ func TestSaveEmptyFields(t *testing.T) {
 	}
 	sameCorpus(t, back, c)
 }
+
+// TestLoadPartsData keeps the Alpino dev set in pieces, as the app's store
+// does: the sentences encoded one by one and joined in parts load back as
+// the whole corpus did, and revisions say which sentences changed.
+func TestLoadPartsData(t *testing.T) {
+	c, err := ImportFile(filepath.Join(dataDir(t), "alpino-cdb", "dev.export"), ImportOptions{Status: PreAnnotated})
+	if err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	ctx := context.Background()
+	if err := c.Sentences[1].Do(ctx, SetNote{"a note"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Sentences[2].Do(ctx, FixNode{0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Parts of 7 sentences, the last one shorter.
+	var parts [][]byte
+	var counts []int
+	for from := 0; from < len(c.Sentences); from += 7 {
+		to := min(from+7, len(c.Sentences))
+		part := []byte{'['}
+		for i, s := range c.Sentences[from:to] {
+			if i > 0 {
+				part = append(part, ',')
+			}
+			b, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			part = append(part, b...)
+		}
+		parts, counts = append(parts, append(part, ']')), append(counts, to-from)
+	}
+	back, err := LoadParts(c.Name, parts, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCorpus(t, back, c)
+	if _, err := LoadParts(c.Name, parts, nil); err != nil {
+		t.Errorf("without counts: %v", err)
+	}
+
+	// Errors: a count that does not match, a damaged part, a bad sentence
+	// (named by its number in the whole corpus).
+	badCounts := append([]int{8}, counts[1:]...)
+	if _, err := LoadParts(c.Name, parts, badCounts); err == nil || !strings.Contains(err.Error(), "part 1 holds 7 sentences, want 8") {
+		t.Errorf("wrong count: %v", err)
+	}
+	damaged := append([][]byte{}, parts...)
+	damaged[1] = damaged[1][:len(damaged[1])/2]
+	if _, err := LoadParts(c.Name, damaged, counts); err == nil || !strings.Contains(err.Error(), "part 2") {
+		t.Errorf("damaged part: %v", err)
+	}
+	bad := append([][]byte{}, parts...)
+	bad[1] = bytes.Replace(bad[1], []byte(`"status":"pre-annotated"`), []byte(`"status":"lost"`), 1)
+	if _, err := LoadParts(c.Name, bad, counts); err == nil || !strings.Contains(err.Error(), "unknown status") {
+		t.Errorf("bad status: %v", err)
+	}
+	bad[1] = bytes.Replace(parts[1], []byte(`"parent":`), []byte(`"parent":99,"x":`), 1)
+	if _, err := LoadParts(c.Name, bad, counts); err == nil || !strings.Contains(err.Error(), "sentence 8 ") {
+		t.Errorf("bad tree in part 2: %v", err)
+	}
+
+	// Revisions: shared by snapshots, changed by an edit, back by an undo.
+	s := c.Sentences[3]
+	before := s.Revision()
+	if c.Snapshot().Sentences[3].Revision() != before {
+		t.Error("a snapshot has another revision")
+	}
+	if err := s.Do(ctx, SetStatus{Checked}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s.Revision() == before {
+		t.Error("an edit keeps the revision")
+	}
+	if _, err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if s.Revision() != before {
+		t.Error("an undo does not return to the revision before the edit")
+	}
+	if c.Sentences[4].Revision() == before {
+		t.Error("two sentences share a revision")
+	}
+}

@@ -32,7 +32,7 @@ func TestBrowserAnnotateQuotaFull(t *testing.T) {
 	state := annWait(t, ctx, "the failed save", `(() => { const e = document.querySelector('#ann-save'); return e && e.textContent.startsWith('NOT saved') ? e.textContent : false; })()`)
 	errs := annText(t, ctx, "#anntab .ann-editor")
 	t.Logf("with the quota full: %q", state)
-	if !strings.Contains(errs, "could not save: saving annotate-project to IndexedDB: the browser's storage for this site is full") {
+	if !strings.Contains(errs, "could not save: saving to IndexedDB: the browser's storage for this site is full") {
 		t.Errorf("the save's error is not shown: %q", errs)
 	}
 	var asked bool

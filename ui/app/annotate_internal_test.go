@@ -2,7 +2,11 @@ package app
 
 import (
 	"bytes"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/annotate"
@@ -67,6 +71,45 @@ func TestSelection(t *testing.T) {
 	}
 }
 
+// mapStore applies StoreUpdate decisions to a map, as the browser's
+// IndexedDB would, and returns what StoreRead(StoreKey, chunkPrefix) would.
+type mapStore map[string][]byte
+
+func (m mapStore) update(prefix string, decide func([]string) (map[string][]byte, []string)) (puts map[string][]byte, deletes []string) {
+	var keys []string
+	for k := range m {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	puts, deletes = decide(keys)
+	for _, k := range deletes {
+		delete(m, k)
+	}
+	maps.Copy(m, puts)
+	return puts, deletes
+}
+
+func (m mapStore) read() map[string][]byte {
+	out := map[string][]byte{}
+	for k, v := range m {
+		if k == StoreKey || strings.HasPrefix(k, chunkPrefix) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// save encodes sp with e and applies it to the store.
+func (m mapStore) save(t *testing.T, e *projectEncoder, sp savedProject) (puts map[string][]byte, deletes []string) {
+	t.Helper()
+	p, err := e.encode(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.update(chunkPrefix, p.update)
+}
+
 func TestProjectEncoding(t *testing.T) {
 	tr, err := tree.FromConstituents([]string{"de", "man", "slaapt"}, []string{"LID", "N", "WW"},
 		[]tree.Labelled{{Label: "np", Blocks: []tree.Span{{Start: 0, End: 2}}}, {Label: "smain", Blocks: []tree.Span{{Start: 0, End: 3}}}})
@@ -94,13 +137,11 @@ func TestProjectEncoding(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			data, err := encodeProject(savedProject{Corpus: c, Gold: tc.gold, Other: tc.other, Index: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp, err := decodeProject(data)
-			if err != nil {
-				t.Fatal(err)
+			store := mapStore{}
+			store.save(t, &projectEncoder{}, savedProject{Corpus: c, Gold: tc.gold, Other: tc.other, Index: 1})
+			sp, _, found, err := decodeStored(store.read())
+			if err != nil || !found {
+				t.Fatal(found, err)
 			}
 			back := sp.Corpus
 			if sp.Index != 1 || len(back.Sentences) != 2 || back.Sentences[1].Note() != "check np" || len(back.Sentences[1].Fixed()) != 1 {
@@ -117,18 +158,187 @@ func TestProjectEncoding(t *testing.T) {
 			}
 		})
 	}
-	// A project saved before the second file existed still loads.
+	// Nothing saved; an emptied tab.
+	if _, _, found, err := decodeStored(map[string][]byte{}); found || err != nil {
+		t.Errorf("empty store: found %v, %v", found, err)
+	}
+	store := mapStore{}
+	store.save(t, &projectEncoder{}, savedProject{Index: 3})
+	if sp, _, found, err := decodeStored(store.read()); !found || err != nil || sp.Corpus != nil {
+		t.Errorf("emptied tab: %+v, found %v, %v", sp, found, err)
+	}
+
+	// Projects saved in version 1 (with or without the second file) still
+	// load.
 	var buf bytes.Buffer
 	if err := c.Save(&buf); err != nil {
 		t.Fatal(err)
 	}
-	old := `{"version":1,"index":1,"corpus":` + buf.String() + `}`
-	if sp, err := decodeProject([]byte(old)); err != nil || sp.Corpus == nil || sp.Gold != nil || sp.Other != nil || sp.Index != 1 {
-		t.Errorf("old project: %+v, %v", sp, err)
-	}
-	for _, bad := range []string{``, `{}`, `{"version":9,"corpus":{}}`, `{"version":1}`, `{"version":1,"corpus":"x"}`} {
-		if _, err := decodeProject([]byte(bad)); err == nil {
-			t.Errorf("decodeProject(%q): no error", bad)
+	for _, old := range []string{
+		`{"version":1,"index":1,"corpus":` + buf.String() + `}`,
+		`{"version":1,"index":1,"corpus":` + buf.String() + `,"other":` + buf.String() + `}`,
+	} {
+		sp, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(old)})
+		if err != nil || sp.Corpus == nil || sp.Gold != nil || sp.Index != 1 || sp.Corpus.Sentences[1].Note() != "check np" {
+			t.Errorf("version 1 project: %+v, %v", sp, err)
 		}
+	}
+	for _, bad := range []string{``, `{}`, `{"version":9,"corpus":{}}`, `{"version":1}`, `{"version":1,"corpus":"x"}`,
+		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/00","n":1}]}}`,
+		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"elsewhere","n":1}]}}`,
+		`{"version":2,"corpus":"x"}`} {
+		if _, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(bad), "elsewhere": buf.Bytes()}); err == nil {
+			t.Errorf("decodeStored(%q): no error", bad)
+		}
+	}
+}
+
+// devCorpus imports the Alpino dev set (when $DATA or ../../../shared/data
+// has it; the test is skipped otherwise).
+func devCorpus(t *testing.T, status annotate.Status) *annotate.Corpus {
+	t.Helper()
+	dir := os.Getenv("DATA")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "data")
+	}
+	c, err := annotate.ImportFile(filepath.Join(dir, "alpino-cdb", "dev.export"), annotate.ImportOptions{Status: status})
+	if err != nil {
+		t.Skipf("no Alpino dev set: %v", err)
+	}
+	return c
+}
+
+// A save after an edit encodes and writes only the chunk of the sentence
+// edited and removes the chunk it replaces; a chunk that another tab
+// removed is written again; the first save after a restore writes only
+// the manifest; a corpus and its untouched reference trees share chunks.
+func TestProjectIncremental(t *testing.T) {
+	c := devCorpus(t, annotate.PreAnnotated)
+	gold := c.Snapshot()
+	n := len(c.Sentences)
+	chunks := (n + chunkSize - 1) / chunkSize
+	if chunks < 3 {
+		t.Fatalf("%d sentences: too few for the test", n)
+	}
+	store := mapStore{}
+	var e projectEncoder
+	puts, deletes := store.save(t, &e, savedProject{Corpus: c, Gold: gold, Index: 5})
+	if len(puts) != chunks+1 || len(deletes) != 0 {
+		t.Errorf("first save: %d puts, %d deletes; want %d (shared chunks) and 0", len(puts), len(deletes), chunks+1)
+	}
+	total := 0
+	for _, v := range puts {
+		total += len(v)
+	}
+
+	edited := chunkSize + 7
+	if err := c.Do(t.Context(), edited, annotate.SetStatus{Status: annotate.Checked}); err != nil {
+		t.Fatal(err)
+	}
+	before := maps.Clone(store)
+	puts, deletes = store.save(t, &e, savedProject{Corpus: c.Snapshot(), Gold: gold, Index: 5})
+	if len(puts) != 2 || len(deletes) != 0 {
+		t.Errorf("after an edit: %d puts, %d deletes; want the manifest and one chunk (the old one is the reference trees')", len(puts), len(deletes))
+	}
+	written := 0
+	for k, v := range puts {
+		written += len(v)
+		if k != StoreKey && before[k] != nil {
+			t.Errorf("chunk %s written again", k)
+		}
+	}
+	t.Logf("%d sentences in %d chunks, %d bytes; an edit writes %d bytes", n, chunks, total, written)
+	if written > 2*total/chunks {
+		t.Errorf("an edit writes %d of %d bytes", written, total)
+	}
+	// Editing it again: its previous chunk is no one's any more.
+	if err := c.Do(t.Context(), edited, annotate.SetNote{Note: "checked twice"}); err != nil {
+		t.Fatal(err)
+	}
+	puts, deletes = store.save(t, &e, savedProject{Corpus: c.Snapshot(), Gold: gold, Index: 5})
+	if len(puts) != 2 || len(deletes) != 1 {
+		t.Errorf("after a second edit: %d puts, %d deletes; want 2 and 1", len(puts), len(deletes))
+	}
+
+	// Another tab's save removed a chunk of this project: it is written
+	// again, although it did not change.
+	var gone string
+	for k := range store {
+		if k != StoreKey {
+			gone = k
+			break
+		}
+	}
+	delete(store, gone)
+	puts, _ = store.save(t, &e, savedProject{Corpus: c.Snapshot(), Gold: gold, Index: 6})
+	if _, ok := puts[gone]; !ok || len(puts) != 2 {
+		t.Errorf("a chunk removed meanwhile is not written again (%d puts)", len(puts))
+	}
+
+	// The restored project is the one saved, and saving it again (with a
+	// new encoder, as after a reload) writes only the manifest.
+	sp, last, _, err := decodeStored(store.read())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Index != 6 || len(sp.Corpus.Sentences) != n || sp.Gold == nil {
+		t.Fatalf("restored index %d, %d sentences, reference trees %v", sp.Index, len(sp.Corpus.Sentences), sp.Gold != nil)
+	}
+	if s := sp.Corpus.Sentences[edited]; s.Status() != annotate.Checked || s.Note() != "checked twice" || sp.Gold.Sentences[edited].Status() != annotate.PreAnnotated {
+		t.Errorf("restored sentence %d: %v %q", edited, s.Status(), s.Note())
+	}
+	var want, got bytes.Buffer
+	if err := c.Save(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := sp.Corpus.Save(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want.Bytes(), got.Bytes()) {
+		t.Error("the restored corpus differs from the one saved")
+	}
+	restored := projectEncoder{last: last}
+	puts, deletes = store.save(t, &restored, sp)
+	if len(puts) != 1 || len(deletes) != 0 {
+		t.Errorf("saving the restored project: %d puts, %d deletes; want the manifest only", len(puts), len(deletes))
+	}
+
+	// A new corpus replaces every chunk; emptying the tab removes them all.
+	small := annotate.NewCorpus("small", c.Trees()[:3], annotate.Untouched)
+	store.save(t, &restored, savedProject{Corpus: small})
+	if len(store) != 2 {
+		t.Errorf("after a new corpus, %d keys; want 2", len(store))
+	}
+	store.save(t, &restored, savedProject{})
+	if len(store) != 1 {
+		t.Errorf("after emptying, %d keys; want 1", len(store))
+	}
+}
+
+// An unreadable project is set aside whole, manifest and chunks,
+// replacing one set aside before.
+func TestProjectSetAside(t *testing.T) {
+	c := devCorpus(t, annotate.Untouched)
+	store := mapStore{unreadablePrefix + "old": []byte("x")}
+	store.save(t, &projectEncoder{}, savedProject{Corpus: c})
+	store[StoreKey] = bytes.Replace(store[StoreKey], []byte(`"version":2`), []byte(`"version":3`), 1)
+	values := store.read()
+	if _, _, _, err := decodeStored(values); err == nil || !strings.Contains(err.Error(), "version 3") {
+		t.Fatalf("newer version: %v", err)
+	}
+	store.update(unreadablePrefix, setAside(values))
+	if _, ok := store[unreadablePrefix+"old"]; ok {
+		t.Error("the project set aside before is still there")
+	}
+	// The project set aside reads back as it was saved.
+	back := map[string][]byte{StoreKey: bytes.Replace(store[UnreadableKey], []byte(`"version":3`), []byte(`"version":2`), 1)}
+	for k, v := range store {
+		if rest, ok := strings.CutPrefix(k, unreadablePrefix); ok {
+			back[chunkPrefix+rest] = v
+		}
+	}
+	sp, _, _, err := decodeStored(back)
+	if err != nil || len(sp.Corpus.Sentences) != len(c.Sentences) {
+		t.Errorf("the project set aside: %v", err)
 	}
 }

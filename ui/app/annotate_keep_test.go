@@ -144,14 +144,14 @@ type failingStore struct {
 	fail bool
 }
 
-func (f *failingStore) StoreSave(key string, data []byte) error {
+func (f *failingStore) StoreUpdate(prefix string, decide func([]string) (map[string][]byte, []string)) error {
 	f.mu.Lock()
 	fail := f.fail
 	f.mu.Unlock()
 	if fail {
 		return errors.New("quota exceeded")
 	}
-	return f.memStore.StoreSave(key, data)
+	return f.memStore.StoreUpdate(prefix, decide)
 }
 
 // annAppWith is annApp with any store and options; it waits for the
@@ -233,7 +233,7 @@ func TestAnnotateUnreadableProjectKept(t *testing.T) {
 	if err := a.AnnSaveNow(); err != nil {
 		t.Fatal(err)
 	}
-	kept, ok, _ := store.StoreLoad(app.UnreadableKey)
+	kept, ok := store.load(app.UnreadableKey)
 	if !ok || string(kept) != string(bad) {
 		t.Errorf("kept %q", kept)
 	}
@@ -340,9 +340,9 @@ type blockingStore struct {
 	release chan struct{}
 }
 
-func (b blockingStore) StoreLoad(key string) ([]byte, bool, error) {
+func (b blockingStore) StoreRead(key, prefix string) (map[string][]byte, error) {
 	<-b.release
-	return b.memStore.StoreLoad(key)
+	return b.memStore.StoreRead(key, prefix)
 }
 
 // A file imported before the saved project is restored waits: it would

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -14,107 +12,26 @@ import (
 // browser). A Platform that implements it gets its corpus saved after
 // every change and restored at start-up.
 type Store interface {
-	// StoreLoad returns the value saved under key; ok is false when there
-	// is none.
-	StoreLoad(key string) (data []byte, ok bool, err error)
-	// StoreSave saves data under key.
-	StoreSave(key string, data []byte) error
+	// StoreRead returns, read together in one transaction, the value under
+	// key (when there is one) and every value whose key begins with
+	// prefix, by key.
+	StoreRead(key, prefix string) (map[string][]byte, error)
+	// StoreUpdate makes one atomic change: it lists the keys that begin
+	// with prefix, calls decide with them, and writes decide's puts and
+	// removes its deletes, all in one transaction that no other writer
+	// (the app open in another tab) interleaves with; either all of it is
+	// written or none. decide runs inside the transaction: it must return
+	// at once, without blocking.
+	StoreUpdate(prefix string, decide func(keys []string) (puts map[string][]byte, deletes []string)) error
 }
 
-// StoreKey is the key of the annotation project in the Store.
+// StoreKey is the key of the annotation project in the Store: the
+// project's manifest, which names its chunks (see chunkPrefix).
 const StoreKey = "annotate-project"
 
 // DefaultSaveDelay is how long a save waits for more changes (debouncing)
 // unless Options.SaveDelay says otherwise.
 const DefaultSaveDelay = 300 * time.Millisecond
-
-// projectVersion is the version of the saved project envelope.
-const projectVersion = 1
-
-// project is the saved form of the annotation tab: the corpus (annotate's
-// JSON), its reference analyses, the second file of a comparison, and the
-// sentence shown. Projects saved before Other existed have no "other" and
-// load as they were.
-type project struct {
-	Version int             `json:"version"`
-	Index   int             `json:"index"`
-	Corpus  json.RawMessage `json:"corpus"`
-	Gold    json.RawMessage `json:"gold,omitempty"`
-	Other   json.RawMessage `json:"other,omitempty"`
-}
-
-// savedProject is what a project holds: the corpus, its reference analyses
-// and the second file of a comparison (both may be nil), and the sentence
-// shown.
-type savedProject struct {
-	Corpus, Gold, Other *annotate.Corpus
-	Index               int
-}
-
-// encodeProject writes a project; a nil Corpus writes an empty one (the
-// annotator started a new corpus: nothing to restore).
-func encodeProject(sp savedProject) ([]byte, error) {
-	raw := func(c *annotate.Corpus) (json.RawMessage, error) {
-		if c == nil {
-			return nil, nil
-		}
-		var buf bytes.Buffer
-		if err := c.Save(&buf); err != nil {
-			return nil, err
-		}
-		return buf.Bytes(), nil
-	}
-	p := project{Version: projectVersion, Index: sp.Index}
-	var err error
-	if p.Corpus, err = raw(sp.Corpus); err != nil {
-		return nil, err
-	}
-	if p.Gold, err = raw(sp.Gold); err != nil {
-		return nil, err
-	}
-	if p.Other, err = raw(sp.Other); err != nil {
-		return nil, fmt.Errorf("second file: %w", err)
-	}
-	return json.Marshal(p)
-}
-
-// decodeProject reads what encodeProject wrote. Reference trees that do not
-// fit the corpus are dropped; the second file is kept whatever its size
-// (the comparison says what does not match).
-func decodeProject(data []byte) (savedProject, error) {
-	var p project
-	if err := json.Unmarshal(data, &p); err != nil {
-		return savedProject{}, fmt.Errorf("saved project: %w", err)
-	}
-	if p.Version != projectVersion {
-		return savedProject{}, fmt.Errorf("saved project: version %d, want %d", p.Version, projectVersion)
-	}
-	if len(p.Corpus) == 0 {
-		return savedProject{}, errors.New("saved project: no corpus")
-	}
-	sp := savedProject{Index: p.Index}
-	if string(p.Corpus) == "null" { // emptied
-		return sp, nil
-	}
-	var err error
-	if sp.Corpus, err = annotate.Load(bytes.NewReader(p.Corpus)); err != nil {
-		return savedProject{}, fmt.Errorf("saved project: %w", err)
-	}
-	if len(p.Gold) > 0 {
-		if sp.Gold, err = annotate.Load(bytes.NewReader(p.Gold)); err != nil {
-			return savedProject{}, fmt.Errorf("saved project: reference trees: %w", err)
-		}
-		if len(sp.Gold.Sentences) != len(sp.Corpus.Sentences) {
-			sp.Gold = nil
-		}
-	}
-	if len(p.Other) > 0 {
-		if sp.Other, err = annotate.Load(bytes.NewReader(p.Other)); err != nil {
-			return savedProject{}, fmt.Errorf("saved project: second file: %w", err)
-		}
-	}
-	return sp, nil
-}
 
 // store returns the platform's Store, nil when it has none.
 func (a *App) store() Store {
@@ -123,13 +40,17 @@ func (a *App) store() Store {
 }
 
 // UnreadableKey is where a saved project that could not be read is kept
-// (the next save overwrites StoreKey), so that a project written by a
-// newer version of the app, or damaged, is not lost.
-const UnreadableKey = StoreKey + "-unreadable"
+// (the next save replaces StoreKey), its chunks under unreadablePrefix, so
+// that a project written by a newer version of the app, or damaged, is not
+// lost.
+const (
+	UnreadableKey    = StoreKey + "-unreadable"
+	unreadablePrefix = UnreadableKey + "/"
+)
 
 // annRestore looks for a saved project in the background and opens it
 // (unless a corpus was opened meanwhile). A project that cannot be read
-// is copied to UnreadableKey first.
+// is set aside first.
 func (a *App) annRestore() {
 	st := a.store()
 	if st == nil {
@@ -137,17 +58,22 @@ func (a *App) annRestore() {
 		return
 	}
 	go func() {
-		data, ok, err := st.StoreLoad(StoreKey)
+		values, err := st.StoreRead(StoreKey, chunkPrefix)
 		var sp savedProject
 		kept := ""
-		if err == nil && ok {
-			sp, err = decodeProject(data)
+		if err == nil {
+			var last [3][]chunk
+			sp, last, _, err = decodeStored(values)
 			if err != nil {
-				if kerr := st.StoreSave(UnreadableKey, data); kerr != nil {
+				if kerr := st.StoreUpdate(unreadablePrefix, setAside(values)); kerr != nil {
 					kept = " (and it could not be set aside: " + kerr.Error() + "; the next save replaces it)"
 				} else {
 					kept = " (it is kept in this browser under " + UnreadableKey + ")"
 				}
+			} else {
+				a.saveMu.Lock()
+				a.encoder.last = last
+				a.saveMu.Unlock()
 			}
 		}
 		a.update(func() {
@@ -207,7 +133,8 @@ func (a *App) annSave() error {
 	defer a.saveMu.Unlock()
 	// The snapshot is taken with the lock held and encoded without it, so
 	// that the lock is not held through the encoding and the store's
-	// write.
+	// write. The encoder encodes only the chunks that changed, and the
+	// store writes only those it lacks.
 	a.env.Lock()
 	s := &a.Annotate
 	if s.Saved >= s.Seq && s.SaveErr == "" {
@@ -216,9 +143,9 @@ func (a *App) annSave() error {
 	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
 	a.env.UnlockRender()
-	data, err := encodeProject(sp)
+	p, err := a.encoder.encode(sp)
 	if err == nil {
-		err = st.StoreSave(StoreKey, data)
+		err = st.StoreUpdate(chunkPrefix, p.update)
 	}
 	a.update(func() { a.annSaved(seq, err) })
 	return err

@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,22 +28,45 @@ type memStore struct {
 	saves int
 }
 
-func (m *memStore) StoreLoad(key string) ([]byte, bool, error) {
+func (m *memStore) StoreRead(key, prefix string) (map[string][]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	b, ok := m.data[key]
-	return b, ok, nil
+	out := map[string][]byte{}
+	for k, v := range m.data {
+		if k == key || strings.HasPrefix(k, prefix) {
+			out[k] = v
+		}
+	}
+	return out, nil
 }
 
-func (m *memStore) StoreSave(key string, data []byte) error {
+func (m *memStore) StoreUpdate(prefix string, decide func([]string) (map[string][]byte, []string)) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	var keys []string
+	for k := range m.data {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	puts, deletes := decide(keys)
 	if m.data == nil {
 		m.data = map[string][]byte{}
 	}
-	m.data[key] = data
+	for _, k := range deletes {
+		delete(m.data, k)
+	}
+	maps.Copy(m.data, puts)
 	m.saves++
 	return nil
+}
+
+// load returns the value under key.
+func (m *memStore) load(key string) ([]byte, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.data[key]
+	return v, ok
 }
 
 func (m *memStore) count() int {

@@ -70,6 +70,8 @@ type App struct {
 	// saveMu orders the annotation project's saves: one at a time, each
 	// writing the project as it is when its turn comes.
 	saveMu sync.Mutex
+	// encoder encodes the project for the store (guarded by saveMu).
+	encoder projectEncoder
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool

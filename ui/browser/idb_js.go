@@ -92,38 +92,86 @@ func idbOpen() (js.Value, error) {
 	return db, nil
 }
 
-// StoreLoad implements app.Store with IndexedDB.
-func (p *Platform) StoreLoad(key string) ([]byte, bool, error) {
-	db, err := idbOpen()
-	if err != nil {
-		return nil, false, err
-	}
-	defer db.Call("close")
-	req := db.Call("transaction", idbStore, "readonly").Call("objectStore", idbStore).Call("get", key)
-	v, err := idbWait(req, "success", "error")
-	if err != nil {
-		return nil, false, fmt.Errorf("reading %s from IndexedDB: %w", key, err)
-	}
-	if v.Type() != js.TypeString {
-		return nil, false, nil
-	}
-	return []byte(v.String()), true, nil
+// keyRange returns the IndexedDB key range of the keys that begin with
+// prefix (keys are strings, compared by UTF-16 code units).
+func keyRange(prefix string) js.Value {
+	return js.Global().Get("IDBKeyRange").Call("bound", prefix, prefix+"\uffff")
 }
 
-// StoreSave implements app.Store with IndexedDB; it returns once the
-// transaction has committed.
-func (p *Platform) StoreSave(key string, data []byte) error {
+// StoreRead implements app.Store with one read-only IndexedDB
+// transaction, so that what it returns is one consistent state.
+func (p *Platform) StoreRead(key, prefix string) (map[string][]byte, error) {
+	db, err := idbOpen()
+	if err != nil {
+		return nil, err
+	}
+	defer db.Call("close")
+	tx := db.Call("transaction", idbStore, "readonly")
+	objects := tx.Call("objectStore", idbStore)
+	one := objects.Call("get", key)
+	keys := objects.Call("getAllKeys", keyRange(prefix))
+	values := objects.Call("getAll", keyRange(prefix))
+	if _, err := idbWait(tx, "complete", "error", "abort"); err != nil {
+		return nil, fmt.Errorf("reading %s from IndexedDB: %w", key, err)
+	}
+	out := map[string][]byte{}
+	if v := one.Get("result"); v.Type() == js.TypeString {
+		out[key] = []byte(v.String())
+	}
+	ks, vs := keys.Get("result"), values.Get("result")
+	for i := range ks.Length() {
+		if v := vs.Index(i); v.Type() == js.TypeString {
+			out[ks.Index(i).String()] = []byte(v.String())
+		}
+	}
+	return out, nil
+}
+
+// StoreUpdate implements app.Store with one read-write IndexedDB
+// transaction: decide is called from the listing's success event, while
+// the transaction is active, and its writes join the transaction. It
+// returns once the transaction has committed.
+func (p *Platform) StoreUpdate(prefix string, decide func(keys []string) (map[string][]byte, []string)) (err error) {
 	db, err := idbOpen()
 	if err != nil {
 		return err
 	}
 	defer db.Call("close")
 	tx := db.Call("transaction", idbStore, "readwrite")
-	tx.Call("objectStore", idbStore).Call("put", string(data), key)
+	objects := tx.Call("objectStore", idbStore)
+	list := objects.Call("getAllKeys", keyRange(prefix))
+	var decideErr error
+	onList := js.FuncOf(func(js.Value, []js.Value) any {
+		defer func() {
+			if r := recover(); r != nil {
+				decideErr = fmt.Errorf("%v", r)
+				tx.Call("abort")
+			}
+		}()
+		res := list.Get("result")
+		keys := make([]string, res.Length())
+		for i := range keys {
+			keys[i] = res.Index(i).String()
+		}
+		puts, deletes := decide(keys)
+		for _, k := range deletes {
+			objects.Call("delete", k)
+		}
+		for k, v := range puts {
+			objects.Call("put", string(v), k)
+		}
+		return nil
+	})
+	defer onList.Release()
+	list.Set("onsuccess", onList)
 	// A full quota aborts the transaction without an error event: wait for
 	// abort too, or the save would never end.
-	if _, err := idbWait(tx, "complete", "error", "abort"); err != nil {
-		return fmt.Errorf("saving %s to IndexedDB: %w", key, err)
+	_, err = idbWait(tx, "complete", "error", "abort")
+	if decideErr != nil {
+		err = decideErr
+	}
+	if err != nil {
+		return fmt.Errorf("saving to IndexedDB: %w", err)
 	}
 	return nil
 }

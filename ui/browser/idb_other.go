@@ -6,8 +6,12 @@ import "github.com/discspan/discspan/ui/app"
 
 var _ app.Store = (*Platform)(nil)
 
-// StoreLoad finds nothing: not in a browser.
-func (*Platform) StoreLoad(string) ([]byte, bool, error) { return nil, false, nil }
+// StoreRead finds nothing: not in a browser.
+func (*Platform) StoreRead(string, string) (map[string][]byte, error) {
+	return map[string][]byte{}, nil
+}
 
-// StoreSave fails: not in a browser.
-func (*Platform) StoreSave(string, []byte) error { return errNotBrowser }
+// StoreUpdate fails: not in a browser.
+func (*Platform) StoreUpdate(string, func([]string) (map[string][]byte, []string)) error {
+	return errNotBrowser
+}

@@ -1,0 +1,316 @@
+package app
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/discspan/discspan/annotate"
+)
+
+// The annotation project is kept in pieces, so that a change of one
+// sentence rewrites one piece and not the whole corpus (a big corpus takes
+// seconds to encode and write in the browser, and the page is frozen
+// meanwhile). StoreKey holds the manifest: the sentence shown and, for the
+// corpus, its reference analyses and the second file of a comparison, the
+// chunks that hold their sentences. A chunk holds chunkSize sentences (the
+// last one fewer) as a JSON array (annotate.LoadParts); its key is
+// chunkPrefix and a hash of its bytes, so the chunks that did not change
+// keep their keys and are not written again, and identical chunks (a
+// corpus and its reference trees before any edit) are stored once.
+const (
+	projectVersion = 2
+	chunkSize      = 100
+	chunkPrefix    = StoreKey + "/"
+)
+
+// manifest is the saved form of the annotation tab (version 2).
+type manifest struct {
+	Version int           `json:"version"`
+	Index   int           `json:"index"`
+	Corpus  *storedCorpus `json:"corpus"` // null: the annotator emptied the tab
+	Gold    *storedCorpus `json:"gold,omitempty"`
+	Other   *storedCorpus `json:"other,omitempty"`
+}
+
+// storedCorpus names a corpus and its chunks, in order.
+type storedCorpus struct {
+	Name   string     `json:"name"`
+	Chunks []chunkRef `json:"chunks"`
+}
+
+// chunkRef is a chunk's key and its number of sentences.
+type chunkRef struct {
+	Key string `json:"key"`
+	N   int    `json:"n"`
+}
+
+// projectV1 is the saved form before version 2: the whole project in
+// StoreKey, the corpora as annotate's JSON. Projects saved before Other
+// existed have no "other" and load as they were.
+type projectV1 struct {
+	Version int             `json:"version"`
+	Index   int             `json:"index"`
+	Corpus  json.RawMessage `json:"corpus"`
+	Gold    json.RawMessage `json:"gold,omitempty"`
+	Other   json.RawMessage `json:"other,omitempty"`
+}
+
+// savedProject is what a project holds: the corpus, its reference analyses
+// and the second file of a comparison (both may be nil), and the sentence
+// shown.
+type savedProject struct {
+	Corpus, Gold, Other *annotate.Corpus
+	Index               int
+}
+
+// corpora returns the project's three corpora in the order of
+// projectEncoder.last.
+func (sp *savedProject) corpora() [3]**annotate.Corpus {
+	return [3]**annotate.Corpus{&sp.Corpus, &sp.Gold, &sp.Other}
+}
+
+// chunk is an encoded chunk and the revisions of the sentences it holds.
+type chunk struct {
+	revs []annotate.Revision
+	ref  chunkRef
+	data []byte
+}
+
+// projectEncoder encodes projects as a manifest and chunks. It keeps the
+// chunks of the last project it encoded (or restored), and encodes again
+// only the chunks whose sentences changed since. It is not safe for
+// concurrent use (App.saveMu guards it).
+type projectEncoder struct {
+	last [3][]chunk // corpus, reference trees, second file
+}
+
+// encoded is a project ready for the store: its manifest and its chunks
+// by key.
+type encoded struct {
+	manifest []byte
+	chunks   map[string][]byte
+}
+
+// encode returns the manifest and chunks of sp; a nil Corpus writes an
+// empty project (the annotator started a new corpus: nothing to restore).
+func (e *projectEncoder) encode(sp savedProject) (encoded, error) {
+	out := encoded{chunks: map[string][]byte{}}
+	m := manifest{Version: projectVersion, Index: sp.Index}
+	refs := [3]**storedCorpus{&m.Corpus, &m.Gold, &m.Other}
+	for role, cp := range sp.corpora() {
+		c := *cp
+		if c == nil || (role > 0 && sp.Corpus == nil) {
+			e.last[role] = nil
+			continue
+		}
+		chunks, err := encodeChunks(c, e.last[role])
+		if err != nil {
+			return encoded{}, fmt.Errorf("%s: %w", roleNames[role], err)
+		}
+		e.last[role] = chunks
+		sc := &storedCorpus{Name: c.Name, Chunks: make([]chunkRef, len(chunks))}
+		for i, ch := range chunks {
+			sc.Chunks[i] = ch.ref
+			out.chunks[ch.ref.Key] = ch.data
+		}
+		*refs[role] = sc
+	}
+	var err error
+	out.manifest, err = json.Marshal(m)
+	return out, err
+}
+
+// roleNames names the corpora of a project in errors.
+var roleNames = [3]string{"corpus", "reference trees", "second file"}
+
+// encodeChunks cuts c into chunks, reusing those of last that hold the
+// same sentences in the same state.
+func encodeChunks(c *annotate.Corpus, last []chunk) ([]chunk, error) {
+	var out []chunk
+	for j, from := 0, 0; from < len(c.Sentences); j, from = j+1, from+chunkSize {
+		sents := c.Sentences[from:min(from+chunkSize, len(c.Sentences))]
+		revs := make([]annotate.Revision, len(sents))
+		for i, s := range sents {
+			revs[i] = s.Revision()
+		}
+		if j < len(last) && slices.Equal(last[j].revs, revs) {
+			out = append(out, last[j])
+			continue
+		}
+		data := []byte{'['}
+		for i, s := range sents {
+			if i > 0 {
+				data = append(data, ',')
+			}
+			b, err := s.MarshalJSON()
+			if err != nil {
+				return nil, fmt.Errorf("sentence %d: %w", from+i+1, err)
+			}
+			data = append(data, b...)
+		}
+		data = append(data, ']')
+		sum := sha256.Sum256(data)
+		out = append(out, chunk{revs: revs, ref: chunkRef{Key: chunkPrefix + hex.EncodeToString(sum[:16]), N: len(sents)}, data: data})
+	}
+	return out, nil
+}
+
+// update returns the StoreUpdate decision that saves p: the manifest, the
+// chunks that the store does not have (those of an earlier save are kept,
+// unless the app open in another tab removed them meanwhile), and the
+// removal of the chunks that no longer belong to the project.
+func (p encoded) update(keys []string) (puts map[string][]byte, deletes []string) {
+	puts = map[string][]byte{StoreKey: p.manifest}
+	have := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		have[k] = true
+		if _, ok := p.chunks[k]; !ok {
+			deletes = append(deletes, k)
+		}
+	}
+	for k, data := range p.chunks {
+		if !have[k] {
+			puts[k] = data
+		}
+	}
+	return puts, deletes
+}
+
+// decodeStored reads a project from what StoreRead(StoreKey, chunkPrefix)
+// returned; found is false when nothing was saved. It also returns the
+// chunks read, for the encoder (so that the first save after a restore
+// writes only what changed). Reference trees that do not fit the corpus
+// are dropped; the second file is kept whatever its size (the comparison
+// says what does not match).
+func decodeStored(values map[string][]byte) (sp savedProject, last [3][]chunk, found bool, err error) {
+	data, found := values[StoreKey]
+	if !found {
+		return savedProject{}, last, false, nil
+	}
+	var v struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return savedProject{}, last, true, fmt.Errorf("saved project: %w", err)
+	}
+	switch v.Version {
+	case 1:
+		sp, err = decodeProjectV1(data)
+		return sp, last, true, err
+	case projectVersion:
+	default:
+		return savedProject{}, last, true, fmt.Errorf("saved project: version %d, want %d or 1", v.Version, projectVersion)
+	}
+	var m manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return savedProject{}, last, true, fmt.Errorf("saved project: %w", err)
+	}
+	sp.Index = m.Index
+	if m.Corpus == nil {
+		return sp, last, true, nil // emptied
+	}
+	for role, sc := range [3]*storedCorpus{m.Corpus, m.Gold, m.Other} {
+		if sc == nil {
+			continue
+		}
+		c, chunks, err := decodeChunks(sc, values)
+		if err != nil {
+			return savedProject{}, [3][]chunk{}, true, fmt.Errorf("saved project: %s: %w", roleNames[role], err)
+		}
+		*sp.corpora()[role], last[role] = c, chunks
+	}
+	if sp.Gold != nil && len(sp.Gold.Sentences) != len(sp.Corpus.Sentences) {
+		sp.Gold, last[1] = nil, nil
+	}
+	return sp, last, true, nil
+}
+
+// decodeChunks loads a stored corpus from its chunks.
+func decodeChunks(sc *storedCorpus, values map[string][]byte) (*annotate.Corpus, []chunk, error) {
+	parts := make([][]byte, len(sc.Chunks))
+	counts := make([]int, len(sc.Chunks))
+	for i, ref := range sc.Chunks {
+		data, ok := values[ref.Key]
+		if !ok || !strings.HasPrefix(ref.Key, chunkPrefix) {
+			return nil, nil, fmt.Errorf("chunk %d of %d (%s) is missing", i+1, len(sc.Chunks), ref.Key)
+		}
+		parts[i], counts[i] = data, ref.N
+	}
+	c, err := annotate.LoadParts(sc.Name, parts, counts)
+	if err != nil {
+		return nil, nil, err
+	}
+	chunks := make([]chunk, len(sc.Chunks))
+	from := 0
+	for i, ref := range sc.Chunks {
+		revs := make([]annotate.Revision, ref.N)
+		for k, s := range c.Sentences[from : from+ref.N] {
+			revs[k] = s.Revision()
+		}
+		chunks[i] = chunk{revs: revs, ref: ref, data: parts[i]}
+		from += ref.N
+	}
+	return c, chunks, nil
+}
+
+// decodeProjectV1 reads a project saved in version 1.
+func decodeProjectV1(data []byte) (savedProject, error) {
+	var p projectV1
+	if err := json.Unmarshal(data, &p); err != nil {
+		return savedProject{}, fmt.Errorf("saved project: %w", err)
+	}
+	if len(p.Corpus) == 0 {
+		return savedProject{}, errors.New("saved project: no corpus")
+	}
+	sp := savedProject{Index: p.Index}
+	if string(p.Corpus) == "null" { // emptied
+		return sp, nil
+	}
+	var err error
+	if sp.Corpus, err = annotate.Load(bytes.NewReader(p.Corpus)); err != nil {
+		return savedProject{}, fmt.Errorf("saved project: %w", err)
+	}
+	if len(p.Gold) > 0 {
+		if sp.Gold, err = annotate.Load(bytes.NewReader(p.Gold)); err != nil {
+			return savedProject{}, fmt.Errorf("saved project: reference trees: %w", err)
+		}
+		if len(sp.Gold.Sentences) != len(sp.Corpus.Sentences) {
+			sp.Gold = nil
+		}
+	}
+	if len(p.Other) > 0 {
+		if sp.Other, err = annotate.Load(bytes.NewReader(p.Other)); err != nil {
+			return savedProject{}, fmt.Errorf("saved project: second file: %w", err)
+		}
+	}
+	return sp, nil
+}
+
+// setAside returns the StoreUpdate decision that keeps an unreadable
+// project (its manifest and chunks, as StoreRead returned them) under
+// UnreadableKey, replacing one kept before.
+func setAside(values map[string][]byte) func(keys []string) (map[string][]byte, []string) {
+	puts := map[string][]byte{}
+	for k, v := range values {
+		if k == StoreKey {
+			puts[UnreadableKey] = v
+		} else {
+			puts[unreadablePrefix+strings.TrimPrefix(k, chunkPrefix)] = v
+		}
+	}
+	return func(keys []string) (map[string][]byte, []string) {
+		var deletes []string
+		for _, k := range keys {
+			if _, ok := puts[k]; !ok {
+				deletes = append(deletes, k)
+			}
+		}
+		return puts, deletes
+	}
+}

@@ -1,0 +1,123 @@
+//go:build !js
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/discspan/discspan/ui/app/apptest"
+)
+
+// The project is kept in chunks of 100 sentences, and a save writes only
+// the chunks that changed. Two tabs annotating the same saved project
+// take turns: each save replaces the other's (the last one wins), and
+// the project stays whole although each tab's save removes the chunks
+// that the other tab's last save wrote. Here tab A's second save needs a
+// chunk of its first one, which tab B's save removed: A writes it again,
+// and a reload restores A's work.
+func TestBrowserAnnotateTwoTabs(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	src, err := os.ReadFile(filepath.Join(annDataDir(), "alpino-cdb", "dev.export"))
+	if err != nil {
+		t.Skipf("skipping: no Alpino dev set: %v", err)
+	}
+	in := filepath.Join(t.TempDir(), "dev250.export")
+	if err := os.WriteFile(in, annFirstSentences(src, 250), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := serveApp(t, web, apptest.Model(t, 1))
+	tabA := newBrowser(t, chrome)
+	load(t, tabA, srv.URL+"/?backend=cpu")
+	if err := chromedp.Run(tabA, chromedp.Click(`#tab-annotate`, chromedp.ByQuery), chromedp.SetUploadFiles(`#ann-file`, []string{in}, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	annWait(t, tabA, "the import", `(() => { const p = document.querySelector('#ann-import'); return p && p.dataset.done === '1' && document.querySelector('#ann-pos') ? p.textContent : false; })()`)
+	saved := func(ctx context.Context, what string) {
+		t.Helper()
+		annWait(t, ctx, what, `(() => { const a = document.querySelector('#anntab'); return a && a.dataset.saved === a.dataset.seq && document.querySelector('#ann-save').textContent === 'saved in this browser'; })()`)
+	}
+	saved(tabA, "tab A's save of the import")
+
+	tabB, cancel := chromedp.NewContext(tabA)
+	t.Cleanup(cancel)
+	load(t, tabB, srv.URL+"/?backend=cpu")
+	if err := chromedp.Run(tabB, chromedp.Click(`#tab-annotate`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	annWait(t, tabB, "tab B's restore", `(() => { const p = document.querySelector('#ann-pos'); return p && p.textContent.startsWith('sentence 1 of 250'); })()`)
+
+	// front brings a tab to the front, as the annotator switching tabs
+	// does (a hidden tab's timers and frames are throttled).
+	front := func(ctx context.Context) {
+		t.Helper()
+		if err := chromedp.Run(ctx, page.BringToFront()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// showPage turns the corpus view of a tab to the page that begins with
+	// sentence first (1-based).
+	showPage := func(ctx context.Context, first int) {
+		t.Helper()
+		for range 5 {
+			var from int
+			annEval(t, ctx, `parseInt(document.querySelector('#ann-list-range').textContent.replace('sentences ', ''))`, &from)
+			switch {
+			case from == first:
+				return
+			case from < first:
+				annEval(t, ctx, `(() => { document.querySelector('#ann-list-next').click(); return true; })()`, nil)
+			default:
+				annEval(t, ctx, `(() => { document.querySelector('#ann-list-prev').click(); return true; })()`, nil)
+			}
+			annWait(t, ctx, "the next page", fmt.Sprintf(`!document.querySelector('#ann-list-range').textContent.startsWith('sentences %d–')`, from))
+		}
+		t.Fatalf("no page begins with sentence %d", first)
+	}
+	// check marks sentence i (1-based) checked in a tab and waits for the
+	// save.
+	check := func(ctx context.Context, tab string, i int) {
+		t.Helper()
+		front(ctx)
+		showPage(ctx, (i-1)/100*100+1)
+		annEval(t, ctx, fmt.Sprintf(`(() => { document.querySelectorAll('#ann-list tr[data-status]')[%d].click(); return true; })()`, (i-1)%100), nil)
+		annWait(t, ctx, fmt.Sprintf("tab %s on sentence %d", tab, i), fmt.Sprintf(`(() => { const p = document.querySelector('#ann-pos'); return p.textContent.startsWith('sentence %d of 250'); })()`, i))
+		if err := chromedp.Run(ctx, chromedp.Click(`#ann-status-checked`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		annWait(t, ctx, fmt.Sprintf("tab %s's sentence %d checked", tab, i), `document.querySelector('#ann-list tr.on').dataset.status === 'checked'`)
+		saved(ctx, fmt.Sprintf("tab %s's save", tab))
+	}
+	check(tabA, "A", 1)   // A writes a new first chunk
+	check(tabB, "B", 201) // B's save removes it: it is not B's
+	check(tabA, "A", 202) // A needs it again
+
+	front(tabA)
+	load(t, tabA, srv.URL+"/?backend=cpu")
+	if err := chromedp.Run(tabA, chromedp.Click(`#tab-annotate`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	restored := annWait(t, tabA, "the restore", `(() => { const p = document.querySelector('#ann-pos'), e = document.querySelector('#ann-restore-err');
+		return p && p.textContent.includes('of 250') ? 'restored' : e ? e.textContent : false; })()`)
+	if restored != "restored" {
+		t.Fatalf("after the reload: %s", restored)
+	}
+	var checked []int
+	for first := 1; first <= 201; first += 100 {
+		showPage(tabA, first)
+		var on []int
+		annEval(t, tabA, `[...document.querySelectorAll('#ann-list tr[data-status]')].flatMap((r, i) => r.dataset.status === 'checked' ? [i] : [])`, &on)
+		for _, i := range on {
+			checked = append(checked, first+i)
+		}
+	}
+	if fmt.Sprint(checked) != "[1 202]" {
+		t.Errorf("restored checked sentences %v, want [1 202] (tab A's, saved last)", checked)
+	}
+}
