@@ -282,6 +282,24 @@ func (s *Sentence) SetUndoDepth(n int) {
 // no undo step is recorded.
 var ErrNoChange = errors.New("annotate: nothing to change")
 
+// CrossingError is returned by Do for a new constituent that crosses a
+// node of the tree when no Reparser is given: the tree cannot hold both,
+// and only a re-parse (which chooses the other constituents again) can
+// build it.
+type CrossingError struct {
+	Label string // the new constituent's label
+	Yield Yield  // and its words
+	// Node is the index of the node crossed, NodeLabel its label and
+	// NodeYield its words.
+	Node      int
+	NodeLabel string
+	NodeYield Yield
+}
+
+func (e *CrossingError) Error() string {
+	return fmt.Sprintf("annotate: %s %s crosses node %d (%s %s); only a re-parse can build it", e.Label, e.Yield, e.Node, e.NodeLabel, e.NodeYield)
+}
+
 // ErrNothingToUndo and ErrNothingToRedo are returned by Undo and Redo when
 // the history is empty.
 var (

@@ -413,8 +413,7 @@ func (c CreateConstituent) apply(e *edit) error {
 	e.unforbid = append(e.unforbid, y)
 	if crossing >= 0 {
 		if !e.canReparse {
-			return fmt.Errorf("annotate: %s %s crosses node %d (%s %s); only a re-parse can build it",
-				c.Label, y, crossing, e.t.Nodes[crossing].Label, ys[crossing])
+			return &CrossingError{Label: c.Label, Yield: y, Node: crossing, NodeLabel: e.t.Nodes[crossing].Label, NodeYield: ys[crossing]}
 		}
 		e.loose = append(e.loose, Fixed{c.Label, y})
 		return nil

@@ -429,3 +429,20 @@ func TestForbiddenRules(t *testing.T) {
 		t.Errorf("after the edit: forbidden %q", got)
 	}
 }
+
+// A constituent crossing a node, without a re-parser, fails with a
+// CrossingError that names both, so that the app can say what to do.
+func TestCrossingError(t *testing.T) {
+	s := NewSentence(parse(t, manDog), Untouched)
+	err := s.Do(context.Background(), CreateConstituent{"X", []int{1, 2}}, nil)
+	var ce *CrossingError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v is not a CrossingError", err)
+	}
+	if ce.Label != "X" || ce.Yield.String() != "[1,3)" || ce.NodeLabel != "NP" || ce.NodeYield.String() != "[0,2)" || ce.Node != node(t, s.Tree(), "NP[0,2)") {
+		t.Errorf("crossing error %+v", ce)
+	}
+	if err := s.Do(context.Background(), CreateConstituent{"X", []int{1, 2}}, &fakeReparser{}); errors.As(err, &ce) {
+		t.Errorf("with a re-parser: %v", err)
+	}
+}

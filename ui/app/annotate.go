@@ -344,6 +344,21 @@ func (a *App) AnnDo(cmd annotate.Command) {
 	}()
 }
 
+// annCrossingMessage says why a new constituent crossing a node of the
+// sentence shown was refused, and what the annotator can do.
+func (a *App) annCrossingMessage(ce *annotate.CrossingError) string {
+	both := fmt.Sprintf("%s %s crosses %s %s: a tree cannot hold both. ", ce.Label, ce.Yield, ce.NodeLabel, ce.NodeYield)
+	why := "This tree came from a file, so it is edited as it is"
+	switch sent := a.annSentence(); {
+	case sent != nil && sent.Status() == annotate.PreAnnotated:
+		return both + fmt.Sprintf("The model is not ready to re-parse around %s: wait for it, or delete %s first.", ce.Label, ce.NodeLabel)
+	case sent != nil && sent.Status() == annotate.Checked:
+		why = "This tree is marked checked, so it is edited as it is"
+	}
+	return both + fmt.Sprintf("%s: delete %s first, or mark the sentence pre-annotated to let the model re-parse it around %s "+
+		"(its other constituents and function labels are then the model's).", why, ce.NodeLabel, ce.Label)
+}
+
 // annResult reports a command's outcome and refreshes.
 func (a *App) annResult(desc string, err error, decodeNs int64) {
 	s := &a.Annotate
@@ -353,6 +368,10 @@ func (a *App) annResult(desc string, err error, decodeNs int64) {
 		return
 	case err != nil:
 		s.Msg, s.Err = "", err.Error()
+		var ce *annotate.CrossingError
+		if errors.As(err, &ce) {
+			s.Err = a.annCrossingMessage(ce)
+		}
 		a.annRefresh()
 		return
 	}

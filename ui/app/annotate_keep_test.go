@@ -333,6 +333,64 @@ func TestAnnotateImportedTreeEditedAsItIs(t *testing.T) {
 	})
 }
 
+// A constituent that crosses a node of an imported tree is refused with
+// what to do: delete that node first, or mark the sentence pre-annotated
+// and let the model re-parse it, which then builds the constituent.
+func TestAnnotateCrossingOnImportedTree(t *testing.T) {
+	export, _ := otherData(t, 10)
+	a, env := annApp(t, &memStore{})
+	importWait(t, a, env, "dev10.export", export, false)
+	var words []int
+	var label, crossed string
+	env.Do(func() {
+		// The last word p of a node of several words, and the word after
+		// it, outside that node: a selection that crosses the node.
+		sent := -1
+		for i, s := range a.Annotate.Corpus.Sentences {
+			tr := s.Tree()
+			ys := tr.Yields()
+			for p := 0; p+1 < tr.Len() && words == nil; p++ {
+				for n, y := range ys {
+					if len(y) >= 2 && slices.Contains(y, p) && !slices.Contains(y, p+1) && y[len(y)-1] == p {
+						words, crossed = []int{p, p + 1}, tr.Nodes[n].Label
+						break
+					}
+				}
+			}
+			if words != nil {
+				sent = i
+				break
+			}
+		}
+		if sent < 0 {
+			t.Fatal("no sentence to edit")
+		}
+		a.AnnGo(sent)
+		label = a.AnnLabels()[0]
+		a.Annotate.Sel = app.NewSelection(a.AnnSentence().Tree().Len())
+		a.AnnClickWord(words[0], false, false)
+		a.AnnClickWord(words[1], true, false)
+		a.AnnCreate(label)
+		msg := a.Annotate.Err
+		if !strings.Contains(msg, "came from a file") || !strings.Contains(msg, "delete "+crossed+" first") || !strings.Contains(msg, "mark the sentence pre-annotated") {
+			t.Errorf("crossing %s: %q", crossed, msg)
+		}
+		a.AnnSetStatus(annotate.Checked.String())
+		a.AnnCreate(label)
+		if msg := a.Annotate.Err; !strings.Contains(msg, "marked checked") {
+			t.Errorf("on a checked tree: %q", msg)
+		}
+		a.AnnSetStatus(annotate.PreAnnotated.String())
+		a.AnnCreate(label)
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		if tr := a.AnnSentence().Tree(); nodeOver(tr, label, words) < 0 {
+			t.Errorf("pre-annotated: the re-parse did not build %s over %v", label, words)
+		}
+	})
+}
+
 // blockingStore is a store whose first load waits for release: the
 // restore at start-up is slow.
 type blockingStore struct {

@@ -373,7 +373,7 @@ func (a *App) exerciseChanged() {
 // exerciseError says in plain words why a command failed.
 func exerciseError(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "annotate: ")
-	if strings.Contains(msg, "only a re-parse can build it") {
+	if ce := (*annotate.CrossingError)(nil); errors.As(err, &ce) {
 		msg = "the selection crosses a constituent you built: " + msg
 	}
 	return strings.ToUpper(msg[:1]) + msg[1:] + "."
