@@ -117,25 +117,53 @@ func LoadParts(name string, parts [][]byte, counts []int) (*Corpus, error) {
 	if counts != nil && len(counts) != len(parts) {
 		return nil, fmt.Errorf("annotate: %d parts, %d counts", len(parts), len(counts))
 	}
-	c := &Corpus{Name: name}
+	l := NewPartsLoader(name)
 	for i, part := range parts {
-		var js []jsonSentence
-		if err := json.Unmarshal(part, &js); err != nil {
-			return nil, fmt.Errorf("annotate: part %d: %w", i+1, err)
+		n := -1
+		if counts != nil {
+			n = counts[i]
 		}
-		if counts != nil && len(js) != counts[i] {
-			return nil, fmt.Errorf("annotate: part %d holds %d sentences, want %d", i+1, len(js), counts[i])
-		}
-		for _, j := range js {
-			s, err := sentenceFromJSON(j)
-			if err != nil {
-				return nil, fmt.Errorf("annotate: sentence %d (id %q): %w", len(c.Sentences)+1, j.Tree.ID, err)
-			}
-			c.Sentences = append(c.Sentences, s)
+		if err := l.Add(part, n); err != nil {
+			return nil, err
 		}
 	}
-	return c, nil
+	return l.Corpus(), nil
 }
+
+// PartsLoader reads a corpus kept in parts one part at a time (as
+// LoadParts does), so that the caller can report progress, or let other
+// work run, between parts.
+type PartsLoader struct {
+	c     *Corpus
+	parts int
+}
+
+// NewPartsLoader returns a loader of a corpus named name, empty so far.
+func NewPartsLoader(name string) *PartsLoader { return &PartsLoader{c: &Corpus{Name: name}} }
+
+// Add reads the next part; when count is not negative, the part must hold
+// count sentences. After an error the loader should not be used.
+func (l *PartsLoader) Add(part []byte, count int) error {
+	l.parts++
+	var js []jsonSentence
+	if err := json.Unmarshal(part, &js); err != nil {
+		return fmt.Errorf("annotate: part %d: %w", l.parts, err)
+	}
+	if count >= 0 && len(js) != count {
+		return fmt.Errorf("annotate: part %d holds %d sentences, want %d", l.parts, len(js), count)
+	}
+	for _, j := range js {
+		s, err := sentenceFromJSON(j)
+		if err != nil {
+			return fmt.Errorf("annotate: sentence %d (id %q): %w", len(l.c.Sentences)+1, j.Tree.ID, err)
+		}
+		l.c.Sentences = append(l.c.Sentences, s)
+	}
+	return nil
+}
+
+// Corpus returns the corpus read so far.
+func (l *PartsLoader) Corpus() *Corpus { return l.c }
 
 // UnmarshalJSON reads the project format. It checks the format name and
 // version, the trees (parent indices, cycles), statuses, and the blocks of

@@ -63,10 +63,13 @@ type AnnotateState struct {
 	ReparseNs, ReparseWallNs int64
 	// Seq counts the changes of the corpus; Saved is the Seq last written
 	// to the store, SaveErr why the last save failed. Restored is set
-	// once the stored corpus was looked for.
-	Seq, Saved int
-	SaveErr    string
-	Restored   bool
+	// once the stored corpus was looked for; meanwhile RestoreDone of
+	// RestoreTotal sentences are read (0 of 0 before the reading starts),
+	// those of the corpus, its reference trees and the second file.
+	Seq, Saved                int
+	SaveErr                   string
+	Restored                  bool
+	RestoreDone, RestoreTotal int
 	// Import is the import in progress (or the last one), nil before any.
 	Import *ImportProgress
 	// Query is the search text; Hits the search or consistency results.

@@ -139,7 +139,7 @@ func TestProjectEncoding(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			store := mapStore{}
 			store.save(t, &projectEncoder{}, savedProject{Corpus: c, Gold: tc.gold, Other: tc.other, Index: 1})
-			sp, _, found, err := decodeStored(store.read())
+			sp, _, found, err := decodeStored(store.read(), nil)
 			if err != nil || !found {
 				t.Fatal(found, err)
 			}
@@ -159,12 +159,12 @@ func TestProjectEncoding(t *testing.T) {
 		})
 	}
 	// Nothing saved; an emptied tab.
-	if _, _, found, err := decodeStored(map[string][]byte{}); found || err != nil {
+	if _, _, found, err := decodeStored(map[string][]byte{}, nil); found || err != nil {
 		t.Errorf("empty store: found %v, %v", found, err)
 	}
 	store := mapStore{}
 	store.save(t, &projectEncoder{}, savedProject{Index: 3})
-	if sp, _, found, err := decodeStored(store.read()); !found || err != nil || sp.Corpus != nil {
+	if sp, _, found, err := decodeStored(store.read(), nil); !found || err != nil || sp.Corpus != nil {
 		t.Errorf("emptied tab: %+v, found %v, %v", sp, found, err)
 	}
 
@@ -178,7 +178,7 @@ func TestProjectEncoding(t *testing.T) {
 		`{"version":1,"index":1,"corpus":` + buf.String() + `}`,
 		`{"version":1,"index":1,"corpus":` + buf.String() + `,"other":` + buf.String() + `}`,
 	} {
-		sp, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(old)})
+		sp, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(old)}, nil)
 		if err != nil || sp.Corpus == nil || sp.Gold != nil || sp.Index != 1 || sp.Corpus.Sentences[1].Note() != "check np" {
 			t.Errorf("version 1 project: %+v, %v", sp, err)
 		}
@@ -187,7 +187,7 @@ func TestProjectEncoding(t *testing.T) {
 		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/00","n":1}]}}`,
 		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"elsewhere","n":1}]}}`,
 		`{"version":2,"corpus":"x"}`} {
-		if _, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(bad), "elsewhere": buf.Bytes()}); err == nil {
+		if _, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(bad), "elsewhere": buf.Bytes()}, nil); err == nil {
 			t.Errorf("decodeStored(%q): no error", bad)
 		}
 	}
@@ -277,9 +277,15 @@ func TestProjectIncremental(t *testing.T) {
 
 	// The restored project is the one saved, and saving it again (with a
 	// new encoder, as after a reload) writes only the manifest.
-	sp, last, _, err := decodeStored(store.read())
+	var reported [][2]int
+	sp, last, _, err := decodeStored(store.read(), func(done, total int) { reported = append(reported, [2]int{done, total}) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Progress after each chunk, of the corpus and then the reference
+	// trees.
+	if len(reported) != 2*chunks || reported[0] != [2]int{chunkSize, 2 * n} || reported[len(reported)-1] != [2]int{2 * n, 2 * n} {
+		t.Errorf("progress reported %v", reported)
 	}
 	if sp.Index != 6 || len(sp.Corpus.Sentences) != n || sp.Gold == nil {
 		t.Fatalf("restored index %d, %d sentences, reference trees %v", sp.Index, len(sp.Corpus.Sentences), sp.Gold != nil)
@@ -323,7 +329,7 @@ func TestProjectSetAside(t *testing.T) {
 	store.save(t, &projectEncoder{}, savedProject{Corpus: c})
 	store[StoreKey] = bytes.Replace(store[StoreKey], []byte(`"version":2`), []byte(`"version":3`), 1)
 	values := store.read()
-	if _, _, _, err := decodeStored(values); err == nil || !strings.Contains(err.Error(), "version 3") {
+	if _, _, _, err := decodeStored(values, nil); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Fatalf("newer version: %v", err)
 	}
 	store.update(unreadablePrefix, setAside(values))
@@ -337,7 +343,7 @@ func TestProjectSetAside(t *testing.T) {
 			back[chunkPrefix+rest] = v
 		}
 	}
-	sp, _, _, err := decodeStored(back)
+	sp, _, _, err := decodeStored(back, nil)
 	if err != nil || len(sp.Corpus.Sentences) != len(c.Sentences) {
 		t.Errorf("the project set aside: %v", err)
 	}

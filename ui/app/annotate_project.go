@@ -88,6 +88,9 @@ type chunk struct {
 // concurrent use (App.saveMu guards it).
 type projectEncoder struct {
 	last [3][]chunk // corpus, reference trees, second file
+	// pause, when not nil, is called after each chunk encoded (see
+	// letPageRun).
+	pause func()
 }
 
 // encoded is a project ready for the store: its manifest and its chunks
@@ -109,7 +112,7 @@ func (e *projectEncoder) encode(sp savedProject) (encoded, error) {
 			e.last[role] = nil
 			continue
 		}
-		chunks, err := encodeChunks(c, e.last[role])
+		chunks, err := encodeChunks(c, e.last[role], e.pause)
 		if err != nil {
 			return encoded{}, fmt.Errorf("%s: %w", roleNames[role], err)
 		}
@@ -130,8 +133,9 @@ func (e *projectEncoder) encode(sp savedProject) (encoded, error) {
 var roleNames = [3]string{"corpus", "reference trees", "second file"}
 
 // encodeChunks cuts c into chunks, reusing those of last that hold the
-// same sentences in the same state.
-func encodeChunks(c *annotate.Corpus, last []chunk) ([]chunk, error) {
+// same sentences in the same state; pause (when not nil) is called after
+// each chunk encoded.
+func encodeChunks(c *annotate.Corpus, last []chunk, pause func()) ([]chunk, error) {
 	var out []chunk
 	for j, from := 0, 0; from < len(c.Sentences); j, from = j+1, from+chunkSize {
 		sents := c.Sentences[from:min(from+chunkSize, len(c.Sentences))]
@@ -157,6 +161,9 @@ func encodeChunks(c *annotate.Corpus, last []chunk) ([]chunk, error) {
 		data = append(data, ']')
 		sum := sha256.Sum256(data)
 		out = append(out, chunk{revs: revs, ref: chunkRef{Key: chunkPrefix + hex.EncodeToString(sum[:16]), N: len(sents)}, data: data})
+		if pause != nil {
+			pause()
+		}
 	}
 	return out, nil
 }
@@ -183,12 +190,14 @@ func (p encoded) update(keys []string) (puts map[string][]byte, deletes []string
 }
 
 // decodeStored reads a project from what StoreRead(StoreKey, chunkPrefix)
-// returned; found is false when nothing was saved. It also returns the
+// returned; found is false when nothing was saved. progress (when not
+// nil) is called after each chunk read with the number of sentences read
+// and the total. It also returns the
 // chunks read, for the encoder (so that the first save after a restore
 // writes only what changed). Reference trees that do not fit the corpus
 // are dropped; the second file is kept whatever its size (the comparison
 // says what does not match).
-func decodeStored(values map[string][]byte) (sp savedProject, last [3][]chunk, found bool, err error) {
+func decodeStored(values map[string][]byte, progress func(done, total int)) (sp savedProject, last [3][]chunk, found bool, err error) {
 	data, found := values[StoreKey]
 	if !found {
 		return savedProject{}, last, false, nil
@@ -215,11 +224,26 @@ func decodeStored(values map[string][]byte) (sp savedProject, last [3][]chunk, f
 	if m.Corpus == nil {
 		return sp, last, true, nil // emptied
 	}
-	for role, sc := range [3]*storedCorpus{m.Corpus, m.Gold, m.Other} {
+	stored := [3]*storedCorpus{m.Corpus, m.Gold, m.Other}
+	done, total := 0, 0
+	for _, sc := range stored {
+		if sc != nil {
+			for _, ref := range sc.Chunks {
+				total += ref.N
+			}
+		}
+	}
+	chunkRead := func(n int) {
+		done += n
+		if progress != nil {
+			progress(done, total)
+		}
+	}
+	for role, sc := range stored {
 		if sc == nil {
 			continue
 		}
-		c, chunks, err := decodeChunks(sc, values)
+		c, chunks, err := decodeChunks(sc, values, chunkRead)
 		if err != nil {
 			return savedProject{}, [3][]chunk{}, true, fmt.Errorf("saved project: %s: %w", roleNames[role], err)
 		}
@@ -231,21 +255,25 @@ func decodeStored(values map[string][]byte) (sp savedProject, last [3][]chunk, f
 	return sp, last, true, nil
 }
 
-// decodeChunks loads a stored corpus from its chunks.
-func decodeChunks(sc *storedCorpus, values map[string][]byte) (*annotate.Corpus, []chunk, error) {
+// decodeChunks loads a stored corpus from its chunks, calling chunkRead
+// with the number of sentences of each chunk read.
+func decodeChunks(sc *storedCorpus, values map[string][]byte, chunkRead func(n int)) (*annotate.Corpus, []chunk, error) {
 	parts := make([][]byte, len(sc.Chunks))
-	counts := make([]int, len(sc.Chunks))
 	for i, ref := range sc.Chunks {
 		data, ok := values[ref.Key]
 		if !ok || !strings.HasPrefix(ref.Key, chunkPrefix) {
 			return nil, nil, fmt.Errorf("chunk %d of %d (%s) is missing", i+1, len(sc.Chunks), ref.Key)
 		}
-		parts[i], counts[i] = data, ref.N
+		parts[i] = data
 	}
-	c, err := annotate.LoadParts(sc.Name, parts, counts)
-	if err != nil {
-		return nil, nil, err
+	l := annotate.NewPartsLoader(sc.Name)
+	for i, ref := range sc.Chunks {
+		if err := l.Add(parts[i], ref.N); err != nil {
+			return nil, nil, err
+		}
+		chunkRead(ref.N)
 	}
+	c := l.Corpus()
 	chunks := make([]chunk, len(sc.Chunks))
 	from := 0
 	for i, ref := range sc.Chunks {

@@ -63,7 +63,14 @@ func (a *App) annRestore() {
 		kept := ""
 		if err == nil {
 			var last [3][]chunk
-			sp, last, _, err = decodeStored(values)
+			var shown time.Time
+			sp, last, _, err = decodeStored(values, func(done, total int) {
+				if time.Since(shown) > progressEvery {
+					shown = time.Now()
+					a.update(func() { a.Annotate.RestoreDone, a.Annotate.RestoreTotal = done, total })
+				}
+				letPageRun()
+			})
 			if err != nil {
 				if kerr := st.StoreUpdate(unreadablePrefix, setAside(values)); kerr != nil {
 					kept = " (and it could not be set aside: " + kerr.Error() + "; the next save replaces it)"
@@ -100,6 +107,17 @@ func (a *App) annRestore() {
 		})
 	}()
 }
+
+// letPageRun pauses the calling goroutine for a moment. In the browser
+// Go runs on the page's one thread, and a goroutine that works for
+// seconds (the restore or the first save of a big corpus) freezes the
+// page unless it pauses now and then: the pause lets the page paint and
+// answer input.
+func letPageRun() { time.Sleep(time.Millisecond) }
+
+// progressEvery is how often long work shows its progress: each update
+// renders the page.
+const progressEvery = 200 * time.Millisecond
 
 // annScheduleSave saves the project shortly (the caller holds the lock);
 // changes made meanwhile are saved together.

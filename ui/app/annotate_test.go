@@ -301,6 +301,11 @@ func TestAnnotateKeyboard(t *testing.T) {
 		if b.Annotate.View == nil || !strings.Contains(b.Annotate.View.SVG, "cursor") {
 			t.Error("restored sentence not drawn with the cursor")
 		}
+		// Progress counts the sentences of the corpus and of its
+		// reference trees.
+		if n := 2 * len(b.Annotate.Corpus.Sentences); b.Annotate.RestoreTotal != n || b.Annotate.RestoreDone == 0 {
+			t.Errorf("restore progress %d of %d, want some of %d", b.Annotate.RestoreDone, b.Annotate.RestoreTotal, n)
+		}
 	})
 }
 

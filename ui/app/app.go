@@ -80,6 +80,7 @@ type App struct {
 // New returns the app; call Start to load the model.
 func New(env Env, plat Platform, opts Options) *App {
 	a := &App{env: env, plat: plat, opts: opts, Tab: TabParse, Zoom: 1}
+	a.encoder.pause = letPageRun
 	a.Parse.Variant = decode.N3
 	if v, err := decode.ParseVariant(opts.Variant); err == nil {
 		a.Parse.Variant = v

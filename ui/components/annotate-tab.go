@@ -67,6 +67,15 @@ func (c *AnnotateTab) undoCount() string { return strconv.Itoa(len(c.App.AnnUndo
 func (c *AnnotateTab) redoCount() string { return strconv.Itoa(len(c.App.AnnRedoList())) }
 
 // position is "sentence i of n (id)".
+// restoring says how far the restore of the saved work has come.
+func (c *AnnotateTab) restoring() string {
+	a := &c.App.Annotate
+	if a.RestoreTotal == 0 {
+		return "Looking for saved work…"
+	}
+	return fmt.Sprintf("Restoring the saved work… %d%%", 100*a.RestoreDone/a.RestoreTotal)
+}
+
 func (c *AnnotateTab) position() string {
 	a := &c.App.Annotate
 	s := fmt.Sprintf("sentence %d of %d", a.Index+1, len(a.Corpus.Sentences))
