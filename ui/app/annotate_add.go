@@ -70,6 +70,10 @@ func (a *App) annAdd(sents [][]string) bool {
 	switch {
 	case a.annBusy():
 		return false
+	case !s.Restored:
+		// A corpus started now would hide the saved one being restored.
+		s.Msg, s.Err = "", "looking for saved work: add the sentences once it is restored"
+		return false
 	case a.Model.Phase == PhaseFailed || a.Model.Phase == PhaseNoModel:
 		trees := make([]*tree.Tree, len(sents))
 		for i, w := range sents {

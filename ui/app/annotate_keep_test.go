@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -486,4 +487,128 @@ func TestAnnotateRemoveDuringPreAnnotation(t *testing.T) {
 			t.Errorf("Ctrl+Z after the job: %q", got)
 		}
 	})
+}
+
+// clone returns a copy of the store's contents as a new store.
+func (m *memStore) clone() *memStore {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return &memStore{data: maps.Clone(m.data)}
+}
+
+// savedDev3 returns a store holding a saved project of three Alpino dev
+// sentences.
+func savedDev3(t *testing.T) *memStore {
+	t.Helper()
+	export, _ := otherData(t, 3)
+	store := &memStore{}
+	a, env := annApp(t, store)
+	importWait(t, a, env, "dev3.export", export, false)
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	return store
+}
+
+// Sentences added while the saved work is being restored would start a
+// corpus that hides it (and the next save would replace it): they are
+// refused until the restore ends.
+func TestAnnotateAddDuringRestore(t *testing.T) {
+	bs := blockingStore{savedDev3(t), make(chan struct{})}
+	a, env := annAppWith(t, bs, app.Options{})
+	env.Do(func() {
+		a.AnnSetAddText("de man slaapt")
+		a.AnnAddText()
+		if a.Annotate.Corpus != nil || !strings.Contains(a.Annotate.Err, "looking for saved work") {
+			t.Errorf("added during the restore: corpus %v, error %q", a.Annotate.Corpus, a.Annotate.Err)
+		}
+	})
+	close(bs.release)
+	env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+	env.Do(func() {
+		if c := a.Annotate.Corpus; c == nil || c.Name != "dev3.export" || len(c.Sentences) != 3 {
+			t.Fatalf("restored %v", c)
+		}
+		a.AnnAddText()
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		if n := len(a.Annotate.Corpus.Sentences); n != 4 {
+			t.Errorf("after the restore, the sentence is not added: %d sentences", n)
+		}
+	})
+}
+
+// readFailStore is a store whose first reads fail.
+type readFailStore struct {
+	*memStore
+	mu    sync.Mutex
+	fails int
+}
+
+func (r *readFailStore) StoreRead(key, prefix string) (map[string][]byte, error) {
+	r.mu.Lock()
+	fail := r.fails > 0
+	r.fails--
+	r.mu.Unlock()
+	if fail {
+		return nil, errors.New("the database is blocked")
+	}
+	return r.memStore.StoreRead(key, prefix)
+}
+
+// A saved project that the restore could not read is not replaced by the
+// next save: that save sets it aside first, and fails (the work stays
+// unsaved, and the page says so) while the store still cannot read it.
+func TestAnnotateRestoreReadFails(t *testing.T) {
+	saved := savedDev3(t)
+	manifest, _ := saved.load(app.StoreKey)
+	for _, tc := range []struct {
+		name  string
+		fails int // reads that fail: the restore's, then the saves'
+	}{
+		{"read again at the first save", 1},
+		{"still unreadable at the first save", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &readFailStore{memStore: saved.clone(), fails: tc.fails}
+			a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+			env.Do(func() {
+				if msg := a.Annotate.SaveErr; !strings.Contains(msg, "the database is blocked") || !strings.Contains(msg, "before anything replaces it") {
+					t.Errorf("restore error %q", msg)
+				}
+				a.AnnSetAddText("de man slaapt")
+				a.AnnAddText()
+			})
+			idle(t, a, env)
+			err := a.AnnSaveNow()
+			kept, _ := store.load(app.UnreadableKey)
+			now, _ := store.load(app.StoreKey)
+			if tc.fails > 1 {
+				if err == nil || !strings.Contains(err.Error(), "not replaced") || !bytes.Equal(now, manifest) {
+					t.Fatalf("saved over the unread project: %v", err)
+				}
+				env.Do(func() {
+					if st := a.AnnSaveState(); !strings.HasPrefix(st, "NOT saved") {
+						t.Errorf("save state %q", st)
+					}
+				})
+				// Once the store reads again, the next save sets it aside.
+				if err = a.AnnSaveNow(); err != nil {
+					t.Fatal(err)
+				}
+				kept, _ = store.load(app.UnreadableKey)
+				now, _ = store.load(app.StoreKey)
+			}
+			if err != nil || !bytes.Equal(kept, manifest) || bytes.Equal(now, manifest) {
+				t.Fatalf("the unread project is not set aside before the save (%v)", err)
+			}
+			b, envB := annApp(t, store.memStore)
+			envB.Do(func() {
+				if c := b.Annotate.Corpus; c == nil || len(c.Sentences) != 1 {
+					t.Errorf("the new work is not saved: %v (%s)", c, b.Annotate.SaveErr)
+				}
+			})
+		})
+	}
 }

@@ -61,7 +61,13 @@ func (a *App) annRestore() {
 		values, err := st.StoreRead(StoreKey, chunkPrefix)
 		var sp savedProject
 		kept := ""
-		if err == nil {
+		if err != nil {
+			// Whatever the store holds stays until it can be set aside.
+			a.saveMu.Lock()
+			a.keepStored = true
+			a.saveMu.Unlock()
+			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + " before anything replaces it)"
+		} else {
 			var last [3][]chunk
 			var shown time.Time
 			sp, last, _, err = decodeStored(values, func(done, total int) {
@@ -73,7 +79,10 @@ func (a *App) annRestore() {
 			})
 			if err != nil {
 				if kerr := st.StoreUpdate(unreadablePrefix, setAside(values)); kerr != nil {
-					kept = " (and it could not be set aside: " + kerr.Error() + "; the next save replaces it)"
+					a.saveMu.Lock()
+					a.keepStored = true
+					a.saveMu.Unlock()
+					kept = " (it could not be set aside yet: " + kerr.Error() + "; it is set aside under " + UnreadableKey + " before anything replaces it)"
 				} else {
 					kept = " (it is kept in this browser under " + UnreadableKey + ")"
 				}
@@ -104,6 +113,9 @@ func (a *App) annRestore() {
 			if pi := s.PendingImport; pi != nil && s.Corpus == nil {
 				a.annOpenImport(pi.Name, pi.Corpus) // nothing was saved: no question
 			}
+			if s.Saved < s.Seq {
+				a.annScheduleSave() // a change made while the restore ran
+			}
 		})
 	}()
 }
@@ -122,8 +134,8 @@ const progressEvery = 200 * time.Millisecond
 // annScheduleSave saves the project shortly (the caller holds the lock);
 // changes made meanwhile are saved together.
 func (a *App) annScheduleSave() {
-	if a.store() == nil || a.Annotate.saving {
-		return
+	if a.store() == nil || a.Annotate.saving || !a.Annotate.Restored {
+		return // the restore saves what changed meanwhile once it ends
 	}
 	a.Annotate.saving = true
 	delay := a.opts.SaveDelay
@@ -159,14 +171,41 @@ func (a *App) annSave() error {
 		a.env.UnlockRender()
 		return nil // saved already
 	}
+	if !s.Restored {
+		a.env.UnlockRender()
+		return errors.New("not yet: the saved work is being restored")
+	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
 	a.env.UnlockRender()
-	p, err := a.encoder.encode(sp)
+	err := a.setAsideUnread(st)
+	var p encoded
+	if err == nil {
+		p, err = a.encoder.encode(sp)
+	}
 	if err == nil {
 		err = st.StoreUpdate(chunkPrefix, p.update)
 	}
 	a.update(func() { a.annSaved(seq, err) })
 	return err
+}
+
+// setAsideUnread sets aside the project that the store may hold and that
+// the restore could not read, or could not set aside (App.keepStored),
+// before a save replaces it; while that fails, saves fail (the caller
+// holds saveMu).
+func (a *App) setAsideUnread(st Store) error {
+	if !a.keepStored {
+		return nil
+	}
+	values, err := st.StoreRead(StoreKey, chunkPrefix)
+	if err == nil && len(values) > 0 {
+		err = st.StoreUpdate(unreadablePrefix, setAside(values))
+	}
+	if err != nil {
+		return fmt.Errorf("the saved project that could not be restored is not replaced while it cannot be set aside (%w); export the corpus to keep this work", err)
+	}
+	a.keepStored = false
+	return nil
 }
 
 // snapshot is c.Snapshot(), nil for nil.

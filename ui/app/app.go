@@ -72,6 +72,10 @@ type App struct {
 	saveMu sync.Mutex
 	// encoder encodes the project for the store (guarded by saveMu).
 	encoder projectEncoder
+	// keepStored is set when the store may hold a project that the
+	// restore could not read, or could not set aside: the next save sets
+	// it aside first (guarded by saveMu).
+	keepStored bool
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool
