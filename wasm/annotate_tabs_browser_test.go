@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/page"
@@ -15,12 +16,12 @@ import (
 )
 
 // The project is kept in chunks of 100 sentences, and a save writes only
-// the chunks that changed. Two tabs annotating the same saved project
-// take turns: each save replaces the other's (the last one wins), and
-// the project stays whole although each tab's save removes the chunks
-// that the other tab's last save wrote. Here tab A's second save needs a
-// chunk of its first one, which tab B's save removed: A writes it again,
-// and a reload restores A's work.
+// the chunks that changed. Two tabs annotating the same saved project: a
+// tab's save after the other tab saved is refused, with the choice to
+// replace the other tab's work; the project stays whole although each
+// tab's save removes the chunks that the other tab's last save wrote.
+// Here tab A's second save needs a chunk of its first one, which tab B's
+// save removed: A writes it again, and a reload restores A's work.
 func TestBrowserAnnotateTwoTabs(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
@@ -92,11 +93,26 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 			t.Fatal(err)
 		}
 		annWait(t, ctx, fmt.Sprintf("tab %s's sentence %d checked", tab, i), `document.querySelector('#ann-list tr.on').dataset.status === 'checked'`)
-		saved(ctx, fmt.Sprintf("tab %s's save", tab))
 	}
-	check(tabA, "A", 1)   // A writes a new first chunk
+	check(tabA, "A", 1) // A writes a new first chunk
+	saved(tabA, "tab A's save")
 	check(tabB, "B", 201) // B's save removes it: it is not B's
-	check(tabA, "A", 202) // A needs it again
+	saved(tabB, "tab B's save")
+	// A's next save would replace B's work: it is refused, and the tab
+	// says so and offers to replace it.
+	check(tabA, "A", 202)
+	refused := annWait(t, tabA, "the refused save", `(() => { const e = document.querySelector('#ann-save-err'), b = document.querySelector('#ann-save-replace');
+		return e && b && document.querySelector('#ann-save').textContent.startsWith('NOT saved') ? e.textContent : false; })()`)
+	t.Logf("tab A after tab B saved: %s", refused)
+	if !strings.Contains(refused, "another tab saved this project") {
+		t.Errorf("refused save: %q", refused)
+	}
+	// Replacing it writes A's corpus, the first chunk too (A needs it
+	// again).
+	if err := chromedp.Run(tabA, chromedp.Click(`#ann-save-replace`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	saved(tabA, "tab A's save over tab B's")
 
 	front(tabA)
 	load(t, tabA, srv.URL+"/?backend=cpu")

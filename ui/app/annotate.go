@@ -70,6 +70,11 @@ type AnnotateState struct {
 	SaveErr                   string
 	Restored                  bool
 	RestoreDone, RestoreTotal int
+	// SaveConflict is set when the last save was refused because another
+	// tab saved the project since this tab read or saved it
+	// (AnnReplaceSaved saves over it).
+	SaveConflict bool
+	replaceSaved bool // the next save replaces the other tab's project
 	// Import is the import in progress (or the last one), nil before any.
 	Import *ImportProgress
 	// Query is the search text; Hits the search or consistency results.

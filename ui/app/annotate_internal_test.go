@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -75,19 +76,22 @@ func TestSelection(t *testing.T) {
 // IndexedDB would, and returns what StoreRead(StoreKey, chunkPrefix) would.
 type mapStore map[string][]byte
 
-func (m mapStore) update(prefix string, decide func([]string) (map[string][]byte, []string)) (puts map[string][]byte, deletes []string) {
+func (m mapStore) update(prefix string, decide StoreDecision) (puts map[string][]byte, deletes []string, err error) {
 	var keys []string
 	for k := range m {
 		if strings.HasPrefix(k, prefix) {
 			keys = append(keys, k)
 		}
 	}
-	puts, deletes = decide(keys)
+	puts, deletes, err = decide(keys)
+	if err != nil {
+		return nil, nil, err
+	}
 	for _, k := range deletes {
 		delete(m, k)
 	}
 	maps.Copy(m, puts)
-	return puts, deletes
+	return puts, deletes, nil
 }
 
 func (m mapStore) read() map[string][]byte {
@@ -100,14 +104,23 @@ func (m mapStore) read() map[string][]byte {
 	return out
 }
 
-// save encodes sp with e and applies it to the store.
+// testWriter is the writer of the projects saved by save.
+const testWriter = writerPrefix + "test"
+
+// save encodes sp with e and applies it to the store as testWriter; it
+// returns the chunks (and manifest) written and the chunks removed.
 func (m mapStore) save(t *testing.T, e *projectEncoder, sp savedProject) (puts map[string][]byte, deletes []string) {
 	t.Helper()
 	p, err := e.encode(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return m.update(chunkPrefix, p.update)
+	puts, deletes, err = m.update(chunkPrefix, p.decision(testWriter, testWriter, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(puts, testWriter)
+	return puts, slices.DeleteFunc(deletes, func(k string) bool { return k == testWriter })
 }
 
 func TestProjectEncoding(t *testing.T) {
@@ -264,7 +277,7 @@ func TestProjectIncremental(t *testing.T) {
 	// again, although it did not change.
 	var gone string
 	for k := range store {
-		if k != StoreKey {
+		if k != StoreKey && k != testWriter {
 			gone = k
 			break
 		}
@@ -312,12 +325,12 @@ func TestProjectIncremental(t *testing.T) {
 	// A new corpus replaces every chunk; emptying the tab removes them all.
 	small := annotate.NewCorpus("small", c.Trees()[:3], annotate.Untouched)
 	store.save(t, &restored, savedProject{Corpus: small})
-	if len(store) != 2 {
-		t.Errorf("after a new corpus, %d keys; want 2", len(store))
+	if len(store) != 3 {
+		t.Errorf("after a new corpus, %d keys; want 3 (the manifest, one chunk, the writer)", len(store))
 	}
 	store.save(t, &restored, savedProject{})
-	if len(store) != 1 {
-		t.Errorf("after emptying, %d keys; want 1", len(store))
+	if len(store) != 2 {
+		t.Errorf("after emptying, %d keys; want 2 (the manifest, the writer)", len(store))
 	}
 }
 
@@ -332,7 +345,9 @@ func TestProjectSetAside(t *testing.T) {
 	if _, _, _, err := decodeStored(values, nil); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Fatalf("newer version: %v", err)
 	}
-	store.update(unreadablePrefix, setAside(values))
+	if _, _, err := store.update(unreadablePrefix, setAside(values)); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := store[unreadablePrefix+"old"]; ok {
 		t.Error("the project set aside before is still there")
 	}
@@ -346,5 +361,69 @@ func TestProjectSetAside(t *testing.T) {
 	sp, _, _, err := decodeStored(back, nil)
 	if err != nil || len(sp.Corpus.Sentences) != len(c.Sentences) {
 		t.Errorf("the project set aside: %v", err)
+	}
+}
+
+// Two tabs saving one project: a save is refused when another tab saved
+// since this one read or saved the project, unless forced; the project
+// then holds one writer and the forcing tab's chunks.
+func TestProjectOtherTab(t *testing.T) {
+	c := devCorpus(t, annotate.Untouched)
+	store := mapStore{}
+	tabA, tabB := writerPrefix+"a", writerPrefix+"b"
+	var encA, encB projectEncoder
+	save := func(e *projectEncoder, writer, seen string, force bool, sp savedProject) error {
+		t.Helper()
+		p, err := e.encode(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = store.update(chunkPrefix, p.decision(writer, seen, force))
+		return err
+	}
+	if err := save(&encA, tabA, "", false, savedProject{Corpus: c}); err != nil {
+		t.Fatal(err)
+	}
+	// B opened the project A saved, and saves an edit.
+	b := c.Snapshot()
+	if err := b.Do(t.Context(), 0, annotate.SetStatus{Status: annotate.Checked}); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(&encB, tabB, writerOf(store.read()), false, savedProject{Corpus: b}); err != nil {
+		t.Fatal(err)
+	}
+	// A saves again: refused, and nothing written.
+	before := maps.Clone(store)
+	if err := c.Do(t.Context(), 1, annotate.SetStatus{Status: annotate.Checked}); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(&encA, tabA, tabA, false, savedProject{Corpus: c}); !errors.Is(err, errOtherTab) {
+		t.Fatalf("a save over another tab's: %v", err)
+	}
+	if !maps.EqualFunc(store, before, bytes.Equal) {
+		t.Error("a refused save changed the store")
+	}
+	// Forced, it replaces B's project; A's next saves go through.
+	if err := save(&encA, tabA, tabA, true, savedProject{Corpus: c}); err != nil {
+		t.Fatal(err)
+	}
+	if err := save(&encA, tabA, tabA, false, savedProject{Corpus: c, Index: 2}); err != nil {
+		t.Fatal(err)
+	}
+	sp, _, _, err := decodeStored(store.read(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := writerOf(store.read()); w != tabA || sp.Index != 2 || sp.Corpus.Sentences[0].Status() != annotate.Untouched || sp.Corpus.Sentences[1].Status() != annotate.Checked {
+		t.Errorf("after the forced save: writer %q, index %d, statuses %v %v", w, sp.Index, sp.Corpus.Sentences[0].Status(), sp.Corpus.Sentences[1].Status())
+	}
+	writers := 0
+	for k := range store {
+		if strings.HasPrefix(k, writerPrefix) {
+			writers++
+		}
+	}
+	if writers != 1 {
+		t.Errorf("%d writers kept", writers)
 	}
 }

@@ -145,7 +145,7 @@ type failingStore struct {
 	fail bool
 }
 
-func (f *failingStore) StoreUpdate(prefix string, decide func([]string) (map[string][]byte, []string)) error {
+func (f *failingStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 	f.mu.Lock()
 	fail := f.fail
 	f.mu.Unlock()

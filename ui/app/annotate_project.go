@@ -168,25 +168,54 @@ func encodeChunks(c *annotate.Corpus, last []chunk, pause func()) ([]chunk, erro
 	return out, nil
 }
 
-// update returns the StoreUpdate decision that saves p: the manifest, the
-// chunks that the store does not have (those of an earlier save are kept,
-// unless the app open in another tab removed them meanwhile), and the
-// removal of the chunks that no longer belong to the project.
-func (p encoded) update(keys []string) (puts map[string][]byte, deletes []string) {
-	puts = map[string][]byte{StoreKey: p.manifest}
-	have := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		have[k] = true
-		if _, ok := p.chunks[k]; !ok {
-			deletes = append(deletes, k)
+// writerPrefix begins the key that names the app (a tab) that saved the
+// project last: writerPrefix and the app's id. It is kept among the
+// chunks, so that a save sees it in the listing of its transaction.
+const writerPrefix = chunkPrefix + "writer-"
+
+// errOtherTab is the error of a save refused because another tab saved
+// the project since this tab read or saved it.
+var errOtherTab = errors.New("another tab saved this project after this tab opened or saved it")
+
+// decision returns the StoreUpdate decision that saves p as writer (its
+// key under writerPrefix): the manifest, the chunks that the store does
+// not have (those of an earlier save are kept, unless another tab removed
+// them meanwhile), the writer's key, and the removal of what no longer
+// belongs to the project. Unless force is set, it refuses with
+// errOtherTab when the project was last saved by another writer than
+// seen (the writer of the project this app last read or saved; "" for
+// none).
+func (p encoded) decision(writer, seen string, force bool) StoreDecision {
+	return func(keys []string) (puts map[string][]byte, deletes []string, err error) {
+		puts = map[string][]byte{StoreKey: p.manifest}
+		have := make(map[string]bool, len(keys))
+		for _, k := range keys {
+			have[k] = true
+			if strings.HasPrefix(k, writerPrefix) && k != writer && k != seen && !force {
+				return nil, nil, errOtherTab
+			}
+			if _, ok := p.chunks[k]; !ok && k != writer {
+				deletes = append(deletes, k)
+			}
+		}
+		puts[writer] = []byte(writer)
+		for k, data := range p.chunks {
+			if !have[k] {
+				puts[k] = data
+			}
+		}
+		return puts, deletes, nil
+	}
+}
+
+// writerOf returns the writer's key among the keys read, "" for none.
+func writerOf(values map[string][]byte) string {
+	for k := range values {
+		if strings.HasPrefix(k, writerPrefix) {
+			return k
 		}
 	}
-	for k, data := range p.chunks {
-		if !have[k] {
-			puts[k] = data
-		}
-	}
-	return puts, deletes
+	return ""
 }
 
 // decodeStored reads a project from what StoreRead(StoreKey, chunkPrefix)
@@ -323,7 +352,7 @@ func decodeProjectV1(data []byte) (savedProject, error) {
 // setAside returns the StoreUpdate decision that keeps an unreadable
 // project (its manifest and chunks, as StoreRead returned them) under
 // UnreadableKey, replacing one kept before.
-func setAside(values map[string][]byte) func(keys []string) (map[string][]byte, []string) {
+func setAside(values map[string][]byte) StoreDecision {
 	puts := map[string][]byte{}
 	for k, v := range values {
 		if k == StoreKey {
@@ -332,13 +361,13 @@ func setAside(values map[string][]byte) func(keys []string) (map[string][]byte, 
 			puts[unreadablePrefix+strings.TrimPrefix(k, chunkPrefix)] = v
 		}
 	}
-	return func(keys []string) (map[string][]byte, []string) {
+	return func(keys []string) (map[string][]byte, []string, error) {
 		var deletes []string
 		for _, k := range keys {
 			if _, ok := puts[k]; !ok {
 				deletes = append(deletes, k)
 			}
 		}
-		return puts, deletes
+		return puts, deletes, nil
 	}
 }

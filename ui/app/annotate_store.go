@@ -1,6 +1,8 @@
 package app
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -17,13 +19,18 @@ type Store interface {
 	// prefix, by key.
 	StoreRead(key, prefix string) (map[string][]byte, error)
 	// StoreUpdate makes one atomic change: it lists the keys that begin
-	// with prefix, calls decide with them, and writes decide's puts and
-	// removes its deletes, all in one transaction that no other writer
-	// (the app open in another tab) interleaves with; either all of it is
-	// written or none. decide runs inside the transaction: it must return
-	// at once, without blocking.
-	StoreUpdate(prefix string, decide func(keys []string) (puts map[string][]byte, deletes []string)) error
+	// with prefix, calls decide with them, and removes decide's deletes and
+	// writes its puts (in that order), all in one transaction that no
+	// other writer (the app open in another tab) interleaves with; either
+	// all of it is written or none. When decide returns an error, nothing
+	// is written and StoreUpdate returns it. decide runs inside the
+	// transaction: it must return at once, without blocking.
+	StoreUpdate(prefix string, decide StoreDecision) error
 }
+
+// StoreDecision decides a Store's update from the keys listed: what to
+// write and what to remove, or an error to write nothing.
+type StoreDecision func(keys []string) (puts map[string][]byte, deletes []string, err error)
 
 // StoreKey is the key of the annotation project in the Store: the
 // project's manifest, which names its chunks (see chunkPrefix).
@@ -68,6 +75,9 @@ func (a *App) annRestore() {
 			a.saveMu.Unlock()
 			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + " before anything replaces it)"
 		} else {
+			a.saveMu.Lock()
+			a.seenWriter = writerOf(values)
+			a.saveMu.Unlock()
 			var last [3][]chunk
 			var shown time.Time
 			sp, last, _, err = decodeStored(values, func(done, total int) {
@@ -176,6 +186,7 @@ func (a *App) annSave() error {
 		return errors.New("not yet: the saved work is being restored")
 	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
+	force := s.replaceSaved
 	a.env.UnlockRender()
 	err := a.setAsideUnread(st)
 	var p encoded
@@ -183,10 +194,36 @@ func (a *App) annSave() error {
 		p, err = a.encoder.encode(sp)
 	}
 	if err == nil {
-		err = st.StoreUpdate(chunkPrefix, p.update)
+		err = st.StoreUpdate(chunkPrefix, p.decision(a.writerKey, a.seenWriter, force))
 	}
-	a.update(func() { a.annSaved(seq, err) })
+	if err == nil {
+		a.seenWriter = a.writerKey
+	}
+	a.update(func() {
+		if err == nil && force {
+			s.replaceSaved = false
+		}
+		a.annSaved(seq, err)
+	})
 	return err
+}
+
+// newWriterKey returns a key under writerPrefix that names one app.
+func newWriterKey() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // crypto/rand does not fail
+	return writerPrefix + hex.EncodeToString(b)
+}
+
+// AnnReplaceSaved saves this tab's work over the project that another tab
+// saved meanwhile (see AnnotateState.SaveConflict).
+func (a *App) AnnReplaceSaved() {
+	s := &a.Annotate
+	if !s.SaveConflict {
+		return
+	}
+	s.replaceSaved = true
+	go func() { _ = a.annSave() }() // annSaved shows the outcome
 }
 
 // setAsideUnread sets aside the project that the store may hold and that
@@ -200,6 +237,9 @@ func (a *App) setAsideUnread(st Store) error {
 	values, err := st.StoreRead(StoreKey, chunkPrefix)
 	if err == nil && len(values) > 0 {
 		err = st.StoreUpdate(unreadablePrefix, setAside(values))
+	}
+	if err == nil {
+		a.seenWriter = writerOf(values) // set aside: replaced knowingly
 	}
 	if err != nil {
 		return fmt.Errorf("the saved project that could not be restored is not replaced while it cannot be set aside (%w); export the corpus to keep this work", err)
@@ -219,7 +259,14 @@ func snapshot(c *annotate.Corpus) *annotate.Corpus {
 // annSaved records the outcome of a save of change seq.
 func (a *App) annSaved(seq int, err error) {
 	s := &a.Annotate
-	if err != nil {
+	s.SaveConflict = errors.Is(err, errOtherTab)
+	switch {
+	case s.SaveConflict:
+		s.SaveErr = "not saved: " + err.Error() + ". Reload this page to go on from that tab's work (this tab's changes since are lost), " +
+			"or replace the saved project with this tab's corpus (that tab's changes are lost)."
+		a.noteUnsaved()
+		return
+	case err != nil:
 		s.SaveErr = "could not save: " + err.Error()
 		a.noteUnsaved()
 		return

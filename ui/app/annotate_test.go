@@ -40,7 +40,7 @@ func (m *memStore) StoreRead(key, prefix string) (map[string][]byte, error) {
 	return out, nil
 }
 
-func (m *memStore) StoreUpdate(prefix string, decide func([]string) (map[string][]byte, []string)) error {
+func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var keys []string
@@ -49,7 +49,10 @@ func (m *memStore) StoreUpdate(prefix string, decide func([]string) (map[string]
 			keys = append(keys, k)
 		}
 	}
-	puts, deletes := decide(keys)
+	puts, deletes, err := decide(keys)
+	if err != nil {
+		return err
+	}
 	if m.data == nil {
 		m.data = map[string][]byte{}
 	}

@@ -76,6 +76,10 @@ type App struct {
 	// restore could not read, or could not set aside: the next save sets
 	// it aside first (guarded by saveMu).
 	keepStored bool
+	// writerKey names this app among the project's writers (see
+	// writerPrefix), seenWriter the writer of the project as this app last
+	// read or saved it ("" for none) (both guarded by saveMu).
+	writerKey, seenWriter string
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool
@@ -85,6 +89,7 @@ type App struct {
 func New(env Env, plat Platform, opts Options) *App {
 	a := &App{env: env, plat: plat, opts: opts, Tab: TabParse, Zoom: 1}
 	a.encoder.pause = letPageRun
+	a.writerKey = newWriterKey()
 	a.Parse.Variant = decode.N3
 	if v, err := decode.ParseVariant(opts.Variant); err == nil {
 		a.Parse.Variant = v

@@ -131,7 +131,7 @@ func (p *Platform) StoreRead(key, prefix string) (map[string][]byte, error) {
 // transaction: decide is called from the listing's success event, while
 // the transaction is active, and its writes join the transaction. It
 // returns once the transaction has committed.
-func (p *Platform) StoreUpdate(prefix string, decide func(keys []string) (map[string][]byte, []string)) (err error) {
+func (p *Platform) StoreUpdate(prefix string, decide app.StoreDecision) (err error) {
 	db, err := idbOpen()
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (p *Platform) StoreUpdate(prefix string, decide func(keys []string) (map[st
 	onList := js.FuncOf(func(js.Value, []js.Value) any {
 		defer func() {
 			if r := recover(); r != nil {
-				decideErr = fmt.Errorf("%v", r)
+				decideErr = fmt.Errorf("saving to IndexedDB: %v", r)
 				tx.Call("abort")
 			}
 		}()
@@ -153,7 +153,12 @@ func (p *Platform) StoreUpdate(prefix string, decide func(keys []string) (map[st
 		for i := range keys {
 			keys[i] = res.Index(i).String()
 		}
-		puts, deletes := decide(keys)
+		puts, deletes, err := decide(keys)
+		if err != nil {
+			decideErr = err
+			tx.Call("abort")
+			return nil
+		}
 		for _, k := range deletes {
 			objects.Call("delete", k)
 		}
@@ -168,7 +173,7 @@ func (p *Platform) StoreUpdate(prefix string, decide func(keys []string) (map[st
 	// abort too, or the save would never end.
 	_, err = idbWait(tx, "complete", "error", "abort")
 	if decideErr != nil {
-		err = decideErr
+		return decideErr // the transaction was aborted for it
 	}
 	if err != nil {
 		return fmt.Errorf("saving to IndexedDB: %w", err)

@@ -12,6 +12,6 @@ func (*Platform) StoreRead(string, string) (map[string][]byte, error) {
 }
 
 // StoreUpdate fails: not in a browser.
-func (*Platform) StoreUpdate(string, func([]string) (map[string][]byte, []string)) error {
+func (*Platform) StoreUpdate(string, app.StoreDecision) error {
 	return errNotBrowser
 }
