@@ -97,7 +97,9 @@ func main() {
 func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 	doc := js.Global().Get("document")
 	onHide := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 && args[0].Get("type").String() == "visibilitychange" && doc.Get("visibilityState").String() != "hidden" {
+		hidden := doc.Get("visibilityState").String() == "hidden" || len(args) > 0 && args[0].Get("type").String() == "pagehide"
+		a.SetPageHidden(hidden) // long work does not pause in a hidden page
+		if !hidden {
 			return nil
 		}
 		env.Lock()
@@ -117,6 +119,7 @@ func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 		env.UnlockOnly()
 		return nil
 	})
+	a.SetPageHidden(doc.Get("visibilityState").String() == "hidden")
 	doc.Call("addEventListener", "visibilitychange", onHide)
 	js.Global().Call("addEventListener", "pagehide", onHide)
 	js.Global().Call("addEventListener", "beforeunload", onUnload)

@@ -358,6 +358,8 @@ func (a *App) annCrossingMessage(ce *annotate.CrossingError) string {
 	both := fmt.Sprintf("%s %s crosses %s %s: a tree cannot hold both. ", ce.Label, ce.Yield, ce.NodeLabel, ce.NodeYield)
 	why := "This tree came from a file, so it is edited as it is"
 	switch sent := a.annSentence(); {
+	case a.Model.Phase == PhaseFailed || a.Model.Phase == PhaseNoModel:
+		return both + fmt.Sprintf("No model is loaded to re-parse the sentence around %s: delete %s first.", ce.Label, ce.NodeLabel)
 	case sent != nil && sent.Status() == annotate.PreAnnotated:
 		return both + fmt.Sprintf("The model is not ready to re-parse around %s: wait for it, or delete %s first.", ce.Label, ce.NodeLabel)
 	case sent != nil && sent.Status() == annotate.Checked:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
@@ -199,8 +200,11 @@ func TestProjectEncoding(t *testing.T) {
 	for _, bad := range []string{``, `{}`, `{"version":9,"corpus":{}}`, `{"version":1}`, `{"version":1,"corpus":"x"}`,
 		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/00","n":1}]}}`,
 		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"elsewhere","n":1}]}}`,
-		`{"version":2,"corpus":"x"}`} {
-		if _, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(bad), "elsewhere": buf.Bytes()}, nil); err == nil {
+		`{"version":2,"corpus":"x"}`,
+		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/c","n":-1}]}}`,
+		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/c","n":0}]}}`,
+		`{"version":2,"corpus":{"name":"x","chunks":[{"key":"annotate-project/c","n":1000000000}]}}`} {
+		if _, _, _, err := decodeStored(map[string][]byte{StoreKey: []byte(bad), "elsewhere": buf.Bytes(), chunkPrefix + "c": []byte("[]")}, nil); err == nil {
 			t.Errorf("decodeStored(%q): no error", bad)
 		}
 	}
@@ -334,27 +338,34 @@ func TestProjectIncremental(t *testing.T) {
 	}
 }
 
-// An unreadable project is set aside whole, manifest and chunks,
-// replacing one set aside before.
+// An unreadable project is set aside whole, manifest and chunks, beside
+// one set aside before.
 func TestProjectSetAside(t *testing.T) {
 	c := devCorpus(t, annotate.Untouched)
-	store := mapStore{unreadablePrefix + "old": []byte("x")}
+	earlier := mapStore{UnreadableKey: []byte("x"), UnreadableKey + "/c": []byte("y")}
+	store := maps.Clone(earlier)
 	store.save(t, &projectEncoder{}, savedProject{Corpus: c})
 	store[StoreKey] = bytes.Replace(store[StoreKey], []byte(`"version":2`), []byte(`"version":3`), 1)
 	values := store.read()
 	if _, _, _, err := decodeStored(values, nil); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Fatalf("newer version: %v", err)
 	}
-	if _, _, err := store.update(unreadablePrefix, setAside(values)); err != nil {
+	var name string
+	if _, _, err := store.update(UnreadableKey, setAside(values, &name)); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := store[unreadablePrefix+"old"]; ok {
-		t.Error("the project set aside before is still there")
+	if name != UnreadableKey+"-2" {
+		t.Errorf("set aside under %q", name)
+	}
+	for k, v := range earlier {
+		if !bytes.Equal(store[k], v) {
+			t.Errorf("the project set aside before lost %s", k)
+		}
 	}
 	// The project set aside reads back as it was saved.
-	back := map[string][]byte{StoreKey: bytes.Replace(store[UnreadableKey], []byte(`"version":3`), []byte(`"version":2`), 1)}
+	back := map[string][]byte{StoreKey: bytes.Replace(store[name], []byte(`"version":3`), []byte(`"version":2`), 1)}
 	for k, v := range store {
-		if rest, ok := strings.CutPrefix(k, unreadablePrefix); ok {
+		if rest, ok := strings.CutPrefix(k, name+"/"); ok {
 			back[chunkPrefix+rest] = v
 		}
 	}
@@ -362,10 +373,13 @@ func TestProjectSetAside(t *testing.T) {
 	if err != nil || len(sp.Corpus.Sentences) != len(c.Sentences) {
 		t.Errorf("the project set aside: %v", err)
 	}
+	// Without a manifest, nothing is set aside.
+	before := maps.Clone(store)
+	if _, _, err := store.update(UnreadableKey, setAside(map[string][]byte{chunkPrefix + "c": []byte("[]")}, &name)); err != nil || !maps.EqualFunc(store, before, bytes.Equal) {
+		t.Errorf("chunks without a manifest set aside (%v)", err)
+	}
 }
 
-// Two tabs saving one project: a save is refused when another tab saved
-// since this one read or saved the project, unless forced; the project
 // then holds one writer and the forcing tab's chunks.
 func TestProjectOtherTab(t *testing.T) {
 	c := devCorpus(t, annotate.Untouched)
@@ -425,5 +439,20 @@ func TestProjectOtherTab(t *testing.T) {
 	}
 	if writers != 1 {
 		t.Errorf("%d writers kept", writers)
+	}
+}
+
+// Long work pauses once a work slice has run, but not while the page is
+// hidden (its timers are slowed to a second or more).
+func TestPacer(t *testing.T) {
+	a := &App{}
+	for _, hidden := range []bool{false, true} {
+		a.SetPageHidden(hidden)
+		p := a.newPacer()
+		p.last = time.Now().Add(-2 * workSlice) // a slice has run
+		p.pause()
+		if want := map[bool]int{false: 1, true: 0}[hidden]; p.pauses != want {
+			t.Errorf("hidden %v: %d pauses, want %d", hidden, p.pauses, want)
+		}
 	}
 }

@@ -89,7 +89,7 @@ type chunk struct {
 type projectEncoder struct {
 	last [3][]chunk // corpus, reference trees, second file
 	// pause, when not nil, is called after each chunk encoded (see
-	// letPageRun).
+	// pacer).
 	pause func()
 }
 
@@ -227,6 +227,13 @@ func writerOf(values map[string][]byte) string {
 // are dropped; the second file is kept whatever its size (the comparison
 // says what does not match).
 func decodeStored(values map[string][]byte, progress func(done, total int)) (sp savedProject, last [3][]chunk, found bool, err error) {
+	defer func() {
+		// Whatever damaged data may still upset, it must not stop the
+		// page: the project is then set aside like any unreadable one.
+		if r := recover(); r != nil {
+			sp, last, err = savedProject{}, [3][]chunk{}, fmt.Errorf("saved project: %v", r)
+		}
+	}()
 	data, found := values[StoreKey]
 	if !found {
 		return savedProject{}, last, false, nil
@@ -290,8 +297,11 @@ func decodeChunks(sc *storedCorpus, values map[string][]byte, chunkRead func(n i
 	parts := make([][]byte, len(sc.Chunks))
 	for i, ref := range sc.Chunks {
 		data, ok := values[ref.Key]
-		if !ok || !strings.HasPrefix(ref.Key, chunkPrefix) {
+		switch {
+		case !ok || !strings.HasPrefix(ref.Key, chunkPrefix) || strings.HasPrefix(ref.Key, writerPrefix):
 			return nil, nil, fmt.Errorf("chunk %d of %d (%s) is missing", i+1, len(sc.Chunks), ref.Key)
+		case ref.N < 1 || ref.N > len(data):
+			return nil, nil, fmt.Errorf("chunk %d of %d (%s): %d sentences", i+1, len(sc.Chunks), ref.Key, ref.N)
 		}
 		parts[i] = data
 	}
@@ -349,25 +359,38 @@ func decodeProjectV1(data []byte) (savedProject, error) {
 	return sp, nil
 }
 
-// setAside returns the StoreUpdate decision that keeps an unreadable
-// project (its manifest and chunks, as StoreRead returned them) under
-// UnreadableKey, replacing one kept before.
-func setAside(values map[string][]byte) StoreDecision {
-	puts := map[string][]byte{}
-	for k, v := range values {
-		if k == StoreKey {
-			puts[UnreadableKey] = v
-		} else {
-			puts[unreadablePrefix+strings.TrimPrefix(k, chunkPrefix)] = v
-		}
-	}
+// setAside returns the StoreUpdate decision (for StoreUpdate(UnreadableKey,
+// ...)) that keeps an unreadable project, its manifest and chunks as
+// StoreRead returned them, under the first free name among UnreadableKey,
+// UnreadableKey-2, UnreadableKey-3...: the manifest under the name, each
+// chunk under the name, "/" and its hash. A project set aside earlier is
+// kept. The name chosen is written to *name. Without a manifest there is
+// nothing to keep.
+func setAside(values map[string][]byte, name *string) StoreDecision {
 	return func(keys []string) (map[string][]byte, []string, error) {
-		var deletes []string
-		for _, k := range keys {
-			if _, ok := puts[k]; !ok {
-				deletes = append(deletes, k)
+		if _, ok := values[StoreKey]; !ok {
+			return nil, nil, nil
+		}
+		taken := func(n string) bool {
+			for _, k := range keys {
+				if k == n || strings.HasPrefix(k, n+"/") {
+					return true
+				}
+			}
+			return false
+		}
+		*name = UnreadableKey
+		for i := 2; taken(*name); i++ {
+			*name = fmt.Sprintf("%s-%d", UnreadableKey, i)
+		}
+		puts := map[string][]byte{}
+		for k, v := range values {
+			if k == StoreKey {
+				puts[*name] = v
+			} else {
+				puts[*name+"/"+strings.TrimPrefix(k, chunkPrefix)] = v
 			}
 		}
-		return puts, deletes, nil
+		return puts, nil, nil
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/discspan/discspan/annotate"
@@ -47,13 +48,11 @@ func (a *App) store() Store {
 }
 
 // UnreadableKey is where a saved project that could not be read is kept
-// (the next save replaces StoreKey), its chunks under unreadablePrefix, so
-// that a project written by a newer version of the app, or damaged, is not
-// lost.
-const (
-	UnreadableKey    = StoreKey + "-unreadable"
-	unreadablePrefix = UnreadableKey + "/"
-)
+// (the next save replaces StoreKey), so that a project written by a newer
+// version of the app, or damaged, is not lost: its manifest under
+// UnreadableKey, or UnreadableKey-2, -3... when one is kept there already,
+// and its chunks under that name and "/" (see setAside).
+const UnreadableKey = StoreKey + "-unreadable"
 
 // annRestore looks for a saved project in the background and opens it
 // (unless a corpus was opened meanwhile). A project that cannot be read
@@ -73,28 +72,30 @@ func (a *App) annRestore() {
 			a.saveMu.Lock()
 			a.keepStored = true
 			a.saveMu.Unlock()
-			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + " before anything replaces it)"
+			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + "... before anything replaces it)"
 		} else {
 			a.saveMu.Lock()
 			a.seenWriter = writerOf(values)
 			a.saveMu.Unlock()
 			var last [3][]chunk
 			var shown time.Time
+			pace := a.newPacer()
 			sp, last, _, err = decodeStored(values, func(done, total int) {
 				if time.Since(shown) > progressEvery {
 					shown = time.Now()
 					a.update(func() { a.Annotate.RestoreDone, a.Annotate.RestoreTotal = done, total })
 				}
-				letPageRun()
+				pace.pause()
 			})
 			if err != nil {
-				if kerr := st.StoreUpdate(unreadablePrefix, setAside(values)); kerr != nil {
+				var name string
+				if kerr := st.StoreUpdate(UnreadableKey, setAside(values, &name)); kerr != nil {
 					a.saveMu.Lock()
 					a.keepStored = true
 					a.saveMu.Unlock()
-					kept = " (it could not be set aside yet: " + kerr.Error() + "; it is set aside under " + UnreadableKey + " before anything replaces it)"
+					kept = " (it could not be set aside yet: " + kerr.Error() + "; it is set aside under " + UnreadableKey + "... before anything replaces it)"
 				} else {
-					kept = " (it is kept in this browser under " + UnreadableKey + ")"
+					kept = " (it is kept in this browser under " + name + ")"
 				}
 			} else {
 				a.saveMu.Lock()
@@ -130,12 +131,39 @@ func (a *App) annRestore() {
 	}()
 }
 
-// letPageRun pauses the calling goroutine for a moment. In the browser
-// Go runs on the page's one thread, and a goroutine that works for
-// seconds (the restore or the first save of a big corpus) freezes the
-// page unless it pauses now and then: the pause lets the page paint and
-// answer input.
-func letPageRun() { time.Sleep(time.Millisecond) }
+// workSlice is how long long work runs between two pauses (pacer).
+const workSlice = 40 * time.Millisecond
+
+// pacer lets the page run during long work. In the browser Go runs on
+// the page's one thread, and a goroutine that works for seconds (the
+// restore or the first save of a big corpus) freezes the page unless it
+// pauses now and then: a pause lets the page paint and answer input. A
+// pause is a timer, and browsers slow the timers of hidden pages to one a
+// second or less, so a hidden page (where nothing is painted, and where
+// the save on closing runs) does not pause.
+type pacer struct {
+	hidden *atomic.Bool
+	last   time.Time
+	pauses int // pauses made
+}
+
+// newPacer returns a pacer whose first pause comes after a work slice.
+func (a *App) newPacer() *pacer { return &pacer{hidden: &a.hidden, last: time.Now()} }
+
+// pause pauses for a moment when the work has run for a slice since the
+// last pause, unless the page is hidden.
+func (p *pacer) pause() {
+	if time.Since(p.last) < workSlice || p.hidden.Load() {
+		return
+	}
+	time.Sleep(time.Millisecond)
+	p.last = time.Now()
+	p.pauses++
+}
+
+// SetPageHidden records whether the page is hidden (the page calls it
+// when its visibility changes).
+func (a *App) SetPageHidden(hidden bool) { a.hidden.Store(hidden) }
 
 // progressEvery is how often long work shows its progress: each update
 // renders the page.
@@ -191,6 +219,7 @@ func (a *App) annSave() error {
 	err := a.setAsideUnread(st)
 	var p encoded
 	if err == nil {
+		a.encoder.pause = a.newPacer().pause
 		p, err = a.encoder.encode(sp)
 	}
 	if err == nil {
@@ -236,7 +265,8 @@ func (a *App) setAsideUnread(st Store) error {
 	}
 	values, err := st.StoreRead(StoreKey, chunkPrefix)
 	if err == nil && len(values) > 0 {
-		err = st.StoreUpdate(unreadablePrefix, setAside(values))
+		var name string
+		err = st.StoreUpdate(UnreadableKey, setAside(values, &name))
 	}
 	if err == nil {
 		a.seenWriter = writerOf(values) // set aside: replaced knowingly

@@ -83,12 +83,13 @@ type App struct {
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool
+	// hidden is set while the page is hidden (SetPageHidden).
+	hidden atomic.Bool
 }
 
 // New returns the app; call Start to load the model.
 func New(env Env, plat Platform, opts Options) *App {
 	a := &App{env: env, plat: plat, opts: opts, Tab: TabParse, Zoom: 1}
-	a.encoder.pause = letPageRun
 	a.writerKey = newWriterKey()
 	a.Parse.Variant = decode.N3
 	if v, err := decode.ParseVariant(opts.Variant); err == nil {
