@@ -132,7 +132,7 @@ func (a *App) annRestore() {
 }
 
 // workSlice is how long long work runs between two pauses (pacer).
-const workSlice = 40 * time.Millisecond
+const workSlice = 10 * time.Millisecond
 
 // pacer lets the page run during long work. In the browser Go runs on
 // the page's one thread, and a goroutine that works for seconds (the
