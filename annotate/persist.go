@@ -162,6 +162,16 @@ func (l *PartsLoader) Add(part []byte, count int) error {
 	return nil
 }
 
+// AddCopies appends sentences in the current states of ss (a part read
+// before, say), without their histories: the states are shared, as
+// Snapshot shares them, which is safe since a state never changes.
+func (l *PartsLoader) AddCopies(ss []*Sentence) {
+	l.parts++
+	for _, s := range ss {
+		l.c.Sentences = append(l.c.Sentences, &Sentence{cur: s.cur, depth: DefaultUndoDepth})
+	}
+}
+
 // Corpus returns the corpus read so far.
 func (l *PartsLoader) Corpus() *Corpus { return l.c }
 

@@ -320,6 +320,21 @@ func TestProjectIncremental(t *testing.T) {
 	if !bytes.Equal(want.Bytes(), got.Bytes()) {
 		t.Error("the restored corpus differs from the one saved")
 	}
+	// The chunks that the corpus and its reference trees share are decoded
+	// once: their sentences share states, and an edit of one leaves the
+	// other as it was.
+	if sp.Corpus.Sentences[0].Revision() != sp.Gold.Sentences[0].Revision() || sp.Corpus.Sentences[edited].Revision() == sp.Gold.Sentences[edited].Revision() {
+		t.Error("shared chunks are decoded twice, or edited ones shared")
+	}
+	if err := sp.Corpus.Do(t.Context(), 0, annotate.SetStatus{Status: annotate.Checked}); err != nil {
+		t.Fatal(err)
+	}
+	if sp.Gold.Sentences[0].Status() != annotate.PreAnnotated {
+		t.Error("an edit of a restored sentence reached its reference tree")
+	}
+	if _, err := sp.Corpus.Sentences[0].Undo(); err != nil {
+		t.Fatal(err)
+	}
 	restored := projectEncoder{last: last}
 	puts, deletes = store.save(t, &restored, sp)
 	if len(puts) != 1 || len(deletes) != 0 {

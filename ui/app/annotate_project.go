@@ -275,11 +275,12 @@ func decodeStored(values map[string][]byte, progress func(done, total int)) (sp 
 			progress(done, total)
 		}
 	}
+	decoded := map[string][]*annotate.Sentence{}
 	for role, sc := range stored {
 		if sc == nil {
 			continue
 		}
-		c, chunks, err := decodeChunks(sc, values, chunkRead)
+		c, chunks, err := decodeChunks(sc, values, decoded, chunkRead)
 		if err != nil {
 			return savedProject{}, [3][]chunk{}, true, fmt.Errorf("saved project: %s: %w", roleNames[role], err)
 		}
@@ -292,8 +293,11 @@ func decodeStored(values map[string][]byte, progress func(done, total int)) (sp 
 }
 
 // decodeChunks loads a stored corpus from its chunks, calling chunkRead
-// with the number of sentences of each chunk read.
-func decodeChunks(sc *storedCorpus, values map[string][]byte, chunkRead func(n int)) (*annotate.Corpus, []chunk, error) {
+// with the number of sentences of each chunk read. A chunk read before (in
+// decoded, by key: a corpus and its reference trees share the chunks of
+// the sentences not yet edited) is not decoded again: its sentences'
+// states are shared.
+func decodeChunks(sc *storedCorpus, values map[string][]byte, decoded map[string][]*annotate.Sentence, chunkRead func(n int)) (*annotate.Corpus, []chunk, error) {
 	parts := make([][]byte, len(sc.Chunks))
 	for i, ref := range sc.Chunks {
 		data, ok := values[ref.Key]
@@ -307,8 +311,14 @@ func decodeChunks(sc *storedCorpus, values map[string][]byte, chunkRead func(n i
 	}
 	l := annotate.NewPartsLoader(sc.Name)
 	for i, ref := range sc.Chunks {
-		if err := l.Add(parts[i], ref.N); err != nil {
-			return nil, nil, err
+		if prev, ok := decoded[ref.Key]; ok && len(prev) == ref.N {
+			l.AddCopies(prev)
+		} else {
+			if err := l.Add(parts[i], ref.N); err != nil {
+				return nil, nil, err
+			}
+			all := l.Corpus().Sentences
+			decoded[ref.Key] = all[len(all)-ref.N:]
 		}
 		chunkRead(ref.N)
 	}
