@@ -128,7 +128,11 @@ func (a *App) annOpenImport(name string, c *annotate.Corpus) {
 		a.Annotate.PendingImport = nil
 	}
 	a.annDropPending("another file was opened")
-	gold := annotate.NewCorpus(name, c.Trees(), annotate.Untouched)
+	// The reference trees share the imported sentences' states (which
+	// never change; edits make new ones): no copy of the corpus is kept
+	// until sentences are edited.
+	gold := c.Snapshot()
+	gold.Name = name
 	a.AnnSetCorpus(c, gold, 0)
 	a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
 }

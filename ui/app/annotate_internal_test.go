@@ -238,10 +238,12 @@ func TestProjectIncremental(t *testing.T) {
 		t.Fatalf("%d sentences: too few for the test", n)
 	}
 	store := mapStore{}
-	var e projectEncoder
+	encodings := 0
+	e := projectEncoder{pause: func() { encodings++ }} // pause follows each chunk encoded
 	puts, deletes := store.save(t, &e, savedProject{Corpus: c, Gold: gold, Index: 5})
-	if len(puts) != chunks+1 || len(deletes) != 0 {
-		t.Errorf("first save: %d puts, %d deletes; want %d (shared chunks) and 0", len(puts), len(deletes), chunks+1)
+	if len(puts) != chunks+1 || len(deletes) != 0 || encodings != chunks {
+		t.Errorf("first save: %d puts, %d deletes, %d chunks encoded; want %d (shared chunks), 0, %d (the reference trees' are the corpus's)",
+			len(puts), len(deletes), encodings, chunks+1, chunks)
 	}
 	total := 0
 	for _, v := range puts {

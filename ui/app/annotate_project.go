@@ -106,17 +106,19 @@ func (e *projectEncoder) encode(sp savedProject) (encoded, error) {
 	out := encoded{chunks: map[string][]byte{}}
 	m := manifest{Version: projectVersion, Index: sp.Index}
 	refs := [3]**storedCorpus{&m.Corpus, &m.Gold, &m.Other}
+	var earlier [][]chunk // the chunks of the corpora encoded before
 	for role, cp := range sp.corpora() {
 		c := *cp
 		if c == nil || (role > 0 && sp.Corpus == nil) {
 			e.last[role] = nil
 			continue
 		}
-		chunks, err := encodeChunks(c, e.last[role], e.pause)
+		chunks, err := encodeChunks(c, append(earlier, e.last[role]), e.pause)
 		if err != nil {
 			return encoded{}, fmt.Errorf("%s: %w", roleNames[role], err)
 		}
 		e.last[role] = chunks
+		earlier = append(earlier, chunks)
 		sc := &storedCorpus{Name: c.Name, Chunks: make([]chunkRef, len(chunks))}
 		for i, ch := range chunks {
 			sc.Chunks[i] = ch.ref
@@ -132,10 +134,11 @@ func (e *projectEncoder) encode(sp savedProject) (encoded, error) {
 // roleNames names the corpora of a project in errors.
 var roleNames = [3]string{"corpus", "reference trees", "second file"}
 
-// encodeChunks cuts c into chunks, reusing those of last that hold the
-// same sentences in the same state; pause (when not nil) is called after
-// each chunk encoded.
-func encodeChunks(c *annotate.Corpus, last []chunk, pause func()) ([]chunk, error) {
+// encodeChunks cuts c into chunks, reusing those of any of known (the
+// last chunks of this corpus, those of another corpus sharing its states)
+// that hold the same sentences in the same state at the same place; pause
+// (when not nil) is called after each chunk encoded.
+func encodeChunks(c *annotate.Corpus, known [][]chunk, pause func()) ([]chunk, error) {
 	var out []chunk
 	for j, from := 0, 0; from < len(c.Sentences); j, from = j+1, from+chunkSize {
 		sents := c.Sentences[from:min(from+chunkSize, len(c.Sentences))]
@@ -143,8 +146,8 @@ func encodeChunks(c *annotate.Corpus, last []chunk, pause func()) ([]chunk, erro
 		for i, s := range sents {
 			revs[i] = s.Revision()
 		}
-		if j < len(last) && slices.Equal(last[j].revs, revs) {
-			out = append(out, last[j])
+		if ch, ok := knownChunk(known, j, revs); ok {
+			out = append(out, ch)
 			continue
 		}
 		data := []byte{'['}
@@ -166,6 +169,17 @@ func encodeChunks(c *annotate.Corpus, last []chunk, pause func()) ([]chunk, erro
 		}
 	}
 	return out, nil
+}
+
+// knownChunk returns chunk j of one of known if it holds the sentences
+// whose revisions are revs.
+func knownChunk(known [][]chunk, j int, revs []annotate.Revision) (chunk, bool) {
+	for _, chunks := range known {
+		if j < len(chunks) && slices.Equal(chunks[j].revs, revs) {
+			return chunks[j], true
+		}
+	}
+	return chunk{}, false
 }
 
 // writerPrefix begins the key that names the app (a tab) that saved the
