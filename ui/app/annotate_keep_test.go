@@ -603,6 +603,11 @@ func TestAnnotateRestoreReadFails(t *testing.T) {
 			if err != nil || !bytes.Equal(kept, manifest) || bytes.Equal(now, manifest) {
 				t.Fatalf("the unread project is not set aside before the save (%v)", err)
 			}
+			env.Do(func() {
+				if msg := a.Annotate.Msg; !strings.Contains(msg, "dev3.export (3 sentences)") || !strings.Contains(msg, app.UnreadableKey) {
+					t.Errorf("the tab does not say what was kept: %q", msg)
+				}
+			})
 			b, envB := annApp(t, store.memStore)
 			envB.Do(func() {
 				if c := b.Annotate.Corpus; c == nil || len(c.Sentences) != 1 {

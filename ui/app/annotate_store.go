@@ -264,17 +264,23 @@ func (a *App) setAsideUnread(st Store) error {
 		return nil
 	}
 	values, err := st.StoreRead(StoreKey, chunkPrefix)
+	var name string
 	if err == nil && len(values) > 0 {
-		var name string
 		err = st.StoreUpdate(UnreadableKey, setAside(values, &name))
-	}
-	if err == nil {
-		a.seenWriter = writerOf(values) // set aside: replaced knowingly
 	}
 	if err != nil {
 		return fmt.Errorf("the saved project that could not be restored is not replaced while it cannot be set aside (%w); export the corpus to keep this work", err)
 	}
+	a.seenWriter = writerOf(values) // set aside: replaced knowingly
 	a.keepStored = false
+	if name != "" {
+		// Say what was kept, and where: it may well be readable now.
+		what := "the saved project that could not be restored"
+		if sp, _, _, derr := decodeStored(values, nil); derr == nil && sp.Corpus != nil {
+			what = fmt.Sprintf("the saved project %s (%s), which could not be restored,", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
+		}
+		a.update(func() { a.Annotate.Msg = what + " is kept in this browser under " + name })
+	}
 	return nil
 }
 
