@@ -109,6 +109,13 @@ func TestBrowserAnnotateAdd(t *testing.T) {
 	if st := annText(t, ctx, "#ann-save"); st != "saved in this browser" {
 		t.Errorf("save state %q", st)
 	}
+	// The page asked the browser to keep its storage: it is persistent,
+	// or the tab says that it may be cleared.
+	storage := annWait(t, ctx, "the answer about persistent storage", `(async () => {
+		const e = document.querySelector('#ann-storage');
+		if (e) return 'note: ' + e.textContent;
+		return await navigator.storage.persisted() ? 'persistent' : false; })()`)
+	t.Logf("storage: %s", storage)
 
 	// The work is saved; a reload restores it, and sentences can still be
 	// added.

@@ -75,6 +75,11 @@ type AnnotateState struct {
 	// (AnnReplaceSaved saves over it).
 	SaveConflict bool
 	replaceSaved bool // the next save replaces the other tab's project
+	// Persistence says whether the browser protects the saved work from
+	// its clean-up, PersistErr why it could not be asked (see
+	// AnnStorageNote).
+	Persistence Persistence
+	PersistErr  string
 	// Import is the import in progress (or the last one), nil before any.
 	Import *ImportProgress
 	// Query is the search text; Hits the search or consistency results.

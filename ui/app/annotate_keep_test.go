@@ -162,10 +162,18 @@ func annAppWith(t *testing.T, st app.Store, opts app.Options) (*app.App, *apptes
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 1), 61.25)
 	env := &apptest.Env{}
-	a := app.New(env, struct {
+	var platform app.Platform = struct {
 		*apptest.Platform
 		app.Store
-	}{plat, st}, opts)
+	}{plat, st}
+	if ps, ok := st.(app.PersistentStore); ok {
+		platform = struct {
+			*apptest.Platform
+			app.Store
+			app.PersistentStore
+		}{plat, st, ps}
+	}
+	a := app.New(env, platform, opts)
 	env.Do(a.Start)
 	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
 	if _, held := st.(blockingStore); !held {
@@ -612,6 +620,56 @@ func TestAnnotateRestoreReadFails(t *testing.T) {
 			envB.Do(func() {
 				if c := b.Annotate.Corpus; c == nil || len(c.Sentences) != 1 {
 					t.Errorf("the new work is not saved: %v (%s)", c, b.Annotate.SaveErr)
+				}
+			})
+		})
+	}
+}
+
+// persistStore is a store that answers whether it is persistent.
+type persistStore struct {
+	*memStore
+	mu     sync.Mutex
+	answer bool
+	err    error
+	asked  int
+}
+
+func (p *persistStore) StorePersist() (bool, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked++
+	return p.answer, p.err
+}
+
+// After the first save of a corpus, the browser is asked once to protect
+// the saved work; the tab warns when it may clear it.
+func TestAnnotateAsksPersistence(t *testing.T) {
+	export, _ := otherData(t, 2)
+	for _, tc := range []struct {
+		name   string
+		answer bool
+		err    error
+		note   string
+	}{
+		{"granted", true, nil, ""},
+		{"refused", false, nil, "may clear saved work when it is short of space"},
+		{"failed", false, errors.New("no Storage API"), "may clear saved work (no Storage API)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := &persistStore{memStore: &memStore{}, answer: tc.answer, err: tc.err}
+			a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+			importWait(t, a, env, "dev2.export", export, false)
+			for range 2 {
+				env.Do(func() { a.AnnSetStatus(annotate.Checked.String()); a.AnnGo(1) })
+				if err := a.AnnSaveNow(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env.Do(func() {
+				note := a.AnnStorageNote()
+				if store.asked != 1 || (tc.note == "") != (note == "") || !strings.Contains(note, tc.note) {
+					t.Errorf("asked %d times; note %q, want %q", store.asked, note, tc.note)
 				}
 			})
 		})

@@ -29,6 +29,15 @@ type Store interface {
 	StoreUpdate(prefix string, decide StoreDecision) error
 }
 
+// PersistentStore is a Store that can ask the browser to protect it: a
+// browser clears the storage of a site that is not persistent when it is
+// short of space (and some after weeks without a visit).
+type PersistentStore interface {
+	// StorePersist asks for the site's storage to be persistent, and
+	// reports whether it is.
+	StorePersist() (bool, error)
+}
+
 // StoreDecision decides a Store's update from the keys listed: what to
 // write and what to remove, or an error to write nothing.
 type StoreDecision func(keys []string) (puts map[string][]byte, deletes []string, err error)
@@ -227,6 +236,9 @@ func (a *App) annSave() error {
 	}
 	if err == nil {
 		a.seenWriter = a.writerKey
+		if sp.Corpus != nil {
+			a.askPersistence(st)
+		}
 	}
 	a.update(func() {
 		if err == nil && force {
@@ -235,6 +247,53 @@ func (a *App) annSave() error {
 		a.annSaved(seq, err)
 	})
 	return err
+}
+
+// Persistence says whether the browser protects the saved work from its
+// clean-up.
+type Persistence int
+
+// The answers.
+const (
+	PersistUnknown Persistence = iota // not asked (yet), or no way to ask
+	PersistGranted                    // the storage is persistent
+	PersistRefused                    // the browser may clear it
+	PersistFailed                     // asking failed (PersistErr says why)
+)
+
+// askPersistence asks the store, once, to be protected from the
+// browser's clean-up (the caller holds saveMu): after the first save of a
+// corpus, when there is work to protect. AnnStorageNote says the outcome.
+func (a *App) askPersistence(st Store) {
+	ps, ok := st.(PersistentStore)
+	if !ok || a.persistAsked {
+		return
+	}
+	a.persistAsked = true
+	persistent, err := ps.StorePersist()
+	a.update(func() {
+		s := &a.Annotate
+		switch {
+		case err != nil:
+			s.Persistence, s.PersistErr = PersistFailed, err.Error()
+		case persistent:
+			s.Persistence = PersistGranted
+		default:
+			s.Persistence = PersistRefused
+		}
+	})
+}
+
+// AnnStorageNote warns when the browser may clear the saved work: its
+// storage is not persistent (once asked); "" otherwise.
+func (a *App) AnnStorageNote() string {
+	switch s := &a.Annotate; s.Persistence {
+	case PersistFailed:
+		return "this browser may clear saved work (" + s.PersistErr + "): export the corpus now and then to keep it"
+	case PersistRefused:
+		return "this browser may clear saved work when it is short of space: export the corpus now and then to keep it"
+	}
+	return ""
 }
 
 // newWriterKey returns a key under writerPrefix that names one app.

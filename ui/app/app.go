@@ -80,6 +80,9 @@ type App struct {
 	// writerPrefix), seenWriter the writer of the project as this app last
 	// read or saved it ("" for none) (both guarded by saveMu).
 	writerKey, seenWriter string
+	// persistAsked is set once the store was asked to be persistent
+	// (guarded by saveMu).
+	persistAsked bool
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool

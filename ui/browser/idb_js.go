@@ -180,3 +180,23 @@ func (p *Platform) StoreUpdate(prefix string, decide app.StoreDecision) (err err
 	}
 	return nil
 }
+
+var _ app.PersistentStore = (*Platform)(nil)
+
+// StorePersist implements app.PersistentStore with the Storage API:
+// navigator.storage.persisted, else navigator.storage.persist (which a
+// browser may grant, refuse, or ask the user about).
+func (p *Platform) StorePersist() (bool, error) {
+	st := js.Global().Get("navigator").Get("storage")
+	if !st.Truthy() || st.Get("persist").Type() != js.TypeFunction {
+		return false, errors.New("it cannot be asked to keep it")
+	}
+	if v, err := await(st.Call("persisted")); err == nil && v.Type() == js.TypeBoolean && v.Bool() {
+		return true, nil
+	}
+	v, err := await(st.Call("persist"))
+	if err != nil {
+		return false, fmt.Errorf("asking it to keep it: %w", err)
+	}
+	return v.Type() == js.TypeBoolean && v.Bool(), nil
+}

@@ -337,6 +337,13 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("class", c.saveClass())
 					vgn.SetInnerHTML(c.App.AnnSaveState())
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+					vgparent.AppendChild(vgn)
+					if c.App.AnnStorageNote() != "" {
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-save"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-storage"}}}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(c.App.AnnStorageNote())
+					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 					vgparent.AppendChild(vgn)
 				}
