@@ -17,11 +17,12 @@ import (
 
 // The project is kept in chunks of 100 sentences, and a save writes only
 // the chunks that changed. Two tabs annotating the same saved project: a
-// tab's save after the other tab saved is refused, with the choice to
-// replace the other tab's work; the project stays whole although each
-// tab's save removes the chunks that the other tab's last save wrote.
-// Here tab A's second save needs a chunk of its first one, which tab B's
-// save removed: A writes it again, and a reload restores A's work.
+// tab's save after the other tab saved (since this tab opened or saved
+// the project) is refused, with the choice to replace the other tab's
+// work; the project stays whole although each tab's save removes the
+// chunks that the other tab's last save wrote. Here tab A's last save
+// needs a chunk of its first one, which tab B's save removed: A writes it
+// again, and a reload restores A's work.
 func TestBrowserAnnotateTwoTabs(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
@@ -40,9 +41,31 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 	annWait(t, tabA, "the import", `(() => { const p = document.querySelector('#ann-import'); return p && p.dataset.done === '1' && document.querySelector('#ann-pos') ? p.textContent : false; })()`)
+	// saved waits for a tab's save, and fails at once if it is refused.
 	saved := func(ctx context.Context, what string) {
 		t.Helper()
-		annWait(t, ctx, what, `(() => { const a = document.querySelector('#anntab'); return a && a.dataset.saved === a.dataset.seq && document.querySelector('#ann-save').textContent === 'saved in this browser'; })()`)
+		got := annWait(t, ctx, what, `(() => { const a = document.querySelector('#anntab'), e = document.querySelector('#ann-save-err');
+			if (e) return e.textContent;
+			return a && a.dataset.saved === a.dataset.seq && document.querySelector('#ann-save').textContent === 'saved in this browser' ? 'saved' : false; })()`)
+		if got != "saved" {
+			t.Fatalf("%s: %s", what, got)
+		}
+	}
+	// refused waits for a tab's save to be refused (another tab saved),
+	// then replaces the other tab's work.
+	refused := func(ctx context.Context, tab string) {
+		t.Helper()
+		msg := annWait(t, ctx, "the refused save of tab "+tab, `(() => { const e = document.querySelector('#ann-save-err'), b = document.querySelector('#ann-save-replace');
+			return e && b && document.querySelector('#ann-save').textContent.startsWith('NOT saved') ? e.textContent : false; })()`)
+		t.Logf("tab %s's save: %s", tab, msg)
+		if !strings.Contains(msg, "another tab saved this project") {
+			t.Errorf("tab %s's refused save: %q", tab, msg)
+		}
+		if err := chromedp.Run(ctx, chromedp.Click(`#ann-save-replace`, chromedp.ByQuery)); err != nil {
+			t.Fatal(err)
+		}
+		annWait(t, ctx, "the save of tab "+tab+" over the other tab's", `!document.querySelector('#ann-save-replace')`)
+		saved(ctx, "tab "+tab+"'s save over the other tab's")
 	}
 	saved(tabA, "tab A's save of the import")
 
@@ -96,23 +119,15 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 	}
 	check(tabA, "A", 1) // A writes a new first chunk
 	saved(tabA, "tab A's save")
-	check(tabB, "B", 201) // B's save removes it: it is not B's
-	saved(tabB, "tab B's save")
-	// A's next save would replace B's work: it is refused, and the tab
-	// says so and offers to replace it.
+	// B opened the project before A's save: its save would drop A's
+	// work. It is refused, and the tab offers to replace A's work; B's
+	// save then removes A's first chunk (it is not B's).
+	check(tabB, "B", 201)
+	refused(tabB, "B")
+	// A's next save would drop B's: refused too. Replacing it writes A's
+	// corpus, the first chunk too (A needs it again).
 	check(tabA, "A", 202)
-	refused := annWait(t, tabA, "the refused save", `(() => { const e = document.querySelector('#ann-save-err'), b = document.querySelector('#ann-save-replace');
-		return e && b && document.querySelector('#ann-save').textContent.startsWith('NOT saved') ? e.textContent : false; })()`)
-	t.Logf("tab A after tab B saved: %s", refused)
-	if !strings.Contains(refused, "another tab saved this project") {
-		t.Errorf("refused save: %q", refused)
-	}
-	// Replacing it writes A's corpus, the first chunk too (A needs it
-	// again).
-	if err := chromedp.Run(tabA, chromedp.Click(`#ann-save-replace`, chromedp.ByQuery)); err != nil {
-		t.Fatal(err)
-	}
-	saved(tabA, "tab A's save over tab B's")
+	refused(tabA, "A")
 
 	front(tabA)
 	load(t, tabA, srv.URL+"/?backend=cpu")

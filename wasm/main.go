@@ -93,7 +93,8 @@ func main() {
 // keepAnnotation saves the annotation project at once when the page is
 // hidden or closed (an edit made just before is otherwise lost with the
 // debounced save), and asks before the page is closed or reloaded with
-// work not yet saved. It returns the function that stops listening.
+// work not yet saved; it tells the app whether the page is hidden. It
+// returns the function that stops listening.
 func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 	doc := js.Global().Get("document")
 	onHide := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -122,10 +123,12 @@ func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 	a.SetPageHidden(doc.Get("visibilityState").String() == "hidden")
 	doc.Call("addEventListener", "visibilitychange", onHide)
 	js.Global().Call("addEventListener", "pagehide", onHide)
+	js.Global().Call("addEventListener", "pageshow", onHide) // back from the back/forward cache
 	js.Global().Call("addEventListener", "beforeunload", onUnload)
 	return func() {
 		doc.Call("removeEventListener", "visibilitychange", onHide)
 		js.Global().Call("removeEventListener", "pagehide", onHide)
+		js.Global().Call("removeEventListener", "pageshow", onHide)
 		js.Global().Call("removeEventListener", "beforeunload", onUnload)
 		onHide.Release()
 		onUnload.Release()

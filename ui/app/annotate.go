@@ -74,7 +74,7 @@ type AnnotateState struct {
 	// tab saved the project since this tab read or saved it
 	// (AnnReplaceSaved saves over it).
 	SaveConflict bool
-	replaceSaved bool // the next save replaces the other tab's project
+	conflictKey  string // the writer key of the other tab's save
 	// Persistence says whether the browser protects the saved work from
 	// its clean-up, PersistErr why it could not be asked (see
 	// AnnStorageNote).

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -116,7 +117,7 @@ func (m mapStore) save(t *testing.T, e *projectEncoder, sp savedProject) (puts m
 	if err != nil {
 		t.Fatal(err)
 	}
-	puts, deletes, err = m.update(chunkPrefix, p.decision(testWriter, testWriter, false))
+	puts, deletes, err = m.update(chunkPrefix, p.decision(saveWriter{key: testWriter, seen: testWriter}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,6 +375,12 @@ func TestProjectSetAside(t *testing.T) {
 	if name != UnreadableKey+"-2" {
 		t.Errorf("set aside under %q", name)
 	}
+	// Set aside again (a reload without a save between): kept once.
+	kept := maps.Clone(store)
+	var again string
+	if _, _, err := store.update(UnreadableKey, setAside(values, &again)); err != nil || again != name || !maps.EqualFunc(store, kept, bytes.Equal) {
+		t.Errorf("set aside again under %q (%v), or the store changed", again, err)
+	}
 	for k, v := range earlier {
 		if !bytes.Equal(store[k], v) {
 			t.Errorf("the project set aside before lost %s", k)
@@ -397,56 +404,83 @@ func TestProjectSetAside(t *testing.T) {
 	}
 }
 
-// then holds one writer and the forcing tab's chunks.
+// tab saves projects in a mapStore as one app would: each save under a
+// writer key of its own, checked against the last one it read or wrote.
+type tab struct {
+	id    string
+	enc   projectEncoder
+	saves int
+	seen  string
+}
+
+// open reads the project in the store, as a restore does.
+func (b *tab) open(store mapStore) { b.seen = writerOf(store.read()) }
+
+// save saves sp.
+func (b *tab) save(t *testing.T, store mapStore, sp savedProject) error {
+	t.Helper()
+	p, err := b.enc.encode(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.saves++
+	w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, b.id, b.saves), seen: b.seen, own: writerPrefix + b.id + "."}
+	if _, _, err = store.update(chunkPrefix, p.decision(w)); err == nil {
+		b.seen = w.key
+	}
+	return err
+}
+
+// Two tabs saving one project: a save is refused when another save than
+// the one this tab read or wrote last is in the store, whoever made it
+// (the other tab after this one opened the project, or before, again);
+// the tab may take the other save as seen, and replace it. The project
+// then holds one writer key and the replacing tab's work.
 func TestProjectOtherTab(t *testing.T) {
 	c := devCorpus(t, annotate.Untouched)
 	store := mapStore{}
-	tabA, tabB := writerPrefix+"a", writerPrefix+"b"
-	var encA, encB projectEncoder
-	save := func(e *projectEncoder, writer, seen string, force bool, sp savedProject) error {
+	a, b := &tab{id: "a"}, &tab{id: "b"}
+	edit := func(c *annotate.Corpus, i int) *annotate.Corpus {
 		t.Helper()
-		p, err := e.encode(sp)
-		if err != nil {
+		if err := c.Do(t.Context(), i, annotate.SetStatus{Status: annotate.Checked}); err != nil {
 			t.Fatal(err)
 		}
-		_, _, err = store.update(chunkPrefix, p.decision(writer, seen, force))
-		return err
+		return c.Snapshot()
 	}
-	if err := save(&encA, tabA, "", false, savedProject{Corpus: c}); err != nil {
+	if err := a.save(t, store, savedProject{Corpus: c}); err != nil {
 		t.Fatal(err)
 	}
-	// B opened the project A saved, and saves an edit.
-	b := c.Snapshot()
-	if err := b.Do(t.Context(), 0, annotate.SetStatus{Status: annotate.Checked}); err != nil {
+	// B opens the project A saved; A saves again (it may: its own save).
+	b.open(store)
+	cb := c.Snapshot()
+	if err := a.save(t, store, savedProject{Corpus: edit(c, 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := save(&encB, tabB, writerOf(store.read()), false, savedProject{Corpus: b}); err != nil {
-		t.Fatal(err)
-	}
-	// A saves again: refused, and nothing written.
+	// B's save would drop A's second save: refused, nothing written.
 	before := maps.Clone(store)
-	if err := c.Do(t.Context(), 1, annotate.SetStatus{Status: annotate.Checked}); err != nil {
-		t.Fatal(err)
-	}
-	if err := save(&encA, tabA, tabA, false, savedProject{Corpus: c}); !errors.Is(err, errOtherTab) {
-		t.Fatalf("a save over another tab's: %v", err)
+	err := b.save(t, store, savedProject{Corpus: edit(cb, 0)})
+	var other *otherTabError
+	if !errors.As(err, &other) || !errors.Is(err, errOtherTab) || other.key != writerOf(store.read()) {
+		t.Fatalf("a save over a newer one of the tab it came from: %v", err)
 	}
 	if !maps.EqualFunc(store, before, bytes.Equal) {
 		t.Error("a refused save changed the store")
 	}
-	// Forced, it replaces B's project; A's next saves go through.
-	if err := save(&encA, tabA, tabA, true, savedProject{Corpus: c}); err != nil {
+	// B takes A's save as seen: its save replaces A's, and A's next one is
+	// refused in turn.
+	b.seen = other.key
+	if err := b.save(t, store, savedProject{Corpus: cb, Index: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := save(&encA, tabA, tabA, false, savedProject{Corpus: c, Index: 2}); err != nil {
-		t.Fatal(err)
+	if err := a.save(t, store, savedProject{Corpus: c}); !errors.Is(err, errOtherTab) {
+		t.Errorf("A's save after B replaced it: %v", err)
 	}
 	sp, _, _, err := decodeStored(store.read(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := writerOf(store.read()); w != tabA || sp.Index != 2 || sp.Corpus.Sentences[0].Status() != annotate.Untouched || sp.Corpus.Sentences[1].Status() != annotate.Checked {
-		t.Errorf("after the forced save: writer %q, index %d, statuses %v %v", w, sp.Index, sp.Corpus.Sentences[0].Status(), sp.Corpus.Sentences[1].Status())
+	if sp.Index != 2 || sp.Corpus.Sentences[0].Status() != annotate.Checked || sp.Corpus.Sentences[1].Status() != annotate.Untouched {
+		t.Errorf("after B's save: index %d, statuses %v %v", sp.Index, sp.Corpus.Sentences[0].Status(), sp.Corpus.Sentences[1].Status())
 	}
 	writers := 0
 	for k := range store {
@@ -455,7 +489,17 @@ func TestProjectOtherTab(t *testing.T) {
 		}
 	}
 	if writers != 1 {
-		t.Errorf("%d writers kept", writers)
+		t.Errorf("%d writer keys kept", writers)
+	}
+	// A save of A's own that A took for failed (committed after all) does
+	// not stop A's next save.
+	a.open(store)
+	if err := a.save(t, store, savedProject{Corpus: c}); err != nil {
+		t.Fatal(err)
+	}
+	a.seen = "lost"
+	if err := a.save(t, store, savedProject{Corpus: c, Index: 3}); err != nil {
+		t.Errorf("after a save of its own: %v", err)
 	}
 }
 

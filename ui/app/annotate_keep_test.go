@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -633,12 +634,17 @@ type persistStore struct {
 	answer bool
 	err    error
 	asked  int
+	block  chan struct{} // when not nil, the answer waits for it
 }
 
 func (p *persistStore) StorePersist() (bool, error) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.asked++
+	block := p.block
+	p.mu.Unlock()
+	if block != nil {
+		<-block // the user has not answered the browser's question
+	}
 	return p.answer, p.err
 }
 
@@ -666,12 +672,40 @@ func TestAnnotateAsksPersistence(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			env.Wait(t, "the answer", wait, func() bool { return a.Annotate.Persistence != app.PersistUnknown })
 			env.Do(func() {
 				note := a.AnnStorageNote()
+				store.mu.Lock()
+				defer store.mu.Unlock()
 				if store.asked != 1 || (tc.note == "") != (note == "") || !strings.Contains(note, tc.note) {
 					t.Errorf("asked %d times; note %q, want %q", store.asked, note, tc.note)
 				}
 			})
+		})
+	}
+}
+
+// Saves go on while the browser waits for the user's answer about
+// persistent storage (Firefox asks; the answer may never come).
+func TestAnnotatePersistenceQuestionDoesNotBlockSaves(t *testing.T) {
+	export, _ := otherData(t, 2)
+	store := &persistStore{memStore: &memStore{}, block: make(chan struct{})}
+	defer close(store.block)
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+	importWait(t, a, env, "dev2.export", export, false)
+	for i := range 3 {
+		env.Do(func() {
+			a.AnnGo(i % 2)
+			a.AnnSetStatus(annotate.Checked.String())
+			a.AnnSetNote(fmt.Sprint("note ", i))
+		})
+		if err := a.AnnSaveNow(); err != nil {
+			t.Fatal(err)
+		}
+		env.Do(func() {
+			if st := a.AnnSaveState(); st != "saved in this browser" {
+				t.Errorf("save %d: %q", i, st)
+			}
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -182,37 +183,47 @@ func knownChunk(known [][]chunk, j int, revs []annotate.Revision) (chunk, bool) 
 	return chunk{}, false
 }
 
-// writerPrefix begins the key that names the app (a tab) that saved the
-// project last: writerPrefix and the app's id. It is kept among the
-// chunks, so that a save sees it in the listing of its transaction.
+// writerPrefix begins the key that names the save that wrote the project
+// last: writerPrefix, the app's id, "." and the number of the app's save
+// (see App.writerID). It is kept among the chunks, so that a save sees it
+// in the listing of its transaction.
 const writerPrefix = chunkPrefix + "writer-"
 
 // errOtherTab is the error of a save refused because another tab saved
 // the project since this tab read or saved it.
 var errOtherTab = errors.New("another tab saved this project after this tab opened or saved it")
 
-// decision returns the StoreUpdate decision that saves p as writer (its
-// key under writerPrefix): the manifest, the chunks that the store does
-// not have (those of an earlier save are kept, unless another tab removed
-// them meanwhile), the writer's key, and the removal of what no longer
-// belongs to the project. Unless force is set, it refuses with
-// errOtherTab when the project was last saved by another writer than
-// seen (the writer of the project this app last read or saved; "" for
-// none).
-func (p encoded) decision(writer, seen string, force bool) StoreDecision {
+// otherTabError is errOtherTab with the key of the other tab's save.
+type otherTabError struct{ key string }
+
+func (e *otherTabError) Error() string        { return errOtherTab.Error() }
+func (e *otherTabError) Is(target error) bool { return target == errOtherTab }
+
+// saveWriter says who saves: key is this save's writer key, seen the key of
+// the save this app last read or wrote ("" for none), own the beginning of
+// this app's keys.
+type saveWriter struct{ key, seen, own string }
+
+// decision returns the StoreUpdate decision that saves p as w.key: the
+// manifest, the chunks that the store does not have (those of an earlier
+// save are kept, unless another tab removed them meanwhile), the writer's
+// key, and the removal of what no longer belongs to the project (the
+// earlier writer's key included). It refuses with an otherTabError when
+// the project was last written by another save than w.seen, unless by
+// this app (a save of its own that reported an error after all).
+func (p encoded) decision(w saveWriter) StoreDecision {
 	return func(keys []string) (puts map[string][]byte, deletes []string, err error) {
-		puts = map[string][]byte{StoreKey: p.manifest}
+		puts = map[string][]byte{StoreKey: p.manifest, w.key: []byte(w.key)}
 		have := make(map[string]bool, len(keys))
 		for _, k := range keys {
 			have[k] = true
-			if strings.HasPrefix(k, writerPrefix) && k != writer && k != seen && !force {
-				return nil, nil, errOtherTab
+			if strings.HasPrefix(k, writerPrefix) && k != w.seen && !strings.HasPrefix(k, w.own) {
+				return nil, nil, &otherTabError{key: k}
 			}
-			if _, ok := p.chunks[k]; !ok && k != writer {
+			if _, ok := puts[k]; !ok && p.chunks[k] == nil {
 				deletes = append(deletes, k)
 			}
 		}
-		puts[writer] = []byte(writer)
 		for k, data := range p.chunks {
 			if !have[k] {
 				puts[k] = data
@@ -388,12 +399,27 @@ func decodeProjectV1(data []byte) (savedProject, error) {
 // StoreRead returned them, under the first free name among UnreadableKey,
 // UnreadableKey-2, UnreadableKey-3...: the manifest under the name, each
 // chunk under the name, "/" and its hash. A project set aside earlier is
-// kept. The name chosen is written to *name. Without a manifest there is
-// nothing to keep.
+// kept, and one kept already (the same manifest and chunks, marked by a
+// fingerprint key under its name) is not kept twice. The name chosen is
+// written to *name. Without a manifest there is nothing to keep.
 func setAside(values map[string][]byte, name *string) StoreDecision {
 	return func(keys []string) (map[string][]byte, []string, error) {
-		if _, ok := values[StoreKey]; !ok {
+		manifest, ok := values[StoreKey]
+		if !ok {
 			return nil, nil, nil
+		}
+		h := sha256.New()
+		h.Write(manifest)
+		for _, k := range slices.Sorted(maps.Keys(values)) {
+			h.Write([]byte{0})
+			h.Write([]byte(k))
+		}
+		marker := "/fp-" + hex.EncodeToString(h.Sum(nil)[:16])
+		for _, k := range keys {
+			if kept, ok := strings.CutSuffix(k, marker); ok {
+				*name = kept
+				return nil, nil, nil // kept already
+			}
 		}
 		taken := func(n string) bool {
 			for _, k := range keys {
@@ -407,7 +433,7 @@ func setAside(values map[string][]byte, name *string) StoreDecision {
 		for i := 2; taken(*name); i++ {
 			*name = fmt.Sprintf("%s-%d", UnreadableKey, i)
 		}
-		puts := map[string][]byte{}
+		puts := map[string][]byte{*name + marker: nil}
 		for k, v := range values {
 			if k == StoreKey {
 				puts[*name] = v

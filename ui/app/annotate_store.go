@@ -223,7 +223,6 @@ func (a *App) annSave() error {
 		return errors.New("not yet: the saved work is being restored")
 	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
-	force := s.replaceSaved
 	a.env.UnlockRender()
 	err := a.setAsideUnread(st)
 	var p encoded
@@ -232,20 +231,20 @@ func (a *App) annSave() error {
 		p, err = a.encoder.encode(sp)
 	}
 	if err == nil {
-		err = st.StoreUpdate(chunkPrefix, p.decision(a.writerKey, a.seenWriter, force))
-	}
-	if err == nil {
-		a.seenWriter = a.writerKey
-		if sp.Corpus != nil {
-			a.askPersistence(st)
+		a.saves++
+		w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, a.writerID, a.saves), seen: a.seenWriter, own: writerPrefix + a.writerID + "."}
+		if err = st.StoreUpdate(chunkPrefix, p.decision(w)); err == nil {
+			a.seenWriter = w.key
 		}
 	}
-	a.update(func() {
-		if err == nil && force {
-			s.replaceSaved = false
-		}
-		a.annSaved(seq, err)
-	})
+	ask := err == nil && sp.Corpus != nil && !a.persistAsked
+	if ask {
+		a.persistAsked = true
+	}
+	a.update(func() { a.annSaved(seq, err) })
+	if ask {
+		go a.askPersistence(st) // it may wait for the user: not with saveMu held
+	}
 	return err
 }
 
@@ -261,15 +260,15 @@ const (
 	PersistFailed                     // asking failed (PersistErr says why)
 )
 
-// askPersistence asks the store, once, to be protected from the
-// browser's clean-up (the caller holds saveMu): after the first save of a
-// corpus, when there is work to protect. AnnStorageNote says the outcome.
+// askPersistence asks the store to be protected from the browser's
+// clean-up; annSave calls it once, after the first save of a corpus, when
+// there is work to protect. AnnStorageNote says the outcome. The answer
+// may wait for the user (a browser may ask), or never come.
 func (a *App) askPersistence(st Store) {
 	ps, ok := st.(PersistentStore)
-	if !ok || a.persistAsked {
+	if !ok {
 		return
 	}
-	a.persistAsked = true
 	persistent, err := ps.StorePersist()
 	a.update(func() {
 		s := &a.Annotate
@@ -296,22 +295,29 @@ func (a *App) AnnStorageNote() string {
 	return ""
 }
 
-// newWriterKey returns a key under writerPrefix that names one app.
-func newWriterKey() string {
+// newWriterID returns a random id that names one app among the project's
+// writers.
+func newWriterID() string {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b) // crypto/rand does not fail
-	return writerPrefix + hex.EncodeToString(b)
+	return hex.EncodeToString(b)
 }
 
 // AnnReplaceSaved saves this tab's work over the project that another tab
-// saved meanwhile (see AnnotateState.SaveConflict).
+// saved meanwhile (see AnnotateState.SaveConflict): that save is taken as
+// seen. A save by the other tab after it is refused again.
 func (a *App) AnnReplaceSaved() {
 	s := &a.Annotate
 	if !s.SaveConflict {
 		return
 	}
-	s.replaceSaved = true
-	go func() { _ = a.annSave() }() // annSaved shows the outcome
+	key := s.conflictKey
+	go func() {
+		a.saveMu.Lock()
+		a.seenWriter = key
+		a.saveMu.Unlock()
+		_ = a.annSave() // annSaved shows the outcome
+	}()
 }
 
 // setAsideUnread sets aside the project that the store may hold and that
@@ -335,7 +341,8 @@ func (a *App) setAsideUnread(st Store) error {
 	if name != "" {
 		// Say what was kept, and where: it may well be readable now.
 		what := "the saved project that could not be restored"
-		if sp, _, _, derr := decodeStored(values, nil); derr == nil && sp.Corpus != nil {
+		pace := a.newPacer()
+		if sp, _, _, derr := decodeStored(values, func(int, int) { pace.pause() }); derr == nil && sp.Corpus != nil {
 			what = fmt.Sprintf("the saved project %s (%s), which could not be restored,", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 		}
 		a.update(func() { a.Annotate.Msg = what + " is kept in this browser under " + name })
@@ -354,7 +361,11 @@ func snapshot(c *annotate.Corpus) *annotate.Corpus {
 // annSaved records the outcome of a save of change seq.
 func (a *App) annSaved(seq int, err error) {
 	s := &a.Annotate
-	s.SaveConflict = errors.Is(err, errOtherTab)
+	var other *otherTabError
+	s.SaveConflict = errors.As(err, &other)
+	if s.SaveConflict {
+		s.conflictKey = other.key
+	}
 	switch {
 	case s.SaveConflict:
 		s.SaveErr = "not saved: " + err.Error() + ". Reload this page to go on from that tab's work (this tab's changes since are lost), " +

@@ -76,10 +76,12 @@ type App struct {
 	// restore could not read, or could not set aside: the next save sets
 	// it aside first (guarded by saveMu).
 	keepStored bool
-	// writerKey names this app among the project's writers (see
-	// writerPrefix), seenWriter the writer of the project as this app last
-	// read or saved it ("" for none) (both guarded by saveMu).
-	writerKey, seenWriter string
+	// writerID names this app among the project's writers, saves counts
+	// its saves, and seenWriter is the writer key of the project as this
+	// app last read or saved it, "" for none (see writerPrefix; guarded by
+	// saveMu).
+	writerID, seenWriter string
+	saves                int
 	// persistAsked is set once the store was asked to be persistent
 	// (guarded by saveMu).
 	persistAsked bool
@@ -93,7 +95,7 @@ type App struct {
 // New returns the app; call Start to load the model.
 func New(env Env, plat Platform, opts Options) *App {
 	a := &App{env: env, plat: plat, opts: opts, Tab: TabParse, Zoom: 1}
-	a.writerKey = newWriterKey()
+	a.writerID = newWriterID()
 	a.Parse.Variant = decode.N3
 	if v, err := decode.ParseVariant(opts.Variant); err == nil {
 		a.Parse.Variant = v
