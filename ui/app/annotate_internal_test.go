@@ -501,6 +501,26 @@ func TestProjectOtherTab(t *testing.T) {
 	if err := a.save(t, store, savedProject{Corpus: c, Index: 3}); err != nil {
 		t.Errorf("after a save of its own: %v", err)
 	}
+	// A stray writer key (damaged storage) beside the one seen does not
+	// stop saves; two foreign ones are refused, and replacing the one
+	// named goes through (and removes both).
+	store[writerPrefix+"zz.1"] = nil
+	if err := a.save(t, store, savedProject{Corpus: c}); err != nil {
+		t.Errorf("with a stray writer key: %v", err)
+	}
+	store[writerPrefix+"zz.1"], store[writerPrefix+"zy.1"] = nil, nil
+	delete(store, a.seen)
+	err = a.save(t, store, savedProject{Corpus: c})
+	if !errors.As(err, &other) || other.key != writerPrefix+"zz.1" {
+		t.Fatalf("two foreign writer keys: %v", err)
+	}
+	a.seen = other.key
+	if err := a.save(t, store, savedProject{Corpus: c}); err != nil {
+		t.Errorf("replacing with two foreign writer keys: %v", err)
+	}
+	if _, left := store[writerPrefix+"zy.1"]; left || !strings.HasPrefix(writerOf(store.read()), writerPrefix+"a.") {
+		t.Errorf("writer keys left: %v", slices.Collect(maps.Keys(store)))
+	}
 }
 
 // Long work pauses once a work slice has run, but not while the page is

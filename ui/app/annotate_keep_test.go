@@ -709,3 +709,35 @@ func TestAnnotatePersistenceQuestionDoesNotBlockSaves(t *testing.T) {
 		})
 	}
 }
+
+// A project the restore read but could not set aside is set aside by the
+// first save; a save by another tab since the restore is still refused
+// (the first save does not take it as seen).
+func TestAnnotateSetAsideLaterStillAsks(t *testing.T) {
+	fs := &failingStore{fail: true}
+	fs.data = map[string][]byte{app.StoreKey: []byte(`{"version": 99}`)}
+	a, env := annAppWith(t, fs, app.Options{SaveDelay: time.Hour})
+	env.Do(func() {
+		if msg := a.Annotate.SaveErr; !strings.Contains(msg, "could not be set aside yet") {
+			t.Fatalf("restore: %q", msg)
+		}
+	})
+	// Another tab (a newer version, say) saves meanwhile.
+	fs.mu.Lock()
+	fs.fail = false
+	fs.mu.Unlock()
+	fs.memStore.mu.Lock()
+	fs.data[app.StoreKey+"/writer-other.1"] = nil
+	fs.memStore.mu.Unlock()
+	env.Do(func() { a.AnnSetAddText("de man slaapt"); a.AnnAddText() })
+	idle(t, a, env)
+	err := a.AnnSaveNow()
+	env.Do(func() {
+		if err == nil || !a.Annotate.SaveConflict {
+			t.Errorf("the other tab's save is replaced without asking (%v)", err)
+		}
+	})
+	if _, ok := fs.load(app.UnreadableKey); !ok {
+		t.Error("the unreadable project is not set aside")
+	}
+}

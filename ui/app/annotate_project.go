@@ -215,14 +215,26 @@ func (p encoded) decision(w saveWriter) StoreDecision {
 	return func(keys []string) (puts map[string][]byte, deletes []string, err error) {
 		puts = map[string][]byte{StoreKey: p.manifest, w.key: []byte(w.key)}
 		have := make(map[string]bool, len(keys))
+		// Every save removes the other writer keys: the key seen (or one of
+		// this app's) still there means that nobody saved since, whatever
+		// stray key may be beside it.
+		var foreign []string
+		known := false
 		for _, k := range keys {
 			have[k] = true
-			if strings.HasPrefix(k, writerPrefix) && k != w.seen && !strings.HasPrefix(k, w.own) {
-				return nil, nil, &otherTabError{key: k}
+			if strings.HasPrefix(k, writerPrefix) {
+				if k == w.seen || strings.HasPrefix(k, w.own) {
+					known = true
+				} else {
+					foreign = append(foreign, k)
+				}
 			}
 			if _, ok := puts[k]; !ok && p.chunks[k] == nil {
 				deletes = append(deletes, k)
 			}
+		}
+		if len(foreign) > 0 && !known {
+			return nil, nil, &otherTabError{key: slices.Max(foreign)}
 		}
 		for k, data := range p.chunks {
 			if !have[k] {
@@ -233,14 +245,16 @@ func (p encoded) decision(w saveWriter) StoreDecision {
 	}
 }
 
-// writerOf returns the writer's key among the keys read, "" for none.
+// writerOf returns the writer's key among the keys read (the greatest,
+// should there be several), "" for none.
 func writerOf(values map[string][]byte) string {
+	w := ""
 	for k := range values {
-		if strings.HasPrefix(k, writerPrefix) {
-			return k
+		if strings.HasPrefix(k, writerPrefix) && k > w {
+			w = k
 		}
 	}
-	return ""
+	return w
 }
 
 // decodeStored reads a project from what StoreRead(StoreKey, chunkPrefix)
@@ -416,7 +430,7 @@ func setAside(values map[string][]byte, name *string) StoreDecision {
 		}
 		marker := "/fp-" + hex.EncodeToString(h.Sum(nil)[:16])
 		for _, k := range keys {
-			if kept, ok := strings.CutSuffix(k, marker); ok {
+			if kept, ok := strings.CutSuffix(k, marker); ok && slices.Contains(keys, kept) {
 				*name = kept
 				return nil, nil, nil // kept already
 			}
@@ -435,9 +449,12 @@ func setAside(values map[string][]byte, name *string) StoreDecision {
 		}
 		puts := map[string][]byte{*name + marker: nil}
 		for k, v := range values {
-			if k == StoreKey {
+			switch {
+			case k == StoreKey:
 				puts[*name] = v
-			} else {
+			case strings.HasPrefix(k, chunkPrefix+"fp-"):
+				// a marker copied by hand: not part of the project
+			default:
 				puts[*name+"/"+strings.TrimPrefix(k, chunkPrefix)] = v
 			}
 		}

@@ -84,7 +84,7 @@ func (a *App) annRestore() {
 			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + "... before anything replaces it)"
 		} else {
 			a.saveMu.Lock()
-			a.seenWriter = writerOf(values)
+			a.seenWriter, a.restoreRead = writerOf(values), true
 			a.saveMu.Unlock()
 			var last [3][]chunk
 			var shown time.Time
@@ -336,7 +336,12 @@ func (a *App) setAsideUnread(st Store) error {
 	if err != nil {
 		return fmt.Errorf("the saved project that could not be restored is not replaced while it cannot be set aside (%w); export the corpus to keep this work", err)
 	}
-	a.seenWriter = writerOf(values) // set aside: replaced knowingly
+	if !a.restoreRead {
+		// Nothing was seen at the restore: what is set aside now may be
+		// replaced. Otherwise a save by another tab since the restore is
+		// still refused (and asked about).
+		a.seenWriter = writerOf(values)
+	}
 	a.keepStored = false
 	if name != "" {
 		// Say what was kept, and where: it may well be readable now.

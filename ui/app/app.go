@@ -82,6 +82,9 @@ type App struct {
 	// saveMu).
 	writerID, seenWriter string
 	saves                int
+	// restoreRead is set when the restore read the store (whether or not
+	// it could decode what it read; guarded by saveMu).
+	restoreRead bool
 	// persistAsked is set once the store was asked to be persistent
 	// (guarded by saveMu).
 	persistAsked bool
