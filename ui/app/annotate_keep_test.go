@@ -300,28 +300,11 @@ func TestAnnotateImportedTreeEditedAsItIs(t *testing.T) {
 	importWait(t, a, env, "dev10.export", export, false)
 	env.Do(func() {
 		// Two neighbouring words that are both direct children of one node.
-		sent, words := -1, []int(nil)
-		for i, s := range a.Annotate.Corpus.Sentences {
-			tr := s.Tree()
-			for p := 0; p+1 < tr.Len() && words == nil; p++ {
-				if tr.Tokens[p].Parent != tree.Root && tr.Tokens[p].Parent == tr.Tokens[p+1].Parent && len(tr.Yields()[tr.Tokens[p].Parent]) > 2 {
-					words = []int{p, p + 1}
-				}
-			}
-			if words != nil {
-				sent = i
-				break
-			}
-		}
-		if sent < 0 {
-			t.Fatal("no sentence to edit")
-		}
-		a.AnnGo(sent)
+		words := selectWords(t, a, func(tr *tree.Tree, p int) bool {
+			return tr.Tokens[p].Parent != tree.Root && tr.Tokens[p].Parent == tr.Tokens[p+1].Parent && len(tr.Yields()[tr.Tokens[p].Parent]) > 2
+		})
 		before := a.AnnSentence().Tree()
 		label := a.AnnLabels()[0]
-		a.Annotate.Sel = app.NewSelection(before.Len())
-		a.AnnClickWord(words[0], false, false)
-		a.AnnClickWord(words[1], true, false)
 		a.AnnCreate(label)
 		if a.Annotate.Busy || a.Annotate.Err != "" {
 			t.Fatalf("the edit re-parses (busy %v) or fails: %q", a.Annotate.Busy, a.Annotate.Err)
@@ -355,31 +338,16 @@ func TestAnnotateCrossingOnImportedTree(t *testing.T) {
 	env.Do(func() {
 		// The last word p of a node of several words, and the word after
 		// it, outside that node: a selection that crosses the node.
-		sent := -1
-		for i, s := range a.Annotate.Corpus.Sentences {
-			tr := s.Tree()
-			ys := tr.Yields()
-			for p := 0; p+1 < tr.Len() && words == nil; p++ {
-				for n, y := range ys {
-					if len(y) >= 2 && slices.Contains(y, p) && !slices.Contains(y, p+1) && y[len(y)-1] == p {
-						words, crossed = []int{p, p + 1}, tr.Nodes[n].Label
-						break
-					}
+		words = selectWords(t, a, func(tr *tree.Tree, p int) bool {
+			for n, y := range tr.Yields() {
+				if len(y) >= 2 && y[len(y)-1] == p && !slices.Contains(y, p+1) {
+					crossed = tr.Nodes[n].Label
+					return true
 				}
 			}
-			if words != nil {
-				sent = i
-				break
-			}
-		}
-		if sent < 0 {
-			t.Fatal("no sentence to edit")
-		}
-		a.AnnGo(sent)
+			return false
+		})
 		label = a.AnnLabels()[0]
-		a.Annotate.Sel = app.NewSelection(a.AnnSentence().Tree().Len())
-		a.AnnClickWord(words[0], false, false)
-		a.AnnClickWord(words[1], true, false)
 		a.AnnCreate(label)
 		msg := a.Annotate.Err
 		if !strings.Contains(msg, "came from a file") || !strings.Contains(msg, "delete "+crossed+" first") || !strings.Contains(msg, "mark the sentence pre-annotated") {
@@ -399,6 +367,27 @@ func TestAnnotateCrossingOnImportedTree(t *testing.T) {
 			t.Errorf("pre-annotated: the re-parse did not build %s over %v", label, words)
 		}
 	})
+}
+
+// selectWords shows the first sentence of the corpus with a word p for
+// which pick(tree, p) holds (p+1 being a word too), and selects words p
+// and p+1, which it returns (the caller holds the lock).
+func selectWords(t *testing.T, a *app.App, pick func(tr *tree.Tree, p int) bool) []int {
+	t.Helper()
+	for i, s := range a.Annotate.Corpus.Sentences {
+		tr := s.Tree()
+		for p := 0; p+1 < tr.Len(); p++ {
+			if pick(tr, p) {
+				a.AnnGo(i)
+				a.Annotate.Sel = app.NewSelection(tr.Len())
+				a.AnnClickWord(p, false, false)
+				a.AnnClickWord(p+1, true, false)
+				return []int{p, p + 1}
+			}
+		}
+	}
+	t.Fatal("no sentence to edit")
+	return nil
 }
 
 // blockingStore is a store whose first load waits for release: the
