@@ -75,6 +75,11 @@ type AnnotateState struct {
 	// (AnnReplaceSaved saves over it).
 	SaveConflict bool
 	conflictKey  string // the writer key of the other tab's save
+	// Kept lists the projects kept aside (see KeptProject);
+	// ConfirmDeleteKept is the key of the one whose deletion waits for a
+	// second click.
+	Kept              []KeptProject
+	ConfirmDeleteKept string
 	// Persistence says whether the browser protects the saved work from
 	// its clean-up, PersistErr why it could not be asked (see
 	// AnnStorageNote).

@@ -537,7 +537,7 @@ func TestAnnotateAddDuringRestore(t *testing.T) {
 	})
 }
 
-// readFailStore is a store whose first reads fail.
+// readFailStore is a store whose first reads of the project fail.
 type readFailStore struct {
 	*memStore
 	mu    sync.Mutex
@@ -546,8 +546,10 @@ type readFailStore struct {
 
 func (r *readFailStore) StoreRead(key, prefix string) (map[string][]byte, error) {
 	r.mu.Lock()
-	fail := r.fails > 0
-	r.fails--
+	fail := r.fails > 0 && key == app.StoreKey
+	if fail {
+		r.fails--
+	}
 	r.mu.Unlock()
 	if fail {
 		return nil, errors.New("the database is blocked")
@@ -728,5 +730,58 @@ func TestAnnotateSetAsideLaterStillAsks(t *testing.T) {
 	})
 	if _, ok := fs.load(app.UnreadableKey); !ok {
 		t.Error("the unreadable project is not set aside")
+	}
+}
+
+// The projects kept aside are listed: one that this version cannot read,
+// with why, and one it can, which opens (with no corpus open) as it was
+// saved, reference trees included; each can be deleted (a second click
+// confirms).
+func TestAnnotateKeptProjects(t *testing.T) {
+	saved := savedDev3(t)
+	store := &readFailStore{memStore: saved.clone(), fails: 1}
+	store.data[app.UnreadableKey] = []byte(`{"version": 99}`) // kept aside by an earlier visit
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+	env.Wait(t, "the list of kept projects", wait, func() bool { return len(a.Annotate.Kept) == 1 })
+	env.Do(func() {
+		if k := a.Annotate.Kept[0]; k.Key != app.UnreadableKey || k.Readable || !strings.Contains(k.What, "version 99") {
+			t.Errorf("kept %+v", k)
+		}
+		a.AnnSetAddText("de man slaapt")
+		a.AnnAddText()
+	})
+	idle(t, a, env)
+	if err := a.AnnSaveNow(); err != nil { // sets the unread project aside first
+		t.Fatal(err)
+	}
+	env.Wait(t, "the list of kept projects", wait, func() bool { return len(a.Annotate.Kept) == 2 })
+	second := app.UnreadableKey + "-2"
+	env.Do(func() {
+		k := a.Annotate.Kept[1]
+		if k.Key != second || !k.Readable || k.What != "dev3.export (3 sentences)" {
+			t.Fatalf("kept %+v", k)
+		}
+		a.AnnOpenKept(second)
+		if a.Annotate.Corpus.Name == "dev3.export" || !strings.Contains(a.Annotate.Err, "a corpus is open") {
+			t.Errorf("opened over the open corpus: %q", a.Annotate.Err)
+		}
+		a.AnnNewCorpus()
+		a.AnnNewCorpus() // confirmed
+		a.AnnOpenKept(second)
+		if c := a.Annotate.Corpus; c == nil || c.Name != "dev3.export" || len(c.Sentences) != 3 || a.Annotate.Gold == nil {
+			t.Fatalf("opened %v (reference trees %v)", c, a.Annotate.Gold != nil)
+		}
+		a.AnnDeleteKept(app.UnreadableKey)
+		if len(a.Annotate.Kept) != 2 || a.Annotate.ConfirmDeleteKept != app.UnreadableKey {
+			t.Error("deleted at the first click")
+		}
+		a.AnnDeleteKept(app.UnreadableKey)
+	})
+	env.Wait(t, "the deletion", wait, func() bool { return len(a.Annotate.Kept) == 1 })
+	if _, ok := store.load(app.UnreadableKey); ok {
+		t.Error("the project deleted is still in the store")
+	}
+	if _, ok := store.load(second); !ok {
+		t.Error("the other kept project went too")
 	}
 }

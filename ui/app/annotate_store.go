@@ -137,6 +137,7 @@ func (a *App) annRestore() {
 				a.annScheduleSave() // a change made while the restore ran
 			}
 		})
+		a.annListKept()
 	}()
 }
 
@@ -351,6 +352,7 @@ func (a *App) setAsideUnread(st Store) error {
 			what = fmt.Sprintf("the saved project %s (%s), which could not be restored,", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 		}
 		a.update(func() { a.Annotate.Msg = what + " is kept in this browser under " + name })
+		a.annListKept()
 	}
 	return nil
 }

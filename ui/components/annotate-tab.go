@@ -67,6 +67,20 @@ func (c *AnnotateTab) undoCount() string { return strconv.Itoa(len(c.App.AnnUndo
 func (c *AnnotateTab) redoCount() string { return strconv.Itoa(len(c.App.AnnRedoList())) }
 
 // position is "sentence i of n (id)".
+// keptSummary names the projects kept aside.
+func (c *AnnotateTab) keptSummary() string {
+	return app.Count(len(c.App.Annotate.Kept), "project") + " kept aside in this browser"
+}
+
+// deleteKeptLabel is the label of a kept project's delete button: it asks
+// on the first click.
+func (c *AnnotateTab) deleteKeptLabel(key string) string {
+	if c.App.Annotate.ConfirmDeleteKept == key {
+		return "really delete it?"
+	}
+	return "delete"
+}
+
 // restoring says how far the restore of the saved work has come.
 func (c *AnnotateTab) restoring() string {
 	a := &c.App.Annotate
