@@ -75,18 +75,12 @@ func (a *App) annRestore() {
 	go func() {
 		values, err := st.StoreRead(StoreKey, chunkPrefix)
 		var sp savedProject
+		var last [3][]chunk
+		read, keep := err == nil, err != nil // whatever the store holds stays until it can be set aside
 		kept := ""
 		if err != nil {
-			// Whatever the store holds stays until it can be set aside.
-			a.saveMu.Lock()
-			a.keepStored = true
-			a.saveMu.Unlock()
 			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + "... before anything replaces it)"
 		} else {
-			a.saveMu.Lock()
-			a.seenWriter, a.restoreRead = writerOf(values), true
-			a.saveMu.Unlock()
-			var last [3][]chunk
 			var shown time.Time
 			pace := a.newPacer()
 			sp, last, _, err = decodeStored(values, func(done, total int) {
@@ -99,19 +93,20 @@ func (a *App) annRestore() {
 			if err != nil {
 				var name string
 				if kerr := st.StoreUpdate(UnreadableKey, setAside(values, &name)); kerr != nil {
-					a.saveMu.Lock()
-					a.keepStored = true
-					a.saveMu.Unlock()
+					keep = true
 					kept = " (it could not be set aside yet: " + kerr.Error() + "; it is set aside under " + UnreadableKey + "... before anything replaces it)"
 				} else {
 					kept = " (it is kept in this browser under " + name + ")"
 				}
-			} else {
-				a.saveMu.Lock()
-				a.encoder.last = last
-				a.saveMu.Unlock()
 			}
 		}
+		// No save runs before Restored is set (below).
+		a.saveMu.Lock()
+		a.keepStored, a.restoreRead, a.encoder.last = keep, read, last
+		if read {
+			a.seenWriter = writerOf(values)
+		}
+		a.saveMu.Unlock()
 		a.update(func() {
 			s := &a.Annotate
 			s.Restored = true
