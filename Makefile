@@ -65,7 +65,8 @@ demo:
 	$(BIN)/discspan serve --addr $(ADDR) --app $(WEB) --weights $(subst $(space),$(comma),$(strip $(WEIGHTS)))
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
-# Go's wasm_exec.js, the page, the service worker, and gzip (and, where the
+# Go's wasm_exec.js (also put in front of worker.js), the page, the service
+# worker, and gzip (and, where the
 # brotli tool is installed, brotli) variants that the server prefers.
 # Files are compressed again only when they changed, so that later runs
 # are quick.
@@ -77,7 +78,10 @@ wasm:
 	@mkdir -p $(WEB)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
 	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
-	cp -p wasm/web/* $(WEB)/
+	cp -p $(filter-out wasm/web/worker.js,$(wildcard wasm/web/*)) $(WEB)/
+	@# The parsing worker's script holds wasm_exec.js: the worker fetches nothing.
+	@cat "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" wasm/web/worker.js > $(WEB)/worker.js.new
+	@if cmp -s $(WEB)/worker.js.new $(WEB)/worker.js; then rm $(WEB)/worker.js.new; else mv $(WEB)/worker.js.new $(WEB)/worker.js; fi
 	@echo "wasm: compressing the changed files (gzip, and brotli where installed)"
 	@cd $(WEB) && for f in main.wasm wasm_exec.js boot.js worker.js sw.js app.css index.html; do \
 		if [ ! -f $$f.gz ] || [ $$f -nt $$f.gz ]; then gzip -9 -k -f $$f; fi; \

@@ -8,12 +8,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -474,7 +476,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	data := weightsOrEnv(t, apptest.Model(t, 1, words, other))
-	srv := serveApp(t, web, data)
+	srv, requests := serveAppCounted(t, web, data)
 	want := nativeConstituents(t, data, words, decode.N3)
 	t.Logf("sentence (%d words): %s", len(words), strings.Join(words, " "))
 	t.Logf("native n3 tree: %v", want)
@@ -512,9 +514,18 @@ func TestBrowser(t *testing.T) {
 	screenshot(t, ctx, "discspan-webgpu")
 
 	// The CPU, forced; the weights come from the browser's cache now.
+	// The page fetches the wasm binary and Go's wasm_exec.js (through the
+	// service worker, which asks the server first); the parsing worker
+	// is sent the page's compiled module and has wasm_exec.js in its own
+	// script, so that it fetches neither (offline, a file the worker
+	// fetched could fail where the page's did not).
 	start = time.Now()
+	requests.take("/main.wasm", "/wasm_exec.js")
 	ready, backend, gpu = load(t, ctx, srv.URL+"/?backend=cpu")
 	t.Logf("warm load to ready (weights cached): %.0f ms by the page's clock, %v by the test's", ready, time.Since(start).Round(time.Millisecond))
+	if n := requests.take("/main.wasm", "/wasm_exec.js"); n[0] != 1 || n[1] != 1 {
+		t.Errorf("a warm load asked the server for main.wasm %d times and wasm_exec.js %d times, want once each (the page's; the worker fetches nothing)", n[0], n[1])
+	}
 	if gpu || !strings.HasSuffix(backend, "cpu") {
 		t.Errorf("?backend=cpu: backend %q", backend)
 	}
@@ -738,6 +749,31 @@ func weightsOrEnv(t *testing.T, data []byte) []byte {
 // "default" on a loopback test server, closed when the test ends.
 func serveApp(t *testing.T, web string, weights []byte) *httptest.Server {
 	t.Helper()
+	srv, _ := serveAppCounted(t, web, weights)
+	return srv
+}
+
+// requestCounts counts the requests a test server answered, by path.
+type requestCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take returns the counts so far of paths and starts them again from 0.
+func (c *requestCounts) take(paths ...string) []int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]int, len(paths))
+	for i, p := range paths {
+		out[i] = c.n[p]
+		delete(c.n, p)
+	}
+	return out
+}
+
+// serveAppCounted is serveApp that also counts the requests by path.
+func serveAppCounted(t *testing.T, web string, weights []byte) (*httptest.Server, *requestCounts) {
+	t.Helper()
 	wdir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), weights, 0o644); err != nil {
 		t.Fatal(err)
@@ -746,7 +782,13 @@ func serveApp(t *testing.T, web string, weights []byte) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	counts := &requestCounts{n: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		counts.mu.Lock()
+		counts.n[r.URL.Path]++
+		counts.mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
-	return srv
+	return srv, counts
 }

@@ -117,13 +117,7 @@ func startMember(ctx context.Context, script string, k int) (*workerConn, error)
 	w.Set("onmessage", onMessage)
 	w.Set("onerror", onError)
 	c.w, c.funcs = w, []js.Func{onMessage, onError}
-	// This thread's compiled module (see worker.js): the member starts on
-	// code compiled and optimised already. null: it fetches main.wasm.
-	var module any
-	if m := js.Global().Get("wasm"); m.Truthy() && m.Get("module").Truthy() {
-		module = m.Get("module")
-	}
-	w.Call("postMessage", map[string]any{"op": "module", "module": module})
+	sendModule(w)
 	select {
 	case <-ready:
 	case <-ctx.Done():

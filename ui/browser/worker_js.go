@@ -109,6 +109,19 @@ func (e *WorkerEngine) start() {
 	w.Set("onerror", onError)
 	e.funcs = append(e.funcs, onMessage, onError)
 	e.w = w
+	sendModule(w)
+}
+
+// sendModule sends worker w, which runs worker.js and waits for it, this
+// thread's compiled module: the worker starts on code compiled and
+// optimised already, and fetches nothing. Without one (null) the worker
+// fetches and compiles main.wasm itself.
+func sendModule(w js.Value) {
+	var module any
+	if m := js.Global().Get("wasm"); m.Truthy() && m.Get("module").Truthy() {
+		module = m.Get("module")
+	}
+	w.Call("postMessage", map[string]any{"op": "module", "module": module})
 }
 
 // deliver hands a reply to its caller.

@@ -29,8 +29,10 @@ self.addEventListener("fetch", (event) => {
     fetch(req)
       .then((resp) => {
         if (resp.ok && resp.status === 200) {
+          // The worker is kept alive until the copy is stored; a copy
+          // that cannot be stored (no space) is reported on the console.
           const copy = resp.clone();
-          caches.open(APP_CACHE).then((c) => c.put(req, copy));
+          event.waitUntil(caches.open(APP_CACHE).then((c) => c.put(req, copy)).catch((e) => console.warn("discspan: not kept for offline use:", req.url, e)));
         }
         return resp;
       })

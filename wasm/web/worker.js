@@ -1,16 +1,16 @@
 // The parsing worker: the same main.wasm as the page, which sees that it
-// runs in a worker and serves load and parse requests (ui/browser). An
-// ensemble member's worker (named "discspan model K" by the parsing
-// worker) is first sent the parsing worker's compiled module: it starts
-// at once, on code already compiled and optimised, instead of fetching and
-// compiling main.wasm again.
+// runs in a worker and serves load and parse requests (ui/browser). Its
+// creator (the page, or the parsing worker for an ensemble member's
+// worker, named "discspan model K") first sends it its own compiled
+// module: the worker starts at once, on code already compiled and
+// optimised, and fetches nothing. The build puts Go's wasm_exec.js in front
+// of this file, so that the worker needs no other script either: a worker
+// that fetched files of its own could fail offline where the page did not.
 "use strict";
-importScripts("wasm_exec.js");
-const fromParent = self.name.startsWith("discspan model ")
-  ? new Promise((resolve) => {
-    self.onmessage = (e) => { if (e.data && e.data.op === "module") resolve(e.data.module || null); };
-  })
-  : Promise.resolve(null);
+if (typeof Go === "undefined") importScripts("wasm_exec.js");
+const fromParent = new Promise((resolve) => {
+  self.onmessage = (e) => { if (e.data && e.data.op === "module") resolve(e.data.module || null); };
+});
 (async () => {
   const go = new Go();
   const module = await fromParent;
