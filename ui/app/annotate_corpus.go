@@ -31,14 +31,15 @@ type ImportProgress struct {
 	Waiting bool
 }
 
-// PendingImport is a treebank read while a corpus was open: it replaces
-// that corpus, and its edits, only when the annotator confirms
-// (AnnConfirmImport).
+// PendingImport is a treebank read, or a project kept aside opened, while
+// a corpus was open: it replaces that corpus, and its edits, only when the
+// annotator confirms (AnnConfirmImport).
 type PendingImport struct {
 	Name   string
 	Corpus *annotate.Corpus
 
-	progress *ImportProgress
+	progress *ImportProgress // the file's; nil for a project kept aside
+	kept     *KeptProject    // the project kept aside; nil for a file
 }
 
 // Percent is the share of the file read, in percent.
@@ -161,6 +162,16 @@ func (a *App) AnnConfirmImport() {
 	if pi == nil || a.annBusy() {
 		return
 	}
+	a.annOpenPending(pi)
+}
+
+// annOpenPending opens what waits in pi: a file read or a project kept
+// aside.
+func (a *App) annOpenPending(pi *PendingImport) {
+	if pi.kept != nil {
+		a.annOpenKept(*pi.kept)
+		return
+	}
 	a.annOpenImport(pi.Name, pi.Corpus)
 }
 
@@ -168,7 +179,9 @@ func (a *App) AnnConfirmImport() {
 // progress.
 func (a *App) annDropPending(why string) {
 	if pi := a.Annotate.PendingImport; pi != nil {
-		pi.progress.Waiting, pi.progress.Err = false, "not opened: "+why
+		if pi.progress != nil {
+			pi.progress.Waiting, pi.progress.Err = false, "not opened: "+why
+		}
 		a.Annotate.PendingImport = nil
 	}
 }

@@ -761,14 +761,28 @@ func TestAnnotateKeptProjects(t *testing.T) {
 		if k.Key != second || !k.Readable || k.What != "dev3.export (3 sentences)" {
 			t.Fatalf("kept %+v", k)
 		}
+		// Over the open corpus: the tab asks first, as for a file.
 		a.AnnOpenKept(second)
-		if a.Annotate.Corpus.Name == "dev3.export" || !strings.Contains(a.Annotate.Err, "a corpus is open") {
-			t.Errorf("opened over the open corpus: %q", a.Annotate.Err)
+		if a.Annotate.Corpus.Name == "dev3.export" || a.Annotate.PendingImport == nil {
+			t.Fatalf("opened over the open corpus without asking (%q)", a.Annotate.Err)
 		}
+		if q := a.AnnImportQuestion(); !strings.Contains(q, "Replace the open corpus") || !strings.Contains(q, "with dev3.export, kept aside under "+second+" (3 sentences)?") {
+			t.Errorf("question %q", q)
+		}
+		a.AnnCancelImport()
+		if a.Annotate.PendingImport != nil || len(a.Annotate.Corpus.Sentences) != 1 {
+			t.Fatal("the open corpus was not kept")
+		}
+		a.AnnOpenKept(second)
+		a.AnnConfirmImport()
+		if c := a.Annotate.Corpus; a.Annotate.PendingImport != nil || c == nil || c.Name != "dev3.export" || len(c.Sentences) != 3 || a.Annotate.Gold == nil {
+			t.Fatalf("opened %v (reference trees %v)", c, a.Annotate.Gold != nil)
+		}
+		// With an empty corpus open, it opens at once.
 		a.AnnNewCorpus()
 		a.AnnNewCorpus() // confirmed
 		a.AnnOpenKept(second)
-		if c := a.Annotate.Corpus; c == nil || c.Name != "dev3.export" || len(c.Sentences) != 3 || a.Annotate.Gold == nil {
+		if c := a.Annotate.Corpus; a.Annotate.PendingImport != nil || c == nil || c.Name != "dev3.export" || len(c.Sentences) != 3 || a.Annotate.Gold == nil {
 			t.Fatalf("opened %v (reference trees %v)", c, a.Annotate.Gold != nil)
 		}
 		a.AnnDeleteKept(app.UnreadableKey)
@@ -784,4 +798,19 @@ func TestAnnotateKeptProjects(t *testing.T) {
 	if _, ok := store.load(second); !ok {
 		t.Error("the other kept project went too")
 	}
+	// A question about a project kept aside ends when it is deleted.
+	env.Do(func() {
+		a.AnnOpenKept(second)
+		if a.Annotate.PendingImport == nil {
+			t.Fatal("no question over the open corpus")
+		}
+		a.AnnDeleteKept(second)
+		a.AnnDeleteKept(second)
+	})
+	env.Wait(t, "the deletion", wait, func() bool { return len(a.Annotate.Kept) == 0 })
+	env.Do(func() {
+		if a.Annotate.PendingImport != nil {
+			t.Error("the question about the deleted project is still asked")
+		}
+	})
 }

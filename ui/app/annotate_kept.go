@@ -75,9 +75,10 @@ func (a *App) annListKept() {
 	}()
 }
 
-// AnnOpenKept opens the project kept aside under key, when no corpus is
-// open (the annotator exports or closes the open one first); the next save
-// makes it the saved project. The copy kept aside stays until
+// AnnOpenKept opens the project kept aside under key; the next save makes
+// it the saved project. While a corpus is open, it waits for the annotator
+// to say that it replaces that corpus (AnnConfirmImport, AnnCancelImport),
+// as a file imported then would. The copy kept aside stays until
 // AnnDeleteKept.
 func (a *App) AnnOpenKept(key string) {
 	s := &a.Annotate
@@ -85,16 +86,37 @@ func (a *App) AnnOpenKept(key string) {
 	switch {
 	case i < 0 || !s.Kept[i].Readable:
 		return
-	case s.Corpus != nil || s.Busy || !s.Restored:
-		s.Err = "a corpus is open: export it, or start a new corpus, before opening a project kept aside"
+	case !s.Restored:
+		s.Err = "wait until the saved project is restored before opening a project kept aside"
+		return
+	case a.annBusy():
 		return
 	}
-	sp := s.Kept[i].project
+	kp := s.Kept[i]
+	if s.Corpus != nil && len(s.Corpus.Sentences) > 0 {
+		a.annDropPending("a project kept aside was chosen")
+		s.PendingImport = &PendingImport{Name: kp.project.Corpus.Name + ", kept aside under " + key, Corpus: kp.project.Corpus, kept: &kp}
+		s.Msg, s.Err, s.ConfirmNew = "", "", false
+		return
+	}
+	a.annOpenKept(kp)
+}
+
+// annOpenKept makes the project kept aside kp the one annotated, settling
+// the question waiting, if any: answered when it is about kp, dropped
+// otherwise.
+func (a *App) annOpenKept(kp KeptProject) {
+	s := &a.Annotate
+	if pi := s.PendingImport; pi != nil && pi.kept != nil && pi.kept.Key == kp.Key {
+		s.PendingImport = nil
+	}
+	a.annDropPending("a project kept aside was opened")
+	sp := kp.project
 	a.AnnSetCorpus(sp.Corpus.Snapshot(), snapshot(sp.Gold), sp.Index)
 	if sp.Other != nil {
 		a.annSetOther(sp.Other.Snapshot())
 	}
-	s.Msg = "opened " + s.Kept[i].What + ", kept aside under " + key
+	s.Msg = "opened " + kp.What + ", kept aside under " + kp.Key
 }
 
 // AnnDeleteKept removes the project kept aside under key from the store:
@@ -126,6 +148,9 @@ func (a *App) AnnDeleteKept(key string) {
 				return
 			}
 			s.Kept = slices.DeleteFunc(s.Kept, func(k KeptProject) bool { return k.Key == key })
+			if pi := s.PendingImport; pi != nil && pi.kept != nil && pi.kept.Key == key {
+				a.annDropPending("it was deleted")
+			}
 			s.Msg = "deleted the project kept aside under " + key
 		})
 	}()

@@ -126,7 +126,7 @@ func (a *App) annRestore() {
 				}
 			}
 			if pi := s.PendingImport; pi != nil && s.Corpus == nil {
-				a.annOpenImport(pi.Name, pi.Corpus) // nothing was saved: no question
+				a.annOpenPending(pi) // nothing was saved: no question
 			}
 			if s.Saved < s.Seq {
 				a.annScheduleSave() // a change made while the restore ran

@@ -241,9 +241,9 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
 							if k.Readable {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-kept-open"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "open it (with no corpus open: export the open one, or start a new corpus, first)"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-kept-open"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "open it (in place of the open corpus, if any: the tab asks first)"}}}
 								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("disabled", c.App.Annotate.Corpus != nil)
+								vgn.AddAttrInterface("disabled", c.App.Annotate.Busy)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 									EventType: "click",
 									Func:      func(event vugu.DOMEvent) { c.App.AnnOpenKept(k.Key) },
