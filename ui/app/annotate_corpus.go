@@ -59,8 +59,9 @@ type progressReader struct {
 	report func(read int64)
 }
 
-// progressBytes is the step of the import's progress reports.
-const progressBytes = 256 << 10
+// progressBytes is the step of the import's progress reports (and pauses:
+// pacer).
+const progressBytes = 64 << 10
 
 // Read implements io.Reader.
 func (r *progressReader) Read(p []byte) (int, error) {
@@ -219,15 +220,23 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 		})
 		return
 	}
-	r := &progressReader{data: data, report: func(n int64) {
-		a.update(func() { p.Bytes = n })
-		time.Sleep(time.Millisecond) // let the page show it (one thread in wasm)
-	}}
+	// The page runs between work slices, and shows the progress at most
+	// every progressEvery (each update renders the page).
+	pace, shown := a.newPacer(), time.Now()
+	var bytesRead int64
+	var sentences int
+	progress := func() {
+		if time.Since(shown) >= progressEvery {
+			shown = time.Now()
+			n, k := bytesRead, sentences
+			a.update(func() { p.Bytes, p.Sentences = n, k })
+		}
+		pace.pause()
+	}
+	r := &progressReader{data: data, report: func(n int64) { bytesRead = n; progress() }}
 	c, err := annotate.Import(r, name, int64(len(data)), annotate.ImportOptions{
-		Format: f,
-		Progress: func(pr annotate.Progress) {
-			a.update(func() { p.Sentences = pr.Sentences })
-		},
+		Format:   f,
+		Progress: func(pr annotate.Progress) { sentences = pr.Sentences; progress() },
 	})
 	a.update(func() {
 		p.Done = true

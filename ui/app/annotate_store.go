@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -141,27 +142,33 @@ const workSlice = 10 * time.Millisecond
 
 // pacer lets the page run during long work. In the browser Go runs on
 // the page's one thread, and a goroutine that works for seconds (the
-// restore or the first save of a big corpus) freezes the page unless it
-// pauses now and then: a pause lets the page paint and answer input. A
-// pause is a timer, and browsers slow the timers of hidden pages to one a
-// second or less, so a hidden page (where nothing is painted, and where
-// the save on closing runs) does not pause.
+// import, the restore or the first save of a big corpus) freezes the page
+// unless it pauses now and then: a pause (Platform.Yield) lets the page
+// paint and answer input. A hidden page (where nothing is painted, and
+// where the save on closing runs) does not pause.
 type pacer struct {
 	hidden *atomic.Bool
+	yield  func()
 	last   time.Time
 	pauses int // pauses made
 }
 
 // newPacer returns a pacer whose first pause comes after a work slice.
-func (a *App) newPacer() *pacer { return &pacer{hidden: &a.hidden, last: time.Now()} }
+func (a *App) newPacer() *pacer {
+	yield := runtime.Gosched
+	if a.plat != nil {
+		yield = a.plat.Yield
+	}
+	return &pacer{hidden: &a.hidden, yield: yield, last: time.Now()}
+}
 
-// pause pauses for a moment when the work has run for a slice since the
+// pause lets the page run when the work has run for a slice since the
 // last pause, unless the page is hidden.
 func (p *pacer) pause() {
 	if time.Since(p.last) < workSlice || p.hidden.Load() {
 		return
 	}
-	time.Sleep(time.Millisecond)
+	p.yield()
 	p.last = time.Now()
 	p.pauses++
 }

@@ -44,4 +44,8 @@ type Platform interface {
 	// Memory returns the page's own memory in bytes (its wasm memory, the
 	// most it has held), 0 when unknown.
 	Memory() int64
+	// Yield returns once the page has had a turn: in the browser, where
+	// Go runs on the page's one thread, the browser first runs the tasks
+	// waiting (input, painting). Elsewhere it returns at once.
+	Yield()
 }

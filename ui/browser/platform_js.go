@@ -218,6 +218,27 @@ func (p *Platform) Since() time.Duration {
 // Memory returns the page's wasm memory (memoryBytes).
 func (p *Platform) Memory() int64 { return memoryBytes() }
 
+// Yield returns when a message posted to this thread arrives: the browser
+// runs the tasks queued before it (input, painting when a frame is due)
+// first. A sleep does not do this: Go returns to the browser only when
+// every goroutine waits, and a short timer that expires while others
+// run (a render) never lets it. Messages are not slowed as timers are
+// (4 ms when nested, a second in a hidden page).
+func (p *Platform) Yield() {
+	done := make(chan struct{})
+	ch := js.Global().Get("MessageChannel").New()
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		close(done)
+		return nil
+	})
+	ch.Get("port1").Set("onmessage", f)
+	ch.Get("port2").Call("postMessage", nil)
+	<-done
+	ch.Get("port1").Call("close")
+}
+
 // Page returns the page's options from its URL.
 func Page() PageOptions {
 	return ParseQuery(strings.TrimPrefix(js.Global().Get("location").Get("search").String(), "?"))

@@ -56,6 +56,9 @@ func (*Platform) Since() time.Duration { return 0 }
 // Memory returns 0: there is no page here.
 func (*Platform) Memory() int64 { return 0 }
 
+// Yield returns at once.
+func (*Platform) Yield() {}
+
 // Page returns the defaults.
 func Page() PageOptions { return ParseQuery("") }
 

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -167,6 +168,9 @@ func (p *Platform) Since() time.Duration { return time.Since(p.start) }
 
 // Memory implements app.Platform: PageMemory.
 func (p *Platform) Memory() int64 { return p.PageMemory }
+
+// Yield lets other goroutines run.
+func (p *Platform) Yield() { runtime.Gosched() }
 
 // Env is an app.Env: a mutex, and a count of renders asked for.
 type Env struct {
