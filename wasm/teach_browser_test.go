@@ -329,9 +329,9 @@ func TestBrowserTeach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/?backend=cpu&shared=1"+link)); err != nil {
-		t.Fatal(err)
-	}
+	// Loaded until the model is ready: a click while the model bar still
+	// changes (the model list arriving) can land beside the button.
+	load(t, ctx, srv.URL+"/?backend=cpu&shared=1"+link)
 	shown := pollString(t, ctx, "the shared tree", `(() => { const e = document.querySelector('#teach-shown');
 		return e && document.querySelector('#tree-teach-shown') ? e.dataset.words : ''; })()`)
 	if wantWords := strings.Join(other.Words(), " "); shown != wantWords {
