@@ -46,6 +46,8 @@ type Platform interface {
 	Memory() int64
 	// Yield returns once the page has had a turn: in the browser, where
 	// Go runs on the page's one thread, the browser first runs the tasks
-	// waiting (input, painting). Elsewhere it returns at once.
+	// waiting (input, painting). Elsewhere it returns at once. The caller
+	// must not hold a lock that the page's event handlers take (the
+	// Env's): they run before Yield returns.
 	Yield()
 }
