@@ -774,6 +774,21 @@ func (c *requestCounts) take(paths ...string) []int {
 // serveAppCounted is serveApp that also counts the requests by path.
 func serveAppCounted(t *testing.T, web string, weights []byte) (*httptest.Server, *requestCounts) {
 	t.Helper()
+	counts := &requestCounts{n: map[string]int{}}
+	srv := serveAppWrapped(t, web, weights, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			counts.mu.Lock()
+			counts.n[r.URL.Path]++
+			counts.mu.Unlock()
+			h.ServeHTTP(w, r)
+		})
+	})
+	return srv, counts
+}
+
+// serveAppWrapped is serveApp with the app's handler wrapped by wrap.
+func serveAppWrapped(t *testing.T, web string, weights []byte, wrap func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
 	wdir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), weights, 0o644); err != nil {
 		t.Fatal(err)
@@ -782,13 +797,7 @@ func serveAppCounted(t *testing.T, web string, weights []byte) (*httptest.Server
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts := &requestCounts{n: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		counts.mu.Lock()
-		counts.n[r.URL.Path]++
-		counts.mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(wrap(h))
 	t.Cleanup(srv.Close)
-	return srv, counts
+	return srv
 }
