@@ -101,6 +101,18 @@ func appDir(t *testing.T) string {
 	for _, f := range files {
 		copyFile(t, f, filepath.Join(dir, filepath.Base(f)))
 	}
+	// The worker's script holds wasm_exec.js, as the Makefile builds it.
+	loaderJS, err := os.ReadFile(loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workerJS, err := os.ReadFile(filepath.Join("web", "worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "worker.js"), append(loaderJS, workerJS...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	gzipFile(t, filepath.Join(dir, "main.wasm"))
 	return dir
 }

@@ -105,9 +105,10 @@ type AnnotateState struct {
 	// ConfirmNew is set after a first click on "new corpus": a second
 	// one discards the corpus.
 	ConfirmNew bool
-	// PendingImport is a treebank read while a corpus was open, waiting
-	// for the annotator to say whether it replaces that corpus
-	// (AnnConfirmImport, AnnCancelImport); nil otherwise.
+	// PendingImport is a treebank read, or a project kept aside chosen,
+	// while a corpus was open, waiting for the annotator to say whether it
+	// replaces that corpus (AnnConfirmImport, AnnCancelImport); nil
+	// otherwise.
 	PendingImport *PendingImport
 
 	// ListFrom is the first sentence of the page of the corpus view's

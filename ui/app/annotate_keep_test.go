@@ -734,9 +734,9 @@ func TestAnnotateSetAsideLaterStillAsks(t *testing.T) {
 }
 
 // The projects kept aside are listed: one that this version cannot read,
-// with why, and one it can, which opens (with no corpus open) as it was
-// saved, reference trees included; each can be deleted (a second click
-// confirms).
+// with why, and one it can, which opens as it was saved, reference trees
+// included (over an open corpus after the import's question); each can be
+// deleted (a second click confirms).
 func TestAnnotateKeptProjects(t *testing.T) {
 	saved := savedDev3(t)
 	store := &readFailStore{memStore: saved.clone(), fails: 1}

@@ -8,8 +8,11 @@
 // that fetched files of its own could fail offline where the page did not.
 "use strict";
 if (typeof Go === "undefined") importScripts("wasm_exec.js");
+// Without the module after a few seconds (a page of another build, which
+// sent none), the worker fetches main.wasm itself.
 const fromParent = new Promise((resolve) => {
   self.onmessage = (e) => { if (e.data && e.data.op === "module") resolve(e.data.module || null); };
+  setTimeout(() => resolve(null), 5000);
 });
 (async () => {
   const go = new Go();
