@@ -1,8 +1,9 @@
 // The service worker of the discspan app: it keeps the app's files so that
 // the app starts without a network. Requests go to the network first (so a
 // new build is used as soon as it is there) and fall back to the copy kept
-// here when the network fails or does not answer within networkWaitMs. The weights are not handled here: the app keeps them in its own
-// cache ("discspan-data-v1"), which this worker never deletes.
+// here when the network fails or does not answer within networkWaitMs.
+// The weights are not handled here: the app keeps them in its own cache
+// ("discspan-data-v1"), which this worker never deletes.
 "use strict";
 const APP_CACHE = "discspan-app-v2"; // v2: copies kept by path, without the query
 const SHELL = ["./", "index.html", "app.css", "boot.js", "vugu.js", "worker.js", "wasm_exec.js", "main.wasm", "api/models"];
