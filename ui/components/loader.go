@@ -41,5 +41,17 @@ func elapsed(d time.Duration) string {
 	return fmt.Sprintf(" (%d s)", int(d.Seconds()))
 }
 
+// class is the section's class: while the model loads, the status floats
+// over the page ("floating") instead of taking a place in it, so that the
+// page does not move up when the model is ready (a click just then could
+// land beside its button); an error keeps its place.
+func (c *Loader) class() string {
+	switch c.App.Model.Phase {
+	case app.PhaseFailed, app.PhaseNoModel:
+		return "loader"
+	}
+	return "loader floating"
+}
+
 // progress is the progress bar's value attribute.
 func (c *Loader) progress() string { return fmt.Sprint(c.App.Model.Percent()) }

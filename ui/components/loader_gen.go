@@ -26,8 +26,9 @@ func (c *Loader) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn.SetInnerHTML(vugu.HTML(""))
 		if !c.App.Model.Ready() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "loader"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "status"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("class", c.class())
 			{
 				vgparent := vgn
 				_ = vgparent
