@@ -222,16 +222,15 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 	}
 	// The page runs between work slices, and shows the progress at most
 	// every progressEvery (each update renders the page).
-	pace, shown := a.newPacer(), time.Now()
+	pace := a.newPacer()
+	pace.shown = time.Now() // the start is shown already
 	var bytesRead int64
 	var sentences int
 	progress := func() {
-		if time.Since(shown) >= progressEvery {
-			shown = time.Now()
+		pace.progress(func() {
 			n, k := bytesRead, sentences
 			a.update(func() { p.Bytes, p.Sentences = n, k })
-		}
-		pace.pause()
+		})
 	}
 	r := &progressReader{data: data, report: func(n int64) { bytesRead = n; progress() }}
 	c, err := annotate.Import(r, name, int64(len(data)), annotate.ImportOptions{

@@ -82,14 +82,11 @@ func (a *App) annRestore() {
 		if err != nil {
 			kept = " (whatever was saved stays in this browser: it is set aside under " + UnreadableKey + "... before anything replaces it)"
 		} else {
-			var shown time.Time
 			pace := a.newPacer()
 			sp, last, _, err = decodeStored(values, func(done, total int) {
-				if time.Since(shown) > progressEvery {
-					shown = time.Now()
+				pace.progress(func() {
 					a.update(func() { a.Annotate.RestoreDone, a.Annotate.RestoreTotal = done, total })
-				}
-				pace.pause()
+				})
 			})
 			if err != nil {
 				var name string
@@ -150,7 +147,8 @@ type pacer struct {
 	hidden *atomic.Bool
 	yield  func()
 	last   time.Time
-	pauses int // pauses made
+	shown  time.Time // when progress was last shown (progress)
+	pauses int       // pauses made
 }
 
 // newPacer returns a pacer whose first pause comes after a work slice.
@@ -171,6 +169,16 @@ func (p *pacer) pause() {
 	p.yield()
 	p.last = time.Now()
 	p.pauses++
+}
+
+// progress calls show, which shows the work's progress (rendering the
+// page), at most every progressEvery, then pauses.
+func (p *pacer) progress(show func()) {
+	if time.Since(p.shown) >= progressEvery {
+		p.shown = time.Now()
+		show()
+	}
+	p.pause()
 }
 
 // SetPageHidden records whether the page is hidden (the page calls it
