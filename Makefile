@@ -66,8 +66,8 @@ demo:
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
 # Go's wasm_exec.js (also put in front of worker.js), the page, the service
-# worker, and gzip (and, where the
-# brotli tool is installed, brotli) variants that the server prefers.
+# worker, and gzip (and, where the brotli tool is installed, brotli)
+# variants that the server prefers.
 # Files are compressed again only when they changed, so that later runs
 # are quick.
 wasm:
