@@ -13,7 +13,7 @@ comma   := ,
 empty   :=
 space   := $(empty) $(empty)
 
-.PHONY: all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium vulkan fuzz clean worker test-worker bench-serve fuzz-upload
+.PHONY: test-nocgo all build test vet bench bench-table demo wasm test-wasm bench-wasm bench-ort test-browser chromium vulkan fuzz clean worker test-worker bench-serve fuzz-upload
 
 all: build
 
@@ -34,7 +34,8 @@ TEST_STEPS := \
 	"worker|$(MAKE) --no-print-directory test-worker" \
 	"wasm kernels|$(MAKE) --no-print-directory test-wasm" \
 	"go test|$(GO) test -count=1 -timeout 30m ./..." \
-	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode"
+	"purego decode|$(GO) test -count=1 -tags purego ./chart/decode" \
+	"no cgo|$(MAKE) --no-print-directory test-nocgo"
 
 test:
 	@failed=""; summary=""; \
@@ -46,6 +47,14 @@ test:
 	done; \
 	printf "== make test:$$summary\n"; \
 	if [ -n "$$failed" ]; then echo "make test: failed: $${failed#, }"; exit 1; fi
+
+# Builds without wgpu-native (cgo off, or a platform it has no library
+# for): everything builds, and parse without a native WebGPU scores on the
+# CPU and says why.
+test-nocgo:
+	CGO_ENABLED=0 $(GO) vet ./...
+	CGO_ENABLED=0 $(GO) test -count=1 -run 'TestNoNativeWebGPU|TestWhyNotBuilt|TestParseBackend$$' ./webgpu ./cmd/discspan
+	GOOS=linux GOARCH=arm64 $(GO) build -o /dev/null ./cmd/discspan
 
 # Go benchmarks of the decoders (see also bench-table).
 bench:

@@ -1,4 +1,4 @@
-//go:build !js
+//go:build !js && cgo && ((linux && amd64) || darwin || (windows && amd64))
 
 package webgpu
 

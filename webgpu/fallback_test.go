@@ -1,3 +1,5 @@
+//go:build js || (cgo && ((linux && amd64) || darwin || (windows && amd64)))
+
 package webgpu
 
 import (

@@ -198,8 +198,8 @@ func TestParseBackend(t *testing.T) {
 		info, err := webgpu.ProbeAdapter(webgpu.Options{})
 		switch {
 		case err != nil:
-			if !strings.Contains(line, "scoring on the CPU") {
-				t.Errorf("--backend %s without an adapter (%v): %q", backend, err, line)
+			if !strings.Contains(line, "scoring on the CPU") || !strings.Contains(line, err.Error()) {
+				t.Errorf("--backend %s without an adapter (%v): %q; want the CPU used and the reason given", backend, err, line)
 			}
 		case backend == backendAuto && info.Software:
 			if !strings.Contains(line, "is slower than the CPU") {
