@@ -75,7 +75,7 @@ demo:
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
 # Go's wasm_exec.js (also put in front of worker.js), the page, the service
-# worker, and gzip (and, where the brotli tool is installed, brotli)
+# worker (the last two naming the build: wasm/stamp), and gzip (and, where the brotli tool is installed, brotli)
 # variants that the server prefers.
 # Files are compressed again only when they changed, so that later runs
 # are quick.
@@ -91,6 +91,10 @@ wasm:
 	@# The parsing worker's script holds wasm_exec.js: the worker fetches nothing.
 	@cat "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" wasm/web/worker.js > $(WEB)/worker.js.new
 	@if cmp -s $(WEB)/worker.js.new $(WEB)/worker.js; then rm $(WEB)/worker.js.new; else mv $(WEB)/worker.js.new $(WEB)/worker.js; fi
+	@# The build's name (a hash of its files) in index.html and sw.js: pages
+	@# ask for their files with ?b=<build>, and the service worker keeps
+	@# each build's files apart.
+	@echo "wasm: build $$($(GO) run ./wasm/stamp $(WEB))"
 	@echo "wasm: compressing the changed files (gzip, and brotli where installed)"
 	@cd $(WEB) && for f in main.wasm wasm_exec.js boot.js worker.js sw.js app.css index.html; do \
 		if [ ! -f $$f.gz ] || [ $$f -nt $$f.gz ]; then gzip -9 -k -f $$f; fi; \

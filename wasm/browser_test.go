@@ -113,8 +113,25 @@ func appDir(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "worker.js"), append(loaderJS, workerJS...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The build's name in index.html and sw.js, as the Makefile writes it.
+	stampApp(t, dir)
 	gzipFile(t, filepath.Join(dir, "main.wasm"))
 	return dir
+}
+
+// stampApp names the build of the app's files in dir (wasm/stamp) and
+// returns the name.
+func stampApp(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := exec.Command("go", "run", "./stamp", dir).Output()
+	if err != nil {
+		var stderr []byte
+		if e, ok := err.(*exec.ExitError); ok {
+			stderr = e.Stderr
+		}
+		t.Fatalf("go run ./stamp %s: %v\n%s", dir, err, stderr)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func copyFile(t *testing.T, from, to string) {
@@ -801,6 +818,15 @@ func serveAppCounted(t *testing.T, web string, weights []byte) (*httptest.Server
 // serveAppWrapped is serveApp with the app's handler wrapped by wrap.
 func serveAppWrapped(t *testing.T, web string, weights []byte, wrap func(http.Handler) http.Handler) *httptest.Server {
 	t.Helper()
+	srv := httptest.NewServer(wrap(appHandler(t, web, weights)))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// appHandler is the server's handler of the app in web, offering weights
+// as the model "default".
+func appHandler(t *testing.T, web string, weights []byte) http.Handler {
+	t.Helper()
 	wdir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(wdir, "default.safetensors"), weights, 0o644); err != nil {
 		t.Fatal(err)
@@ -809,7 +835,5 @@ func serveAppWrapped(t *testing.T, web string, weights []byte, wrap func(http.Ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(wrap(h))
-	t.Cleanup(srv.Close)
-	return srv
+	return h
 }

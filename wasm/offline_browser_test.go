@@ -3,13 +3,20 @@
 package main
 
 import (
+	"context"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/ui/app/apptest"
@@ -105,4 +112,175 @@ func TestBrowserUnansweringNetwork(t *testing.T) {
 	ready, _, _ = load(t, ctx, srv.URL+"/?backend=cpu")
 	t.Logf("then offline: ready after %.0f ms", ready)
 	checkTree(t, "offline after the login page", parseInPage(t, ctx, words, "n3"), want)
+}
+
+// A new build deployed while the network is slow: the page of the new
+// build comes from the network, but its main.wasm takes longer than
+// networkWaitMs. The service worker keeps the old build's copies, yet
+// gives the new page none of them (a page of one build running another's
+// main.wasm, worker or scripts can fail in any way): the page waits for
+// the network and starts as the new build, every file of it asked for
+// with its build's name. The new build is then kept whole, and an offline
+// visit starts it.
+func TestBrowserDeployOnSlowNetwork(t *testing.T) {
+	chrome := chromiumPath(t)
+	webA := appDir(t)
+	webB, buildB := otherBuild(t, webA)
+	buildA := stampedBuild(t, webA)
+	words, other, _ := devData(t)
+	data := apptest.Model(t, 1, words, other)
+	handlerB := appHandler(t, webB, data)
+	var deployed, answered atomic.Bool
+	release := make(chan struct{})
+	stopHolding := sync.OnceFunc(func() { close(release) })
+	srv := serveAppWrapped(t, webA, data, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !deployed.Load() {
+				h.ServeHTTP(w, r)
+				return
+			}
+			if r.URL.Path == "/main.wasm" && !answered.Load() {
+				// Held until well after the service worker would have
+				// taken a copy (networkWaitMs, 3 s).
+				go func() {
+					time.Sleep(6 * time.Second)
+					answered.Store(true)
+					stopHolding()
+				}()
+				select {
+				case <-release:
+				case <-r.Context().Done():
+					return
+				}
+			}
+			handlerB.ServeHTTP(w, r)
+		})
+	})
+	t.Cleanup(stopHolding) // before the server closes (cleanups run last first)
+	ctx := newBrowser(t, chrome)
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	waitKeptBuilds(t, ctx, buildA, "")
+	want := nativeConstituents(t, data, words, decode.N3)
+
+	deployed.Store(true)
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	if !answered.Load() {
+		t.Errorf("the page of the new build was ready before the network answered its main.wasm: it ran a copy of the old build's")
+	}
+	if got := pageBuildAndFiles(t, ctx); got != buildB {
+		t.Errorf("after the deploy the page and its files are of builds %s; want only the new build %s (the old one: %s)", got, buildB, buildA)
+	}
+	checkTree(t, "the new build", parseInPage(t, ctx, words, "n3"), want)
+	waitKeptBuilds(t, ctx, buildB, buildA)
+
+	srv.Close()
+	if err := chromedp.Run(ctx, network.Enable(), network.EmulateNetworkConditions(true, 0, -1, -1)); err != nil {
+		t.Logf("network emulation: %v (the server is closed anyway)", err)
+	}
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	if got := pageBuildAndFiles(t, ctx); got != buildB {
+		t.Errorf("offline, the page and its files are of builds %s; want the new build %s", got, buildB)
+	}
+	checkTree(t, "offline, the new build", parseInPage(t, ctx, words, "n3"), want)
+}
+
+// otherBuild returns a copy of the app in web that is another build (its
+// boot.js differs by a comment), stamped, and the build's name.
+func otherBuild(t *testing.T, web string) (dir, build string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, name := range []string{"main.wasm", "wasm_exec.js", "worker.js", "vugu.js", "app.css", "boot.js"} {
+		copyFile(t, filepath.Join(web, name), filepath.Join(dir, name))
+	}
+	for _, name := range []string{"index.html", "sw.js"} { // not stamped yet
+		copyFile(t, filepath.Join("web", name), filepath.Join(dir, name))
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "boot.js"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n// another build of the app, for TestBrowserDeployOnSlowNetwork\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir, stampApp(t, dir)
+}
+
+// stampedBuild returns the build named in web's index.html.
+func stampedBuild(t *testing.T, web string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(web, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`data-build="([0-9a-f]{12})"`).FindSubmatch(b)
+	if m == nil {
+		t.Fatalf("%s names no build (stamp it: make wasm)", filepath.Join(web, "index.html"))
+	}
+	return string(m[1])
+}
+
+// pageBuildAndFiles returns the builds of the page and of every file it
+// and its workers asked for with ?b= (as "A" or "A B ..." when they
+// differ); it fails the test when a file the page needs was asked for
+// without its build.
+func pageBuildAndFiles(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	var got struct {
+		Page  string   `json:"page"`
+		Files []string `json:"files"`
+		Plain []string `json:"plain"`
+	}
+	err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const names = performance.getEntriesByType("resource").map((e) => new URL(e.name));
+		const ofBuild = /\/(app\.css|boot\.js|vugu\.js|worker\.js|wasm_exec\.js|main\.wasm)$/;
+		return {
+			page: document.documentElement.dataset.build,
+			files: names.filter((u) => ofBuild.test(u.pathname)).map((u) => u.searchParams.get("b") || ""),
+			plain: names.filter((u) => ofBuild.test(u.pathname) && !u.searchParams.get("b")).map((u) => u.pathname),
+		};
+	})()`, &got))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Plain) > 0 {
+		t.Errorf("files asked for without the build: %v", got.Plain)
+	}
+	if len(got.Files) < 4 {
+		t.Errorf("the page asked for %d of its build's files (%v); want its scripts, style and main.wasm", len(got.Files), got.Files)
+	}
+	builds := []string{got.Page}
+	for _, b := range got.Files {
+		if !slices.Contains(builds, b) {
+			builds = append(builds, b)
+		}
+	}
+	return strings.Join(builds, " ")
+}
+
+// waitKeptBuilds waits until the service worker has kept the build newest
+// whole, and previous before it.
+func waitKeptBuilds(t *testing.T, ctx context.Context, newest, previous string) {
+	t.Helper()
+	for {
+		var kept struct {
+			Newest   string `json:"newest"`
+			Previous string `json:"previous"`
+		}
+		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-app-v3")
+			.then((c) => c.match(new URL("/.builds", location).href))
+			.then((r) => (r ? r.json() : {}))`, &kept, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kept.Newest == newest && kept.Previous == previous {
+			return
+		}
+		if kept.Newest == newest {
+			t.Fatalf("the service worker keeps the builds %+v; want %s after %s", kept, newest, previous)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -36,8 +36,7 @@ func Member(ctx context.Context, data []byte, name string, k int, local scorer.S
 	if !js.Global().Get("Worker").Truthy() {
 		return nil, errors.New("no Web Workers inside the parsing worker in this browser")
 	}
-	// worker.js: relative to the calling worker's script, or the page.
-	c, err := startMember(ctx, "worker.js", k)
+	c, err := startMember(ctx, workerScript(), k)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"syscall/js"
 	"time"
@@ -137,11 +138,23 @@ func (p *Platform) SHA256(data []byte) (string, error) {
 	return hex.EncodeToString(bytesToGo(d)), nil
 }
 
+// workerScript is the parsing worker's script, of this page's build:
+// worker.js?b=<build> where boot.js (or, in a worker, worker.js) set
+// globalThis.discspanBuild, so that the service worker gives the worker
+// files of the page's build only. Relative to the page, or to the calling
+// worker's script.
+func workerScript() string {
+	if b := js.Global().Get("discspanBuild"); b.Type() == js.TypeString && b.String() != "" {
+		return "worker.js?b=" + url.QueryEscape(b.String())
+	}
+	return "worker.js"
+}
+
 // NewEngine returns a Web Worker engine, or a parser.Engine when Worker is
 // off or the browser has no workers.
 func (p *Platform) NewEngine() app.Engine {
 	if p.Worker && js.Global().Get("Worker").Truthy() {
-		return NewWorkerEngine("worker.js")
+		return NewWorkerEngine(workerScript())
 	}
 	return &parser.Engine{GPU: GPU, Members: Member}
 }

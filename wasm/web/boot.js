@@ -8,6 +8,14 @@
     if (boot) { boot.textContent = msg; boot.className = "boot error"; }
     document.getElementById("app").dataset.phase = "failed";
   };
+  // The build this page is (make wasm names it): its files are asked for
+  // with ?b=<build>, which the service worker matches with its copies of
+  // that build only, so that the page never runs files of two builds. The
+  // parsing worker is started with it too (ui/browser reads
+  // discspanBuild).
+  const build = document.documentElement.dataset.build || "";
+  globalThis.discspanBuild = /^[0-9a-f]+$/.test(build) ? build : "";
+  const ofBuild = (file) => file + (globalThis.discspanBuild ? "?b=" + globalThis.discspanBuild : "");
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("discspan: no service worker:", e));
   }
@@ -32,7 +40,7 @@
   globalThis.eval = (src) => (globalThis.vuguRender ? undefined : nativeEval(src));
   try {
     const go = new Go();
-    let resp = await fetch("main.wasm");
+    let resp = await fetch(ofBuild("main.wasm"));
     if (resp.ok && resp.body && globalThis.TransformStream) {
       const counter = new TransformStream({ transform(chunk, c) { got += chunk.byteLength; c.enqueue(chunk); } });
       resp = new Response(resp.body.pipeThrough(counter), { status: resp.status, statusText: resp.statusText, headers: resp.headers });

@@ -2,14 +2,111 @@
 // the app starts without a network. Requests go to the network first (so a
 // new build is used as soon as it is there) and fall back to the copy kept
 // here when the network fails or does not answer within networkWaitMs.
+//
+// Copies are kept per build. make wasm names each build (wasm/stamp: a
+// hash of its files) and writes the name into index.html and here; a page
+// asks for its files with ?b=<build>, and a file's copy is only ever that
+// of the page's build, never another's: a page does not run files of two
+// builds, which do not work together. The page's copy served without a
+// network is that of the newest build whose files are all kept; the build
+// before it is kept too (a page of it may still be open), older ones are
+// dropped.
+//
 // The weights are not handled here: the app keeps them in its own cache
 // ("discspan-data-v1"), which this worker never deletes.
 "use strict";
-const APP_CACHE = "discspan-app-v2"; // v2: copies kept by path, without the query
-const SHELL = ["./", "index.html", "app.css", "boot.js", "vugu.js", "worker.js", "wasm_exec.js", "main.wasm", "api/models"];
+const BUILD = "@BUILD@"; // this worker's build (wasm/stamp writes it)
+const APP_CACHE = "discspan-app-v3"; // v3: copies kept per build
+// BUILD_FILES are a build's files, which its pages ask for with ?b=<build>.
+const BUILD_FILES = ["app.css", "boot.js", "vugu.js", "worker.js", "wasm_exec.js", "main.wasm"];
+const PAGES = ["./", "index.html"];
+const SHELL = [...PAGES, ...BUILD_FILES, "api/models"];
+
+const at = (p) => new URL(p, self.location);
+const isBuild = (b) => /^[0-9a-f]{12}$/.test(b);
+// handled is the paths of the app's files: the only requests handled here.
+const handled = new Set(SHELL.map((p) => at(p).pathname));
+const pagePaths = new Set(PAGES.map((p) => at(p).pathname));
+
+// keyOf is the key of a request's copy: its URL without the query, so
+// that the page has one copy however it was opened (?backend=cpu, ...),
+// but with the build a build's file is asked for with. A page's copy is
+// kept under pageKey(its build).
+const buildOf = (url) => {
+  const b = url.searchParams.get("b") || "";
+  return isBuild(b) ? b : "";
+};
+const keyOf = (url) => url.origin + url.pathname + (buildOf(url) ? "?b=" + buildOf(url) : "");
+const pageKey = (build) => at("./").href + (build ? "?b=" + build : "");
+// The builds whose files are all kept: { newest, previous }.
+const buildsKey = at("./.builds").href;
+const pageBuild = (html) => {
+  const m = /<html[^>]*\sdata-build="([0-9a-f]{12})"/.exec(html);
+  return m ? m[1] : "";
+};
+
+async function keptBuilds(cache) {
+  const r = await cache.match(buildsKey);
+  try {
+    return r ? await r.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+// settle records build as the newest build once its page and files are
+// all kept, and drops the copies of builds older than the one before it.
+async function settle(build) {
+  if (!build) return;
+  const cache = await caches.open(APP_CACHE);
+  const keys = [pageKey(build), ...BUILD_FILES.map((f) => keyOf(at(f + "?b=" + build)))];
+  const present = await Promise.all(keys.map((k) => cache.match(k)));
+  if (present.some((r) => !r)) return;
+  const kept = await keptBuilds(cache);
+  if (kept.newest === build) return;
+  const now = { newest: build, previous: kept.newest || "" };
+  await cache.put(buildsKey, new Response(JSON.stringify(now), { headers: { "Content-Type": "application/json" } }));
+  for (const req of await cache.keys()) {
+    const b = buildOf(new URL(req.url));
+    if (b && b !== now.newest && b !== now.previous) await cache.delete(req);
+  }
+}
+
+// keepable says whether an answer of the network is the server's own, to
+// be kept: not a redirect (a login page's, say) nor an error. (A server
+// that redirects one of the app's files on purpose would thus always get
+// the copy from the install.)
+const keepable = (resp) => resp.status === 200 && !resp.redirected && resp.type === "basic";
+
+// keep stores the network's answer to url as its copy: a page under the
+// build it names (read from its HTML), a build's file under its build;
+// then settles that build.
+async function keep(url, resp) {
+  const cache = await caches.open(APP_CACHE);
+  let build = buildOf(url), key = keyOf(url);
+  if (pagePaths.has(url.pathname)) {
+    build = pageBuild(await resp.clone().text());
+    key = pageKey(build);
+  }
+  await cache.put(key, resp);
+  await settle(build);
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(APP_CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+  // This build's files, before the worker takes over: a page of this
+  // build then starts offline (the page itself is kept when the server
+  // still has this build; the next visit keeps it otherwise).
+  event.waitUntil((async () => {
+    const stamped = isBuild(BUILD);
+    await Promise.all(SHELL.map(async (p) => {
+      const url = at(stamped && BUILD_FILES.includes(p) ? p + "?b=" + BUILD : p);
+      const resp = await fetch(url, { cache: "no-cache" });
+      if (!keepable(resp)) throw new Error("discspan: " + url + ": " + resp.status + (resp.redirected ? " (redirected)" : ""));
+      if (pagePaths.has(url.pathname) && stamped && pageBuild(await resp.clone().text()) !== BUILD) return;
+      await keep(url, resp);
+    }));
+    await self.skipWaiting();
+  })());
 });
 
 self.addEventListener("activate", (event) => {
@@ -39,16 +136,8 @@ const networkGiveUpMs = 30000;
 let unanswered = false;
 
 // fromCopies holds the pages (client ids) served from the copies: their
-// files come from the copies too, so that a page never runs files of two
-// builds (the network may come back, with a new build, while it loads).
+// files come from the copies at once.
 const fromCopies = new Set();
-
-// handled is the paths of the app's files: the only requests handled here.
-const handled = new Set(SHELL.map((p) => new URL(p, self.location).pathname));
-
-// keyOf is the key of a request's copy: its URL without the query, so
-// that the page has one copy however it was opened (?backend=cpu, ...).
-const keyOf = (url) => url.origin + url.pathname;
 
 self.addEventListener("fetch", (event) => {
   const req = event.request;
@@ -57,20 +146,18 @@ self.addEventListener("fetch", (event) => {
     return; // the network, as usual (the weights, the training API)
   }
   const navigation = req.mode === "navigate";
+  const page = navigation && pagePaths.has(url.pathname);
   let keptServed = false; // the page got the copy kept: the answer is only stored
   const abort = new AbortController();
   const giveUp = setTimeout(() => abort.abort(), networkGiveUpMs);
   const network = fetch(req, { signal: abort.signal }).then((resp) => {
     clearTimeout(giveUp); // the body may take longer: it is not cut short
     unanswered = false;
-    // Only the server's own answers are kept: not a redirect (a login
-    // page's, say) nor an error. (A server that redirects one of the app's
-    // files on purpose would thus always get the copy from the install.)
-    if (resp.status === 200 && !resp.redirected && resp.type === "basic") {
+    if (keepable(resp)) {
       // The worker is kept alive until the copy is stored; a copy that
       // cannot be stored (no space) is reported on the console.
       const copy = keptServed ? resp : resp.clone();
-      event.waitUntil(caches.open(APP_CACHE).then((c) => c.put(keyOf(url), copy)).catch((e) => console.warn("discspan: not kept for offline use:", req.url, e)));
+      event.waitUntil(keep(url, copy).catch((e) => console.warn("discspan: not kept for offline use:", req.url, e)));
     }
     return resp;
   }, (e) => {
@@ -78,12 +165,19 @@ self.addEventListener("fetch", (event) => {
     throw e;
   });
   event.waitUntil(network.catch(() => {})); // the copy is stored after the page has its answer
-  // kept is the copy of the request; for the page, when the network gave
-  // no answer (any), the copy of the app's page.
-  const kept = async (anyPage) => {
-    const cached = await caches.match(keyOf(url));
-    if (cached || !navigation || !anyPage) return cached;
-    return (await caches.match(url.origin + "/")) || caches.match("index.html");
+  // kept is the copy of the request: for the app's page, that of the
+  // newest build kept whole (then the one before it); for a build's file,
+  // that build's only.
+  const kept = async () => {
+    const cache = await caches.open(APP_CACHE);
+    if (!page) return cache.match(keyOf(url));
+    const builds = await keptBuilds(cache);
+    // "": the page of a build not named (served from wasm/web as it is).
+    for (const b of [builds.newest, builds.previous, ""]) {
+      const copy = typeof b === "string" ? await cache.match(pageKey(b)) : undefined;
+      if (copy) return copy;
+    }
+    return undefined;
   };
   const served = (copy) => {
     keptServed = true;
@@ -98,11 +192,11 @@ self.addEventListener("fetch", (event) => {
       const first = await Promise.race([network, slow]);
       if (first && first.ok && !first.redirected) return first;
       if (first === undefined && wait > 0) unanswered = true;
-      const copy = await kept(first === undefined);
+      const copy = await kept();
       if (copy) return served(copy);
       return first || (await network); // nothing kept: the network's answer, whatever it is
     } catch {
-      const copy = await kept(true);
+      const copy = await kept();
       return copy ? served(copy) : Response.error();
     } finally {
       clearTimeout(timer);

@@ -7,7 +7,11 @@
 // of this file, so that the worker needs no other script either: a worker
 // that fetched files of its own could fail offline where the page did not.
 "use strict";
-if (typeof Go === "undefined") importScripts("wasm_exec.js");
+// The build of the page that started this worker (?b=<build>, see boot.js):
+// the worker's own requests and the workers it starts name it too.
+globalThis.discspanBuild = new URLSearchParams(self.location.search).get("b") || "";
+const ofBuild = (file) => file + (globalThis.discspanBuild ? "?b=" + encodeURIComponent(globalThis.discspanBuild) : "");
+if (typeof Go === "undefined") importScripts(ofBuild("wasm_exec.js"));
 // Without the module after a few seconds (a page of another build, which
 // sent none), the worker fetches main.wasm itself.
 const fromParent = new Promise((resolve) => {
@@ -19,7 +23,7 @@ const fromParent = new Promise((resolve) => {
   const module = await fromParent;
   const result = module
     ? { module, instance: await WebAssembly.instantiate(module, go.importObject) }
-    : await WebAssembly.instantiateStreaming(fetch("main.wasm"), go.importObject);
+    : await WebAssembly.instantiateStreaming(fetch(ofBuild("main.wasm")), go.importObject);
   globalThis.wasm = result;
   await go.run(result.instance);
 })().catch((e) => {
