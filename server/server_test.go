@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/server/api"
@@ -195,6 +196,37 @@ func TestWeights(t *testing.T) {
 			t.Errorf("%s: status %d, want 404 or a redirect", p, resp.StatusCode)
 		}
 	}
+}
+
+// TestStaticBuilds: a file asked for with the build index.html names, or
+// with none, is served; one asked for with another build gets 404 saying
+// so; and the build is read again when index.html changes.
+func TestStaticBuilds(t *testing.T) {
+	const a, b = "0123456789ab", "ba9876543210"
+	app := fstest.MapFS{
+		"index.html": {Data: []byte(`<!doctype html><html lang="en" data-build="` + a + `"><script src="boot.js?b=` + a + `"></script>`)},
+		"boot.js":    {Data: []byte("boot")},
+	}
+	srv := newServer(t, Options{App: app})
+	check := func(path string, status int, body string) {
+		t.Helper()
+		resp, got := get(t, srv.URL+path)
+		if resp.StatusCode != status || !strings.Contains(string(got), body) {
+			t.Errorf("%s: %d %q; want %d and %q", path, resp.StatusCode, got, status, body)
+		}
+	}
+	check("/boot.js?b="+a, 200, "boot")
+	check("/boot.js", 200, "boot")
+	check("/boot.js?b=not-a-build", 200, "boot")
+	check("/boot.js?b="+b, 404, "boot.js of build "+b+" is not here: the app is build "+a+" now")
+	check("/?b="+b, 200, "data-build") // the page is always the build served
+	// A deploy: index.html names b now.
+	app["index.html"] = &fstest.MapFile{Data: []byte(`<html data-build="` + b + `">`), ModTime: time.Unix(1, 0)}
+	check("/boot.js?b="+b, 200, "boot")
+	check("/boot.js?b="+a, 404, "the app is build "+b+" now")
+	// A page that names no build (wasm/web served as it is): no check.
+	app["index.html"] = &fstest.MapFile{Data: []byte(`<html lang="en">`), ModTime: time.Unix(2, 0)}
+	check("/boot.js?b="+a, 200, "boot")
 }
 
 func TestStatic(t *testing.T) {

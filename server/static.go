@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"sync"
 	"time"
 )
@@ -16,12 +18,37 @@ import (
 // variants (X.br, X.gz) the client accepts. Every response carries an ETag
 // (a hash of the bytes sent) and "Cache-Control: no-cache", so browsers
 // revalidate and the service worker sees new builds.
+//
+// The app's files are of one build (make wasm names it in index.html,
+// <html data-build>), and its pages ask for them with ?b=<build>: a
+// request naming another build gets 404, saying so, rather than a file of
+// this build, which would not work with the rest of that page. (The
+// service worker then uses its copy of that build's file, if it has one.)
 type static struct {
 	fsys fs.FS
 
 	mu    sync.Mutex
 	etags map[string]etag // by file name
+	build appBuild        // the build index.html names, as last read
 }
+
+// appBuild is the build index.html named when it had this size and
+// modification time.
+type appBuild struct {
+	size    int64
+	modTime time.Time
+	name    string // "": index.html names none (or is missing)
+	read    bool
+}
+
+// buildName matches a build's name: 12 hexadecimal digits (wasm/stamp).
+var buildName = regexp.MustCompile(`^[0-9a-f]{12}$`)
+
+// pageBuild finds the build a page names.
+var pageBuild = regexp.MustCompile(`<html[^>]*\sdata-build="([0-9a-f]{12})"`)
+
+// maxPage is the most of index.html read for its build's name.
+const maxPage = 1 << 20
 
 // etag is the ETag of a file as it was when hashed.
 type etag struct {
@@ -43,6 +70,13 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request) {
 	if isHidden(name) || s.fsys == nil {
 		s.missing(w, r, name)
 		return
+	}
+	if b := r.URL.Query().Get("b"); name != "index.html" && buildName.MatchString(b) {
+		if now := s.currentBuild(); now != "" && now != b {
+			w.Header().Set("Cache-Control", "no-cache")
+			http.Error(w, fmt.Sprintf("%s of build %s is not here: the app is build %s now; reload the page", name, b, now), http.StatusNotFound)
+			return
+		}
 	}
 	w.Header().Set("Vary", "Accept-Encoding")
 	for _, enc := range encodings {
@@ -90,6 +124,33 @@ func (s *static) try(w http.ResponseWriter, r *http.Request, name, file, enc str
 	}
 	http.ServeContent(w, r, "", fi.ModTime(), content)
 	return true
+}
+
+// currentBuild returns the build index.html names ("" for none), read
+// again whenever index.html changes.
+func (s *static) currentBuild() string {
+	fi, err := fs.Stat(s.fsys, "index.html")
+	if err != nil {
+		return ""
+	}
+	s.mu.Lock()
+	b := s.build
+	s.mu.Unlock()
+	if b.read && b.size == fi.Size() && b.modTime.Equal(fi.ModTime()) {
+		return b.name
+	}
+	b = appBuild{size: fi.Size(), modTime: fi.ModTime(), read: true}
+	if f, err := s.fsys.Open("index.html"); err == nil {
+		page, _ := io.ReadAll(io.LimitReader(f, maxPage))
+		_ = f.Close()
+		if m := pageBuild.FindSubmatch(page); m != nil {
+			b.name = string(m[1])
+		}
+	}
+	s.mu.Lock()
+	s.build = b
+	s.mu.Unlock()
+	return b.name
 }
 
 // etag returns the ETag of file, hashing content (and seeking it back to
