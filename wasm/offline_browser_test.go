@@ -19,6 +19,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
@@ -282,5 +283,44 @@ func waitKeptBuilds(t *testing.T, ctx context.Context, newest, previous string) 
 			t.Fatalf("the service worker keeps the builds %+v; want %s after %s", kept, newest, previous)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Weights the server no longer lists (an older version of a model, under
+// the URL of its SHA-256) leave the browser's data cache once the app is
+// ready with the server's list; the listed model's weights stay.
+func TestBrowserDropsUnlistedWeights(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	words, other, _ := devData(t)
+	data := apptest.Model(t, 1, words, other)
+	srv := serveApp(t, web, data)
+	ctx := newBrowser(t, chrome)
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	stale := api.WeightsURL(strings.Repeat("0", 64))
+	var urls []string
+	err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1")
+		.then((c) => c.put(`+"`"+stale+"`"+`, new Response("weights of an older version")).then(() => c.keys()))
+		.then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(urls) != 3 {
+		t.Fatalf("the data cache holds %v; want the model list, the model's weights and the stale weights", urls)
+	}
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	for {
+		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1").then((c) => c.keys())
+			.then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(urls, stale) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(urls) != 2 || !slices.ContainsFunc(urls, func(u string) bool { return strings.HasPrefix(u, api.WeightsPrefix) }) {
+		t.Errorf("after the reload the data cache holds %v; want the model list and the listed model's weights", urls)
 	}
 }

@@ -128,6 +128,43 @@ func TestCacheAndOffline(t *testing.T) {
 	parseWith(t, a, env, a.ParseNow)
 }
 
+// TestCacheDropsUnlistedWeights: weights the server no longer lists (an
+// older version of a model) leave the cache once a model is ready with the
+// server's list; with the list kept offline, nothing is dropped.
+func TestCacheDropsUnlistedWeights(t *testing.T) {
+	plat := apptest.NewPlatform()
+	old := plat.AddModel("default", apptest.Model(t, 2), 0)
+	start(t, plat, app.Options{})
+	if _, ok := plat.Cache[old.URL]; !ok {
+		t.Fatalf("the weights of %s were not cached", old.URL)
+	}
+	// A new version of the model replaces the old one on the server.
+	plat.Files["/api/models"] = []byte("[]")
+	delete(plat.Files, old.URL)
+	m := plat.AddModel("default", apptest.Model(t, 3), 0)
+	plat.Offline = true
+	a, _ := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseReady || len(plat.Cache) != 2 {
+		t.Fatalf("offline: phase %s, %d cache entries; want ready on the list and weights kept", a.Model.Phase, len(plat.Cache))
+	}
+	plat.Offline = false
+	a, env := start(t, plat, app.Options{})
+	if a.Model.Phase != app.PhaseReady {
+		t.Fatalf("online: phase %s: %s", a.Model.Phase, a.Model.Err)
+	}
+	// The old weights are dropped after the ready state.
+	env.Wait(t, "the old version's weights to leave the cache", wait, func() bool {
+		_, stale := plat.CacheLoad(old.URL)
+		return !stale
+	})
+	if _, ok := plat.CacheLoad(m.URL); !ok {
+		t.Errorf("the listed model's weights were dropped")
+	}
+	if len(plat.Cache) != 2 {
+		t.Errorf("%d cache entries; want the list and the listed weights", len(plat.Cache))
+	}
+}
+
 func TestDamagedDownloadAndRetry(t *testing.T) {
 	plat := apptest.NewPlatform()
 	data := apptest.Model(t, 3)

@@ -286,6 +286,26 @@ func (a *App) load(gen int) {
 		a.Model.Info = info
 		a.Model.ReadyAt = a.plat.Since()
 	})
+	if !fromCache {
+		a.dropUnlistedWeights(list)
+	}
+}
+
+// dropUnlistedWeights drops from the cache the weights of models the
+// server no longer lists (a weight file's URL names its SHA-256, so every
+// new version of a model, every model trained and deleted, is another
+// URL): they cannot be chosen any more, and would otherwise stay in the
+// browser's storage for good.
+func (a *App) dropUnlistedWeights(list []api.Model) {
+	keep := []string{modelsCacheKey}
+	for _, m := range list {
+		keep = append(keep, m.URL)
+	}
+	if _, err := a.plat.CacheRetain(keep); err != nil {
+		a.update(func() {
+			a.Model.Note = "the browser did not drop the weights of models no longer offered (" + err.Error() + ")"
+		})
+	}
 }
 
 // modelList fetches the server's model list and keeps a copy in the cache;

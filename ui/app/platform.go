@@ -26,6 +26,9 @@ type Platform interface {
 	CacheLoad(url string) ([]byte, bool)
 	// CacheStore keeps data for url.
 	CacheStore(url string, data []byte) error
+	// CacheRetain drops what CacheStore kept for every URL but keep's,
+	// and returns how many it dropped.
+	CacheRetain(keep []string) (int, error)
 	// SHA256 returns the lower-case hex SHA-256 of data.
 	SHA256(data []byte) (string, error)
 	// NewEngine returns the engine that parses (a Web Worker in the

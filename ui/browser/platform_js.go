@@ -125,6 +125,36 @@ func (p *Platform) CacheStore(url string, data []byte) error {
 	return err
 }
 
+// CacheRetain drops the data cache's entries for every URL but keep's
+// (relative to the page, as CacheStore's).
+func (p *Platform) CacheRetain(keep []string) (int, error) {
+	c, err := openCache()
+	if err != nil {
+		return 0, err
+	}
+	base := js.Global().Get("location").Get("href")
+	kept := map[string]bool{}
+	for _, u := range keep {
+		kept[js.Global().Get("URL").New(u, base).Get("href").String()] = true
+	}
+	keys, err := await(c.Call("keys"))
+	if err != nil {
+		return 0, err
+	}
+	dropped := 0
+	for i := range keys.Length() {
+		req := keys.Index(i)
+		if kept[req.Get("url").String()] {
+			continue
+		}
+		if _, err := await(c.Call("delete", req)); err != nil {
+			return dropped, err
+		}
+		dropped++
+	}
+	return dropped, nil
+}
+
 // SHA256 hashes data with crypto.subtle.
 func (p *Platform) SHA256(data []byte) (string, error) {
 	subtle := js.Global().Get("crypto").Get("subtle")

@@ -35,6 +35,9 @@ func (*Platform) CacheLoad(string) ([]byte, bool) { return nil, false }
 // CacheStore fails: not in a browser.
 func (*Platform) CacheStore(string, []byte) error { return errNotBrowser }
 
+// CacheRetain fails: not in a browser.
+func (*Platform) CacheRetain([]string) (int, error) { return 0, errNotBrowser }
+
 // SHA256 fails: not in a browser.
 func (*Platform) SHA256([]byte) (string, error) { return "", errNotBrowser }
 

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -114,6 +115,20 @@ func (p *Platform) CacheStore(url string, data []byte) error {
 	defer p.mu.Unlock()
 	p.Cache[url] = append([]byte(nil), data...)
 	return nil
+}
+
+// CacheRetain implements app.Platform.
+func (p *Platform) CacheRetain(keep []string) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for url := range p.Cache {
+		if !slices.Contains(keep, url) {
+			delete(p.Cache, url)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // SHA256 implements app.Platform.
