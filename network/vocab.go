@@ -34,8 +34,8 @@ var (
 
 // Input is one encoded sentence of n words: WordIDs[i] is the id of the
 // lower-cased word i, CharIDs[i] the ids of its characters (case kept; the
-// model reads only the first Config.MaxChars). BOS/EOS are NOT included: the
-// model adds them.
+// model reads only the first Config.MaxChars), both of the word's
+// Vocab.Spelling. BOS/EOS are NOT included: the model adds them.
 type Input struct {
 	WordIDs []int
 	CharIDs [][]int
@@ -240,10 +240,14 @@ func (v *Vocab) TagID(tag string) (int, bool) {
 	return id, ok
 }
 
-// Encode returns the model input for a sentence.
+// Encode returns the model input for a sentence: the word and character
+// ids of each word's Spelling, so that a bracket reads as the vocabulary
+// knows it ("(" as -LRB- for the Alpino-trained models). The words
+// themselves, which the trees show, are the caller's to keep.
 func (v *Vocab) Encode(words []string) Input {
 	in := Input{WordIDs: make([]int, len(words)), CharIDs: make([][]int, len(words))}
 	for i, w := range words {
+		w = v.Spelling(w)
 		in.WordIDs[i] = v.WordID(w)
 		ids := make([]int, 0, utf8.RuneCountInString(w))
 		for _, r := range w {

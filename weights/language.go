@@ -22,8 +22,9 @@ func Language(m Meta) string {
 	return tokenize.GuessLanguage(Knows(m.Vocab))
 }
 
-// Knows returns whether the vocabulary has a word (lower-cased, as the
-// network reads it), for tokenize.Unknown.
+// Knows returns whether the vocabulary has a word (lower-cased and in the
+// spelling the network reads, network.Vocab.Spelling: "(" is known to a
+// model that knows -LRB-), for tokenize.Unknown.
 func Knows(v *network.Vocab) func(string) bool {
-	return func(w string) bool { return v.WordID(w) != network.UnkWord }
+	return func(w string) bool { return v.WordID(v.Spelling(w)) != network.UnkWord }
 }
