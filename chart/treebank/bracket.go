@@ -100,6 +100,10 @@ func (p *bracketParser) open(line, col int) {
 		p.fail(line, col, "%s", limitText("brackets in one tree", MaxBrackets))
 	case len(p.stack) >= MaxDepth:
 		p.fail(line, col, "%s", limitText("brackets nested in one another", MaxDepth))
+	case len(p.stack) == MaxDepth-1 && !isRootLabel(p.brs[0].label):
+		// The outermost bracket is a phrase (a preterminal has failed
+		// already): the tree is written with a ROOT bracket around it.
+		p.fail(line, col, "(%s, the outermost bracket, is a phrase: with the (ROOT bracket around it, %s", clipStr(p.brs[0].label), limitText("brackets nested in one another", MaxDepth))
 	}
 	if p.err != nil {
 		p.counted++

@@ -31,6 +31,9 @@ func appendDiscbracket(dst []byte, t *tree.Tree, p parenEscapes) ([]byte, error)
 	if err != nil {
 		return dst, err
 	}
+	if err := l.checkDepth(); err != nil {
+		return dst, err
+	}
 	for i, f := range l.first {
 		if f == noWord {
 			return dst, fmt.Errorf("node %d (%s) dominates no word", i, t.Nodes[i].Label)

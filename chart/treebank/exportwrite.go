@@ -28,7 +28,7 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 	if err != nil {
 		return dst, err
 	}
-	if len(t.Nodes) > maxNodes {
+	if len(t.Nodes) > maxNodes { // so never nested deeper than MaxDepth
 		return dst, fmt.Errorf("%d nodes: export allows at most %d (#%d..#%d)", len(t.Nodes), maxNodes, minNodeNum, maxNodeNum)
 	}
 	id := t.ID

@@ -16,10 +16,35 @@ type child struct {
 }
 
 // layout is the shape of a checked tree: the children of every node and of
-// the virtual root, each list sorted by leftmost word.
+// the virtual root, each list sorted by leftmost word, and how deep it nests.
 type layout struct {
 	first []int     // leftmost word of every node; noWord when it has none
 	kids  [][]child // kids[i] for node i; kids[len(Nodes)] for the virtual root
+	level []int     // nodes on the path from every node up to the root, itself included
+	depth int       // the deepest nodeDepth or tokenDepth; 1 for a tree of nothing
+}
+
+// nodeDepth returns how many brackets of the tree's discbracket line
+// enclose node i, its own included: the ROOT bracket and one for each node
+// on its path up. MaxDepth bounds it.
+func (l *layout) nodeDepth(i int) int { return 1 + l.level[i] }
+
+// tokenDepth returns nodeDepth for a token whose parent is p: the brackets
+// around its word, its preterminal included.
+func (l *layout) tokenDepth(p int) int {
+	if p == tree.Root {
+		return 2
+	}
+	return 2 + l.level[p]
+}
+
+// checkDepth refuses a tree nested deeper than the readers take (MaxDepth
+// levels): what is written must read back.
+func (l *layout) checkDepth() error {
+	if l.depth > MaxDepth {
+		return fmt.Errorf("nested %d levels deep: %s", l.depth, depthLimitText())
+	}
+	return nil
 }
 
 // noWord is the leftmost word of a node that dominates no word: it sorts after
@@ -27,8 +52,9 @@ type layout struct {
 const noWord = int(^uint(0) >> 1)
 
 // makeLayout checks that the parent links of t are in range and form a forest
-// (in time linear in the size of t, unlike tree.Validate) and returns its
-// layout.
+// (in time linear in the size of t, unlike tree.Validate, and without
+// recursion) and returns its layout. It does not check the depth: see
+// layout.checkDepth.
 func makeLayout(t *tree.Tree) (*layout, error) {
 	n := len(t.Nodes)
 	inRange := func(p int) bool { return p == tree.Root || (p >= 0 && p < n) }
@@ -52,9 +78,11 @@ func makeLayout(t *tree.Tree) (*layout, error) {
 			}
 		}
 	}
-	// Cycle check: every node is visited once; state 1 marks the path being
-	// followed, 2 the nodes known to lead to the root.
+	// Cycle check and levels, without recursion (a chain can be as long as
+	// the tree): every node is visited once; state 1 marks the path being
+	// followed, 2 the nodes known to lead to the root, whose level is set.
 	state := make([]uint8, n)
+	level := make([]int, n)
 	var path []int
 	for i := range n {
 		path = path[:0]
@@ -67,12 +95,22 @@ func makeLayout(t *tree.Tree) (*layout, error) {
 		if p != tree.Root && state[p] == 1 {
 			return nil, fmt.Errorf("node %d (%s): parent links form a cycle", p, t.Nodes[p].Label)
 		}
-		for _, q := range path {
-			state[q] = 2
+		above := 0 // level of p
+		if p != tree.Root {
+			above = level[p]
+		}
+		for k, q := range path { // path[0] is i, the last one a child of p
+			state[q], level[q] = 2, above+len(path)-k
 		}
 	}
 
-	l := &layout{first: make([]int, n), kids: make([][]child, n+1)}
+	l := &layout{first: make([]int, n), kids: make([][]child, n+1), level: level, depth: 1}
+	for i := range n {
+		l.depth = max(l.depth, l.nodeDepth(i))
+	}
+	for _, tok := range t.Tokens {
+		l.depth = max(l.depth, l.tokenDepth(tok.Parent))
+	}
 	for i := range l.first {
 		l.first[i] = noWord
 	}

@@ -22,6 +22,11 @@ func TestLimits(t *testing.T) {
 	deep := func(n int) string {
 		return "(ROOT " + strings.Repeat("(X ", n) + "(n 0=w)" + strings.Repeat(")", n) + ")"
 	}
+	// deepPhrase: a phrase outermost, which is a node under the root: written
+	// back it gets a ROOT bracket around it, one more level.
+	deepPhrase := func(n int) string {
+		return "(S " + strings.Repeat("(X ", n) + "(n 0=w)" + strings.Repeat(")", n) + ")"
+	}
 	// words: a tree of n words, each leaf "i=w" between open and close.
 	words := func(n int, open, close string) string {
 		var b strings.Builder
@@ -60,11 +65,16 @@ func TestLimits(t *testing.T) {
 		{"discbracket: a line of MaxLineBytes+1", Discbracket, "alpino-cdb/dev.discbracket", 1, padTo("(ROOT (n 0=w))", MaxLineBytes+1) + "\n", 1, "longer than 1048576 bytes", true},
 		{"discbracket: nested too deep", Discbracket, "alpino-cdb/dev.discbracket", 1, "\n" + deep(MaxDepth+10) + "\n", 2, "more than 1000 brackets nested", true},
 		{"discbracket: nested as deep as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, deep(MaxDepth-3) + "\n", 0, "", false},
+		{"discbracket: a phrase outermost, nested as deep as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, deepPhrase(MaxDepth-3) + "\n", 0, "", false},
+		{"discbracket: a phrase outermost, nested one too deep", Discbracket, "alpino-cdb/dev.discbracket", 1, "\n" + deepPhrase(MaxDepth-2) + "\n", 2, "with the (ROOT bracket around it, more than 1000 brackets nested", true},
+		{"ptb: a phrase outermost, nested as deep as allowed", PTB, "", 0, strings.ReplaceAll(deepPhrase(MaxDepth-3), "0=w", "w") + "\n", 0, "", false},
+		{"ptb: a phrase outermost, nested one too deep", PTB, "", 0, strings.ReplaceAll(deepPhrase(MaxDepth-2), "0=w", "w") + "\n", 1, "with the (ROOT bracket around it, more than 1000 brackets nested", true},
+		{"ptb: an unlabelled bracket outermost, nested as deep as allowed", PTB, "", 0, "( " + strings.Repeat("(X ", MaxDepth-2) + "(n w)" + strings.Repeat(")", MaxDepth-1) + "\n", 0, "", false},
 		{"discbracket: too many brackets", Discbracket, "alpino-cdb/dev.discbracket", 1, unary(MaxBrackets/6+1) + "\n", 1, "more than 30000 brackets in one tree", true},
 		{"discbracket: too many words", Discbracket, "alpino-cdb/dev.discbracket", 1, flat(MaxTokens+1) + "\n", 1, "more than 10000 words in one tree", true},
 		{"discbracket: as many words as allowed", Discbracket, "alpino-cdb/dev.discbracket", 1, flat(MaxTokens) + "\n", 0, "", false},
 		{"discbracket: 500,000 '(' in a line", Discbracket, "alpino-cdb/dev.discbracket", 1, strings.Repeat("(", 500000) + "\n", 1, "more than 1000 brackets nested", true},
-		{"ptb: nested too deep over lines", PTB, "", 0, strings.Repeat("(X\n", 5000) + "(n w)" + strings.Repeat(")", 5000) + "\n", 1001, "more than 1000 brackets nested", true},
+		{"ptb: nested too deep over lines", PTB, "", 0, strings.Repeat("(X\n", 5000) + "(n w)" + strings.Repeat(")", 5000) + "\n", 1000, "more than 1000 brackets nested", true},
 		{"ptb: too many words", PTB, "", 0, "(S" + strings.Repeat(" (n w)", MaxTokens+1) + ")\n", 1, "more than 10000 words in one tree", true},
 		{"ptb: a 2 MiB line inside a tree", PTB, "", 0, "(S\n (X " + long + ")\n (NP (D the)) (VP v))\n", 2, "longer than 1048576 bytes", true},
 		{"ptb: a tree closed in the dropped part of a long line", PTB, "", 0, "(S (A " + long + ") (B (C c)))\n", 1, "longer than 1048576 bytes", true},

@@ -44,7 +44,9 @@ import (
 // id, duplicate ids in a sentence, an edge or secondary edge to an id
 // that is not in the sentence, a secondary edge to a terminal, an element
 // with two parents, an edge to the virtual root, parent links that form a
-// cycle, and TIGER-XML elements in the wrong place.
+// cycle, TIGER-XML elements in the wrong place, and a sentence past a limit
+// (see MaxTokens; a tree nested deeper than MaxDepth names the first
+// element one level past it).
 func ReadTigerXML(r io.Reader, name string) ([]*tree.Tree, error) {
 	return ReadAll(r, name, TigerXML)
 }
@@ -485,8 +487,37 @@ func (x *tigerReader) build(s *tigerSentence) (*tree.Tree, *Error) {
 	if err != nil {
 		return nil, errorf(x.name, s.line, 0, "sentence %s: %v", s.id, err)
 	}
+	if l.depth > MaxDepth {
+		// Name the first element, in document order, one level past the
+		// limit: every deeper one is below such an element.
+		for i := range s.elems {
+			e := &s.elems[i]
+			r := refs[e.id]
+			var d int
+			switch {
+			case i == rootElem:
+				continue
+			case r.nt:
+				d = l.nodeDepth(r.idx)
+			default:
+				d = l.tokenDepth(t.Tokens[r.idx].Parent)
+			}
+			if d == MaxDepth+1 {
+				return nil, errorf(x.name, e.line, 0, "sentence %s: <%s> %q: %s", s.id, e.tag(), e.id, depthLimitText())
+			}
+		}
+		return nil, errorf(x.name, s.line, 0, "sentence %s: %s", s.id, depthLimitText()) // not reached
+	}
 	tigerNumbers(t, s, rootElem, l)
 	return t, nil
+}
+
+// tag returns the element's name, "t" or "nt".
+func (e *tigerElem) tag() string {
+	if e.nt {
+		return "nt"
+	}
+	return "t"
 }
 
 // tigerNumbers sets the export numbers of the nodes: the numbers at the end

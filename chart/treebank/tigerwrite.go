@@ -81,6 +81,9 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	if err != nil {
 		return err
 	}
+	if err := l.checkDepth(); err != nil {
+		return err
+	}
 	id := t.ID
 	if id == "" {
 		id = fallbackID
