@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -171,6 +172,11 @@ type Options struct {
 	DType weights.DType
 	// CreatedBy is recorded in the output file (e.g. the command line).
 	CreatedBy string
+	// Files the caller read or writes besides those above, named only so
+	// that the run refuses, before any work, to overwrite an input: the
+	// files Config and Adam came from (inputs), and a file the caller
+	// writes once the run ends, such as a CPU profile (an output).
+	ConfigFile, AdamFile, ProfileFile string
 	// Now returns the time (nil: time.Now); tests use it to force
 	// mid-epoch checkpoints.
 	Now func() time.Time
@@ -318,10 +324,11 @@ func presetOf(c network.Config) string {
 func interrupted(ctx context.Context) bool { return ctx.Err() != nil }
 
 // checkOutputs refuses, before any work, outputs the run could not write or
-// should not: the weights, their log and plot, or the checkpoint being one
-// of the input files (a treebank, a teacher, the initial model), which the
-// run would overwrite; an output that is a folder; a folder of the weights
-// that does not exist.
+// should not: the weights, their log and plot, the checkpoint or the
+// caller's profile being one of the input files (a treebank, a teacher, the
+// initial model, the configuration or optimiser file), which the run would
+// overwrite, or two of them being one file; an output that is a folder; a
+// folder of the weights that does not exist.
 func (o Options) checkOutputs() error {
 	type file struct{ name, what string }
 	var inputs []file
@@ -339,8 +346,17 @@ func (o Options) checkOutputs() error {
 	for _, name := range strings.FieldsFunc(o.Teacher, func(r rune) bool { return r == ',' || r == '+' }) {
 		inputs = append(inputs, file{strings.TrimSpace(name), "teacher"})
 	}
+	if o.ConfigFile != "" {
+		inputs = append(inputs, file{o.ConfigFile, "network configuration"})
+	}
+	if o.AdamFile != "" {
+		inputs = append(inputs, file{o.AdamFile, "optimiser settings"})
+	}
 	outputs := []file{{o.Out, "output"}, {o.Checkpoint, "checkpoint"}, {logPath(o.Out), "log"}, {plotPath(o.Out), "plot"}}
-	for _, out := range outputs {
+	if o.ProfileFile != "" {
+		outputs = append(outputs, file{o.ProfileFile, "CPU profile"})
+	}
+	for k, out := range outputs {
 		if fi, err := os.Stat(out.name); err == nil && fi.IsDir() {
 			return fmt.Errorf("train: the %s %s is a folder", out.what, out.name)
 		}
@@ -349,8 +365,13 @@ func (o Options) checkOutputs() error {
 				return fmt.Errorf("train: the %s %s is also the %s: the run would overwrite it", out.what, out.name, in.what)
 			}
 		}
+		for _, other := range outputs[:k] {
+			if atomicfile.SameFile(out.name, other.name) {
+				return fmt.Errorf("train: the %s %s is also the %s: want two files", out.what, out.name, other.what)
+			}
+		}
 	}
-	for _, out := range outputs[:2] { // the log and plot lie beside the output
+	for _, out := range slices.Concat(outputs[:2], outputs[4:]) { // the log and plot lie beside the output
 		if out.name == "" {
 			continue
 		}

@@ -32,6 +32,10 @@ func TestOutputsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.safetensors")
+	settings := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(settings, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		set  func(*Options)
@@ -48,6 +52,12 @@ func TestOutputsChecked(t *testing.T) {
 		{"output in a missing folder", func(o *Options) { o.Out = filepath.Join(dir, "no", "out.safetensors") }, "the folder of the output"},
 		{"checkpoint in a missing folder", func(o *Options) { o.Checkpoint = filepath.Join(dir, "no", "run.ckpt") }, "the folder of the checkpoint"},
 		{"dev data without trees", func(o *Options) { o.Dev = empty }, "no trees in the dev data"},
+		{"output is the configuration file", func(o *Options) { o.ConfigFile = settings; o.Out = settings }, "the output " + settings + " is also the network configuration"},
+		{"output is the optimiser file", func(o *Options) { o.AdamFile = settings; o.Out = settings }, "the output " + settings + " is also the optimiser settings"},
+		{"profile is the training data", func(o *Options) { o.ProfileFile = data }, "the CPU profile " + data + " is also the training data"},
+		{"profile is the output", func(o *Options) { o.ProfileFile = out }, "the CPU profile " + out + " is also the output"},
+		{"profile in a missing folder", func(o *Options) { o.ProfileFile = filepath.Join(dir, "no", "cpu.prof") }, "the folder of the CPU profile"},
+		{"checkpoint is the output", func(o *Options) { o.Checkpoint = out }, "the checkpoint " + out + " is also the output"},
 	}
 	before := readFile(t, dev)
 	for _, tc := range tests {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/atomicfile"
 )
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
@@ -21,16 +23,31 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := treebank.WriteOptions{PTBParens: !*disco}
-	if *format != "" {
+	named, nameErr := treebank.FormatOf(rest[1])
+	switch {
+	case *format != "":
 		f, err := treebank.ParseFormat(*format)
 		if err != nil || f == treebank.PTB {
 			return fmt.Errorf("%w: --format %q: want export, discbracket or tigerxml", errUsage, *format)
 		}
+		if nameErr == nil && named != f {
+			return fmt.Errorf("%w: OUT %s is named as %v, not %v (--format)", errUsage, rest[1], named, f)
+		}
 		opts.Format = f
-	} else if f, err := treebank.FormatOf(rest[1]); err != nil {
-		return err
-	} else if f == treebank.PTB {
-		return fmt.Errorf("treebank: %s: cannot write format %v", rest[1], f)
+	case nameErr != nil:
+		return fmt.Errorf("%w: OUT %s: name its format by its extension (.export, .discbracket, .xml or .tigerxml) or with --format", errUsage, rest[1])
+	case named == treebank.PTB:
+		return fmt.Errorf("%w: OUT %s: cannot write format %v (write .export, .discbracket, .xml or .tigerxml)", errUsage, rest[1], named)
+	}
+	// A file converted onto itself in its own format is rewritten (the
+	// punctuation reattached, say); in another format, what only its own
+	// format holds (export's lemmas and edges, say) would be lost.
+	if atomicfile.SameFile(rest[1], rest[0]) {
+		in, inErr := treebank.FormatOf(rest[0])
+		out := cmp.Or(opts.Format, named)
+		if inErr != nil || in != out {
+			return fmt.Errorf("%w: OUT %s is IN, in another format (%v): converting would overwrite it", errUsage, rest[1], out)
+		}
 	}
 	// The trees are converted as they are read, so memory does not grow
 	// with the treebank; a file OUT is replaced only when all of IN was

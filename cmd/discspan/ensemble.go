@@ -12,6 +12,7 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
@@ -38,7 +39,7 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}
-	if *choose < 0 {
+	if *choose < 0 || (*choose == 0 && isFlagSet(fs, "choose")) {
 		return fmt.Errorf("%w: --choose %d: want a number of models", errUsage, *choose)
 	}
 	if *testF1 < 0 || *testF1 > 100 || *testF1 != *testF1 {
@@ -62,6 +63,20 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w: want at least one weights file", errUsage)
 	case *calibrate != "" && *devPath == "":
 		return fmt.Errorf("%w: --calibrate needs --dev", errUsage)
+	}
+	if *out != "" {
+		// The file is written after everything is read, but a model
+		// replaced by its quantised copy would be lost for good.
+		inputs := append([]string{*devPath}, rest...)
+		for k, in := range inputs {
+			if in != "" && atomicfile.SameFile(*out, in) {
+				what := "one of the models"
+				if k == 0 {
+					what = "the --dev treebank"
+				}
+				return fmt.Errorf("%w: --out %s is %s: writing the ensemble would overwrite it", errUsage, *out, what)
+			}
+		}
 	}
 	dt, err := weights.ParseDType(*dtype)
 	if err != nil {

@@ -8,7 +8,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,4 +96,63 @@ func TestParseStreams(t *testing.T) {
 	if len(rest) != 0 || !strings.Contains(stderr.String(), "interrupted (interrupt) after 2 sentences") {
 		t.Errorf("after Ctrl-C: stdout %q, stderr %q", rest, stderr.String())
 	}
+}
+
+// TestParseInterruptedInTheLastBatch: a Ctrl-C while the input's last
+// batch is parsed still exits with status 130 (it exited 0 once the batch
+// was written, so a script went on as if nothing had happened); standard
+// output holds whole trees only: the first batch's, and the last batch's
+// when it was parsed within parseGrace.
+func TestParseInterruptedInTheLastBatch(t *testing.T) {
+	dev, err := os.ReadFile(dataPath(t, "dev.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(dev), "\n")
+	const total = parseChunk + 40 // two batches
+	in := filepath.Join(t.TempDir(), "in.discbracket")
+	if err := os.WriteFile(in, []byte(strings.Join(lines[:total], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := mainCommand("parse", "--variant", "n6", "--workers", "1", "--input", in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	out := bufio.NewReader(stdout)
+	var trees []string
+	for len(trees) < parseChunk { // the first batch is written: the last one is being parsed
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %d trees: %v (stderr %s)", len(trees), err, stderr.String())
+		}
+		trees = append(trees, line)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(out)
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+		t.Errorf("exit %v, want status 130 (stderr %s)", err, stderr.String())
+	}
+	if len(rest) > 0 {
+		trees = append(trees, strings.SplitAfter(strings.TrimSuffix(string(rest), "\n"), "\n")...)
+	}
+	if len(trees) != parseChunk && len(trees) != total {
+		t.Errorf("%d trees written; want the first batch's %d, or all %d", len(trees), parseChunk, total)
+	}
+	for k, line := range trees {
+		if tr, err := treebank.ReadDiscbracket(strings.NewReader(line), "out"); err != nil || len(tr) != 1 {
+			t.Fatalf("tree %d: %q: %v", k+1, line, err)
+		}
+	}
+	t.Logf("%d trees; %s", len(trees), strings.TrimSpace(stderr.String()))
 }

@@ -354,6 +354,12 @@ func TestErrors(t *testing.T) {
 	}
 	truncated := filepath.Join(dir, "truncated.safetensors")
 	os.WriteFile(truncated, whole[:len(whole)/2], 0o644)
+	model := filepath.Join(dir, "model.safetensors")
+	os.WriteFile(model, whole, 0o644)
+	treeLink := filepath.Join(dir, "link.export")
+	if err := os.Symlink(goodTree, treeLink); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -379,6 +385,13 @@ func TestErrors(t *testing.T) {
 		{"max-words 0", []string{"parse", "--max-words", "0", "--input", badTree}, "--max-words 0: want a number of words, or -1"},
 		{"max-words below -1", []string{"coverage", "--max-words", "-7", badTree}, "--max-words -7"},
 		{"parse onto its input", []string{"parse", "--input", badTree, "--output", filepath.Join(dir, ".", "bad.discbracket")}, "is the --input: parsing would overwrite it"},
+		{"parse onto its weights", []string{"parse", "--weights", shipped + "," + model, "--input", goodTree, "--output", model}, "--output " + model + " is one of the --weights"},
+		{"parse output named as weights", []string{"parse", "--input", goodTree, "--output", filepath.Join(dir, "out.safetensors")}, "is named as a weights file"},
+		{"convert onto its input", []string{"convert", goodTree, treeLink}, "OUT " + treeLink + " is IN, in another format (export)"},
+		{"convert format against the name", []string{"convert", "--format", "export", goodTree, filepath.Join(dir, "x.discbracket")}, "is named as discbracket, not export (--format)"},
+		{"ensemble onto a model", []string{"ensemble", "--out", model, shipped, model}, "--out " + model + " is one of the models"},
+		{"ensemble onto its dev data", []string{"ensemble", "--out", goodTree, "--dev", goodTree, shipped}, "is the --dev treebank"},
+		{"choose 0", []string{"ensemble", "--choose", "0", "--dev", goodTree, shipped, shipped}, "--choose 0: want a number of models"},
 		{"negative choose", []string{"ensemble", "--choose", "-1", "--dev", badTree, "a", "b"}, "--choose -1"},
 		{"choose more than given", []string{"ensemble", "--choose", "5", "--dev", goodTree, shipped, shipped}, "--choose 5 of 4 models"},
 		{"calibrate unknown variant", []string{"ensemble", "--out", filepath.Join(dir, "e.safetensors"), "--calibrate", "n9", "--dev", badTree, shipped}, "--calibrate: unknown variant"},
@@ -579,6 +592,46 @@ func TestTrainCommandConfig(t *testing.T) {
 		os.WriteFile(p, []byte(body), 0o644)
 		if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--adam", p); status != 2 || !strings.Contains(stderr, name) {
 			t.Errorf("bad --adam %s: status %d, %q", name, status, stderr)
+		}
+	}
+}
+
+// TestTrainCommandProfile: --cpuprofile writes a profile of a run that
+// worked, and touches no file when the run is refused, be it one of the
+// run's inputs or another file.
+func TestTrainCommandProfile(t *testing.T) {
+	dir, small, cfg := smallTrainingSetup(t)
+	prof := filepath.Join(dir, "cpu.prof")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "m.safetensors"), "--epochs", "1", "--config", cfg, "--workers", "1", "--cpuprofile", prof); status != 0 {
+		t.Fatalf("train --cpuprofile: %s", stderr)
+	}
+	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile: %d bytes (%v); want a gzipped pprof file", len(b), err)
+	}
+	keep := filepath.Join(dir, "keep.txt")
+	if err := os.WriteFile(keep, []byte("not a profile"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	treebank, err := os.ReadFile(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, profile, want string
+		extra               []string
+	}{
+		{"the training data", small, "the CPU profile " + small + " is also the training data", nil},
+		{"the configuration", cfg, "is also the network configuration", nil},
+		{"a file, the run refused", keep, "missing.safetensors", []string{"--init", filepath.Join(dir, "missing.safetensors")}},
+	} {
+		args := append([]string{"train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--epochs", "1", "--config", cfg, "--cpuprofile", c.profile}, c.extra...)
+		if _, stderr, status := runCmd(args...); status != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--cpuprofile %s: status %d, %q; want 2 and %q", c.name, status, stderr, c.want)
+		}
+	}
+	for path, want := range map[string]string{small: string(treebank), keep: "not a profile"} {
+		if b, err := os.ReadFile(path); err != nil || string(b) != want {
+			t.Errorf("%s changed (%d bytes, %v)", path, len(b), err)
 		}
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
@@ -40,6 +42,16 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	}
 	if *output != "" && *input != "" && atomicfile.SameFile(*output, *input) {
 		return fmt.Errorf("%w: --output %s is the --input: parsing would overwrite it", errUsage, *output)
+	}
+	if *output != "" && *weightsPath != "" {
+		for _, w := range strings.Split(*weightsPath, ",") {
+			if w = strings.TrimSpace(w); w != "" && atomicfile.SameFile(*output, w) {
+				return fmt.Errorf("%w: --output %s is one of the --weights: parsing would overwrite the model", errUsage, *output)
+			}
+		}
+	}
+	if *output != "" && strings.EqualFold(filepath.Ext(*output), ".safetensors") {
+		return fmt.Errorf("%w: --output %s is named as a weights file: parse writes trees (.discbracket, .export or .xml)", errUsage, *output)
 	}
 	if err := wantArgs(fs, rest, 0, "no positional arguments (use --input)"); err != nil {
 		return err
@@ -85,7 +97,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	// failed or interrupted run leaves no partial file behind. Standard
 	// output gets each batch's trees once it is parsed, and ends with the
 	// last whole tree written.
-	ctx, release := onInterrupt(stderr, "discspan parse: interrupted: stopping after the sentences being parsed (Ctrl-C again to quit at once)")
+	ctx, release := onInterrupt(stderr, fmt.Sprintf("discspan parse: interrupted: stopping after the sentences being parsed, or in %v at most (Ctrl-C again to quit at once)", parseGrace))
 	defer release()
 	s := &parseStream{p: p, variant: v, workers: *workers, backend: *backend, models: ms, maxWords: *maxWords, logf: logf}
 	defer s.close()
@@ -98,10 +110,21 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if ctx.Err() != nil {
+		// Interrupted while the last batch was parsed: the output is
+		// whole, but the exit status still says that a signal came.
+		return fmt.Errorf("%w after every sentence was parsed", context.Cause(ctx))
+	}
 	refused := in.Refused()
 	refused.Join(s.refused)
 	return refusedError(refused)
 }
+
+// parseGrace is how long parse, once interrupted, waits for the sentences
+// being parsed before it stops without them (a batch of long sentences
+// with n6 takes minutes; SIGTERM from a service manager or timeout wants
+// the process gone).
+const parseGrace = 3 * time.Second
 
 // parseStream parses an input batch by batch as it is read, so that no
 // more than a batch or two is held at once, whatever the input's length.
@@ -115,6 +138,9 @@ type parseStream struct {
 	logf     func(string, ...any)
 	scorer   scorer.Scorer // chosen with the first batch holding words
 	refused  cli.Refusals  // sentences parse refused (the input's own are in.Refused)
+	// abandoned: a batch was left parsing (parseBatch), which may still
+	// use the scorer.
+	abandoned bool
 }
 
 // run parses in's sentences, parseChunk at a time at most, and writes one
@@ -164,7 +190,10 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 				return err
 			}
 		}
-		results, err := s.p.ParseBatch(words, s.variant, s.workers)
+		results, err := s.parseBatch(ctx, words)
+		if errors.Is(err, errAbandoned) {
+			return errors.Join(fmt.Errorf("%w after %d sentences (the %d being parsed were dropped)", context.Cause(ctx), done, len(chunk)), out.Flush())
+		}
 		if err != nil {
 			return fmt.Errorf("sentences %d-%d: %w", done+1, done+len(chunk), err)
 		}
@@ -203,6 +232,38 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 		if err := out.FlushTrees(); err != nil {
 			return err
 		}
+	}
+}
+
+// errAbandoned is parseBatch's error for a batch left unfinished.
+var errAbandoned = errors.New("batch abandoned")
+
+// parseBatch parses words; once ctx is cancelled it waits parseGrace at
+// most, then returns errAbandoned, leaving the batch to finish unseen (the
+// scorer is then not closed under it: the process is ending).
+func (s *parseStream) parseBatch(ctx context.Context, words [][]string) ([]*parser.Result, error) {
+	type outcome struct {
+		results []*parser.Result
+		err     error
+	}
+	finished := make(chan outcome, 1)
+	go func() {
+		r, err := s.p.ParseBatch(words, s.variant, s.workers)
+		finished <- outcome{r, err}
+	}()
+	select {
+	case o := <-finished:
+		return o.results, o.err
+	case <-ctx.Done():
+	}
+	grace := time.NewTimer(parseGrace)
+	defer grace.Stop()
+	select {
+	case o := <-finished:
+		return o.results, o.err
+	case <-grace.C:
+		s.abandoned = true
+		return nil, errAbandoned
 	}
 }
 
@@ -251,9 +312,10 @@ func (s *parseStream) chooseScorer(words [][]string, last bool) error {
 	return nil
 }
 
-// close releases the scorer, if one was set up.
+// close releases the scorer, if one was set up and no abandoned batch
+// may still use it.
 func (s *parseStream) close() {
-	if s.scorer != nil {
+	if s.scorer != nil && !s.abandoned {
 		s.scorer.Close()
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"runtime/pprof"
 	"strings"
 
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/train"
 	"github.com/discspan/discspan/weights"
@@ -126,16 +127,25 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	// The profile is kept in memory and written once the run has worked
+	// (train.Run refuses first a profile file that is one of its inputs
+	// or outputs): a refused run leaves every file as it was.
+	var profile bytes.Buffer
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
+		if err := pprof.StartCPUProfile(&profile); err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
+		defer pprof.StopCPUProfile() // where the run fails
+	}
+	writeProfile := func() error {
+		if *cpuProfile == "" {
+			return nil
 		}
-		defer pprof.StopCPUProfile()
+		pprof.StopCPUProfile()
+		if err := atomicfile.WriteBytes(*cpuProfile, profile.Bytes()); err != nil {
+			return fmt.Errorf("the CPU profile: %w", err)
+		}
+		return nil
 	}
 
 	signalled, release := onInterrupt(stderr, "interrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
@@ -154,8 +164,12 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, InitMember: *initMember, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
+		ConfigFile: *configPath, AdamFile: *adamPath, ProfileFile: *cpuProfile,
 	})
 	if err != nil {
+		return err
+	}
+	if err := writeProfile(); err != nil {
 		return err
 	}
 	if sum.Interrupted {
