@@ -56,7 +56,7 @@ func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]
 				}
 				r, err := p.build(dec, sents[j.i], j.out, v, nil)
 				if err != nil {
-					errs[j.i] = fmt.Errorf("sentence %d: %w", j.i, err)
+					errs[j.i] = fmt.Errorf("sentence %d: %w", j.i+1, err) // counted from 1
 					fail()
 					continue
 				}

@@ -187,8 +187,8 @@ func TestParseBatchErrors(t *testing.T) {
 	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: forcedScorer()}
 	p.Decode.MaxBytes = 512 // enough for n6 over 1 word, too small for 4
 	_, err := p.ParseBatch([][]string{{"w0"}, {"w0", "w1", "w2", "w3"}}, decode.N6, 2)
-	if !errors.Is(err, decode.ErrTooLong) || !strings.Contains(err.Error(), "sentence 1") {
-		t.Errorf("got %v, want ErrTooLong for sentence 1", err)
+	if !errors.Is(err, decode.ErrTooLong) || !strings.Contains(err.Error(), "sentence 2") {
+		t.Errorf("got %v, want ErrTooLong for sentence 2 (counted from 1)", err)
 	}
 	if _, err := (&Parser{}).ParseWords([]string{"a"}, decode.N3); err == nil {
 		t.Error("parser without vocabulary: no error")

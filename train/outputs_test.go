@@ -2,10 +2,13 @@ package train
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/network"
 )
 
 // TestOutputsChecked: a run whose output, checkpoint, log or plot would be
@@ -75,5 +78,39 @@ func TestOutputsChecked(t *testing.T) {
 				t.Errorf("%s written", out)
 			}
 		})
+	}
+}
+
+// TestDiverged: a learning rate far too high makes the parameters infinite
+// while the loss of the batch before is still finite; the run stops saying
+// that it diverged, before parsing the dev data with them, and writes no
+// checkpoint of them.
+func TestDiverged(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 12, 8)
+	out := filepath.Join(dir, "out.safetensors")
+	adam := network.DefaultAdam()
+	adam.LR = 1e15
+	o := Options{Train: data, Dev: data, Out: out, Config: smallConfig(), Adam: &adam, Epochs: 3, Device: "cpu", Workers: 1}
+	_, err := Run(t.Context(), o)
+	if err == nil || !strings.Contains(err.Error(), "the training diverged") || !strings.Contains(err.Error(), "lower the learning rate") {
+		t.Fatalf("error %v; want one saying the training diverged", err)
+	}
+	if _, err := os.Stat(out + ".ckpt"); err == nil {
+		c, err := readCheckpoint(out + ".ckpt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts, err := fromRaw(c.Params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ts {
+			for _, v := range x.Data {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					t.Fatalf("the checkpoint holds %s = %v", x.Name, v)
+				}
+			}
+		}
 	}
 }

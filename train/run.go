@@ -193,8 +193,14 @@ func (t *trainer) endEpoch(ctx context.Context, steps int) error {
 	if t.ema != nil {
 		selected = &network.Model{Params: t.ema, Workers: t.model.Workers}
 	}
+	if err := t.checkFinite(); err != nil {
+		return err
+	}
 	if t.data.devGold != nil {
 		res, err := evaluateWords(ctx, selected, t.data.vocab, t.data.devWords, t.data.devGold, DevVariant, t.set.Workers)
+		if errors.Is(err, decode.ErrNotFinite) {
+			return fmt.Errorf("train: the training diverged in epoch %d: the model's dev scores are not finite (%w; lower the learning rate, --adam); the last checkpoint and the best model so far are kept", epoch, err)
+		}
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"runtime"
 	"time"
@@ -281,6 +282,21 @@ func checkResumeOptions(raw Options, set settings) error {
 	return nil
 }
 
+// checkFinite returns an error saying the run diverged when a parameter
+// of the model is no longer finite (a learning rate far too high makes
+// them infinite while the loss of the batch before was still finite).
+func (t *trainer) checkFinite() error {
+	for _, x := range t.model.Params.Tensors() {
+		for _, v := range x.Data {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("train: the training diverged in epoch %d, update %d: parameter %s is %v (lower the learning rate, --adam); the last checkpoint and the best model so far are kept",
+					t.st.Epoch+1, t.adam.Step, x.Name, v)
+			}
+		}
+	}
+	return nil
+}
+
 // checkpoint returns the run's checkpoint.
 func (t *trainer) checkpoint() (*checkpoint, error) {
 	vocab, err := json.Marshal(t.data.vocab)
@@ -306,9 +322,13 @@ func (t *trainer) checkpoint() (*checkpoint, error) {
 	return c, nil
 }
 
-// saveCheckpoint writes the checkpoint file.
+// saveCheckpoint writes the checkpoint file, unless the parameters are no
+// longer finite (the last checkpoint is then kept).
 func (t *trainer) saveCheckpoint() error {
 	if err := t.syncDevice(); err != nil {
+		return err
+	}
+	if err := t.checkFinite(); err != nil {
 		return err
 	}
 	c, err := t.checkpoint()

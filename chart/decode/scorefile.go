@@ -6,6 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/discspan/discspan/chart/tree"
 )
 
 // ScoreFile is the JSON hand-off between a scorer and the decoders: the
@@ -38,6 +43,24 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 	return &f, s, nil
 }
 
+// checkLabelName refuses a label name no tree can carry into a treebank
+// file: invalid UTF-8, white space or control characters, or an empty part
+// of a unary chain (X/Y, tree.ChainSep).
+func checkLabelName(l string) error {
+	if !utf8.ValidString(l) {
+		return errors.New("invalid UTF-8")
+	}
+	if strings.ContainsFunc(l, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) {
+		return errors.New("white space or a control character: a treebank file cannot hold it")
+	}
+	for _, part := range strings.Split(l, tree.ChainSep) {
+		if part == "" {
+			return fmt.Errorf("an empty part of a unary chain (parts are separated by %q)", tree.ChainSep)
+		}
+	}
+	return nil
+}
+
 // Scores converts the nested lists to a Scores value, checking every
 // dimension.
 func (f *ScoreFile) Scores() (*Scores, error) {
@@ -52,6 +75,9 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 		}
 		if seen[l] {
 			return nil, fmt.Errorf("label %q appears twice", l)
+		}
+		if err := checkLabelName(l); err != nil {
+			return nil, fmt.Errorf("label %q: %w", l, err)
 		}
 		seen[l] = true
 	}

@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -91,6 +92,16 @@ func newWeights(a *arena, s *Scores, what int) (*weights, error) {
 	return w, nil
 }
 
+// ErrNotFinite matches the error of decoding scores of which one is NaN or
+// infinite (a model whose training diverged gives them).
+var ErrNotFinite = errors.New("a score is not finite")
+
+// notFiniteError says where a non-finite score is; it matches ErrNotFinite.
+type notFiniteError struct{ where string }
+
+func (e notFiniteError) Error() string        { return e.where }
+func (e notFiniteError) Is(target error) bool { return target == ErrNotFinite }
+
 // nonFiniteRun locates the non-finite entry of row x of a tensor.
 func nonFiniteRun(name string, s *Scores, t []float32, x int) error {
 	for y := x; y < s.N; y++ {
@@ -99,16 +110,16 @@ func nonFiniteRun(name string, s *Scores, t []float32, x int) error {
 			return nonFinite(name, t[base:base+s.L], x, y)
 		}
 	}
-	return fmt.Errorf("%s[%d] holds a non-finite score", name, x)
+	return notFiniteError{fmt.Sprintf("%s[%d] holds a non-finite score", name, x)}
 }
 
 func nonFinite(name string, row []float32, x, y int) error {
 	for a, v := range row {
 		if v-v != 0 {
-			return fmt.Errorf("%s[%d][%d][%d] is %v", name, x, y, a, v)
+			return notFiniteError{fmt.Sprintf("%s[%d][%d][%d] is %v", name, x, y, a, v)}
 		}
 	}
-	return fmt.Errorf("%s[%d][%d] holds a non-finite score", name, x, y)
+	return notFiniteError{fmt.Sprintf("%s[%d][%d] holds a non-finite score", name, x, y)}
 }
 
 // contLabel returns the best label of the continuous item [i,j] and its

@@ -26,6 +26,10 @@ type constituentJSON struct {
 	Blocks [][2]int `json:"blocks"`
 }
 
+// maxChartMB is the largest --max-mb (8 TiB; larger budgets would
+// overflow in bytes).
+const maxChartMB = 1 << 23
+
 func runDecode(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("decode", "--variant V --scores FILE.json [--constraints C.json]", stdout)
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
@@ -41,6 +45,9 @@ func runDecode(args []string, stdout, stderr io.Writer) error {
 	}
 	if *scores == "" {
 		return fmt.Errorf("%w: --scores FILE is required", errUsage)
+	}
+	if *maxMB < 1 || *maxMB > maxChartMB {
+		return fmt.Errorf("%w: --max-mb %d: want a chart budget of 1 to %d MiB", errUsage, *maxMB, maxChartMB)
 	}
 	v, err := decode.ParseVariant(*variant)
 	if err != nil {

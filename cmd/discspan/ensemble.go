@@ -132,6 +132,9 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if len(gold) == 0 {
+			return fmt.Errorf("--dev %s: no trees", *devPath)
+		}
 		// Measure and calibrate the models as the file stores them (dt
 		// rounds every weight), not the float ones read: the recorded dev
 		// F1 and offsets are then those of what every reader parses with.

@@ -345,6 +345,8 @@ func TestErrors(t *testing.T) {
 	os.WriteFile(shortJSON, []byte(`{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]]],"disc":[],"gap":[]}`), 0o644)
 	badTree := filepath.Join(dir, "bad.discbracket")
 	os.WriteFile(badTree, []byte("(ROOT (S (NN 0=a) (NN 1=b))\n"), 0o644)
+	emptyTree := filepath.Join(dir, "empty.discbracket")
+	os.WriteFile(emptyTree, nil, 0o644)
 	goodTree := filepath.Join(dir, "good.discbracket")
 	os.WriteFile(goodTree, []byte("(ROOT (S (NN 0=a) (NN 1=b)))\n"), 0o644)
 	shipped := filepath.Join("..", "..", "weights", "default.safetensors")
@@ -370,6 +372,8 @@ func TestErrors(t *testing.T) {
 		{"unknown flag", []string{"decode", "--nope"}, "flag provided but not defined"},
 		{"bad flag value", []string{"parse", "--max-words", "abc"}, `invalid value "abc" for flag -max-words`},
 		{"missing scores", []string{"decode"}, "--scores"},
+		{"negative chart budget", []string{"decode", "--scores", shortJSON, "--max-mb", "-1"}, "--max-mb -1: want a chart budget of 1 to"},
+		{"no chart budget", []string{"decode", "--scores", shortJSON, "--max-mb", "0"}, "--max-mb 0: want"},
 		{"bad variant", []string{"decode", "--variant", "n7", "--scores", badJSON}, "unknown variant"},
 		{"missing file", []string{"decode", "--scores", filepath.Join(dir, "none.json")}, "no such file"},
 		{"JSON syntax", []string{"decode", "--scores", badJSON}, "bad.json:3:"},
@@ -391,6 +395,7 @@ func TestErrors(t *testing.T) {
 		{"convert format against the name", []string{"convert", "--format", "export", goodTree, filepath.Join(dir, "x.discbracket")}, "is named as discbracket, not export (--format)"},
 		{"ensemble onto a model", []string{"ensemble", "--out", model, shipped, model}, "--out " + model + " is one of the models"},
 		{"ensemble onto its dev data", []string{"ensemble", "--out", goodTree, "--dev", goodTree, shipped}, "is the --dev treebank"},
+		{"ensemble with an empty dev treebank", []string{"ensemble", "--out", filepath.Join(dir, "e.safetensors"), "--dev", emptyTree, shipped}, "--dev " + emptyTree + ": no trees"},
 		{"choose 0", []string{"ensemble", "--choose", "0", "--dev", goodTree, shipped, shipped}, "--choose 0: want a number of models"},
 		{"negative choose", []string{"ensemble", "--choose", "-1", "--dev", badTree, "a", "b"}, "--choose -1"},
 		{"choose more than given", []string{"ensemble", "--choose", "5", "--dev", goodTree, shipped, shipped}, "--choose 5 of 4 models"},

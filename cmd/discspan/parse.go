@@ -179,7 +179,11 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 				continue
 			}
 			if err := cmp.Or(s.p.CheckWords(sent.Words), s.p.CheckFits(len(sent.Words), s.variant)); err != nil {
-				s.refused.Add(fmt.Sprintf("%s: %v", sent.Where, err))
+				why := fmt.Sprintf("%s: %v", sent.Where, err)
+				if len(sent.Words) > treebank.MaxTokens {
+					why += fmt.Sprintf(" (left out: more than %d tokens, the readers' limit, even for a flat tree)", treebank.MaxTokens)
+				}
+				s.refused.Add(why)
 				flat[k] = true
 				continue
 			}
@@ -216,8 +220,11 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			var unwritable *treebank.WriteError
 			if errors.As(err, &unwritable) {
 				// A tree the format cannot hold (an export word "#1") is
-				// refused: blank, and named.
-				s.refused.Add(fmt.Sprintf("%s: %v", sent.Where, unwritable.Err))
+				// refused: blank, and named (a sentence refused already,
+				// whose flat tree is too big, was named with that).
+				if !flat[k] {
+					s.refused.Add(fmt.Sprintf("%s: %v", sent.Where, unwritable.Err))
+				}
 				err = out.Blank()
 			}
 			if err != nil {

@@ -113,7 +113,12 @@ func OpenInput(path string, tokenized bool) (*Input, error) {
 		}
 		in.file, r, name = f, f, filepath.Base(path)
 	}
-	if info, err := statOf(in.file); err == nil && info.Mode().IsRegular() {
+	info, err := statOf(in.file)
+	if err == nil && info.IsDir() {
+		in.Close()
+		return nil, fmt.Errorf("reading %s: is a folder, not a file", path)
+	}
+	if err == nil && info.Mode().IsRegular() {
 		in.size = info.Size()
 	}
 	if f, err := treebank.FormatOf(path); path != "" && err == nil {

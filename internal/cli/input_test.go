@@ -210,3 +210,15 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("joined: %+v, want 19 counted, b0-b2 then a0-a6 named", c)
 	}
 }
+
+// TestOpenInputFolder: a folder given as the input is refused as such,
+// named, before anything is read.
+func TestOpenInputFolder(t *testing.T) {
+	dir := t.TempDir()
+	for _, path := range []string{dir, filepath.Join(dir, ".")} {
+		in, err := OpenInput(path, false)
+		if err == nil || !strings.Contains(err.Error(), "reading "+path+": is a folder") {
+			t.Errorf("OpenInput(%s): %v, %v; want it refused as a folder", path, in, err)
+		}
+	}
+}
