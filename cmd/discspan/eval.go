@@ -6,24 +6,51 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 )
 
-func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] GOLD PRED", stdout)
+func runEval(args []string, stdout, stderr io.Writer) (err error) {
+	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] [--format F] GOLD PRED", stdout)
 	asJSON := fs.Bool("json", false, `print {"all":{...},"le40":{...}} as JSON`)
 	verbose := fs.Bool("verbose", false, "also print the per-sentence table")
 	labels := fs.Bool("labels", false, "also print the per-label table (recall, precision and F1 of each label)")
 	prm := fs.String("prm", "", "evaluation parameter file (default: disco-dop's proper.prm)")
+	format := fs.String("format", "discbracket", "format of a GOLD or PRED given as - (standard input: discspan parse ... | discspan eval GOLD -): discbracket, export, tigerxml or ptb")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if err := wantArgs(fs, rest, 2, "GOLD and PRED files"); err != nil {
+	if err := wantArgs(fs, rest, 2, "GOLD and PRED files (- for standard input)"); err != nil {
 		return err
+	}
+	if rest[0] == "-" && rest[1] == "-" {
+		return fmt.Errorf("%w: GOLD and PRED cannot both be standard input", errUsage)
+	}
+	stdinFormat, err := treebank.ParseFormat(*format)
+	if err != nil {
+		return fmt.Errorf("%w: --format %q: want discbracket, export, tigerxml or ptb", errUsage, *format)
+	}
+	for k, name := range rest {
+		if name != "-" {
+			continue
+		}
+		// eval reads its files twice (a first pass checks and counts
+		// them): standard input is kept in a temporary file meanwhile.
+		path, remove, spoolErr := spoolStdin(stdinFormat)
+		if spoolErr != nil {
+			return spoolErr
+		}
+		defer remove()
+		rest[k] = path
+		defer func() { // errors name standard input, not the file it is kept in
+			if err != nil {
+				err = errors.New(strings.ReplaceAll(err.Error(), path, "standard input"))
+			}
+		}()
 	}
 	params := eval.ProperPrm()
 	if *prm != "" {
@@ -126,4 +153,30 @@ func nextTree(r *treebank.Reader) (*tree.Tree, error) {
 		err = fmt.Errorf("treebank: reading %s: %w", r.Name(), err)
 	}
 	return t, err
+}
+
+// formatExtension is a file extension of each format (FormatOf's).
+var formatExtension = map[treebank.Format]string{
+	treebank.Discbracket: ".discbracket", treebank.Export: ".export", treebank.TigerXML: ".xml", treebank.PTB: ".mrg",
+}
+
+// spoolStdin copies standard input into a temporary file named for format
+// f (its extension), for a command that reads its input twice, and returns
+// its path and a function that removes it.
+func spoolStdin(f treebank.Format) (path string, remove func(), err error) {
+	tmp, err := os.CreateTemp("", "discspan-stdin-*"+formatExtension[f])
+	if err != nil {
+		return "", nil, fmt.Errorf("keeping standard input: %w", err)
+	}
+	remove = func() { _ = os.Remove(tmp.Name()) }
+	if _, err := io.Copy(tmp, os.Stdin); err != nil {
+		tmp.Close()
+		remove()
+		return "", nil, fmt.Errorf("reading standard input: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		remove()
+		return "", nil, fmt.Errorf("keeping standard input: %w", err)
+	}
+	return tmp.Name(), remove, nil
 }
