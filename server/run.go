@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 )
 
@@ -14,6 +15,9 @@ import (
 // server's URL once it listens (useful with port 0).
 func Run(ctx context.Context, addr string, h http.Handler, ready func(url string)) error {
 	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("server: %w: another program listens there (another discspan serve or make demo?); choose another address with --addr (make demo ADDR=127.0.0.1:8081)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -78,5 +79,23 @@ func TestAddresses(t *testing.T) {
 		if got := URL(a); got != tc.want {
 			t.Errorf("URL(%s) = %s, want %s", tc.addr, got, tc.want)
 		}
+	}
+}
+
+// TestRunAddressInUse: an address another program listens on is refused
+// at once, saying so and how to choose another.
+func TestRunAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	h, err := New(Options{App: fstest.MapFS{"index.html": {Data: []byte("page")}}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(t.Context(), ln.Addr().String(), h, nil)
+	if err == nil || !strings.Contains(err.Error(), "another program listens there") || !strings.Contains(err.Error(), "--addr") {
+		t.Errorf("Run on a busy address: %v; want it refused, naming --addr", err)
 	}
 }
