@@ -98,6 +98,10 @@ func (p *bracketParser) open(line, col int) {
 	case p.err != nil:
 	case len(p.brs) >= MaxBrackets:
 		p.fail(line, col, "%s", limitText("brackets in one tree", MaxBrackets))
+	case len(p.brs) == MaxBrackets-1 && !isRootLabel(p.brs[0].label):
+		// As for MaxDepth below: written back, the tree has a ROOT
+		// bracket more.
+		p.fail(line, col, "(%s, the outermost bracket, is a phrase: with the (ROOT bracket around it, %s", clipStr(p.brs[0].label), limitText("brackets in one tree", MaxBrackets))
 	case len(p.stack) >= MaxDepth:
 		p.fail(line, col, "%s", limitText("brackets nested in one another", MaxDepth))
 	case len(p.stack) == MaxDepth-1 && !isRootLabel(p.brs[0].label):

@@ -38,7 +38,8 @@
 // The writers return an error, naming the tree, for a tree they
 // cannot write so that it reads back the same (white space inside a field,
 // parent links that are out of range or form a cycle, a tree past a
-// readers' limit such as MaxTokens or MaxDepth, and so on).
+// readers' limit such as MaxTokens, MaxBrackets or MaxDepth, counted as
+// the tree is written, and so on).
 //
 // # Export
 //

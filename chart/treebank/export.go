@@ -267,11 +267,23 @@ type sentenceLines struct {
 	tokLines  []int
 	nodeLines []int
 	numIdx    [maxNodes]int16 // 1 + index into Nodes of node number 500+i; 0 if none
+	secs      int             // secondary edges
 }
 
 func (s *sentenceLines) reset() {
-	s.tokLines, s.nodeLines = s.tokLines[:0], s.nodeLines[:0]
+	s.tokLines, s.nodeLines, s.secs = s.tokLines[:0], s.nodeLines[:0], 0
 	clear(s.numIdx[:])
+}
+
+// countEdges counts the edges of a token or node line with sec secondary
+// edges, before it is added to t: its own edge and the secondary ones (see
+// MaxBrackets). It refuses the line that takes the sentence past the limit.
+func (x *exportReader) countEdges(t *tree.Tree, s *sentenceLines, sec, lineNo int) *Error {
+	s.secs += sec
+	if len(t.Tokens)+len(t.Nodes)+1+s.secs > MaxBrackets {
+		return errorf(x.name, lineNo, 0, "sentence %s: %s", t.ID, exportEdgesLimitText())
+	}
+	return nil
 }
 
 // exact returns a copy of s with no spare capacity; nil if s is empty.
@@ -401,6 +413,9 @@ func (x *exportReader) tokenLine(t *tree.Tree, s *sentenceLines, f [][]byte, com
 	if tok.Sec, err = x.secEdges(f[i+4:], lineNo); err != nil {
 		return err
 	}
+	if err := x.countEdges(t, s, len(tok.Sec), lineNo); err != nil {
+		return err
+	}
 	t.Tokens = append(t.Tokens, tok)
 	s.tokLines = append(s.tokLines, lineNo)
 	return nil
@@ -440,6 +455,9 @@ func (x *exportReader) nodeLine(t *tree.Tree, s *sentenceLines, f [][]byte, comm
 	nd.Parent = p
 	var err *Error
 	if nd.Sec, err = x.secEdges(f[i+4:], lineNo); err != nil {
+		return err
+	}
+	if err := x.countEdges(t, s, len(nd.Sec), lineNo); err != nil {
 		return err
 	}
 	t.Nodes = append(t.Nodes, nd)

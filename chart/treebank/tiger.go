@@ -45,8 +45,10 @@ import (
 // that is not in the sentence, a secondary edge to a terminal, an element
 // with two parents, an edge to the virtual root, parent links that form a
 // cycle, TIGER-XML elements in the wrong place, and a sentence past a limit
-// (see MaxTokens; a tree nested deeper than MaxDepth names the first
-// element one level past it).
+// (see MaxTokens; MaxBrackets counts the elements and edges as written,
+// with a virtual root and an <edge> to each element below it, and names
+// the first element past it; a tree nested deeper than MaxDepth names the
+// first element one level past it).
 func ReadTigerXML(r io.Reader, name string) ([]*tree.Tree, error) {
 	return ReadAll(r, name, TigerXML)
 }
@@ -179,7 +181,34 @@ type tigerSentence struct {
 	hasGraph    bool
 	elems       []tigerElem
 	nts         int
-	edges       int // <edge> and <secedge> elements
+	edges       int  // <edge> and <secedge> elements
+	rootSeen    bool // the element root names has been read
+	below       int  // elements but the virtual root: each has an <edge> as written
+	secs        int  // <secedge> elements
+}
+
+// count counts element e of the sentence, which is either the virtual
+// root or below it, as the writers would write the tree (see MaxBrackets):
+// with the virtual root (an <nt> more when it has none) and with an
+// <edge> to each element below the root. It reports the limit that e
+// takes the sentence past, or "".
+func (s *tigerSentence) count(e *tigerElem) string {
+	vroot := false
+	if s.root != "" && !s.rootSeen && e.id == s.root {
+		s.rootSeen = true
+		vroot = e.nt && isVirtualRoot(e.attrs.cat)
+	}
+	if vroot {
+		return ""
+	}
+	s.below++
+	switch {
+	case s.below+1 > MaxBrackets:
+		return tigerElemsLimitText()
+	case s.below+s.secs > MaxBrackets:
+		return tigerEdgesLimitText()
+	}
+	return ""
 }
 
 // sentence reads an <s> element up to its end tag. After an error in the
@@ -257,11 +286,12 @@ func (x *tigerReader) sentence(start xml.StartElement) (*tree.Tree, error) {
 				if e.nt {
 					s.nts++
 				}
-				switch {
-				case !e.nt && len(s.elems)-s.nts >= MaxTokens:
+				// The elements kept are at most MaxBrackets: those below
+				// the root and one virtual root.
+				if !e.nt && len(s.elems)-s.nts >= MaxTokens {
 					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> elements", MaxTokens)))
-				case len(s.elems) >= MaxBrackets:
-					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<t> and <nt> elements", MaxBrackets)))
+				} else if past := s.count(&e); past != "" {
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, past))
 				}
 				if sentErr != nil { // only read on to the end of the sentence
 					if err := x.skip(); err != nil {
@@ -276,8 +306,14 @@ func (x *tigerReader) sentence(start xml.StartElement) (*tree.Tree, error) {
 				if ed.idref == "" {
 					fail(errorf(x.name, x.line, 0, "sentence %s: <%s> without an idref", s.id, name))
 				}
-				if s.edges++; s.edges > MaxBrackets {
+				if name == "secedge" {
+					s.secs++
+				}
+				switch s.edges++; {
+				case s.edges > MaxBrackets: // edges that are not kept (a second parent) count too
 					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, limitText("<edge> and <secedge> elements", MaxBrackets)))
+				case s.below+s.secs > MaxBrackets:
+					fail(errorf(x.name, x.line, 0, "sentence %s: %s", s.id, tigerEdgesLimitText()))
 				}
 				if sentErr != nil {
 					if err := x.skip(); err != nil {

