@@ -30,6 +30,9 @@ type catalog struct {
 	mu     sync.Mutex
 	known  map[string]entry // by file path
 	warned map[string]string
+	// reading is held while a file is verified and hashed: requests that
+	// come meanwhile wait for that result instead of reading it again.
+	reading sync.Mutex
 }
 
 // entry is one weights file as last seen.
@@ -140,10 +143,23 @@ func (c *catalog) entry(path string) (entry, error) {
 	if err != nil {
 		return entry{}, err
 	}
-	c.mu.Lock()
-	e, ok := c.known[path]
-	c.mu.Unlock()
-	if ok && e.size == fi.Size() && e.modTime.Equal(fi.ModTime()) {
+	if !fi.Mode().IsRegular() {
+		// A named pipe would block the reading (every request after it),
+		// a device would be read for ever.
+		return entry{}, fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
+	}
+	known := func() (entry, bool) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		e, ok := c.known[path]
+		return e, ok && e.size == fi.Size() && e.modTime.Equal(fi.ModTime())
+	}
+	if e, ok := known(); ok {
+		return e, e.err
+	}
+	c.reading.Lock()
+	defer c.reading.Unlock()
+	if e, ok := known(); ok { // read meanwhile
 		return e, e.err
 	}
 	fail := func(err error) (entry, error) {
@@ -160,7 +176,7 @@ func (c *catalog) entry(path string) (entry, error) {
 	if err != nil {
 		return entry{}, err
 	}
-	e = entry{path: path, size: fi.Size(), modTime: fi.ModTime(), model: api.Model{
+	e := entry{path: path, size: fi.Size(), modTime: fi.ModTime(), model: api.Model{
 		Name:   modelName(path),
 		URL:    api.WeightsURL(sum),
 		Bytes:  fi.Size(),

@@ -11,9 +11,18 @@ import (
 )
 
 // Run listens on addr and serves h until ctx is done, then shuts down,
-// giving requests in flight five seconds. ready, when set, receives the
+// giving requests in flight five seconds (then cutting them, without an
+// error). ready, when set, receives the
 // server's URL once it listens (useful with port 0).
 func Run(ctx context.Context, addr string, h http.Handler, ready func(url string)) error {
+	return run(ctx, addr, h, ready, shutdownGrace)
+}
+
+// shutdownGrace is how long Run's shutdown waits for requests in flight.
+const shutdownGrace = 5 * time.Second
+
+// run is Run with the shutdown's grace given.
+func run(ctx context.Context, addr string, h http.Handler, ready func(url string), grace time.Duration) error {
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
 		return fmt.Errorf("server: %w: another program listens there (another discspan serve or make demo?); choose another address with --addr (make demo ADDR=127.0.0.1:8081)", err)
@@ -36,9 +45,14 @@ func Run(ctx context.Context, addr string, h http.Handler, ready func(url string
 		return fmt.Errorf("server: %w", err)
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	err = srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Requests still running (a slow download, an event stream) are
+		// cut: the shutdown was asked for, and is no failure.
+		err = srv.Close()
+	}
 	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}

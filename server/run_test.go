@@ -99,3 +99,32 @@ func TestRunAddressInUse(t *testing.T) {
 		t.Errorf("Run on a busy address: %v; want it refused, naming --addr", err)
 	}
 }
+
+// TestRunCutsSlowRequests: a shutdown with a request still running after
+// the grace (a slow download) cuts it and is no failure.
+func TestRunCutsSlowRequests(t *testing.T) {
+	started := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		close(started)
+		<-r.Context().Done() // until the connection is cut
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, "127.0.0.1:0", h, func(u string) { urls <- u }, 50*time.Millisecond) }()
+	resp, err := http.Get(<-urls + "/slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	<-started
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("shutdown with a slow request: %v; want no error", err)
+	}
+	if _, err := io.ReadAll(resp.Body); err == nil {
+		t.Errorf("the slow request was not cut")
+	}
+}

@@ -229,6 +229,37 @@ func TestStaticBuilds(t *testing.T) {
 	check("/boot.js?b="+a, 200, "boot")
 }
 
+// TestStaticStaleVariant: a precompressed variant older than its file
+// (the file replaced, the variant not made again yet) is not served; one
+// as old as the file is.
+func TestStaticStaleVariant(t *testing.T) {
+	old, now := time.Unix(100, 0), time.Unix(200, 0)
+	app := fstest.MapFS{
+		"index.html":    {Data: []byte(`<html data-build="0123456789ab">`), ModTime: now},
+		"app.css":       {Data: []byte("new css"), ModTime: now},
+		"app.css.gz":    {Data: []byte("old gzipped css"), ModTime: old},
+		"boot.js":       {Data: []byte("js"), ModTime: now},
+		"boot.js.gz":    {Data: []byte("gzipped js"), ModTime: now},
+		"alone.wasm.gz": {Data: []byte("gzipped alone"), ModTime: old},
+	}
+	srv := newServer(t, Options{App: app})
+	for _, c := range []struct{ path, enc, body string }{
+		{"/app.css", "", "new css"},
+		{"/boot.js", "gzip", "gzipped js"},
+		{"/alone.wasm", "gzip", "gzipped alone"},
+	} {
+		resp, body := get(t, srv.URL+c.path, "Accept-Encoding", "gzip")
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != c.enc || string(body) != c.body {
+			t.Errorf("%s: %d, encoding %q, %q; want %q in encoding %q", c.path, resp.StatusCode, resp.Header.Get("Content-Encoding"), body, c.body, c.enc)
+		}
+	}
+	// A file of no build at all is missing, whatever build is asked for.
+	resp, body := get(t, srv.URL+"/nothing.js?b=ba9876543210")
+	if resp.StatusCode != 404 || strings.Contains(string(body), "build") {
+		t.Errorf("a missing file asked for with another build: %d %q; want a plain 404", resp.StatusCode, body)
+	}
+}
+
 func TestStatic(t *testing.T) {
 	app := fstest.MapFS{
 		"index.html":     {Data: []byte("<!doctype html>page")},

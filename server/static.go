@@ -15,7 +15,7 @@ import (
 )
 
 // static serves the app's files from an fs.FS, preferring precompressed
-// variants (X.br, X.gz) the client accepts. Every response carries an ETag
+// variants (X.br, X.gz) the client accepts, unless older than X. Every response carries an ETag
 // (a hash of the bytes sent) and "Cache-Control: no-cache", so browsers
 // revalidate and the service worker sees new builds.
 //
@@ -71,7 +71,9 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request) {
 		s.missing(w, r, name)
 		return
 	}
-	if b := r.URL.Query().Get("b"); name != "index.html" && buildName.MatchString(b) {
+	// plain is the file itself (a precompressed variant may stand alone).
+	plain, plainErr := fs.Stat(s.fsys, name)
+	if b := r.URL.Query().Get("b"); name != "index.html" && plainErr == nil && buildName.MatchString(b) {
 		if now := s.currentBuild(); now != "" && now != b {
 			w.Header().Set("Cache-Control", "no-cache")
 			http.Error(w, fmt.Sprintf("%s of build %s is not here: the app is build %s now; reload the page", name, b, now), http.StatusNotFound)
@@ -80,7 +82,16 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Vary", "Accept-Encoding")
 	for _, enc := range encodings {
-		if accepts(r.Header.Get("Accept-Encoding"), enc.name) && s.try(w, r, name, name+enc.ext, enc.name) {
+		if !accepts(r.Header.Get("Accept-Encoding"), enc.name) {
+			continue
+		}
+		// A variant older than the file (the file replaced, the variant
+		// not made again yet, as during make wasm) is another version:
+		// the file is served instead.
+		if v, err := fs.Stat(s.fsys, name+enc.ext); plainErr == nil && err == nil && v.ModTime().Before(plain.ModTime()) {
+			continue
+		}
+		if s.try(w, r, name, name+enc.ext, enc.name) {
 			return
 		}
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/weights"
@@ -138,6 +141,8 @@ func serveWeights(flag string) (paths []string, note string, cleanup func(), err
 			switch {
 			case err != nil && strings.HasSuffix(p, api.WeightsExt):
 				return nil, "", cleanup, fmt.Errorf("--weights: %w", err)
+			case err == nil && !fi.IsDir() && !fi.Mode().IsRegular():
+				return nil, "", cleanup, fmt.Errorf("--weights %s: not a regular file (%v)", p, fi.Mode().Type())
 			case err == nil && !fi.IsDir():
 				if _, err := weights.Verify(p); err != nil {
 					return nil, "", cleanup, fmt.Errorf("--weights: %w", err)
@@ -153,15 +158,44 @@ func serveWeights(flag string) (paths []string, note string, cleanup func(), err
 		}
 		return paths, "", cleanup, nil
 	}
-	dir, err := os.MkdirTemp("", "discspan-serve-")
+	path, cleanup, err := embeddedWeightsFile()
 	if err != nil {
-		return nil, "", cleanup, err
-	}
-	cleanup = func() { os.RemoveAll(dir) }
-	path, err := weights.WriteDefault(dir)
-	if err != nil {
-		cleanup()
 		return nil, "", func() {}, err
 	}
 	return []string{path}, fmt.Sprintf("no %s here: offering the default model embedded in the binary (--weights names others)", defaultWeights), cleanup, nil
+}
+
+// embeddedWeightsFile returns a file holding the embedded default model,
+// for serve to offer by path: in the user's cache folder, named by its
+// SHA-256 and written once (a server killed before its clean-up leaves
+// nothing behind that the next start does not reuse), else in a temporary
+// folder that cleanup removes.
+func embeddedWeightsFile() (path string, cleanup func(), err error) {
+	data := weights.DefaultBytes()
+	sum := sha256.Sum256(data)
+	if cache, err := os.UserCacheDir(); err == nil {
+		dir := filepath.Join(cache, "discspan", "default-"+hex.EncodeToString(sum[:])[:16])
+		path := filepath.Join(dir, weights.DefaultName)
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
+			if _, err := weights.Verify(path); err == nil {
+				return path, func() {}, nil
+			}
+		}
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			if err := atomicfile.WriteBytes(path, data); err == nil {
+				return path, func() {}, nil
+			}
+		}
+	}
+	dir, err := os.MkdirTemp("", "discspan-serve-")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path, err = weights.WriteDefault(dir)
+	if err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	return path, cleanup, nil
 }

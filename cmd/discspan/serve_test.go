@@ -359,15 +359,23 @@ func TestServeWeights(t *testing.T) {
 		wantPaths []string
 		wantNote  bool
 		wantModel bool // the server lists the embedded model
+		noCache   bool // no user cache folder: a temporary copy
 	}{
 		{name: "flag", flag: "models", wantPaths: []string{"models"}},
 		{name: "flag with two paths", flag: "a, models", wantPaths: []string{"a", "models"}},
 		{name: "in the repository", repo: true, wantPaths: []string{defaultWeights}, wantModel: true},
 		{name: "in the repository with the fast pair", repo: true, fast: true, wantPaths: []string{defaultWeights, fastWeights}, wantModel: true},
 		{name: "outside the repository", wantNote: true, wantModel: true},
+		{name: "outside the repository, no cache folder", noCache: true, wantNote: true, wantModel: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Chdir(t.TempDir())
+			cache := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", cache)
+			if tc.noCache {
+				t.Setenv("XDG_CACHE_HOME", "")
+				t.Setenv("HOME", "")
+			}
 			if tc.repo {
 				if err := os.Mkdir("weights", 0o755); err != nil {
 					t.Fatal(err)
@@ -413,8 +421,27 @@ func TestServeWeights(t *testing.T) {
 				t.Errorf("second model %q, want fast", ms[1].Name)
 			}
 			cleanup()
-			if _, err := os.Stat(filepath.Dir(paths[0])); tc.wantNote && !os.IsNotExist(err) {
+			_, err = os.Stat(filepath.Dir(paths[0]))
+			switch {
+			case tc.noCache && !os.IsNotExist(err):
 				t.Errorf("the embedded model's temporary directory is left after cleanup: %v", err)
+			case tc.wantNote && !tc.noCache:
+				// Kept in the user's cache folder, and used again by the
+				// next start (a damaged copy is replaced).
+				if err != nil || !strings.HasPrefix(paths[0], cache) {
+					t.Fatalf("the embedded model at %s (%v); want it kept in the cache folder %s", paths[0], err, cache)
+				}
+				if err := os.WriteFile(paths[0], []byte("damaged"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				again, _, cleanup, err := serveWeights(tc.flag)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cleanup()
+				if b, err := os.ReadFile(again[0]); again[0] != paths[0] || err != nil || !bytes.Equal(b, weights.DefaultBytes()) {
+					t.Errorf("the next start: %s (%d bytes, %v); want %s whole again", again[0], len(b), err, paths[0])
+				}
 			}
 		})
 	}
