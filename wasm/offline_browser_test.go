@@ -324,3 +324,39 @@ func TestBrowserDropsUnlistedWeights(t *testing.T) {
 		t.Errorf("after the reload the data cache holds %v; want the model list and the listed model's weights", urls)
 	}
 }
+
+// A script of the page that does not load (the network failed, or the
+// server answers a file of an older build with 404) is named, with what to
+// do, instead of the page saying the browser has no WebAssembly.
+func TestBrowserMissingScript(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	words, other, _ := devData(t)
+	data := apptest.Model(t, 1, words, other)
+	var missing atomic.Value
+	srv := serveAppWrapped(t, web, data, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if m, _ := missing.Load().(string); r.URL.Path == m {
+				http.NotFound(w, r)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	for _, script := range []string{"wasm_exec.js", "vugu.js"} {
+		missing.Store("/" + script)
+		ctx := newBrowser(t, chrome) // a fresh profile: no service worker with copies
+		var msg string
+		err := chromedp.Run(ctx,
+			chromedp.Navigate(srv.URL+"/?backend=cpu"),
+			chromedp.Poll(`document.querySelector('#app').dataset.phase === 'failed'`, nil, chromedp.WithPollingTimeout(0)),
+			chromedp.Text(`#boot`, &msg, chromedp.ByQuery),
+		)
+		if err != nil {
+			t.Fatalf("%s missing: %v", script, err)
+		}
+		if !strings.Contains(msg, script+" did not load") || !strings.Contains(msg, "Reload the page") {
+			t.Errorf("%s missing: the page says %q; want it named, and a reload asked for", script, msg)
+		}
+	}
+}

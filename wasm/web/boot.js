@@ -19,8 +19,15 @@
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("discspan: no service worker:", e));
   }
-  if (!globalThis.WebAssembly || !globalThis.Go) {
+  if (!globalThis.WebAssembly) {
     say("This browser cannot run discspan: it has no WebAssembly.");
+    return;
+  }
+  if (!globalThis.Go || !globalThis.vuguRender) {
+    // A script of the page did not load: the network failed, or the
+    // server has another build of the app by now (it answers a file of
+    // an older build with 404).
+    say("discspan could not start: " + (globalThis.Go ? "vugu.js" : "wasm_exec.js") + " did not load (the network failed, or a new version of the app replaced this one). Reload the page to try again.");
     return;
   }
   // Progress while the app downloads and compiles (seconds on a slow
