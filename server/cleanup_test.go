@@ -23,9 +23,10 @@ func jobFiles(t *testing.T, dir, id string) []string {
 	return out
 }
 
-// TestJobCleanup: a finished or cancelled job keeps only its record and
-// training log; DELETE removes a finished job; a restart sweeps the
-// temporaries and unfinished uploads a killed server left.
+// TestJobCleanup: a finished or cancelled job keeps only its record,
+// training log and the server's marker; DELETE removes a finished job; a
+// restart sweeps the temporaries and unfinished uploads a killed server
+// left (TestJobStart: and nothing else).
 func TestJobCleanup(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
 	dir := t.TempDir()
@@ -33,7 +34,7 @@ func TestJobCleanup(t *testing.T) {
 	done := submit(t, srv, "?epochs=1", data)
 	j := waitJob(t, srv, done, "finished", isDone)
 	checkModel(t, srv, j)
-	if got := jobFiles(t, dir, done); !slices.Equal(got, []string{jobRecord, jobOut + ".log.jsonl"}) {
+	if got := jobFiles(t, dir, done); !slices.Equal(got, []string{jobMarker, jobRecord, jobOut + ".log.jsonl"}) {
 		t.Errorf("done job's files %v", got)
 	}
 	second := submit(t, srv, "?epochs=1", append([]byte("\n"), data...))
@@ -52,8 +53,8 @@ func TestJobCleanup(t *testing.T) {
 	// A killed server's leftovers.
 	h.Close()
 	srv.Close()
-	leftovers := []string{filepath.Join(dir, ".x.tmp-1"), filepath.Join(dir, "models", ".job-9.safetensors.tmp-2"),
-		filepath.Join(dir, second, ".job.json.tmp-3"), filepath.Join(dir, "77", "upload.part")}
+	leftovers := []string{filepath.Join(dir, "."+lastIDFile+".tmp-1"), filepath.Join(dir, "models", ".job-9.safetensors.tmp-2"),
+		filepath.Join(dir, second, ".job.json.tmp-3"), filepath.Join(dir, "77", jobMarker), filepath.Join(dir, "77", "upload.part")}
 	for _, f := range leftovers {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
@@ -76,7 +77,7 @@ func TestJobCleanup(t *testing.T) {
 	} else {
 		do(t, http.MethodDelete, srv2.URL+JobsPath+"/"+id, testToken, "", nil)
 		waitJob(t, srv2, id, "finished", isDone)
-		if got := jobFiles(t, dir, id); !slices.Equal(got, []string{jobRecord}) && !slices.Equal(got, []string{jobRecord, jobOut + ".log.jsonl"}) {
+		if got := jobFiles(t, dir, id); !slices.Equal(got, []string{jobMarker, jobRecord}) && !slices.Equal(got, []string{jobMarker, jobRecord, jobOut + ".log.jsonl"}) {
 			t.Errorf("cancelled job's files %v", got)
 		}
 	}

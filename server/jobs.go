@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -55,7 +56,8 @@ type Job struct {
 	Started        *time.Time `json:"started,omitempty"`
 	Finished       *time.Time `json:"finished,omitempty"`
 	Error          string     `json:"error,omitempty"`
-	// Model is the name of the finished model in /api/models ("job-<id>").
+	// Model is the name of the finished model in /api/models: "job-<id>",
+	// or "job-<id>-<k>" when a file had taken that name (see install).
 	Model string `json:"model,omitempty"`
 	// History has one entry per finished epoch.
 	History []EpochStat `json:"history,omitempty"`
@@ -104,7 +106,16 @@ const (
 	jobDev      = "dev.discbracket"
 	jobOut      = "model.safetensors"
 	jobUploaded = "upload."
+	// jobMarker is written first into every job directory the server
+	// makes: at start, only a directory with it (or with a job record) is
+	// the server's to clean.
+	jobMarker = ".discspan-job"
 )
+
+// lastIDFile, in the jobs directory, holds the last job id handed out
+// when a job was deleted, so that the next server does not hand out the
+// id of a deleted job again.
+const lastIDFile = ".discspan-last-id"
 
 func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
 	for _, d := range []string{dir, modelsDir} {
@@ -123,56 +134,63 @@ func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults fun
 }
 
 // load reads the job records; queued and running jobs are queued again (by
-// id, which is creation order). It removes what a killed server left: the
-// temporary files of atomic writes, and the directories of uploads that
-// were being received.
+// id, which is creation order). It removes what a killed server left, and
+// only that: the temporaries of its own atomic writes, models it staged,
+// and the directories of uploads it was receiving (a directory counts as
+// the server's when its name is an id it hands out and it holds the job's
+// record or the server's marker; see reserve). Everything else is left
+// alone: a directory with a bad record is logged, other numbered names
+// are logged on one line. The next id is above every numbered name of the
+// jobs directory, every model installed there (job-<id>.safetensors, see
+// install) and the last id handed out, so that an id is never reused.
 func (m *jobs) load() error {
-	for _, d := range []string{m.dir, m.modelsDir} {
-		if _, err := atomicfile.SweepDir(d); err != nil {
-			return fmt.Errorf("server: %w", err)
-		}
+	if _, err := atomicfile.RemoveTemps(m.lastIDPath()); err != nil {
+		return fmt.Errorf("server: %w", err)
 	}
-	// Models staged by a server that stopped before installing them: a
-	// job that still needs its model stages it again when it resumes.
-	staged, _ := filepath.Glob(filepath.Join(m.modelsDir, ".job-*"+stagedExt))
-	for _, p := range staged {
-		if err := os.Remove(p); err != nil {
-			m.logf("server: %v", err)
+	if err := m.loadModels(); err != nil {
+		return err
+	}
+	if b, err := os.ReadFile(m.lastIDPath()); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n >= 0 && n < math.MaxInt {
+			m.next = max(m.next, n+1)
+		} else {
+			m.logf("server: %s: %q is no job id (ignored)", m.lastIDPath(), b)
 		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		m.logf("server: %v (ignored)", err)
 	}
 	ents, err := os.ReadDir(m.dir)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
 	var ids []int
+	var foreign []string
 	for _, e := range ents {
 		n, err := strconv.Atoi(e.Name())
-		if err != nil || !e.IsDir() {
+		if err != nil {
 			continue
 		}
-		if _, err := atomicfile.SweepDir(filepath.Join(m.dir, e.Name())); err != nil {
-			m.logf("server: job %s: %v", e.Name(), err)
+		if n < math.MaxInt {
+			m.next = max(m.next, n+1) // ours or not: never handed out
 		}
-		b, err := os.ReadFile(filepath.Join(m.dir, e.Name(), jobRecord))
-		if errors.Is(err, fs.ErrNotExist) {
-			// An upload the server did not finish receiving.
-			m.next = max(m.next, n+1)
-			if err := os.RemoveAll(filepath.Join(m.dir, e.Name())); err != nil {
-				m.logf("server: job %s: %v", e.Name(), err)
+		if n < 1 || e.Name() != strconv.Itoa(n) || !e.IsDir() {
+			foreign = append(foreign, e.Name())
+			continue
+		}
+		j, ok, err := m.loadJob(e.Name())
+		if err != nil {
+			m.logf("server: job %s: %v (left as it is; its id is not handed out again)", e.Name(), err)
+		}
+		if !ok {
+			if err == nil {
+				foreign = append(foreign, e.Name())
 			}
 			continue
 		}
-		if err != nil {
-			m.logf("server: job %s: %v (skipped)", e.Name(), err)
+		if j == nil { // an unfinished upload, removed
 			continue
 		}
-		var j Job
-		if err := json.Unmarshal(b, &j); err != nil || j.ID != e.Name() {
-			m.logf("server: job %s: bad record (skipped)", e.Name())
-			continue
-		}
-		m.all[j.ID] = &j
-		m.next = max(m.next, n+1)
+		m.all[j.ID] = j
 		if !j.State.final() {
 			if j.State == JobRunning {
 				j.Resumed++
@@ -180,11 +198,116 @@ func (m *jobs) load() error {
 			ids = append(ids, n)
 		}
 	}
+	if len(foreign) > 0 {
+		m.logf("server: jobs folder %s: not made by the server, left alone: %s (new job ids are above them)", m.dir, listNames(foreign, 10))
+	}
 	slices.Sort(ids)
 	for _, n := range ids {
 		m.queue = append(m.queue, strconv.Itoa(n))
 	}
 	return nil
+}
+
+// listNames lists names, at most max of them.
+func listNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
+}
+
+// loadModels removes the models the jobs staged and the temporaries of
+// their writes (only those: the models directory may be the operator's
+// weights folder, where other programs write), and moves the next id
+// above every installed job model, job-<id>.safetensors or
+// job-<id>-<k>.safetensors.
+func (m *jobs) loadModels() error {
+	ents, err := os.ReadDir(m.modelsDir)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if n, ok := modelID(name); ok && n < math.MaxInt {
+			m.next = max(m.next, n+1)
+		}
+		// A model staged by a server that stopped before installing it
+		// (a job that still needs its model stages it again when it
+		// resumes), or a temporary of its write.
+		own := strings.HasPrefix(name, ".job-") || strings.HasPrefix(name, "..job-")
+		stale := own && (strings.HasSuffix(name, stagedExt) || strings.Contains(name, ".tmp-"))
+		if !stale || !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.Remove(filepath.Join(m.modelsDir, name)); err != nil {
+			m.logf("server: %v", err)
+		}
+	}
+	return nil
+}
+
+// modelID returns the job id of a model file's name (job-<id>.safetensors
+// or job-<id>-<k>.safetensors).
+func modelID(name string) (int, bool) {
+	s, ok := strings.CutPrefix(name, "job-")
+	if !ok {
+		return 0, false
+	}
+	if s, ok = strings.CutSuffix(s, ".safetensors"); !ok {
+		return 0, false
+	}
+	s, _, _ = strings.Cut(s, "-")
+	n, err := strconv.Atoi(s)
+	return n, err == nil && s == strconv.Itoa(n)
+}
+
+// loadJob reads the directory of job id at start. ok is false when the
+// directory is left as it is (not the server's, or, with err, its record
+// cannot be read); j is nil when it was an unfinished upload, now removed.
+func (m *jobs) loadJob(id string) (j *Job, ok bool, err error) {
+	d := m.jobDir(id)
+	b, err := os.ReadFile(filepath.Join(d, jobRecord))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, m.removeUpload(id), nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	j = new(Job)
+	if err := json.Unmarshal(b, j); err != nil {
+		return nil, false, fmt.Errorf("bad record %s: %w", jobRecord, err)
+	}
+	if j.ID != id {
+		return nil, false, fmt.Errorf("bad record %s: of job %q", jobRecord, j.ID)
+	}
+	if _, err := atomicfile.SweepDir(d); err != nil {
+		m.logf("server: job %s: %v", id, err)
+	}
+	return j, true, nil
+}
+
+// removeUpload removes the directory of an upload the server did not
+// finish receiving, and reports whether it did: only a directory with the
+// server's marker and no other entries than an upload's files (and the
+// temporaries of the job's record) is one.
+func (m *jobs) removeUpload(id string) bool {
+	d := m.jobDir(id)
+	ents, err := os.ReadDir(d)
+	if err != nil || !slices.ContainsFunc(ents, func(e fs.DirEntry) bool { return e.Name() == jobMarker }) {
+		return false
+	}
+	for _, e := range ents {
+		name := e.Name()
+		known := name == jobMarker || name == jobUploadTemp || name == jobTrain || name == jobDev ||
+			strings.HasPrefix(name, jobUploaded) || strings.HasPrefix(name, "."+jobRecord+".tmp-")
+		if !known || !e.Type().IsRegular() {
+			return false
+		}
+	}
+	if err := os.RemoveAll(d); err != nil {
+		m.logf("server: job %s: %v", id, err)
+	}
+	return true
 }
 
 // close stops the worker: a running job is interrupted (its checkpoint
@@ -208,17 +331,34 @@ func (m *jobs) queueFull() bool {
 
 // reserve creates the directory of a new job and returns its id. The job
 // exists once add has recorded it; discard removes the directory of one
-// that never was.
+// that never was. An id whose name exists in the jobs directory is
+// skipped: a job never starts in a directory it did not make. The
+// directory gets the server's marker first (see load).
 func (m *jobs) reserve() (string, error) {
 	m.mu.Lock()
-	id := strconv.Itoa(m.next)
-	m.next++
-	m.mu.Unlock()
-	if err := os.MkdirAll(m.jobDir(id), 0o755); err != nil {
-		return "", fmt.Errorf("server: %w", err)
+	defer m.mu.Unlock()
+	for {
+		if m.next < 1 || m.next == math.MaxInt {
+			return "", errors.New("server: no job id left")
+		}
+		id := strconv.Itoa(m.next)
+		m.next++
+		err := os.Mkdir(m.jobDir(id), 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("server: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(m.jobDir(id), jobMarker), []byte("discspan serve: job "+id+"\n"), 0o644); err != nil {
+			_ = os.RemoveAll(m.jobDir(id))
+			return "", fmt.Errorf("server: %w", err)
+		}
+		return id, nil
 	}
-	return id, nil
 }
+
+func (m *jobs) lastIDPath() string { return filepath.Join(m.dir, lastIDFile) }
 
 // discard removes a reserved job's directory.
 func (m *jobs) discard(id string) {
@@ -350,7 +490,8 @@ func (m *jobs) finishLocked(j *Job, s JobState, msg string) {
 
 // cleanup removes the files a finished job no longer needs: the upload,
 // the train/dev split, the checkpoint and the weights (a done job's are
-// in the models directory). The record and the training log stay.
+// in the models directory). The record, the training log and the
+// server's marker stay.
 func (m *jobs) cleanup(id string) {
 	d := m.jobDir(id)
 	ents, err := os.ReadDir(d)
@@ -359,7 +500,7 @@ func (m *jobs) cleanup(id string) {
 		return
 	}
 	for _, e := range ents {
-		if name := e.Name(); name != jobRecord && name != jobOut+".log.jsonl" {
+		if name := e.Name(); name != jobRecord && name != jobOut+".log.jsonl" && name != jobMarker {
 			if err := os.RemoveAll(filepath.Join(d, name)); err != nil {
 				m.logf("server: job %s: %v", id, err)
 			}
@@ -367,7 +508,8 @@ func (m *jobs) cleanup(id string) {
 	}
 }
 
-// remove deletes a finished job: its record and directory (not its model).
+// remove deletes a finished job: its record and directory (not its model);
+// the last id handed out is recorded first (see lastIDFile).
 // It reports whether the job existed and was finished.
 func (m *jobs) remove(id string) (existed, finished bool, err error) {
 	m.mu.Lock()
@@ -378,6 +520,10 @@ func (m *jobs) remove(id string) (existed, finished bool, err error) {
 	}
 	if !j.State.final() {
 		return true, false, nil
+	}
+	// Recorded before the directory goes: the id is never handed out again.
+	if err := atomicfile.WriteBytes(m.lastIDPath(), []byte(strconv.Itoa(m.next-1)+"\n")); err != nil {
+		return true, true, fmt.Errorf("server: job %s: %w", id, err)
 	}
 	if err := os.RemoveAll(m.jobDir(id)); err != nil {
 		return true, true, fmt.Errorf("server: job %s: %w", id, err)
@@ -454,12 +600,13 @@ func (m *jobs) loop() {
 		default:
 			// Installed under the lock, after the cancel check: the
 			// catalog never lists the model of a cancelled job.
-			if err := os.Rename(staged, m.modelPath(id)); err != nil {
+			name, err := m.install(staged, id)
+			if err != nil {
 				_ = os.Remove(staged)
 				m.failLocked(j, err)
 				break
 			}
-			j.Model = modelName(m.modelPath(id))
+			j.Model = name
 			m.finishLocked(j, JobDone, "")
 		}
 		m.running, m.cancelRun = "", nil
@@ -467,8 +614,65 @@ func (m *jobs) loop() {
 	}
 }
 
-func (m *jobs) modelPath(id string) string {
-	return filepath.Join(m.modelsDir, "job-"+id+".safetensors")
+// modelPath is where job id's model is installed, unless that name is
+// taken (see install).
+func (m *jobs) modelPath(id string) string { return m.modelPathK(id, 1) }
+
+// modelPathK is the k-th name install tries for job id's model:
+// job-<id>.safetensors, then job-<id>-<k>.safetensors.
+func (m *jobs) modelPathK(id string, k int) string {
+	if k == 1 {
+		return filepath.Join(m.modelsDir, "job-"+id+".safetensors")
+	}
+	return filepath.Join(m.modelsDir, "job-"+id+"-"+strconv.Itoa(k)+".safetensors")
+}
+
+// maxModelNames bounds the names install tries.
+const maxModelNames = 100
+
+// install gives job id's staged model its name in the models directory
+// and returns that name (without extension). It never replaces a file:
+// when job-<id>.safetensors exists (a file the operator put there), the
+// first free job-<id>-<k>.safetensors (k = 2, 3, ...) is taken, the job's
+// record names it (Model) and the log says why.
+func (m *jobs) install(staged, id string) (string, error) {
+	for k := 1; k <= maxModelNames; k++ {
+		p := m.modelPathK(id, k)
+		err := renameNoReplace(staged, p)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("server: installing the model: %w", err)
+		}
+		if k > 1 {
+			m.logf("server: job %s: %s exists (not replaced): the model is %s", id, filepath.Base(m.modelPath(id)), filepath.Base(p))
+		}
+		return modelName(p), nil
+	}
+	return "", fmt.Errorf("server: installing the model: %s and %d other names taken in %s", filepath.Base(m.modelPath(id)), maxModelNames-1, m.modelsDir)
+}
+
+// renameNoReplace renames oldpath to newpath unless newpath exists
+// (fs.ErrExist): a hard link, which fails on an existing name, then the
+// old name removed (best effort: a starting server removes staged
+// models). A file system without hard links gets a check, then a rename
+// (the server is the only one to write job models).
+func renameNoReplace(oldpath, newpath string) error {
+	err := os.Link(oldpath, newpath)
+	if err == nil {
+		_ = os.Remove(oldpath)
+		return nil
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fs.ErrExist
+	}
+	if _, serr := os.Lstat(newpath); serr == nil {
+		return fs.ErrExist
+	} else if !errors.Is(serr, fs.ErrNotExist) {
+		return serr
+	}
+	return os.Rename(oldpath, newpath)
 }
 
 // run trains a job (the loop installs its model). A panic of the training (a bug,
