@@ -332,13 +332,3 @@ func TestInstallNeverReplaces(t *testing.T) {
 		})
 	}
 }
-
-// TestJobsFolderWithComma: a jobs folder whose path has a comma, which the
-// trainer would read as two files, is refused at start, saying why.
-func TestJobsFolderWithComma(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "jobs,2026")
-	_, err := New(Options{JobsDir: dir, Loopback: true, Logf: t.Logf, TrainDefaults: tinyTrain})
-	if err == nil || !strings.Contains(err.Error(), "has a comma in its path") {
-		t.Errorf("New with the jobs folder %s: %v; want it refused, saying why", dir, err)
-	}
-}

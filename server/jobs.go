@@ -118,11 +118,6 @@ const (
 const lastIDFile = ".discspan-last-id"
 
 func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults func(*train.Options), logf func(string, ...any)) (*jobs, error) {
-	if strings.Contains(dir, ",") {
-		// The trainer reads its training data as a list separated by
-		// commas (train.Options.Train): every job would fail.
-		return nil, fmt.Errorf("server: the jobs folder %s has a comma in its path, which training cannot take: choose another", dir)
-	}
 	for _, d := range []string{dir, modelsDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("server: %w", err)
