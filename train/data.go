@@ -3,6 +3,7 @@ package train
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -369,11 +370,21 @@ const MaxRepeat = 100
 //
 // It returns the trees, each one's repeat count, and the number of
 // sentences dropped.
+// splitFileList splits a list of files separated by commas, unless the
+// whole list names a file that exists (a path with a comma in it, as a
+// server's jobs folder may have).
+func splitFileList(list string) []string {
+	if fi, err := os.Stat(strings.TrimSpace(list)); err == nil && !fi.IsDir() {
+		return []string{list}
+	}
+	return strings.Split(list, ",")
+}
+
 func readTrainingTrees(list string) ([]*tree.Tree, []int, int, error) {
 	var trees []*tree.Tree
 	var repeats []int
 	excluded := map[string]bool{}
-	for _, entry := range strings.Split(list, ",") {
+	for _, entry := range splitFileList(list) {
 		entry = strings.TrimSpace(entry)
 		exclude := strings.HasPrefix(entry, "-")
 		name, k, err := splitRepeat(strings.TrimPrefix(entry, "-"))

@@ -85,7 +85,7 @@ type teacherScorer func(models []*network.Model) (scorer.Scorer, string)
 // the scorer of a teacher's models and says where it scores (nil: their
 // mean on the CPU).
 func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, open teacherScorer, progress func(done, total int)) (teacherStats, error) {
-	paths := strings.Split(path, ",")
+	paths := splitFileList(path)
 	folds := len(paths)
 	st := teacherStats{DevF1: -1}
 	var hashes []string

@@ -332,7 +332,7 @@ func interrupted(ctx context.Context) bool { return ctx.Err() != nil }
 func (o Options) checkOutputs() error {
 	type file struct{ name, what string }
 	var inputs []file
-	for _, e := range strings.Split(o.Train, ",") {
+	for _, e := range splitFileList(o.Train) {
 		if name, _, err := splitRepeat(strings.TrimPrefix(strings.TrimSpace(e), "-")); err == nil && name != "" {
 			inputs = append(inputs, file{name, "training data"})
 		}

@@ -53,7 +53,7 @@ func (t *trainer) trainingData() string {
 // with a repeated file (see readTrainingTrees).
 func describeTrainingList(list string) string {
 	var in, out []string
-	for _, name := range strings.Split(list, ",") {
+	for _, name := range splitFileList(list) {
 		name = strings.TrimSpace(name)
 		if strings.HasPrefix(name, "-") {
 			out = append(out, filepath.Base(strings.TrimPrefix(name, "-")))

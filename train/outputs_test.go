@@ -114,3 +114,23 @@ func TestDiverged(t *testing.T) {
 		}
 	}
 }
+
+// TestCommaInPath: a training file whose path has a comma (a folder named
+// so, as a server's jobs folder may be) is read as one file, not as a list.
+func TestCommaInPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "jobs,2026")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := shortSentences(t, dir, 12, 8)
+	if !strings.Contains(data, ",") {
+		t.Fatalf("%s has no comma", data)
+	}
+	out := filepath.Join(dir, "out.safetensors")
+	if _, err := Run(t.Context(), Options{Train: data, Dev: data, Out: out, Config: smallConfig(), Epochs: 1, Device: "cpu", Workers: 1}); err != nil {
+		t.Fatalf("training on %s: %v", data, err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Error(err)
+	}
+}
