@@ -359,4 +359,4 @@ func decodeParens(s string) string {
 }
 
 // clipStr is clip for strings.
-func clipStr(s string) string { return clip([]byte(s)) }
+func clipStr(s string) string { return clip([]byte(s[:min(len(s), 41)])) }

@@ -39,7 +39,8 @@
 // cannot write so that it reads back the same (white space inside a field,
 // parent links that are out of range or form a cycle, a tree past a
 // readers' limit such as MaxTokens, MaxBrackets or MaxDepth, counted as
-// the tree is written, and so on).
+// the tree is written, or a line or TIGER-XML tag of more than
+// MaxLineBytes, and so on).
 //
 // # Export
 //

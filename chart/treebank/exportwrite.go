@@ -22,7 +22,8 @@ func exportHeader(version int) string {
 // kept when they are all distinct and in 500..999, and the nodes are then
 // written in the order of t.Nodes; otherwise all nodes are numbered from 500
 // in post-order (children before parents, siblings by leftmost word) and
-// written in that order.
+// written in that order. A line longer than MaxLineBytes, which the reader
+// would refuse, is an error naming it (each line is measured as it ends).
 func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]byte, error) {
 	l, err := makeLayout(t)
 	if err != nil {
@@ -43,6 +44,7 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 	}
 	nums, order := nodeNumbers(t, l)
 
+	start := len(dst)
 	dst = append(dst, "#BOS "...)
 	dst = append(dst, id...)
 	if t.BOSExtra != "" {
@@ -50,6 +52,9 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 		dst = append(dst, t.BOSExtra...)
 	}
 	dst = append(dst, '\n')
+	if err := checkLine(dst, start); err != nil {
+		return dst, fmt.Errorf("the #BOS line: %w", err)
+	}
 	parent := func(p int) int {
 		if p == tree.Root {
 			return 0
@@ -64,6 +69,7 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 		if err := checkExportValues(tok.Comment, tok.Sec, tok.Word, tok.Lemma, tok.Tag, tok.Morph, tok.Edge); err != nil {
 			return dst, fmt.Errorf("token %d (%q): %w", i, tok.Word, err)
 		}
+		start := len(dst)
 		dst = appendOpt(dst, tok.Word)
 		if version == 4 {
 			dst = appendOpt(append(dst, '\t'), tok.Lemma)
@@ -74,12 +80,16 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 		dst = strconv.AppendInt(append(dst, '\t'), int64(parent(tok.Parent)), 10)
 		dst = appendSec(dst, tok.Sec, parent)
 		dst = appendComment(dst, tok.Comment)
+		if err := checkLine(dst, start); err != nil {
+			return dst, fmt.Errorf("token %d (%q): %w", i, clipStr(tok.Word), err)
+		}
 	}
 	for _, i := range order {
 		nd := &t.Nodes[i]
 		if err := checkExportValues(nd.Comment, nd.Sec, nd.Lemma, nd.Label, nd.Morph, nd.Edge); err != nil {
 			return dst, fmt.Errorf("node %d (%s): %w", i, nd.Label, err)
 		}
+		start := len(dst)
 		dst = append(dst, '#')
 		dst = strconv.AppendInt(dst, int64(nums[i]), 10)
 		if version == 4 {
@@ -91,7 +101,11 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 		dst = strconv.AppendInt(append(dst, '\t'), int64(parent(nd.Parent)), 10)
 		dst = appendSec(dst, nd.Sec, parent)
 		dst = appendComment(dst, nd.Comment)
+		if err := checkLine(dst, start); err != nil {
+			return dst, fmt.Errorf("node %d (%s): %w", i, clipStr(nd.Label), err)
+		}
 	}
+	// Never longer than the #BOS line, which has the same id after "#BOS ".
 	dst = append(dst, "#EOS "...)
 	dst = append(dst, id...)
 	return append(dst, '\n'), nil

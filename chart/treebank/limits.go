@@ -44,7 +44,13 @@ import (
 //
 // The writers refuse a tree past one of these limits as they would write
 // it (more than MaxTokens words, MaxBrackets brackets or edges, MaxDepth
-// levels): what they write reads back.
+// levels, a line or a TIGER-XML tag of more than MaxLineBytes bytes): what
+// they write reads back. A line is measured without its "\n", a tag (with
+// its attributes, escaped) between its '<' and '>', as the readers do; the
+// TIGER-XML writer writes no text but white space between tags, and its
+// header declares no value longer than a tag of the body that holds it.
+// The TIGER-XML corpus id, in the <corpus> tag, is refused by every Write
+// and Flush.
 const (
 	// MaxLineBytes is the longest line of export, discbracket and
 	// bracketed (PTB) input.
@@ -64,6 +70,27 @@ const (
 // limitText is how errors name a limit.
 func limitText(what string, limit int) string {
 	return fmt.Sprintf("more than %d %s (the readers' limit)", limit, what)
+}
+
+// checkLine refuses the line of b from offset from to the "\n" that ends
+// b when it is longer than the readers take (MaxLineBytes bytes before the
+// "\n"). It takes constant time, so a writer checks each line it appends.
+func checkLine(b []byte, from int) error {
+	if n := len(b) - from - 1; n > MaxLineBytes {
+		return fmt.Errorf("a line of %d bytes: %s", n, limitText("bytes in a line", MaxLineBytes))
+	}
+	return nil
+}
+
+// checkTag refuses the TIGER-XML tag of b from its '<' at offset from to
+// the ">\n" that ends b when it is longer than the reader takes: more than
+// MaxLineBytes bytes between '<' and '>', which boundedXML counts. name
+// ("<t>") names the tag in the error. It takes constant time.
+func checkTag(b []byte, from int, name string) error {
+	if n := len(b) - from - len("<>\n"); n > MaxLineBytes {
+		return fmt.Errorf("the %s tag has %d bytes: %s", name, n, limitText("bytes between '<' and '>'", MaxLineBytes))
+	}
+	return nil
 }
 
 // depthLimitText is how errors name MaxDepth for a tree (rather than for

@@ -49,6 +49,7 @@ const tigerVRoot = "VROOT"
 // sentences are known, so the body is kept until finish.
 type tigerWriter struct {
 	corpusID string
+	idErr    error      // why corpusID cannot be written, or nil
 	body     []byte     // the sentences not yet moved to spill
 	spill    tigerSpill // the sentences before body, beyond spillAt bytes
 	spillAt  int
@@ -64,6 +65,7 @@ type tigerWriter struct {
 func newTigerWriter(corpusID string) *tigerWriter {
 	return &tigerWriter{
 		corpusID: corpusID,
+		idErr:    checkCorpusID(corpusID),
 		spillAt:  tigerSpillAt,
 		ids:      map[string]bool{},
 		pos:      map[string]bool{},
@@ -75,7 +77,8 @@ func newTigerWriter(corpusID string) *tigerWriter {
 }
 
 // add appends sentence t to the body; an empty t.ID is replaced by
-// fallbackID. Nothing is added when t cannot be written.
+// fallbackID. Nothing of t is added, to the body or to the values the
+// header declares, when t cannot be written.
 func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	l, err := makeLayout(t)
 	if err != nil {
@@ -94,8 +97,58 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	if tw.ids[id] {
 		return fmt.Errorf("sentence id %q: an earlier sentence has it (TIGER-XML ids must not repeat)", id)
 	}
-	tw.ids[id] = true
 	nums, _ := nodeNumbers(t, l)
+	b, err := appendTigerSentence(tw.body, t, id, l, nums)
+	if err != nil {
+		return err // tw.body keeps its length: what was appended is dropped
+	}
+	tw.ids[id] = true
+	tw.declare(t)
+	tw.body = b
+	if len(tw.body) >= tw.spillAt && tw.spill.take(tw.body) {
+		tw.body = tw.body[:0]
+	}
+	return nil
+}
+
+// declare records the values and optional features of sentence t, which
+// the header declares.
+func (tw *tigerWriter) declare(t *tree.Tree) {
+	sec := func(sec []tree.SecEdge) {
+		for _, s := range sec {
+			tw.secEdge[optValue(s.Label)] = true
+		}
+	}
+	// Every token and node is a child of a node or of the virtual root,
+	// so its edge label is that of one <edge>.
+	for i := range t.Tokens {
+		tok := &t.Tokens[i]
+		tw.pos[optValue(tok.Tag)] = true
+		tw.morph[optValue(tok.Morph)] = true
+		tw.edge[optValue(tok.Edge)] = true
+		tw.commentT = tw.commentT || tok.Comment != ""
+		sec(tok.Sec)
+	}
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		tw.cat[optValue(nd.Label)] = true
+		tw.edge[optValue(nd.Edge)] = true
+		if nd.Morph != "" {
+			tw.morphNT = true
+			tw.morph[nd.Morph] = true
+		}
+		tw.lemmaNT = tw.lemmaNT || nd.Lemma != ""
+		tw.commentNT = tw.commentNT || nd.Comment != ""
+		sec(nd.Sec)
+	}
+}
+
+// appendTigerSentence appends sentence t as an <s> element (see
+// WriteTigerXML), with sentence id id, layout l and node numbers nums. A
+// tag that the reader would refuse (see checkTag) is an error naming it:
+// each tag is measured as it ends, and nothing else (white space between
+// tags) can be long.
+func appendTigerSentence(b []byte, t *tree.Tree, id string, l *layout, nums []int) ([]byte, error) {
 	sep := "_"
 	if len(t.Tokens) >= minNodeNum {
 		sep = "_n" // terminal ids would collide with node ids
@@ -111,47 +164,27 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	termID := func(dst []byte, i int) []byte {
 		return strconv.AppendInt(append(append(dst, eid...), '_'), int64(i+1), 10)
 	}
-	secEdges := func(b []byte, sec []tree.SecEdge, indent string) []byte {
-		for _, s := range sec {
-			tw.secEdge[optValue(s.Label)] = true
-			b = append(b, indent...)
+	secEdges := func(b []byte, sec []tree.SecEdge) ([]byte, error) {
+		for k, s := range sec {
+			b = append(b, "            "...)
+			at := len(b)
 			b = appendAttr(append(b, `<secedge label="`...), optValue(s.Label))
 			b = nodeID(append(b, `" idref="`...), s.Parent)
 			b = append(b, "\"/>\n"...)
+			if err := checkTag(b, at, "<secedge>"); err != nil {
+				return b, fmt.Errorf("secondary edge %d: %w", k, err)
+			}
 		}
-		return b
+		return b, nil
 	}
-
-	b := tw.body
-	b = append(append(b, `    <s id="`...), eid...)
-	if t.BOSExtra != "" {
-		b = appendAttr(append(b, `" comment="`...), t.BOSExtra)
-	}
-	b = nodeID(append(b, "\">\n      <graph root=\""...), tree.Root)
-	b = append(b, "\">\n        <terminals>\n"...)
-	for i := range t.Tokens {
-		tok := &t.Tokens[i]
-		tw.pos[optValue(tok.Tag)] = true
-		tw.morph[optValue(tok.Morph)] = true
-		b = termID(append(b, `          <t id="`...), i)
-		b = appendAttr(append(b, `" word="`...), tok.Word)
-		b = appendAttr(append(b, `" lemma="`...), optValue(tok.Lemma))
-		b = appendAttr(append(b, `" pos="`...), optValue(tok.Tag))
-		b = appendAttr(append(b, `" morph="`...), optValue(tok.Morph))
-		if tok.Comment != "" {
-			tw.commentT = true
-			b = appendAttr(append(b, `" comment="`...), tok.Comment)
+	// slotName names node slot, or the virtual root, in errors.
+	slotName := func(slot int) string {
+		if slot == len(t.Nodes) {
+			return "the virtual root"
 		}
-		if len(tok.Sec) == 0 {
-			b = append(b, "\"/>\n"...)
-			continue
-		}
-		b = append(b, "\">\n"...)
-		b = secEdges(b, tok.Sec, "            ")
-		b = append(b, "          </t>\n"...)
+		return fmt.Sprintf("node %d (%s)", slot, clipStr(t.Nodes[slot].Label))
 	}
-	b = append(b, "        </terminals>\n        <nonterminals>\n"...)
-	edges := func(b []byte, slot int) []byte {
+	edges := func(b []byte, slot int) ([]byte, error) {
 		for _, c := range l.kids[slot] {
 			label := ""
 			if c.node {
@@ -159,8 +192,9 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 			} else {
 				label = t.Tokens[c.idx].Edge
 			}
-			tw.edge[optValue(label)] = true
-			b = appendAttr(append(b, `            <edge label="`...), optValue(label))
+			b = append(b, "            "...)
+			at := len(b)
+			b = appendAttr(append(b, `<edge label="`...), optValue(label))
 			b = append(b, `" idref="`...)
 			if c.node {
 				b = nodeID(b, c.idx)
@@ -168,39 +202,113 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 				b = termID(b, c.idx)
 			}
 			b = append(b, "\"/>\n"...)
+			if err := checkTag(b, at, "<edge>"); err != nil {
+				kind := "token"
+				if c.node {
+					kind = "node"
+				}
+				return b, fmt.Errorf("%s: the edge to %s %d: %w", slotName(slot), kind, c.idx, err)
+			}
 		}
-		return b
+		return b, nil
 	}
+
+	b = append(b, "    "...)
+	at := len(b)
+	b = append(append(b, `<s id="`...), eid...)
+	if t.BOSExtra != "" {
+		b = appendAttr(append(b, `" comment="`...), t.BOSExtra)
+	}
+	b = append(b, "\">\n"...)
+	if err := checkTag(b, at, "<s>"); err != nil {
+		return b, err
+	}
+	b = append(b, "      "...)
+	at = len(b)
+	b = nodeID(append(b, `<graph root="`...), tree.Root)
+	b = append(b, "\">\n"...)
+	if err := checkTag(b, at, "<graph>"); err != nil {
+		return b, err
+	}
+	b = append(b, "        <terminals>\n"...)
+	var err error
+	for i := range t.Tokens {
+		tok := &t.Tokens[i]
+		b = append(b, "          "...)
+		at := len(b)
+		b = termID(append(b, `<t id="`...), i)
+		b = appendAttr(append(b, `" word="`...), tok.Word)
+		b = appendAttr(append(b, `" lemma="`...), optValue(tok.Lemma))
+		b = appendAttr(append(b, `" pos="`...), optValue(tok.Tag))
+		b = appendAttr(append(b, `" morph="`...), optValue(tok.Morph))
+		if tok.Comment != "" {
+			b = appendAttr(append(b, `" comment="`...), tok.Comment)
+		}
+		if len(tok.Sec) == 0 {
+			b = append(b, "\"/>\n"...)
+		} else {
+			b = append(b, "\">\n"...)
+		}
+		if err = checkTag(b, at, "<t>"); err == nil && len(tok.Sec) > 0 {
+			b, err = secEdges(b, tok.Sec)
+			b = append(b, "          </t>\n"...)
+		}
+		if err != nil {
+			return b, fmt.Errorf("token %d (%q): %w", i, clipStr(tok.Word), err)
+		}
+	}
+	b = append(b, "        </terminals>\n        <nonterminals>\n"...)
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
-		tw.cat[optValue(nd.Label)] = true
-		b = nodeID(append(b, `          <nt id="`...), i)
+		b = append(b, "          "...)
+		at := len(b)
+		b = nodeID(append(b, `<nt id="`...), i)
 		b = appendAttr(append(b, `" cat="`...), optValue(nd.Label))
 		if nd.Lemma != "" {
-			tw.lemmaNT = true
 			b = appendAttr(append(b, `" lemma="`...), nd.Lemma)
 		}
 		if nd.Morph != "" {
-			tw.morphNT = true
-			tw.morph[nd.Morph] = true
 			b = appendAttr(append(b, `" morph="`...), nd.Morph)
 		}
 		if nd.Comment != "" {
-			tw.commentNT = true
 			b = appendAttr(append(b, `" comment="`...), nd.Comment)
 		}
 		b = append(b, "\">\n"...)
-		b = edges(b, i)
-		b = secEdges(b, nd.Sec, "            ")
+		if err := checkTag(b, at, "<nt>"); err != nil {
+			return b, fmt.Errorf("%s: %w", slotName(i), err)
+		}
+		if b, err = edges(b, i); err != nil {
+			return b, err
+		}
+		if b, err = secEdges(b, nd.Sec); err != nil {
+			return b, fmt.Errorf("%s: %w", slotName(i), err)
+		}
 		b = append(b, "          </nt>\n"...)
 	}
-	b = nodeID(append(b, `          <nt id="`...), tree.Root)
+	b = append(b, "          "...)
+	at = len(b)
+	b = nodeID(append(b, `<nt id="`...), tree.Root)
 	b = append(b, `" cat="`+tigerVRoot+"\">\n"...)
-	b = edges(b, len(t.Nodes))
-	b = append(b, "          </nt>\n        </nonterminals>\n      </graph>\n    </s>\n"...)
-	tw.body = b
-	if len(tw.body) >= tw.spillAt && tw.spill.take(tw.body) {
-		tw.body = tw.body[:0]
+	if err := checkTag(b, at, "<nt>"); err != nil {
+		return b, fmt.Errorf("the virtual root: %w", err)
+	}
+	if b, err = edges(b, len(t.Nodes)); err != nil {
+		return b, err
+	}
+	return append(b, "          </nt>\n        </nonterminals>\n      </graph>\n    </s>\n"...), nil
+}
+
+// checkCorpusID reports a corpus id that the document cannot hold: one
+// that XML cannot hold (see checkXMLString) or whose <corpus> tag (see
+// finish) is longer than the reader takes. The id is also the text of the
+// <name> element, which is shorter.
+func checkCorpusID(id string) error {
+	if err := checkXMLString(id); err != nil {
+		return fmt.Errorf("treebank: TigerXML corpus id %q: %w", id, err)
+	}
+	tag := appendAttr([]byte(`<corpus id="`), id)
+	if err := checkTag(append(tag, "\">\n"...), 0, "<corpus>"); err != nil {
+		return fmt.Errorf("treebank: TigerXML corpus id %q: %w", clipStr(id), err)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package treebank
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -60,7 +59,7 @@ type WriteError struct {
 }
 
 func (e *WriteError) Error() string {
-	return fmt.Sprintf("treebank: write %v: tree %d (id %q): %v", e.Format, e.N, e.ID, e.Err)
+	return fmt.Sprintf("treebank: write %v: tree %d (id %q): %v", e.Format, e.N, clipStr(e.ID), e.Err)
 }
 
 func (e *WriteError) Unwrap() error { return e.Err }
@@ -89,9 +88,8 @@ func (w *Writer) Write(t *tree.Tree) error {
 		if w.ptb {
 			p = ptbParens
 		}
-		w.buf, err = appendDiscbracket(w.buf[:0], t, p)
-		if line := len(bytes.TrimSuffix(w.buf, []byte("\n"))); err == nil && line > MaxLineBytes {
-			err = fmt.Errorf("a line of %d bytes: %s", line, limitText("bytes in a line", MaxLineBytes))
+		if w.buf, err = appendDiscbracket(w.buf[:0], t, p); err == nil {
+			err = checkLine(w.buf, 0)
 		}
 	case w.format == TigerXML:
 		err = w.tiger.add(t, strconv.Itoa(w.n+1))
@@ -142,10 +140,8 @@ func (w *Writer) check() error {
 		return fmt.Errorf("treebank: export format version %d: want 3 or 4", w.version)
 	case w.format == TigerXML && w.tiger.finished:
 		return fmt.Errorf("treebank: write %v: the document was completed by Flush", w.format)
-	case w.format == TigerXML:
-		if err := checkXMLString(w.tiger.corpusID); err != nil {
-			return fmt.Errorf("treebank: TigerXML corpus id %q: %w", w.tiger.corpusID, err)
-		}
+	case w.format == TigerXML && w.tiger.idErr != nil:
+		return w.tiger.idErr
 	}
 	return nil
 }
