@@ -172,9 +172,9 @@
 // # Builds without a device
 //
 // Natively the scorer runs on wgpu-native, linked through cgo, whose
-// library the cogentcore/webgpu module ships for linux/amd64, darwin and
-// windows/amd64. In any other build (CGO_ENABLED=0, a cross-compilation
-// without a C compiler, linux/arm64 and the rest) the package still builds
+// library the cogentcore/webgpu module ships for linux and windows (amd64,
+// arm64) and darwin. In any other build (CGO_ENABLED=0, a cross-compilation
+// without a C compiler, linux/386 and the rest) the package still builds
 // (nodevice.go): ProbeAdapter and the constructors fail with an error
 // matching ErrNoAdapter and scorer.ErrUnavailable that says why, so that
 // callers score on the CPU (TestNoNativeWebGPU, run by make test-nocgo).

@@ -1,4 +1,4 @@
-//go:build !js && !(cgo && ((linux && amd64) || darwin || (windows && amd64)))
+//go:build !js && !(cgo && ((linux && (amd64 || arm64)) || darwin || (windows && (amd64 || arm64))))
 
 package webgpu
 
@@ -13,7 +13,7 @@ import (
 // This file is the package in a build without wgpu-native: one made with
 // CGO_ENABLED=0 (a static binary, or any cross-compilation, where Go turns
 // cgo off), or for a platform whose wgpu-native library the
-// cogentcore/webgpu module does not ship (linux/arm64, for one). Everything
+// cogentcore/webgpu module does not ship (linux/386, for one). Everything
 // that does not need a device works as in every build (the plan, the
 // layouts, the WGSL sources, float16 rounding); ProbeAdapter and the
 // constructors fail with an error matching ErrNoAdapter and
@@ -28,10 +28,10 @@ func errNotBuilt() error {
 // platform has none, or (where it has) cgo was off.
 func whyNotBuilt(goos, goarch string) string {
 	switch {
-	case goos == "linux" && goarch == "amd64", goos == "darwin", goos == "windows" && goarch == "amd64":
+	case (goos == "linux" || goos == "windows") && (goarch == "amd64" || goarch == "arm64"), goos == "darwin":
 		return "it was built with cgo off (CGO_ENABLED=0, or a cross-compilation without a C compiler); build it with CGO_ENABLED=1"
 	}
-	return "wgpu-native has no library for " + goos + "/" + goarch + " (it has for linux/amd64, darwin and windows/amd64)"
+	return "wgpu-native has no library for " + goos + "/" + goarch + " (it has for linux and windows on amd64 and arm64, and darwin)"
 }
 
 // Scorer is WebGPU's scorer; in this build none can be made (New fails),

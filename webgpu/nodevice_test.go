@@ -1,4 +1,4 @@
-//go:build !js && !(cgo && ((linux && amd64) || darwin || (windows && amd64)))
+//go:build !js && !(cgo && ((linux && (amd64 || arm64)) || darwin || (windows && (amd64 || arm64))))
 
 package webgpu
 
@@ -20,7 +20,8 @@ func TestWhyNotBuilt(t *testing.T) {
 		{"linux", "amd64", "CGO_ENABLED=0"},
 		{"darwin", "arm64", "CGO_ENABLED=0"},
 		{"windows", "amd64", "CGO_ENABLED=0"},
-		{"linux", "arm64", "no library for linux/arm64"},
+		{"linux", "arm64", "CGO_ENABLED=0"},
+		{"linux", "386", "no library for linux/386"},
 		{"freebsd", "amd64", "no library for freebsd/amd64"},
 	} {
 		if got := whyNotBuilt(c.goos, c.goarch); !strings.Contains(got, c.want) {

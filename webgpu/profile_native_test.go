@@ -1,4 +1,4 @@
-//go:build !js && cgo && ((linux && amd64) || darwin || (windows && amd64))
+//go:build !js && cgo && ((linux && (amd64 || arm64)) || darwin || (windows && (amd64 || arm64)))
 
 package webgpu
 
