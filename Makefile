@@ -75,32 +75,40 @@ demo:
 
 # The app's files in $(WEB): the wasm binary (page and parsing worker),
 # Go's wasm_exec.js (also put in front of worker.js), the page, the service
-# worker (the last two naming the build: wasm/stamp), and gzip (and, where the brotli tool is installed, brotli)
-# variants that the server prefers.
-# Files are compressed again only when they changed, so that later runs
-# are quick.
+# worker (the last two naming the build: wasm/stamp), and gzip (and, where
+# the brotli tool is installed, brotli) variants that the server prefers.
+# The build is made whole in $(WEB)/.next (hidden: never served), then
+# moved into place file by file, the page last, so that a server serving
+# $(WEB) meanwhile hands out files of two builds for milliseconds, not for
+# the seconds of the build. Files that did not change are kept as they
+# were, with their compressed variants (never older than the file: the
+# server would not serve them), so that later runs are quick.
+APP_FILES := main.wasm wasm_exec.js worker.js boot.js vugu.js app.css sw.js index.html
 wasm:
 	@$(GO) version >/dev/null
 	@echo "wasm: building the browser app in $(WEB) (the first build takes a few minutes; later ones take seconds)"
 	cd ui/components && $(GO) generate .
 	$(GO) generate ./network/internal/wasmsimd
-	@mkdir -p $(WEB)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/main.wasm ./wasm
-	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/
-	cp -p $(filter-out wasm/web/worker.js,$(wildcard wasm/web/*)) $(WEB)/
+	@rm -rf $(WEB)/.next && mkdir -p $(WEB)/.next
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/.next/main.wasm ./wasm
+	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/.next/
+	cp -p $(filter-out wasm/web/worker.js,$(wildcard wasm/web/*)) $(WEB)/.next/
 	@# The parsing worker's script holds wasm_exec.js: the worker fetches nothing.
-	@cat "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" wasm/web/worker.js > $(WEB)/worker.js.new
-	@if cmp -s $(WEB)/worker.js.new $(WEB)/worker.js; then rm $(WEB)/worker.js.new; else mv $(WEB)/worker.js.new $(WEB)/worker.js; fi
+	@cat "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" wasm/web/worker.js > $(WEB)/.next/worker.js
 	@# The build's name (a hash of its files) in index.html and sw.js: pages
 	@# ask for their files with ?b=<build>, and the service worker keeps
 	@# each build's files apart.
-	@echo "wasm: build $$($(GO) run ./wasm/stamp $(WEB))"
+	@build=$$($(GO) run ./wasm/stamp $(WEB)/.next) && echo "wasm: build $$build"
 	@echo "wasm: compressing the changed files (gzip, and brotli where installed)"
-	@cd $(WEB) && for f in main.wasm wasm_exec.js boot.js worker.js sw.js app.css index.html; do \
-		if [ ! -f $$f.gz ] || [ $$f -nt $$f.gz ]; then gzip -9 -k -f $$f; fi; \
-		if ! command -v brotli >/dev/null 2>&1; then rm -f $$f.br; \
-		elif [ ! -f $$f.br ] || [ $$f -nt $$f.br ]; then brotli -f -q 11 $$f; fi; \
+	@cd $(WEB)/.next && for f in $(filter-out vugu.js,$(APP_FILES)); do \
+		if cmp -s $$f ../$$f && [ -f ../$$f.gz ] && [ ! ../$$f -nt ../$$f.gz ]; then cp -p ../$$f ../$$f.gz .; else gzip -9 -k -f $$f; fi; \
+		if ! command -v brotli >/dev/null 2>&1; then :; \
+		elif cmp -s $$f ../$$f && [ -f ../$$f.br ] && [ ! ../$$f -nt ../$$f.br ]; then cp -p ../$$f.br .; else brotli -f -q 11 $$f; fi; \
 	done
+	@cd $(WEB) && for f in $(APP_FILES); do \
+		for v in $$f.gz $$f.br; do if [ -f .next/$$v ]; then mv -f .next/$$v $$v; else rm -f $$v; fi; done; \
+		mv -f .next/$$f $$f; \
+	done && rmdir .next
 	@echo "wasm: $$(wc -c <$(WEB)/main.wasm) bytes, $$(wc -c <$(WEB)/main.wasm.gz) gzipped (budget 4 MB)"
 
 # The network's wasm SIMD kernels under Node (part of make test): the

@@ -282,6 +282,9 @@ func waitKeptBuilds(t *testing.T, ctx context.Context, newest, previous string) 
 		if kept.Newest == newest {
 			t.Fatalf("the service worker keeps the builds %+v; want %s after %s", kept, newest, previous)
 		}
+		if deadline, limited := t.Deadline(); limited && time.Until(deadline) < 10*time.Second {
+			t.Fatalf("gave up waiting for the service worker to keep the builds %s and %s (it keeps %+v), at the test's deadline", newest, previous, kept)
+		}
 		time.Sleep(100 * time.Millisecond)
 	}
 }
@@ -296,32 +299,44 @@ func TestBrowserDropsUnlistedWeights(t *testing.T) {
 	data := apptest.Model(t, 1, words, other)
 	srv := serveApp(t, web, data)
 	ctx := newBrowser(t, chrome)
-	load(t, ctx, srv.URL+"/?backend=cpu")
+	// The stale entry is put before the app starts (on another page of
+	// its origin), so that the app's first load is what must drop it.
 	stale := api.WeightsURL(strings.Repeat("0", 64))
-	var urls []string
-	err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1")
-		.then((c) => c.put(`+"`"+stale+"`"+`, new Response("weights of an older version")).then(() => c.keys()))
-		.then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(urls) != 3 {
-		t.Fatalf("the data cache holds %v; want the model list, the model's weights and the stale weights", urls)
-	}
-	load(t, ctx, srv.URL+"/?backend=cpu")
-	for {
-		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1").then((c) => c.keys())
-			.then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	cached := func(script string) []string {
+		t.Helper()
+		var urls []string
+		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1")`+script+`
+			.then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls,
+			func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Contains(urls, stale) {
-			break
+		return urls
+	}
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/api/models")); err != nil {
+		t.Fatal(err)
+	}
+	if urls := cached(`.then((c) => c.put("` + stale + `", new Response("weights of an older version")).then(() => c))`); !slices.Equal(urls, []string{stale}) {
+		t.Fatalf("the data cache holds %v; want the stale weights only", urls)
+	}
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	waitFor(t, "the stale weights to leave the data cache", func() bool { return !slices.Contains(cached(""), stale) })
+	if urls := cached(""); len(urls) != 2 || !slices.ContainsFunc(urls, func(u string) bool { return strings.HasPrefix(u, api.WeightsPrefix) }) {
+		t.Errorf("after the load the data cache holds %v; want the model list and the listed model's weights", urls)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test with what it waited
+// for shortly before the test's deadline (there is no other time limit: a
+// busy machine is slow, not wrong).
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline, limited := t.Deadline()
+	for !cond() {
+		if limited && time.Until(deadline) < 10*time.Second {
+			t.Fatalf("gave up waiting for %s at the test's deadline", what)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-	if len(urls) != 2 || !slices.ContainsFunc(urls, func(u string) bool { return strings.HasPrefix(u, api.WeightsPrefix) }) {
-		t.Errorf("after the reload the data cache holds %v; want the model list and the listed model's weights", urls)
 	}
 }
 

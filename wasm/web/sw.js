@@ -56,7 +56,15 @@ async function keptBuilds(cache) {
 
 // settle records build as the newest build once its page and files are
 // all kept, and drops the copies of builds older than the one before it.
-async function settle(build) {
+// Settles run one at a time: two at once (pages of two builds loading
+// around a deploy) could each drop the other's copies.
+let settling = Promise.resolve();
+function settle(build) {
+  settling = settling.then(() => settleNow(build), () => settleNow(build));
+  return settling;
+}
+
+async function settleNow(build) {
   if (!build) return;
   const cache = await caches.open(APP_CACHE);
   const keys = [pageKey(build), ...BUILD_FILES.map((f) => keyOf(at(f + "?b=" + build)))];
