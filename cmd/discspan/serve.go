@@ -176,13 +176,20 @@ func embeddedWeightsFile() (path string, cleanup func(), err error) {
 	if cache, err := os.UserCacheDir(); err == nil {
 		dir := filepath.Join(cache, "discspan", "default-"+hex.EncodeToString(sum[:])[:16])
 		path := filepath.Join(dir, weights.DefaultName)
-		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == int64(len(data)) {
-			if _, err := weights.Verify(path); err == nil {
-				return path, func() {}, nil
-			}
+		if kept, err := os.ReadFile(path); err == nil && sha256.Sum256(kept) == sum {
+			return path, func() {}, nil
 		}
 		if err := os.MkdirAll(dir, 0o755); err == nil {
 			if err := atomicfile.WriteBytes(path, data); err == nil {
+				// The copies of other versions' embedded models go (a
+				// binary of another version writes its own again).
+				if old, err := filepath.Glob(filepath.Join(cache, "discspan", "default-*")); err == nil {
+					for _, o := range old {
+						if o != dir {
+							_ = os.RemoveAll(o)
+						}
+					}
+				}
 				return path, func() {}, nil
 			}
 		}

@@ -434,6 +434,10 @@ func TestServeWeights(t *testing.T) {
 				if err := os.WriteFile(paths[0], []byte("damaged"), 0o644); err != nil {
 					t.Fatal(err)
 				}
+				other := filepath.Join(cache, "discspan", "default-0123456789abcdef")
+				if err := os.MkdirAll(other, 0o755); err != nil {
+					t.Fatal(err)
+				}
 				again, _, cleanup, err := serveWeights(tc.flag)
 				if err != nil {
 					t.Fatal(err)
@@ -441,6 +445,9 @@ func TestServeWeights(t *testing.T) {
 				cleanup()
 				if b, err := os.ReadFile(again[0]); again[0] != paths[0] || err != nil || !bytes.Equal(b, weights.DefaultBytes()) {
 					t.Errorf("the next start: %s (%d bytes, %v); want %s whole again", again[0], len(b), err, paths[0])
+				}
+				if _, err := os.Stat(other); !os.IsNotExist(err) {
+					t.Errorf("another version's copy %s is left (%v)", other, err)
 				}
 			}
 		})
