@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,8 +40,11 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 			continue
 		}
 		// eval reads its files twice (a first pass checks and counts
-		// them): standard input is kept in a temporary file meanwhile.
-		path, remove, spoolErr := spoolStdin(stdinFormat)
+		// them): standard input is kept in a temporary file meanwhile,
+		// removed also when a signal stops eval (Ctrl-C in a pipeline).
+		signalled, release := onInterrupt(stderr, "discspan eval: interrupted")
+		defer release()
+		path, remove, spoolErr := spoolStdin(stdinFormat, signalled)
 		if spoolErr != nil {
 			return spoolErr
 		}
@@ -162,13 +166,25 @@ var formatExtension = map[treebank.Format]string{
 
 // spoolStdin copies standard input into a temporary file named for format
 // f (its extension), for a command that reads its input twice, and returns
-// its path and a function that removes it.
-func spoolStdin(f treebank.Format) (path string, remove func(), err error) {
+// its path and a function that removes it. A signal (signalled done) while
+// it copies or later removes the file and ends the process with 128+N.
+func spoolStdin(f treebank.Format, signalled context.Context) (path string, remove func(), err error) {
 	tmp, err := os.CreateTemp("", "discspan-stdin-*"+formatExtension[f])
 	if err != nil {
 		return "", nil, fmt.Errorf("keeping standard input: %w", err)
 	}
-	remove = func() { _ = os.Remove(tmp.Name()) }
+	stop := context.AfterFunc(signalled, func() {
+		sig, ok := context.Cause(signalled).(*signalError)
+		if !ok {
+			return // released: no signal came
+		}
+		_ = os.Remove(tmp.Name())
+		os.Exit(sig.exitStatus())
+	})
+	remove = func() {
+		stop()
+		_ = os.Remove(tmp.Name())
+	}
 	if _, err := io.Copy(tmp, os.Stdin); err != nil {
 		tmp.Close()
 		remove()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/chart/treebank"
 )
@@ -168,4 +169,47 @@ func TestParseInterruptedInTheLastBatch(t *testing.T) {
 		}
 	}
 	t.Logf("%d trees; %s", len(trees), strings.TrimSpace(stderr.String()))
+}
+
+// TestEvalInterruptedRemovesStandardInput: a signal while eval keeps its
+// standard input in a temporary file (a Ctrl-C in parse | eval GOLD -)
+// removes the file and exits with 128+N.
+func TestEvalInterruptedRemovesStandardInput(t *testing.T) {
+	dir := t.TempDir()
+	gold := filepath.Join(dir, "gold.discbracket")
+	if err := os.WriteFile(gold, []byte("(ROOT (S (NN 0=a) (NN 1=b)))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := mainCommand("eval", gold, "-")
+	cmd.Env = append(cmd.Env, "TMPDIR="+dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if _, err := io.WriteString(stdin, "(ROOT (S (NN 0=a) (NN 1=b)))\n"); err != nil {
+		t.Fatal(err)
+	}
+	for { // eval is keeping standard input (the pipe stays open)
+		if kept, _ := filepath.Glob(filepath.Join(dir, "discspan-stdin-*")); len(kept) == 1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 143 {
+		t.Errorf("exit %v, want status 143 (stderr %s)", err, stderr.String())
+	}
+	if kept, _ := filepath.Glob(filepath.Join(dir, "discspan-stdin-*")); len(kept) != 0 {
+		t.Errorf("left behind: %v", kept)
+	}
 }
