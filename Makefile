@@ -81,8 +81,10 @@ demo:
 # moved into place file by file, the page last, so that a server serving
 # $(WEB) meanwhile hands out files of two builds for milliseconds, not for
 # the seconds of the build. Files that did not change are kept as they
-# were, with their compressed variants (never older than the file: the
-# server would not serve them), so that later runs are quick.
+# were, with their compressed variants, so that later runs are quick; a
+# variant gets its file's time (touch -r: the server does not serve a
+# variant older than its file, and some gzip and brotli versions keep the
+# time to the second only).
 APP_FILES := main.wasm wasm_exec.js worker.js boot.js vugu.js app.css sw.js index.html
 wasm:
 	@$(GO) version >/dev/null
@@ -92,7 +94,7 @@ wasm:
 	@rm -rf $(WEB)/.next && mkdir -p $(WEB)/.next
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -o $(WEB)/.next/main.wasm ./wasm
 	cp -p "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" $(WEB)/.next/
-	cp -p $(filter-out wasm/web/worker.js,$(wildcard wasm/web/*)) $(WEB)/.next/
+	cp -p $(addprefix wasm/web/,$(filter-out main.wasm wasm_exec.js worker.js,$(APP_FILES))) $(WEB)/.next/
 	@# The parsing worker's script holds wasm_exec.js: the worker fetches nothing.
 	@cat "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" wasm/web/worker.js > $(WEB)/.next/worker.js
 	@# The build's name (a hash of its files) in index.html and sw.js: pages
@@ -101,14 +103,16 @@ wasm:
 	@build=$$($(GO) run ./wasm/stamp $(WEB)/.next) && echo "wasm: build $$build"
 	@echo "wasm: compressing the changed files (gzip, and brotli where installed)"
 	@cd $(WEB)/.next && for f in $(filter-out vugu.js,$(APP_FILES)); do \
-		if cmp -s $$f ../$$f && [ -f ../$$f.gz ] && [ ! ../$$f -nt ../$$f.gz ]; then cp -p ../$$f ../$$f.gz .; else gzip -9 -k -f $$f; fi; \
+		if cmp -s $$f ../$$f; then cp -p ../$$f $$f; fi; \
+		if cmp -s $$f ../$$f && [ -f ../$$f.gz ] && [ ! ../$$f -nt ../$$f.gz ]; then cp -p ../$$f.gz .; else gzip -9 -k -f $$f || exit 1; fi; \
 		if ! command -v brotli >/dev/null 2>&1; then :; \
-		elif cmp -s $$f ../$$f && [ -f ../$$f.br ] && [ ! ../$$f -nt ../$$f.br ]; then cp -p ../$$f.br .; else brotli -f -q 11 $$f; fi; \
+		elif cmp -s $$f ../$$f && [ -f ../$$f.br ] && [ ! ../$$f -nt ../$$f.br ]; then cp -p ../$$f.br .; else brotli -f -q 11 $$f || exit 1; fi; \
+		touch -r $$f $$f.gz; if [ -f $$f.br ]; then touch -r $$f $$f.br; fi; \
 	done
 	@cd $(WEB) && for f in $(APP_FILES); do \
 		for v in $$f.gz $$f.br; do if [ -f .next/$$v ]; then mv -f .next/$$v $$v; else rm -f $$v; fi; done; \
-		mv -f .next/$$f $$f; \
-	done && rmdir .next
+		mv -f .next/$$f $$f || exit 1; \
+	done && rm -rf .next
 	@echo "wasm: $$(wc -c <$(WEB)/main.wasm) bytes, $$(wc -c <$(WEB)/main.wasm.gz) gzipped (budget 4 MB)"
 
 # The network's wasm SIMD kernels under Node (part of make test): the

@@ -59,6 +59,10 @@ type etag struct {
 
 func newStatic(fsys fs.FS) *static { return &static{fsys: fsys, etags: map[string]etag{}} }
 
+// variantSlack is how much older than its file a precompressed variant
+// may be and still be served (see serve).
+const variantSlack = 2 * time.Second
+
 // encodings are the precompressed variants, best first.
 var encodings = []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}}
 
@@ -86,9 +90,10 @@ func (s *static) serve(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		// A variant older than the file (the file replaced, the variant
-		// not made again yet, as during make wasm) is another version:
-		// the file is served instead.
-		if v, err := fs.Stat(s.fsys, name+enc.ext); plainErr == nil && err == nil && v.ModTime().Before(plain.ModTime()) {
+		// not made again yet) is another version: the file is served
+		// instead. Two seconds are allowed for tools and file systems
+		// that keep times to the second or two.
+		if v, err := fs.Stat(s.fsys, name+enc.ext); plainErr == nil && err == nil && v.ModTime().Add(variantSlack).Before(plain.ModTime()) {
 			continue
 		}
 		if s.try(w, r, name, name+enc.ext, enc.name) {

@@ -282,7 +282,7 @@ func waitKeptBuilds(t *testing.T, ctx context.Context, newest, previous string) 
 		if kept.Newest == newest {
 			t.Fatalf("the service worker keeps the builds %+v; want %s after %s", kept, newest, previous)
 		}
-		if deadline, limited := t.Deadline(); limited && time.Until(deadline) < 10*time.Second {
+		if deadline, limited := t.Deadline(); limited && time.Until(deadline) < 25*time.Second { // before the browser's own end (browserWait)
 			t.Fatalf("gave up waiting for the service worker to keep the builds %s and %s (it keeps %+v), at the test's deadline", newest, previous, kept)
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -333,7 +333,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline, limited := t.Deadline()
 	for !cond() {
-		if limited && time.Until(deadline) < 10*time.Second {
+		if limited && time.Until(deadline) < 25*time.Second { // before the browser's own end (browserWait)
 			t.Fatalf("gave up waiting for %s at the test's deadline", what)
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -28,7 +28,8 @@ func errNotBuilt() error {
 // platform has none, or (where it has) cgo was off.
 func whyNotBuilt(goos, goarch string) string {
 	switch {
-	case (goos == "linux" || goos == "windows") && (goarch == "amd64" || goarch == "arm64"), goos == "darwin":
+	case (goos == "linux" || goos == "windows") && (goarch == "amd64" || goarch == "arm64"), goos == "darwin",
+		goos == "ios", goos == "android" && (goarch == "amd64" || goarch == "arm64"):
 		return "it was built with cgo off (CGO_ENABLED=0, or a cross-compilation without a C compiler); build it with CGO_ENABLED=1"
 	}
 	return "wgpu-native has no library for " + goos + "/" + goarch + " (it has for linux and windows on amd64 and arm64, and darwin)"

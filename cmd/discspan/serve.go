@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/internal/atomicfile"
@@ -165,6 +166,26 @@ func serveWeights(flag string) (paths []string, note string, cleanup func(), err
 	return []string{path}, fmt.Sprintf("no %s here: offering the default model embedded in the binary (--weights names others)", defaultWeights), cleanup, nil
 }
 
+// embeddedCopyAge is how long the copy of another version's embedded
+// model is kept unused: a server of that version may be serving it now,
+// and checks it at each start (which makes it young again).
+const embeddedCopyAge = 30 * 24 * time.Hour
+
+// dropOldEmbeddedCopies removes, in folder, the copies of other versions'
+// embedded models (default-*, not keep) not checked for embeddedCopyAge.
+func dropOldEmbeddedCopies(folder, keep string) {
+	old, err := filepath.Glob(filepath.Join(folder, "default-*"))
+	if err != nil {
+		return
+	}
+	for _, o := range old {
+		fi, err := os.Stat(o)
+		if o != keep && err == nil && time.Since(fi.ModTime()) > embeddedCopyAge {
+			_ = os.RemoveAll(o)
+		}
+	}
+}
+
 // embeddedWeightsFile returns a file holding the embedded default model,
 // for serve to offer by path: in the user's cache folder, named by its
 // SHA-256 and written once (a server killed before its clean-up leaves
@@ -177,19 +198,13 @@ func embeddedWeightsFile() (path string, cleanup func(), err error) {
 		dir := filepath.Join(cache, "discspan", "default-"+hex.EncodeToString(sum[:])[:16])
 		path := filepath.Join(dir, weights.DefaultName)
 		if kept, err := os.ReadFile(path); err == nil && sha256.Sum256(kept) == sum {
+			now := time.Now()
+			_ = os.Chtimes(dir, now, now) // in use: see dropOldEmbeddedCopies
 			return path, func() {}, nil
 		}
 		if err := os.MkdirAll(dir, 0o755); err == nil {
 			if err := atomicfile.WriteBytes(path, data); err == nil {
-				// The copies of other versions' embedded models go (a
-				// binary of another version writes its own again).
-				if old, err := filepath.Glob(filepath.Join(cache, "discspan", "default-*")); err == nil {
-					for _, o := range old {
-						if o != dir {
-							_ = os.RemoveAll(o)
-						}
-					}
-				}
+				dropOldEmbeddedCopies(filepath.Join(cache, "discspan"), dir)
 				return path, func() {}, nil
 			}
 		}

@@ -434,8 +434,16 @@ func TestServeWeights(t *testing.T) {
 				if err := os.WriteFile(paths[0], []byte("damaged"), 0o644); err != nil {
 					t.Fatal(err)
 				}
+				// Another version's copy, unused for 60 days, and one in use.
 				other := filepath.Join(cache, "discspan", "default-0123456789abcdef")
-				if err := os.MkdirAll(other, 0o755); err != nil {
+				inUse := filepath.Join(cache, "discspan", "default-fedcba9876543210")
+				for _, d := range []string{other, inUse} {
+					if err := os.MkdirAll(d, 0o755); err != nil {
+						t.Fatal(err)
+					}
+				}
+				long := time.Now().Add(-60 * 24 * time.Hour)
+				if err := os.Chtimes(other, long, long); err != nil {
 					t.Fatal(err)
 				}
 				again, _, cleanup, err := serveWeights(tc.flag)
@@ -447,7 +455,10 @@ func TestServeWeights(t *testing.T) {
 					t.Errorf("the next start: %s (%d bytes, %v); want %s whole again", again[0], len(b), err, paths[0])
 				}
 				if _, err := os.Stat(other); !os.IsNotExist(err) {
-					t.Errorf("another version's copy %s is left (%v)", other, err)
+					t.Errorf("another version's copy %s, unused for 60 days, is left (%v)", other, err)
+				}
+				if _, err := os.Stat(inUse); err != nil {
+					t.Errorf("another version's copy in use was removed: %v", err)
 				}
 			}
 		})

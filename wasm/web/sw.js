@@ -57,9 +57,12 @@ async function keptBuilds(cache) {
 // settle records build as the newest build once its page and files are
 // all kept, and drops the copies of builds older than the one before it.
 // Settles run one at a time: two at once (pages of two builds loading
-// around a deploy) could each drop the other's copies.
+// around a deploy) could each drop the other's copies. A Web Lock orders
+// them across workers too (the active one and one installing); where
+// there is none, a chain orders this worker's.
 let settling = Promise.resolve();
 function settle(build) {
+  if (self.navigator && navigator.locks) return navigator.locks.request("discspan-settle", () => settleNow(build));
   settling = settling.then(() => settleNow(build), () => settleNow(build));
   return settling;
 }
