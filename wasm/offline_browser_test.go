@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/server/api"
@@ -265,28 +264,19 @@ func pageBuildAndFiles(t *testing.T, ctx context.Context) string {
 // whole, and previous before it.
 func waitKeptBuilds(t *testing.T, ctx context.Context, newest, previous string) {
 	t.Helper()
-	for {
+	waitFor(t, "the service worker to keep the builds "+newest+" after "+previous, func() bool {
 		var kept struct {
 			Newest   string `json:"newest"`
 			Previous string `json:"previous"`
 		}
-		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-app-v3")
+		evalJS(t, ctx, `caches.open("discspan-app-v3")
 			.then((c) => c.match(new URL("/.builds", location).href))
-			.then((r) => (r ? r.json() : {}))`, &kept, func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if kept.Newest == newest && kept.Previous == previous {
-			return
-		}
-		if kept.Newest == newest {
+			.then((r) => (r ? r.json() : {}))`, &kept)
+		if kept.Newest == newest && kept.Previous != previous {
 			t.Fatalf("the service worker keeps the builds %+v; want %s after %s", kept, newest, previous)
 		}
-		if deadline, limited := t.Deadline(); limited && time.Until(deadline) < 25*time.Second { // before the browser's own end (browserWait)
-			t.Fatalf("gave up waiting for the service worker to keep the builds %s and %s (it keeps %+v), at the test's deadline", newest, previous, kept)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return kept.Newest == newest
+	})
 }
 
 // Weights the server no longer lists (an older version of a model, under
@@ -305,12 +295,8 @@ func TestBrowserDropsUnlistedWeights(t *testing.T) {
 	cached := func(script string) []string {
 		t.Helper()
 		var urls []string
-		err := chromedp.Run(ctx, chromedp.Evaluate(`caches.open("discspan-data-v1")`+script+`
-			.then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls,
-			func(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }))
-		if err != nil {
-			t.Fatal(err)
-		}
+		evalJS(t, ctx, `caches.open("discspan-data-v1")`+script+`
+			.then((c) => c.keys()).then((keys) => keys.map((r) => new URL(r.url).pathname))`, &urls)
 		return urls
 	}
 	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/api/models")); err != nil {
