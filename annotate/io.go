@@ -9,6 +9,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/bankfile"
 )
 
 // Progress reports how far an import has come.
@@ -131,9 +132,9 @@ func (c *Corpus) Export(w io.Writer, f treebank.Format) error {
 }
 
 // ExportFile writes the current trees to a file whose format comes from
-// its extension, replacing it atomically (see treebank.WriteFile).
+// its extension, replacing it atomically (see internal/bankfile).
 func (c *Corpus) ExportFile(path string) error {
-	if err := treebank.WriteFile(path, c.Trees()); err != nil {
+	if err := bankfile.Write(path, c.Trees(), bankfile.Options{}); err != nil {
 		return fmt.Errorf("annotate: export: %w", err)
 	}
 	return nil

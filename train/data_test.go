@@ -10,6 +10,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/bankfile"
 	"github.com/discspan/discspan/network"
 )
 
@@ -159,7 +160,7 @@ func TestReadTrainingTreesList(t *testing.T) {
 	// from a list that has dev itself, once excluded.
 	dir := t.TempDir()
 	part := filepath.Join(dir, "part.discbracket")
-	if err := treebank.WriteFile(part, devTrees[:30]); err != nil {
+	if err := bankfile.Write(part, devTrees[:30], bankfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -256,7 +257,7 @@ func TestRepeatedFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := treebank.WriteFile(part, devTrees[:40]); err != nil {
+	if err := bankfile.Write(part, devTrees[:40], bankfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	load := func(list string, folds int) *dataset {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/bankfile"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/weights"
 )
@@ -46,7 +47,7 @@ func shortSentences(t testing.TB, dir string, k, maxLen int) string {
 		}
 	}
 	path := filepath.Join(dir, "small.discbracket")
-	if err := treebank.WriteFile(path, keep); err != nil {
+	if err := bankfile.Write(path, keep, bankfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return path

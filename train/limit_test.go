@@ -8,6 +8,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/bankfile"
 )
 
 // TestMaxWords: a training or dev sentence over the word limit stops the
@@ -24,7 +25,7 @@ func TestMaxWords(t *testing.T) {
 		flat.Tokens = append(flat.Tokens, tree.Token{Word: "w", Tag: "N", Parent: 0})
 	}
 	withLong := filepath.Join(dir, "long.discbracket")
-	if err := treebank.WriteFile(withLong, append(trees[:5:5], flat)); err != nil {
+	if err := bankfile.Write(withLong, append(trees[:5:5], flat), bankfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -26,6 +26,7 @@ import (
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/internal/bankfile"
 	"github.com/discspan/discspan/internal/headless"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/server"
@@ -212,7 +213,7 @@ func devData(t *testing.T) (words, other []string, bank string) {
 		}
 	}
 	bank = filepath.Join(t.TempDir(), "dev.discbracket")
-	if err := treebank.WriteFile(bank, trees); err != nil {
+	if err := bankfile.Write(bank, trees, bankfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return words, other, bank

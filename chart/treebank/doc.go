@@ -4,8 +4,9 @@
 //
 // # Files
 //
-// ReadFile and WriteFile pick the format from the file extension (see
-// FormatOf); WriteFile replaces the file atomically. ReadExport,
+// ReadFile and OpenFile pick the format from the file extension (see
+// FormatOf); writing a file whole or not at all is internal/bankfile's
+// (chart depends on nothing else of the project). ReadExport,
 // ReadDiscbracket, ReadPTB and ReadAll read from an io.Reader; WriteExport,
 // WriteDiscbracket and Write write to an io.Writer. Reader and Writer read
 // and write one tree at a time.

@@ -159,24 +159,3 @@ func TestReaderLine(t *testing.T) {
 		})
 	}
 }
-
-// TestWriteFileMissingFolder: writing into a folder that does not exist
-// names the target, not the temporary file.
-func TestWriteFileMissingFolder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "no", "out.discbracket")
-	err := WriteFile(path, nil)
-	if err == nil || !strings.Contains(err.Error(), "writing "+path) || strings.Contains(err.Error(), ".tmp") {
-		t.Errorf("error %v", err)
-	}
-}
-
-// TestWriteFileFolder: writing onto a folder names the path and says so.
-func TestWriteFileFolder(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "out.discbracket")
-	if err := os.Mkdir(path, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(path, nil); err == nil || !strings.Contains(err.Error(), path+": it is a folder") {
-		t.Errorf("error %v", err)
-	}
-}

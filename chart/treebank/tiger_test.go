@@ -340,7 +340,7 @@ func TestTigerXMLFiles(t *testing.T) {
 	}
 	trees := mustRead(t, exportSample, Export)
 	path := filepath.Join(t.TempDir(), "out.xml")
-	if err := WriteFile(path, trees); err != nil {
+	if err := os.WriteFile(path, []byte(mustWrite(t, trees, TigerXML)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	back, err := ReadFile(path)

@@ -154,9 +154,10 @@ func (w *Writer) writeHeader() {
 	}
 }
 
-// release frees what a Writer abandoned before Flush holds: a TIGER-XML
-// body's temporary file.
-func (w *Writer) release() {
+// Discard frees what a Writer abandoned before Flush holds: a TIGER-XML
+// body's temporary file. It does nothing after Flush, so a caller may
+// defer it.
+func (w *Writer) Discard() {
 	if w.tiger != nil {
 		w.tiger.spill.close()
 	}
@@ -180,7 +181,7 @@ func (w *Writer) FlushTrees() error {
 func (w *Writer) Flush() error {
 	if done := w.format == TigerXML && w.tiger.finished; !done {
 		if err := w.check(); err != nil {
-			w.release()
+			w.Discard()
 			return err
 		}
 		if w.format == TigerXML {

@@ -8,6 +8,7 @@ import (
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/internal/atomicfile"
+	"github.com/discspan/discspan/internal/bankfile"
 )
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
@@ -22,7 +23,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket, TIGER-XML .xml/.tigerxml; PTB .mrg/.ptb input)"); err != nil {
 		return err
 	}
-	opts := treebank.WriteOptions{PTBParens: !*disco}
+	opts := bankfile.Options{PTBParens: !*disco}
 	named, nameErr := treebank.FormatOf(rest[1])
 	switch {
 	case *format != "":
@@ -69,7 +70,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	}
 	defer in.Close()
 	n := 0
-	err = treebank.WriteFileFunc(rest[1], opts, func(write func(*tree.Tree) error) error {
+	err = bankfile.Stream(rest[1], opts, func(write func(*tree.Tree) error) error {
 		return in.Each(func(t *tree.Tree) error {
 			if *punct {
 				t = tree.ReattachPunct(t)

@@ -1,7 +1,7 @@
 // Package atomicfile replaces files so that readers see either the old or
 // the new content, never a half-written file: weights, checkpoints, logs,
-// job records and treebanks all go through it. It imports only the
-// standard library, so that chart/treebank may use it.
+// job records and treebanks (through internal/bankfile) all go through it.
+// It imports only the standard library.
 package atomicfile
 
 import (
