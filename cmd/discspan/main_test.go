@@ -602,8 +602,9 @@ func TestTrainCommandConfig(t *testing.T) {
 }
 
 // TestTrainCommandProfile: --cpuprofile writes a profile of a run that
-// worked, and touches no file when the run is refused, be it one of the
-// run's inputs or another file.
+// worked, and of one that failed after training (it diverged), and touches
+// no file when the run is refused, be it one of the run's inputs or
+// another file.
 func TestTrainCommandProfile(t *testing.T) {
 	dir, small, cfg := smallTrainingSetup(t)
 	prof := filepath.Join(dir, "cpu.prof")
@@ -612,6 +613,17 @@ func TestTrainCommandProfile(t *testing.T) {
 	}
 	if b, err := os.ReadFile(prof); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
 		t.Errorf("the profile: %d bytes (%v); want a gzipped pprof file", len(b), err)
+	}
+	high := filepath.Join(dir, "high.json")
+	if err := os.WriteFile(high, []byte(`{"lr": 1e15}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := filepath.Join(dir, "failed.prof")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "d.safetensors"), "--epochs", "2", "--config", cfg, "--adam", high, "--workers", "1", "--cpuprofile", failed); status == 0 || !strings.Contains(stderr, "diverged") {
+		t.Errorf("train with lr 1e15: status %d, %q; want a failure saying the training diverged", status, stderr)
+	}
+	if b, err := os.ReadFile(failed); err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Errorf("the profile of the failed run: %d bytes (%v); want a gzipped pprof file", len(b), err)
 	}
 	keep := filepath.Join(dir, "keep.txt")
 	if err := os.WriteFile(keep, []byte("not a profile"), 0o644); err != nil {

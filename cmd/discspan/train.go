@@ -127,9 +127,11 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	// The profile is kept in memory and written once the run has worked
+	// The profile is kept in memory and written once the run has trained
 	// (train.Run refuses first a profile file that is one of its inputs
-	// or outputs): a refused run leaves every file as it was.
+	// or outputs): a refused run leaves every file as it was, and a run
+	// that fails after its first batch (a diverging model, a full disk)
+	// still leaves its profile.
 	var profile bytes.Buffer
 	if *cpuProfile != "" {
 		if err := pprof.StartCPUProfile(&profile); err != nil {
@@ -160,13 +162,20 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if epochCount == 0 && !*resume {
 		epochCount = defaultEpochs
 	}
+	trained := false // a batch was trained: the profile is worth writing
 	sum, err := train.Run(ctx, train.Options{
 		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, InitMember: *initMember, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
 		ConfigFile: *configPath, AdamFile: *adamPath, ProfileFile: *cpuProfile,
+		Progress: func(train.Progress) { trained = true },
 	})
 	if err != nil {
+		if trained {
+			if perr := writeProfile(); perr != nil {
+				return errors.Join(err, perr)
+			}
+		}
 		return err
 	}
 	if err := writeProfile(); err != nil {
