@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -202,13 +203,53 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		h.tmux.ServeHTTP(w, r)
 		return
 	}
+	if isAPI(r.URL.Path) && r.URL.Path != api.ModelsPath {
+		writeError(w, http.StatusNotFound, h.unknownEndpoint(r.URL.Path), 0)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		msg := fmt.Sprintf("method %s not allowed here (allowed: GET, HEAD)", r.Method)
+		if isAPI(r.URL.Path) {
+			writeError(w, http.StatusMethodNotAllowed, msg, 0)
+		} else {
+			http.Error(w, msg, http.StatusMethodNotAllowed)
+		}
 		return
 	}
 	tidyRange(r.Header)
 	h.mux.ServeHTTP(w, r)
+}
+
+// isAPI reports whether a request path belongs to the JSON API, whose
+// errors are JSON too.
+func isAPI(path string) bool { return path == "/api" || strings.HasPrefix(path, "/api/") }
+
+// unknownEndpoint says why an API path the handler does not serve is not
+// there: a training path on a server that does not train, or a path
+// unknown here (with the endpoint meant, for one written with a final
+// slash).
+func (h *Handler) unknownEndpoint(path string) string {
+	trimmed := strings.TrimRight(path, "/")
+	if h.jobs == nil && isTraining(trimmed) {
+		return "this server does not run training jobs (discspan serve trains with --jobs DIR; a read-only server never does)"
+	}
+	known := []string{api.ModelsPath}
+	if h.jobs != nil {
+		known = append(known, TrainPath, JobsPath)
+	}
+	if trimmed != path && slices.Contains(known, trimmed) {
+		return fmt.Sprintf("no such endpoint %s: did you mean %s, without the final slash?", clipPath(path), trimmed)
+	}
+	return fmt.Sprintf("no such endpoint %s (the API has %s)", clipPath(path), strings.Join(known, ", "))
+}
+
+// clipPath shortens a request path for an error message.
+func clipPath(p string) string {
+	if len(p) > 80 {
+		return strconv.Quote(p[:80]) + "…"
+	}
+	return strconv.Quote(p)
 }
 
 // Close stops the training jobs: a running job is interrupted after its

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/discspan/discspan/server/api"
 	"io"
 	"io/fs"
 	"net"
@@ -284,6 +285,9 @@ func TestTrainingAPIErrors(t *testing.T) {
 		{http.MethodDelete, JobsPath + "/1/events", 405, "GET, HEAD"},
 		{http.MethodGet, JobsPath + "/1/other", 404, ""},
 		{http.MethodGet, JobsPath + "/1", 404, ""}, // no such job
+		{http.MethodPost, TrainPath + "/", 404, ""},
+		{http.MethodGet, "/api/other", 404, ""},
+		{http.MethodDelete, api.ModelsPath, 405, "GET, HEAD"},
 	}
 	for _, tc := range tests {
 		resp, b := do(t, tc.method, srv.URL+tc.path, testToken, "", nil)
@@ -292,6 +296,10 @@ func TestTrainingAPIErrors(t *testing.T) {
 			continue
 		}
 		errorOf(t, b)
+	}
+	_, b := do(t, http.MethodPost, srv.URL+TrainPath+"/", testToken, "", nil)
+	if msg := errorOf(t, b).Error; !strings.Contains(msg, "did you mean "+TrainPath) {
+		t.Errorf("POST %s/: %q; want the endpoint meant", TrainPath, msg)
 	}
 }
 

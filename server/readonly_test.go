@@ -92,6 +92,9 @@ func TestReadOnlyMatchesNew(t *testing.T) {
 		{"unknown", "GET", api.WeightsURL(strings.Repeat("0", 64)), nil, 404},
 		{"not hex", "GET", api.WeightsPrefix + "default.safetensors", nil, 404},
 		{"post", "POST", w, nil, 405},
+		{"post models", "POST", api.ModelsPath, nil, 405},
+		{"unknown API path", "GET", "/api/nothing", nil, 404},
+		{"training on a server that does not train", "POST", "/api/train", nil, 404},
 		{"page", "GET", "/", nil, 503},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

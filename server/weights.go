@@ -16,7 +16,7 @@ import (
 func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
 	ms, err := h.models.models()
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		writeError(w, http.StatusInternalServerError, "listing the models: "+err.Error(), 0)
 		return
 	}
 	if ms == nil {
@@ -24,7 +24,7 @@ func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := json.Marshal(ms)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		writeError(w, http.StatusInternalServerError, "listing the models: "+err.Error(), 0)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
