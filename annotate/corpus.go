@@ -195,6 +195,9 @@ type state struct {
 	note      string
 	fixed     []Fixed
 	forbidden []Yield
+	// edited: an edit changed the tree since it was imported or replaced
+	// (WithTree), so it is no longer as imported even while untouched.
+	edited bool
 }
 
 // step is one undoable edit: the states before and after it.
@@ -235,6 +238,13 @@ func (s *Sentence) ID() string { return s.cur.tree.ID }
 
 // Status returns the annotation status.
 func (s *Sentence) Status() Status { return s.cur.status }
+
+// Edited reports whether an edit has changed the tree (its bracketing,
+// labels, tags or edges) since it was imported or replaced by WithTree; a
+// note, a status or a fixed constituent does not count. An untouched
+// sentence that is edited holds an annotator's work, which pre-annotation
+// must not replace.
+func (s *Sentence) Edited() bool { return s.cur.edited }
 
 // Note returns the annotator's note.
 func (s *Sentence) Note() string { return s.cur.note }

@@ -184,6 +184,7 @@ type edit struct {
 	unforbid   []Yield         // yields the command allows again
 	status     Status          // status after the command
 	note       string          // note after the command
+	edited     bool            // the tree was edited before the command
 	canReparse bool            // a Reparser will be called after a structural command
 	yieldSets  []Yield         // cache of the node yields; nil when stale
 }
@@ -191,7 +192,7 @@ type edit struct {
 func newEdit(st *state, canReparse bool) *edit {
 	flags, loose := matchFixed(st.tree, st.fixed)
 	e := &edit{t: st.tree, fixed: flags, loose: loose, forbidden: st.forbidden,
-		status: st.status, note: st.note, canReparse: canReparse}
+		status: st.status, note: st.note, edited: st.edited, canReparse: canReparse}
 	e.wasNode = make(map[string]bool)
 	for _, y := range e.yieldsOf() {
 		if len(y) > 0 {
@@ -266,7 +267,7 @@ func (e *edit) finish() (*state, error) {
 		}
 	}
 	sortYields(forbidden)
-	return &state{tree: e.t, status: e.status, note: e.note, fixed: fixed, forbidden: forbidden}, nil
+	return &state{tree: e.t, status: e.status, note: e.note, fixed: fixed, forbidden: forbidden, edited: e.edited || e.cloned}, nil
 }
 
 // matchFixed matches fixed constituents to the nodes of t by label and

@@ -32,6 +32,7 @@ type (
 		Tree      jsonTree    `json:"tree"`
 		Status    Status      `json:"status"`
 		Note      string      `json:"note,omitempty"`
+		Edited    bool        `json:"edited,omitempty"`
 		Fixed     []jsonFixed `json:"fixed,omitempty"`
 		Forbidden [][][2]int  `json:"forbidden,omitempty"`
 	}
@@ -84,7 +85,7 @@ func (c *Corpus) MarshalJSON() ([]byte, error) {
 }
 
 func sentenceToJSON(st *state) jsonSentence {
-	js := jsonSentence{Tree: treeToJSON(st.tree), Status: st.status, Note: st.note}
+	js := jsonSentence{Tree: treeToJSON(st.tree), Status: st.status, Note: st.note, Edited: st.edited}
 	for _, f := range st.fixed {
 		js.Fixed = append(js.Fixed, jsonFixed{f.Label, blocksToJSON(f.Yield)})
 	}
@@ -210,7 +211,7 @@ func sentenceFromJSON(js jsonSentence) (*Sentence, error) {
 	if !js.Status.valid() {
 		return nil, fmt.Errorf("invalid status %d", int(js.Status))
 	}
-	st := &state{tree: t, status: js.Status, note: js.Note}
+	st := &state{tree: t, status: js.Status, note: js.Note, edited: js.Edited}
 	n := len(t.Tokens)
 	for _, jf := range js.Fixed {
 		y := blocksFromJSON(jf.Blocks)

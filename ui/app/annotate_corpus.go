@@ -289,7 +289,9 @@ func (a *App) AnnExport(format string) {
 
 // AnnPreAnnotate parses every untouched sentence with the model, in the
 // background with progress; the parses become the sentences' trees, marked
-// pre-annotated.
+// pre-annotated. An untouched sentence the annotator has edited (see
+// annotate.Sentence.Edited) is left alone: its edits are work that a
+// parse would replace.
 func (a *App) AnnPreAnnotate() {
 	s := &a.Annotate
 	c := s.Corpus
@@ -299,16 +301,26 @@ func (a *App) AnnPreAnnotate() {
 	// The sentences, not their positions: sentences may be removed or
 	// added while the job runs.
 	var todo []*annotate.Sentence
+	edited := 0
 	for _, sent := range c.Sentences {
-		if sent.Status() == annotate.Untouched {
+		switch {
+		case sent.Status() != annotate.Untouched:
+		case sent.Edited():
+			edited++
+		default:
 			todo = append(todo, sent)
 		}
 	}
+	kept := ""
+	if edited > 0 {
+		kept = fmt.Sprintf("; kept as you edited them: %s", Count(edited, "untouched sentence"))
+	}
 	if len(todo) == 0 {
-		s.Msg = "no untouched sentences"
+		s.Msg = "no untouched sentences to pre-annotate" + kept
 		return
 	}
 	v := a.annVariant()
+	s.Msg = strings.TrimPrefix(kept, "; ")
 	ctx, job := a.startJob(fmt.Sprintf("pre-annotating %s with %s", Count(len(todo), "sentence"), v), len(todo))
 	go func() {
 		defer a.update(func() { a.finishJob(job) })
@@ -333,7 +345,7 @@ func (a *App) AnnPreAnnotate() {
 					s.Err = fmt.Sprintf("sentence %d: %s", i+1, describeParseError(err, old.Len()))
 					return
 				}
-				if sent.Status() != annotate.Untouched || sent.Tree() != old {
+				if sent.Status() != annotate.Untouched || sent.Tree() != old || sent.Edited() {
 					return // edited meanwhile
 				}
 				c.Sentences[i] = sent.WithTree(preTree(old, p.Tree), annotate.PreAnnotated) // the note stays

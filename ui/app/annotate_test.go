@@ -3,6 +3,7 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -585,6 +586,60 @@ func TestAnnotateCorpus(t *testing.T) {
 		a.AnnShowDiff(app.DiffGold)
 		if d := a.Annotate.Diff; d == nil || d.A.Title != "reference" {
 			t.Errorf("gold diff after pre-annotation: %+v", d)
+		}
+	})
+}
+
+// TestAnnPreAnnotateKeepsEdits: an untouched sentence the annotator has
+// edited (a relabel, a tag) is not replaced by pre-annotation, which says
+// it kept it; the other untouched sentences are pre-annotated. The mark
+// survives saving and loading the project, and undoing the edits clears it.
+func TestAnnPreAnnotateKeepsEdits(t *testing.T) {
+	store := &memStore{}
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, store}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImport("bank.export", bankBytes(t)) })
+	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Import != nil && a.Annotate.Import.Done })
+	var edited *annotate.Sentence
+	env.Do(func() {
+		a.AnnGo(1)
+		a.Annotate.Node = 0
+		a.AnnRelabel("MYLABEL")
+		a.AnnSetTag("MYTAG")
+		if a.Annotate.Err != "" {
+			t.Fatal(a.Annotate.Err)
+		}
+		edited = a.AnnSentence()
+		if edited.Status() != annotate.Untouched || !edited.Edited() {
+			t.Fatalf("after the edits: %v, edited %v; want untouched and edited", edited.Status(), edited.Edited())
+		}
+		b, err := json.Marshal(a.Annotate.Corpus)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := annotate.Load(bytes.NewReader(b))
+		if err != nil || !back.Sentences[1].Edited() || back.Sentences[0].Edited() {
+			t.Errorf("the edited mark did not survive saving (%v)", err)
+		}
+		a.AnnPreAnnotate()
+		if !strings.Contains(a.Annotate.Msg, "kept as you edited them: 1 untouched sentence") {
+			t.Errorf("message %q; want one saying the edited sentence is kept", a.Annotate.Msg)
+		}
+	})
+	env.Wait(t, "the pre-annotation", wait, func() bool { return a.Job == nil && a.AnnCounts() == [3]int{1, 2, 0} })
+	env.Do(func() {
+		if got := a.Annotate.Corpus.Sentences[1]; got != edited || got.Tree().Nodes[0].Label != "MYLABEL" {
+			t.Errorf("the edited sentence was replaced: %v", constituents(got.Tree()))
+		}
+		a.AnnGo(1)
+		a.AnnUndo()
+		a.AnnUndo()
+		if a.AnnSentence().Edited() {
+			t.Error("undoing every edit left the sentence marked edited")
 		}
 	})
 }
