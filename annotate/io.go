@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
@@ -35,9 +36,47 @@ type ImportOptions struct {
 // ProgressEvery is the number of sentences between two Progress calls.
 const ProgressEvery = 100
 
-// maxImportErrors is the number of malformed sentences after which Import
-// stops, as chart/treebank.ReadAll does.
+// maxImportErrors is the number of errors an ImportError lists; the
+// others are counted.
 const maxImportErrors = 10
+
+// ImportError is Import's error for an input of which some parts could
+// not be read: malformed sentences, left out of the corpus (which holds
+// every other sentence), and text between sentences that holds none.
+type ImportError struct {
+	Name string
+	// Sentences is the number of malformed sentences left out, Other the
+	// number of other errors (stray text, a header).
+	Sentences, Other int
+	// First lists the first errors (at most 10), each naming its line.
+	First treebank.ErrorList
+}
+
+func (e *ImportError) Error() string {
+	var what []string
+	if e.Sentences > 0 {
+		what = append(what, fmt.Sprintf("%d malformed %s left out", e.Sentences, plural(e.Sentences, "sentence")))
+	}
+	if e.Other > 0 {
+		what = append(what, fmt.Sprintf("%d other %s", e.Other, plural(e.Other, "error")))
+	}
+	first := ""
+	if len(e.First) > 0 {
+		first = "; first: " + e.First[0].Error()
+	}
+	return fmt.Sprintf("%s: %s%s", e.Name, strings.Join(what, " and "), first)
+}
+
+// Unwrap returns the listed errors, so that errors.As finds a
+// treebank.ErrorList and its *treebank.Error values.
+func (e *ImportError) Unwrap() error { return e.First }
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
 
 // ImportFile reads a treebank file into a corpus named after the file.
 // The format comes from opt.Format or else from the extension (see
@@ -76,10 +115,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // Import reads a treebank in format opt.Format from r, one tree at a time,
 // into a corpus called name; size is the size of the input for progress
-// reports (0 if not known). Malformed sentences are skipped and collected
-// as chart/treebank.ReadAll does (reading stops after 10): the corpus of
-// the sentences read is then returned with a treebank.ErrorList. A read
-// error returns no corpus.
+// reports (0 if not known). Malformed sentences are skipped and reading
+// goes on to the end of the input: the corpus of every sentence read is
+// then returned with an *ImportError, which counts what was left out and
+// lists the first errors. A read error returns no corpus.
 func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, error) {
 	if !opt.Status.valid() {
 		return nil, fmt.Errorf("annotate: invalid status %d", int(opt.Status))
@@ -87,7 +126,7 @@ func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, e
 	cr := &countingReader{r: r}
 	rd := treebank.NewReader(bufio.NewReaderSize(cr, 1<<16), name, opt.Format)
 	c := &Corpus{Name: name}
-	var errs treebank.ErrorList
+	skipped := &ImportError{Name: name}
 	report := func() {
 		if opt.Progress != nil {
 			opt.Progress(Progress{Sentences: len(c.Sentences), Bytes: cr.n, Total: size})
@@ -109,15 +148,18 @@ func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, e
 		if !errors.As(err, &e) {
 			return nil, fmt.Errorf("annotate: import %s: %w", name, err)
 		}
-		errs = append(errs, e)
-		if len(errs) >= maxImportErrors {
-			errs = append(errs, &treebank.Error{Name: name, Line: e.Line, Msg: "too many errors"})
-			break
+		if e.Tree {
+			skipped.Sentences++
+		} else {
+			skipped.Other++
+		}
+		if len(skipped.First) < maxImportErrors {
+			skipped.First = append(skipped.First, e)
 		}
 	}
 	report()
-	if len(errs) > 0 {
-		return c, errs
+	if len(skipped.First) > 0 {
+		return c, skipped
 	}
 	return c, nil
 }

@@ -87,9 +87,19 @@ func TestImportErrors(t *testing.T) {
 	if c == nil || len(c.Sentences) != 1 || c.Sentences[0].ID() != "2" || c.Sentences[0].Status() != PreAnnotated {
 		t.Fatalf("corpus %+v, want the good sentence", c)
 	}
-	many := strings.Repeat("#BOS 1\nx\n#EOS 1\n", 20)
-	if _, err := Import(strings.NewReader(many), "many", 0, ImportOptions{Format: treebank.Export}); !errors.As(err, &list) || len(list) != maxImportErrors+1 {
-		t.Errorf("error %v, want %d errors and a last one", err, maxImportErrors)
+	// Reading goes on past any number of errors: every good sentence is
+	// imported, the malformed ones and the stray text are counted, the
+	// first errors listed.
+	many := strings.Repeat("#BOS 1\nx\n#EOS 1\n", 20) + "stray\n" + text
+	c, err = Import(strings.NewReader(many), "many", 0, ImportOptions{Format: treebank.Export})
+	var ie *ImportError
+	if !errors.As(err, &ie) || ie.Sentences != 21 || ie.Other != 1 || len(ie.First) != maxImportErrors || !errors.As(err, &list) {
+		t.Errorf("error %v (%+v); want 21 malformed sentences and 1 other error, the first %d listed", err, ie, maxImportErrors)
+	} else if msg := err.Error(); !strings.Contains(msg, "21 malformed sentences left out and 1 other error; first: many:2: ") {
+		t.Errorf("error %q", msg)
+	}
+	if c == nil || len(c.Sentences) != 1 || c.Sentences[0].ID() != "2" {
+		t.Errorf("corpus %+v; want the good sentence after the errors", c)
 	}
 	if _, err := Import(strings.NewReader(""), "x", 0, ImportOptions{Status: Status(9)}); err == nil {
 		t.Error("invalid status: no error")

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -24,6 +25,10 @@ type ImportProgress struct {
 	Total     int64 // size of the file
 	Done      bool
 	Err       string
+	// Skipped says what of the file was left out, the file read all the
+	// same: malformed sentences and other errors, with the first one
+	// (see annotate.ImportError); "" when nothing was.
+	Skipped string
 	// Second is set for the second file of a comparison (AnnImportOther).
 	Second bool
 	// Waiting is set while the file read waits for the annotator to say
@@ -137,6 +142,9 @@ func (a *App) annOpenImport(name string, c *annotate.Corpus) {
 	gold.Name = name
 	a.AnnSetCorpus(c, gold, 0)
 	a.Annotate.Msg = fmt.Sprintf("imported %s from %s", Count(len(c.Sentences), "sentence"), name)
+	if p := a.Annotate.Import; p != nil && p.Name == name && p.Skipped != "" {
+		a.Annotate.Msg += "; " + p.Skipped
+	}
 }
 
 // AnnImportQuestion asks whether the pending import replaces the open
@@ -239,7 +247,11 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 	})
 	a.update(func() {
 		p.Done = true
-		if err != nil {
+		var skipped *annotate.ImportError
+		switch {
+		case errors.As(err, &skipped) && c != nil && len(c.Sentences) > 0:
+			p.Skipped = describeSkipped(skipped)
+		case err != nil:
 			p.Err = err.Error()
 		}
 		if c == nil || len(c.Sentences) == 0 {
@@ -257,6 +269,28 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 			p.Err = msg
 		}
 	})
+}
+
+// describeSkipped says what an import left out, and where the first
+// error is.
+func describeSkipped(e *annotate.ImportError) string {
+	var what []string
+	if e.Sentences > 0 {
+		what = append(what, fmt.Sprintf("%s left out", Count(e.Sentences, "malformed sentence")))
+	}
+	if e.Other > 0 {
+		what = append(what, fmt.Sprintf("%s outside sentences", Count(e.Other, "error")))
+	}
+	out := strings.Join(what, " and ")
+	if len(e.First) > 0 {
+		first := e.First[0] // the file is named beside it: the line only
+		where := "first"
+		if first.Line > 0 {
+			where = fmt.Sprintf("first at line %d", first.Line)
+		}
+		out += fmt.Sprintf(" (%s: %s)", where, first.Msg)
+	}
+	return out
 }
 
 // Formats of the annotation tab's corpus export.

@@ -814,3 +814,31 @@ func TestAnnotateKeptProjects(t *testing.T) {
 		}
 	})
 }
+
+// TestAnnotateImportSkipsMalformed: a file with more than ten malformed
+// sentences opens with every good sentence, the ones after the errors
+// included, and the import and the message say how many were left out
+// and where the first is.
+func TestAnnotateImportSkipsMalformed(t *testing.T) {
+	_, disc := otherData(t, 10)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(disc), "\n"), "\n")
+	var in strings.Builder
+	for range 12 {
+		in.WriteString("(ROOT (S 0=a)\n") // unbalanced
+	}
+	for _, l := range lines {
+		in.WriteString(strings.TrimSuffix(l, "\n") + "\n")
+	}
+	a, env := annApp(t, &memStore{})
+	p := importWait(t, a, env, "bad.discbracket", []byte(in.String()), false)
+	env.Do(func() {
+		if p.Err != "" || p.Sentences != len(lines) || a.Annotate.Corpus == nil || len(a.Annotate.Corpus.Sentences) != len(lines) {
+			t.Fatalf("import %+v; want the %d good sentences opened", p, len(lines))
+		}
+		for _, got := range []string{p.Skipped, a.Annotate.Msg} {
+			if !strings.Contains(got, "12 malformed sentences left out (first at line 1: ") {
+				t.Errorf("%q; want it to say 12 malformed sentences were left out, the first at line 1", got)
+			}
+		}
+	})
+}

@@ -28,15 +28,21 @@ func (c *AnnotateCorpus) importDone() string {
 // importState describes the import.
 func (c *AnnotateCorpus) importState() string {
 	p := c.App.Annotate.Import
+	skipped := ""
+	if p.Skipped != "" {
+		skipped = "; " + p.Skipped
+	}
 	switch {
+	case p.Err != "" && strings.HasPrefix(p.Err, p.Name+":"):
+		return p.Err
 	case p.Err != "":
 		return p.Name + ": " + p.Err
 	case p.Waiting:
-		return fmt.Sprintf("%s: %s read, waiting: replace the open corpus?", p.Name, app.Count(p.Sentences, "sentence"))
+		return fmt.Sprintf("%s: %s read, waiting: replace the open corpus?%s", p.Name, app.Count(p.Sentences, "sentence"), skipped)
 	case p.Done && p.Second:
-		return fmt.Sprintf("%s: %s imported as the second file", p.Name, app.Count(p.Sentences, "sentence"))
+		return fmt.Sprintf("%s: %s imported as the second file%s", p.Name, app.Count(p.Sentences, "sentence"), skipped)
 	case p.Done:
-		return fmt.Sprintf("%s: %s imported", p.Name, app.Count(p.Sentences, "sentence"))
+		return fmt.Sprintf("%s: %s imported%s", p.Name, app.Count(p.Sentences, "sentence"), skipped)
 	}
 	return fmt.Sprintf("%s: %s read (%d%%)", p.Name, app.Count(p.Sentences, "sentence"), p.Percent())
 }
