@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/tree"
 )
@@ -341,13 +342,20 @@ func (e *edit) checkRef(r Ref) error {
 }
 
 // checkValue checks a label, tag or function label: the treebank formats
-// cannot hold white space in one. Labels must not be empty.
+// cannot hold white space in one, "--" stands for no value in them, and
+// "%%" starts a comment in export files. Labels must not be empty.
 func checkValue(what, v string, emptyOK bool) error {
 	switch {
 	case v == "" && !emptyOK:
 		return fmt.Errorf("annotate: empty %s", what)
 	case strings.IndexFunc(v, unicode.IsSpace) >= 0:
 		return fmt.Errorf("annotate: %s %q contains white space", what, v)
+	case v == "--":
+		return fmt.Errorf("annotate: %s %q stands for no %s in the treebank formats", what, v, what)
+	case strings.HasPrefix(v, "%%"):
+		return fmt.Errorf("annotate: %s %q starts with %%%%, which starts a comment in export files", what, v)
+	case !utf8.ValidString(v) || strings.ContainsRune(v, 0):
+		return fmt.Errorf("annotate: %s %q is not text (invalid UTF-8 or a NUL byte)", what, v)
 	}
 	return nil
 }

@@ -1,10 +1,14 @@
 package annotate
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"slices"
 
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
 )
 
 // ProblemKind is the kind of a Problem.
@@ -29,9 +33,13 @@ const (
 	MissingFixed
 	// ForbiddenPresent: a node whose yield is forbidden.
 	ForbiddenPresent
+	// Unwritable: a tree that a treebank format the corpus exports to
+	// cannot write so that it reads back the same (a word "#1" or "#BOS"
+	// in export; see chart/treebank's writers).
+	Unwritable
 )
 
-var problemNames = [...]string{"bad parent", "cycle", "empty node", "block degree", "unknown label", "unattached word", "missing fixed constituent", "forbidden constituent"}
+var problemNames = [...]string{"bad parent", "cycle", "empty node", "block degree", "unknown label", "unattached word", "missing fixed constituent", "forbidden constituent", "unwritable"}
 
 // String returns a short name of the kind, e.g. "empty node".
 func (k ProblemKind) String() string {
@@ -91,8 +99,9 @@ func Validate(s *Sentence, maxBlockDegree int, knownLabels map[string]bool) []Pr
 // dominate no word (EmptyNode), nodes with more than maxBlockDegree blocks
 // (BlockDegree; no limit when maxBlockDegree <= 0; blocks are counted on
 // the tree as it is, punctuation included), labels not in knownLabels
-// (UnknownLabel; not checked when knownLabels is nil); then unattached
-// words.
+// (UnknownLabel; not checked when knownLabels is nil); then the export
+// formats that cannot write the tree (Unwritable: export, discbracket,
+// TIGER-XML, each with the writer's reason); then unattached words.
 //
 // A word is unattached when it hangs directly from the virtual root while
 // the tree has a node attached to the virtual root that covers at least
@@ -150,6 +159,7 @@ func ValidateTree(t *tree.Tree, maxBlockDegree int, knownLabels map[string]bool)
 	if broken {
 		return probs
 	}
+	probs = append(probs, unwritable(t, probs)...)
 	structured := false
 	for i, nd := range t.Nodes {
 		if nd.Parent == tree.Root && len(yields[i]) > 0 {
@@ -168,6 +178,35 @@ func ValidateTree(t *tree.Tree, maxBlockDegree int, knownLabels map[string]bool)
 		probs = append(probs, Problem{UnattachedWord, -1, i, fmt.Sprintf("word %d (%q) is not attached to any constituent", i, tok.Word)})
 	}
 	return probs
+}
+
+// exportFormats are the formats the annotation tab exports to, with their
+// names there.
+var exportFormats = []struct {
+	format treebank.Format
+	name   string
+}{{treebank.Export, "export"}, {treebank.Discbracket, "discbracket"}, {treebank.TigerXML, "TIGER-XML"}}
+
+// unwritable lists, as Unwritable problems, the formats that cannot write
+// t, with the writer's reason. A format refused only for the empty nodes
+// already listed in probs (discbracket) adds nothing.
+func unwritable(t *tree.Tree, probs []Problem) []Problem {
+	empty := slices.ContainsFunc(probs, func(p Problem) bool { return p.Kind == EmptyNode })
+	var out []Problem
+	for _, f := range exportFormats {
+		if empty && f.format == treebank.Discbracket {
+			continue
+		}
+		err := treebank.Write(io.Discard, []*tree.Tree{t}, f.format)
+		var we *treebank.WriteError
+		switch {
+		case errors.As(err, &we):
+			out = append(out, Problem{Unwritable, -1, -1, fmt.Sprintf("cannot be exported as %s: %v", f.name, we.Err)})
+		case err != nil:
+			out = append(out, Problem{Unwritable, -1, -1, fmt.Sprintf("cannot be exported as %s: %v", f.name, err)})
+		}
+	}
+	return out
 }
 
 // cycleNodes returns the nodes that lie on a cycle of parent links, in

@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -52,6 +53,10 @@ func TestValidateTree(t *testing.T) {
 		{"empty node", empty, 0, known, []where{{EmptyNode, 1, -1}, {UnknownLabel, 1, -1}}},
 		{"cycle", cycle, 0, nil, []where{{Cycle, 0, -1}, {Cycle, 1, -1}}},
 		{"bad parent", badParent, 0, known, []where{{BadParent, -1, 0}, {BadParent, -1, 1}, {UnknownLabel, 0, -1}}},
+		// Export cannot hold these; discbracket and TIGER-XML can.
+		{"word #1", parse(t, "(ROOT (S (NN 0=Hij) (VB 1=belt) (NN 2=#1)))"), 0, nil, []where{{Unwritable, -1, -1}}},
+		{"word #BOS", parse(t, "(ROOT (S (NN 0=#BOS) (VB 1=x)))"), 0, nil, []where{{Unwritable, -1, -1}}},
+		{"label %%", &tree.Tree{Tokens: []tree.Token{{Word: "a", Parent: 0}}, Nodes: []tree.Node{{Label: "%%S", Parent: r}}}, 0, nil, []where{{Unwritable, -1, -1}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,6 +67,9 @@ func TestValidateTree(t *testing.T) {
 			for _, p := range probs {
 				if p.Msg == "" || p.String() != p.Msg || p.Kind.String() == "" {
 					t.Errorf("problem %+v without a message", p)
+				}
+				if p.Kind == Unwritable && !strings.HasPrefix(p.Msg, "cannot be exported as export: ") {
+					t.Errorf("problem %q; want it to name the export format", p.Msg)
 				}
 			}
 		})

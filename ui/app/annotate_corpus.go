@@ -318,6 +318,13 @@ func (a *App) AnnExport(format string) {
 	}
 	var buf bytes.Buffer
 	err := c.Export(&buf, f)
+	var we *treebank.WriteError
+	if errors.As(err, &we) {
+		// Said in the tab, with the sentence, which the problems list of
+		// that sentence explains too.
+		a.Annotate.Err = fmt.Sprintf("cannot export as %s: sentence %d: %v; correct it, or export in another format", format, we.N, we.Err)
+		return
+	}
 	a.save(stem(c.Name)+"."+ext, mime, buf.Bytes(), err)
 }
 

@@ -842,3 +842,38 @@ func TestAnnotateImportSkipsMalformed(t *testing.T) {
 		}
 	})
 }
+
+// TestAnnotateExportUnwritable: a sentence export cannot hold (a word
+// "#1") is listed among its problems, and exporting the corpus as export
+// says in the tab which sentence and why; discbracket still exports it.
+func TestAnnotateExportUnwritable(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, &memStore{}}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
+	env.Do(func() { a.SetTab(app.TabAnnotate) })
+	in := "(ROOT (S (N 0=Hij) (V 1=belt)))\n(ROOT (S (N 0=Hij) (V 1=belt) (N 2=#1)))\n"
+	if p := importWait(t, a, env, "hash.discbracket", []byte(in), false); p.Err != "" || p.Sentences != 2 {
+		t.Fatalf("import %+v", p)
+	}
+	env.Do(func() {
+		a.AnnGo(1)
+		found := false
+		for _, p := range a.Annotate.Problems {
+			found = found || (p.Kind == annotate.Unwritable && strings.Contains(p.Msg, "export"))
+		}
+		if !found {
+			t.Errorf("problems %v; want one saying export cannot hold the sentence", a.Annotate.Problems)
+		}
+		a.AnnExport(app.FormatExport)
+		if want := `cannot export as export: sentence 2: token 2: word "#1"`; !strings.Contains(a.Annotate.Err, want) {
+			t.Errorf("error %q; want it to contain %q", a.Annotate.Err, want)
+		}
+		a.AnnExport(app.FormatDiscbracket)
+	})
+	if got := plat.SavedNames(); !slices.Equal(got, []string{"hash.discbracket"}) {
+		t.Errorf("saved %v; want only the discbracket file", got)
+	}
+}
