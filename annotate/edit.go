@@ -63,7 +63,9 @@ type DeleteNode struct{ Node int }
 
 // Reattach makes Parent (a node index or tree.Root) the parent of Child (a
 // word or a node). It fixes the new parent and a moved node (those with at
-// most two blocks). An attachment that would make a cycle is refused.
+// most two blocks). An attachment that would make a cycle is refused. A
+// node the move leaves over no word (the old parent of a node's only
+// word, and its ancestors left so) is removed.
 type Reattach struct {
 	Child  Ref
 	Parent int
@@ -581,6 +583,7 @@ func (c Reattach) apply(e *edit) error {
 			}
 		}
 	}
+	before := e.yieldsOf()
 	t := e.mut()
 	if c.Child.Node {
 		t.Nodes[c.Child.Index].Parent = c.Parent
@@ -590,6 +593,17 @@ func (c Reattach) apply(e *edit) error {
 	}
 	if c.Parent != tree.Root {
 		e.fixIfPossible(c.Parent)
+	}
+	// The nodes the move left without words (the old parent of a node's
+	// only word, and its ancestors left so) go: no treebank holds a node
+	// over no word. Highest index first, as removing renumbers the rest.
+	after := e.yieldsOf()
+	for i := len(after) - 1; i >= 0; i-- {
+		if len(after[i]) == 0 && len(before[i]) > 0 {
+			removeNode(t, i)
+			e.fixed = slices.Delete(e.fixed, i, i+1)
+			e.yieldSets = nil
+		}
 	}
 	return nil
 }

@@ -163,6 +163,14 @@ func TestCommands(t *testing.T) {
 			},
 			cmd: func(*tree.Tree) Command { return Reattach{WordRef(3), tree.Root} },
 			err: "would give fixed constituent S[0,1)+[2,3)+[4,5) 3 blocks"},
+		{name: "reattach the only word of a node removes the node", start: "(ROOT (S (NP (NN 0=John)) (VP (VB 1=sleeps))) (. 2=.))",
+			cmd:   func(tr *tree.Tree) Command { return Reattach{WordRef(1), node(t, tr, "S[0,2)")} },
+			want:  "(ROOT (S (NP (NN 0=John)) (VB 1=sleeps)) (. 2=.))",
+			fixed: []string{"S[0,2)"}},
+		{name: "reattach removes the ancestors left over no word", start: "(ROOT (S (NP (NN 0=John)) (VP (VX (VB 1=sleeps)))) (. 2=.))",
+			cmd:   func(tr *tree.Tree) Command { return Reattach{WordRef(1), node(t, tr, "NP[0,1)")} },
+			want:  "(ROOT (S (NP (NN 0=John) (VB 1=sleeps))) (. 2=.))",
+			fixed: []string{"NP[0,2)"}},
 		{name: "reattach cycle", start: manDog,
 			cmd: func(tr *tree.Tree) Command { return Reattach{NodeRef(node(t, tr, "S[0,5)")), node(t, tr, "NP[3,5)")} },
 			err: "would make a cycle"},
@@ -224,10 +232,6 @@ func TestCommands(t *testing.T) {
 			},
 			cmd: func(*tree.Tree) Command { return FixNode{0} },
 			err: "node 0 has 3 blocks"},
-		{name: "fix empty node", start: "(ROOT (S (A 0=a)))",
-			prep: func(*tree.Tree) []Command { return []Command{Reattach{WordRef(0), tree.Root}} },
-			cmd:  func(*tree.Tree) Command { return FixNode{0} },
-			err:  "covers no word"},
 		{name: "unfix", start: manDog,
 			prep:  func(*tree.Tree) []Command { return []Command{FixNode{1}, FixNode{0}} },
 			cmd:   func(*tree.Tree) Command { return UnfixNode{1} },
@@ -283,6 +287,19 @@ func TestCommands(t *testing.T) {
 // TestDeleteRemapsIndices checks that deleting a node keeps the other
 // fields: node numbers, function labels, secondary edges (those to the
 // deleted node are dropped).
+// TestFixEmptyNode: a node over no word (which an imported or saved tree
+// may hold; edits no longer leave one) cannot be fixed.
+func TestFixEmptyNode(t *testing.T) {
+	tr := &tree.Tree{
+		Tokens: []tree.Token{{Word: "a", Parent: tree.Root}},
+		Nodes:  []tree.Node{{Label: "S", Parent: tree.Root}},
+	}
+	s := NewSentence(tr, Untouched)
+	if err := s.Do(t.Context(), FixNode{0}, nil); err == nil || !strings.Contains(err.Error(), "covers no word") {
+		t.Errorf("error %v; want one saying the node covers no word", err)
+	}
+}
+
 func TestDeleteRemapsIndices(t *testing.T) {
 	r := tree.Root
 	tr := &tree.Tree{ID: "x",

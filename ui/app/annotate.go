@@ -116,6 +116,8 @@ type AnnotateState struct {
 	ListFrom int
 
 	removed *removedSentence // the last sentence removed, for AnnRestoreRemoved
+	// pendingNote is a note set while a re-parse ran, applied when it ends.
+	pendingNote *pendingNote
 
 	gridTree *tree.Tree     // the tree of grid
 	grid     *treedraw.Grid // the current tree laid out
@@ -355,6 +357,7 @@ func (a *App) AnnDo(cmd annotate.Command) {
 			err := sent.Do(ctx, cmd, lockedReparser{rp: rp, env: a.env})
 			s.Busy = false
 			s.ReparseNs, s.ReparseWallNs = decodeNs, int64(time.Since(start))
+			defer a.annApplyPendingNote()
 			if a.annSentence() != sent {
 				return
 			}
@@ -536,7 +539,36 @@ func (a *App) AnnSetStatus(name string) {
 }
 
 // AnnSetNote sets the sentence's note.
-func (a *App) AnnSetNote(note string) { a.AnnDo(annotate.SetNote{Note: note}) }
+// A note set while a re-parse runs waits for it (a note does not touch
+// the tree), rather than be refused: the note field would still show it.
+func (a *App) AnnSetNote(note string) {
+	s := &a.Annotate
+	if sent := a.annSentence(); s.Busy && sent != nil {
+		s.pendingNote = &pendingNote{sent: sent, note: note}
+		s.Msg = "the note is kept when the re-parse ends"
+		return
+	}
+	a.AnnDo(annotate.SetNote{Note: note})
+}
+
+// pendingNote is a note set on a sentence while a re-parse ran.
+type pendingNote struct {
+	sent *annotate.Sentence
+	note string
+}
+
+// annApplyPendingNote applies the note set during the re-parse that just
+// ended, as an undo step of its own.
+func (a *App) annApplyPendingNote() {
+	pn := a.Annotate.pendingNote
+	a.Annotate.pendingNote = nil
+	if pn == nil || a.Annotate.Corpus == nil || !slices.Contains(a.Annotate.Corpus.Sentences, pn.sent) {
+		return // the sentence was removed, or another corpus opened
+	}
+	if err := pn.sent.Do(context.Background(), annotate.SetNote{Note: pn.note}, nil); err == nil {
+		a.annChanged()
+	}
+}
 
 // AnnOpenLabel opens the label field for mode (LabelCreate, LabelRelabel
 // or LabelTag), filled with the current label or tag.

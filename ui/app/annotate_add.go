@@ -267,6 +267,7 @@ func (a *App) AnnRestoreRemoved() {
 		s.Gold = nil
 	}
 	s.Corpus.Sentences = slices.Insert(s.Corpus.Sentences, i, r.sent)
+	s.Hits = nil // their positions moved
 	if r.other != nil && s.Other == nil && len(s.Corpus.Sentences) == r.size {
 		a.annSetOther(r.other) // the positions match again
 	}

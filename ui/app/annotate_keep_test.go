@@ -116,9 +116,19 @@ func TestAnnotateRemoveUndo(t *testing.T) {
 		if len(a.Annotate.Corpus.Sentences) != 4 || a.AnnSentence().Status() == annotate.Checked {
 			t.Fatalf("Ctrl+Z after another edit: %d sentences, status %v", len(a.Annotate.Corpus.Sentences), a.AnnSentence().Status())
 		}
+		// Search hits found while the sentence was out point past it: they
+		// go when it is put back.
+		a.AnnSetQuery(all[3][:strings.IndexByte(all[3]+" ", ' ')])
+		a.AnnSearch()
+		if len(a.Annotate.Hits) == 0 {
+			t.Fatalf("search %q found nothing", a.Annotate.Query)
+		}
 		a.AnnRestoreRemoved()
 		if got := corpusWords(a); !slices.Equal(got, all) || a.Annotate.Index != 2 {
 			t.Fatalf("put back later: %q at %d", got, a.Annotate.Index)
+		}
+		if len(a.Annotate.Hits) != 0 {
+			t.Errorf("hits %v kept after the sentence was put back; they point at the wrong sentences", a.Annotate.Hits)
 		}
 	})
 

@@ -643,3 +643,42 @@ func TestAnnPreAnnotateKeepsEdits(t *testing.T) {
 		}
 	})
 }
+
+// TestAnnotateNoteDuringReparse: a note set while a re-parse runs is kept
+// (applied when the re-parse ends, as a step of its own), not refused
+// while the note field still shows it.
+func TestAnnotateNoteDuringReparse(t *testing.T) {
+	a, env := annApp(t, &memStore{})
+	env.Do(func() {
+		a.SetText(strings.Join(apptest.Sentences[0], " "))
+		a.SetTab(app.TabAnnotate)
+		a.AnnNew()
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		a.Annotate.Sel = app.Selection{}
+		for _, k := range []string{"ArrowRight", "ArrowRight"} {
+			a.AnnKey(k, false, false)
+		}
+		a.AnnKey("ArrowRight", true, false)
+		a.AnnKey("c", false, false)
+		a.AnnSetLabelText("np")
+		a.AnnApplyLabel()
+		if !a.Annotate.Busy {
+			t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
+		}
+		a.AnnSetNote("check the np")
+		if a.Annotate.Err != "" {
+			t.Errorf("setting a note during the re-parse: %s", a.Annotate.Err)
+		}
+	})
+	idle(t, a, env)
+	env.Do(func() {
+		if got := a.AnnSentence().Note(); got != "check the np" {
+			t.Errorf("note %q after the re-parse; want the one set during it", got)
+		}
+		if list := a.AnnUndoList(); len(list) != 2 {
+			t.Errorf("undo list %q; want the edit and the note", list)
+		}
+	})
+}
