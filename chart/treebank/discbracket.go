@@ -60,7 +60,7 @@ func (d *discReader) next() (*tree.Tree, error) {
 		if err != nil {
 			return nil, treeError(err)
 		}
-		if err := checkUTF8(d.name, d.lr.line, line); err != nil {
+		if err := checkLineBytes(d.name, d.lr.line, line); err != nil {
 			return nil, treeError(err)
 		}
 		t.BOSExtra = string(comment)

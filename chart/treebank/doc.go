@@ -27,9 +27,9 @@
 // read without error are returned along with it. No input makes a reader
 // panic or loop; sentences are checked for bad and dangling parent
 // numbers, duplicate node numbers, cycles, bracket balance, word indices
-// and UTF-8 (a sentence with a byte that is not UTF-8 is refused, naming
-// its line and column; a byte order mark at the start of the input is
-// skipped). Limits far above real treebanks bound the memory one sentence
+// and text (a sentence with a byte that is not UTF-8, or a NUL byte, which
+// the writers refuse too, is refused, naming its line and column; a byte
+// order mark at the start of the input is skipped). Limits far above real treebanks bound the memory one sentence
 // can cost whatever the input (see MaxLineBytes, MaxTokens, MaxBrackets,
 // MaxDepth): a sentence past one is refused like a malformed one. An
 // error that refuses a sentence has Error.Tree set; one about text between

@@ -191,7 +191,7 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int, bosErr *Err
 	defer func() { x.toks, x.nodes = t.Tokens[:0], t.Nodes[:0] }()
 	if len(f) < 2 {
 		fail(errorf(x.name, bosLine, 0, "#BOS without a sentence id"))
-	} else if err := checkUTF8(x.name, bosLine, bos); err != nil {
+	} else if err := checkLineBytes(x.name, bosLine, bos); err != nil {
 		fail(err)
 	} else {
 		t.ID = string(f[1])
@@ -246,7 +246,7 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int, bosErr *Err
 		if sentErr != nil {
 			continue
 		}
-		if err := checkUTF8(x.name, lineNo, line); err != nil {
+		if err := checkLineBytes(x.name, lineNo, line); err != nil {
 			fail(err)
 			continue
 		}

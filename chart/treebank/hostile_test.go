@@ -29,9 +29,17 @@ func headLines(t *testing.T, file string, n int) []string {
 	return lines
 }
 
-// TestInvalidUTF8 puts one byte that is not UTF-8 into a word of real data
-// (as `sed '1s/0=Dit/0=D\xfft/'` does): every reader refuses that sentence
-// with an error naming the line and column, and reads the others.
+// badBytes are bytes no treebank text may hold: one that is not UTF-8,
+// and NUL (which the writers refuse too).
+var badBytes = []struct{ name, b, msg string }{
+	{"0xff", "\xff", "invalid UTF-8 (byte 0xff)"},
+	{"NUL", "\x00", "NUL byte"},
+}
+
+// TestInvalidUTF8 puts one byte that is not UTF-8, or a NUL byte, into a
+// word of real data (as `sed '1s/0=Dit/0=D\xfft/'` does): every reader
+// refuses that sentence with an error naming the line and column, and
+// reads the others.
 func TestInvalidUTF8(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -47,41 +55,55 @@ func TestInvalidUTF8(t *testing.T) {
 		{"export #BOS", "alpino-cdb/dev.export", Export, 2, "cdb", -1},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			lines := headLines(t, tc.file, 40)
-			good, err := ReadAll(strings.NewReader(strings.Join(lines, "")), "in", tc.format)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := lines[tc.line-1]
-			i := strings.Index(l, tc.word)
-			if i < 0 {
-				t.Fatalf("line %d has no %q: %q", tc.line, tc.word, l)
-			}
-			col := i + 2 // the byte after the word's first
-			lines[tc.line-1] = l[:col-1] + "\xff" + l[col:]
-			trees, err := ReadAll(strings.NewReader(strings.Join(lines, "")), "in", tc.format)
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 {
-				t.Fatalf("error %v, want one error", err)
-			}
-			if e := list[0]; e.Line != tc.line || e.Col != col || !strings.Contains(e.Msg, "invalid UTF-8 (byte 0xff)") {
-				t.Errorf("error %q, want line %d column %d, invalid UTF-8", e, tc.line, col)
-			}
-			want := tc.trees
-			if want < 0 {
-				want = len(good) - 1
-			}
-			if len(trees) != want {
-				t.Errorf("%d trees read, want %d", len(trees), want)
-			}
-		})
+		for _, bad := range badBytes {
+			t.Run(tc.name+" "+bad.name, func(t *testing.T) {
+				lines := headLines(t, tc.file, 40)
+				good, err := ReadAll(strings.NewReader(strings.Join(lines, "")), "in", tc.format)
+				if err != nil {
+					t.Fatal(err)
+				}
+				l := lines[tc.line-1]
+				i := strings.Index(l, tc.word)
+				if i < 0 {
+					t.Fatalf("line %d has no %q: %q", tc.line, tc.word, l)
+				}
+				col := i + 2 // the byte after the word's first
+				lines[tc.line-1] = l[:col-1] + bad.b + l[col:]
+				trees, err := ReadAll(strings.NewReader(strings.Join(lines, "")), "in", tc.format)
+				var list ErrorList
+				if !errors.As(err, &list) || len(list) != 1 {
+					t.Fatalf("error %v, want one error", err)
+				}
+				if e := list[0]; e.Line != tc.line || e.Col != col || !strings.Contains(e.Msg, bad.msg) {
+					t.Errorf("error %q, want line %d column %d, %s", e, tc.line, col, bad.msg)
+				}
+				want := tc.trees
+				if want < 0 {
+					want = len(good) - 1
+				}
+				if len(trees) != want {
+					t.Errorf("%d trees read, want %d", len(trees), want)
+				}
+			})
+		}
 	}
 	t.Run("ptb", func(t *testing.T) {
 		_, err := ReadAll(strings.NewReader("(S (A a))\n(S (A b\xc3))\n(S (A c))\n"), "in", PTB)
 		var list ErrorList
 		if !errors.As(err, &list) || len(list) != 1 || list[0].Line != 2 || list[0].Col != 8 || !strings.Contains(list[0].Msg, "invalid UTF-8") {
 			t.Errorf("error %v, want line 2 column 8, invalid UTF-8", err)
+		}
+	})
+	t.Run("ptb NUL", func(t *testing.T) {
+		_, err := ReadAll(strings.NewReader("(S (A a))\n(S (A b\x00))\n(S (A c))\n"), "in", PTB)
+		var list ErrorList
+		if !errors.As(err, &list) || len(list) != 1 || list[0].Line != 2 || list[0].Col != 8 || !strings.Contains(list[0].Msg, "NUL byte") {
+			t.Errorf("error %v, want line 2 column 8, NUL byte", err)
+		}
+	})
+	t.Run("tiger-xml NUL", func(t *testing.T) {
+		if _, err := ReadAll(strings.NewReader(strings.Replace(tigerSample, `word="`, "word=\"\x00", 1)), "in", TigerXML); err == nil {
+			t.Error("a NUL byte in TIGER-XML: no error")
 		}
 	})
 	t.Run("tiger-xml", func(t *testing.T) {

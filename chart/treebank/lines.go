@@ -168,17 +168,26 @@ func isBlank(b []byte) bool {
 	return true
 }
 
-// checkUTF8 returns an *Error naming the line and byte column of the first
-// byte of b that is not valid UTF-8, or nil when b is valid. Words, tags and
-// labels become strings that the network's vocabulary splits into
-// characters, so the readers refuse such bytes instead of passing them on.
-func checkUTF8(name string, lineNo int, b []byte) *Error {
+// checkLineBytes returns an *Error naming the line and byte column of the
+// first byte of b that is not valid UTF-8, or of its first NUL byte, or
+// nil when b has neither. Words, tags and labels become strings that the
+// network's vocabulary splits into characters, and the writers refuse
+// both (see checkText), so the readers refuse them instead of passing on
+// a tree that could not be written back.
+func checkLineBytes(name string, lineNo int, b []byte) *Error {
+	nul := bytes.IndexByte(b, 0)
 	if utf8.Valid(b) {
+		if nul >= 0 {
+			return errorf(name, lineNo, nul+1, "NUL byte: the treebank must be text")
+		}
 		return nil
 	}
 	for i := 0; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {
+			if nul >= 0 && nul < i {
+				return errorf(name, lineNo, nul+1, "NUL byte: the treebank must be text")
+			}
 			return errorf(name, lineNo, i+1, "invalid UTF-8 (byte 0x%02x): the treebank must be UTF-8 text", b[i])
 		}
 		i += size

@@ -68,7 +68,7 @@ func (r *ptbReader) next() (*tree.Tree, error) {
 			r.lineErr = nil
 			if r.lr.tooLong() {
 				r.lineErr = r.lr.longLine(r.name)
-			} else if err := checkUTF8(r.name, r.lineNo, line); err != nil {
+			} else if err := checkLineBytes(r.name, r.lineNo, line); err != nil {
 				r.lineErr = err
 			}
 			if r.lineErr != nil && p.depth() > 0 {
