@@ -274,3 +274,36 @@ func TestBrowserTeachExercise(t *testing.T) {
 	}
 	t.Logf("damaged link: %s", notice)
 }
+
+// TestBrowserTeachFocusedButtons: Enter and Space on a focused button of
+// the teaching tab press that button, not the tab's shortcuts: Enter on
+// "share attempt" shares the attempt without making a constituent of the
+// selection (which the link would then hold), and Space on the stepper's
+// "next" steps once instead of starting playback.
+func TestBrowserTeachFocusedButtons(t *testing.T) {
+	chrome := chromiumPath(t)
+	web := appDir(t)
+	srv := serveApp(t, web, apptest.Model(t, 1))
+	ctx := newBrowser(t, chrome)
+	load(t, ctx, srv.URL+"/?backend=cpu")
+	click(t, ctx, `#tab-teach`)
+	section(t, ctx, app.TeachSectionExercises)
+	waitExercise(t, ctx, "the exercises", `!!s.exercise`)
+	click(t, ctx, `#exercise-words [data-word="0"]`)
+	waitExercise(t, ctx, "a click on the first word", `s.sel === '0'`)
+	typeLabel(t, ctx, "NP")
+	evalString(t, ctx, `(() => { document.querySelector('#exercise-share').focus(); return ''; })()`)
+	press(t, ctx, kb.Enter, 1)
+	url := pollString(t, ctx, "the shared link", `(() => { const e = document.querySelector('#exercise-url'); return e ? e.value : ''; })()`)
+	if s := exercise(t, ctx); s.Cons != "" || s.Sel != "0" {
+		t.Errorf("Enter on the focused share button made a constituent: %+v (link %s)", s, url)
+	}
+
+	section(t, ctx, app.TeachSectionStepper)
+	waitStepper(t, ctx, "the stepper", `s.steps > 0 && s.pos === 0 && s.playing === '0'`)
+	evalString(t, ctx, `(() => { document.querySelector('#step-next').focus(); return ''; })()`)
+	press(t, ctx, " ", 1)
+	if s := waitStepper(t, ctx, "a step", `s.pos > 0 || s.playing === '1'`); s.Pos != 1 || s.Playing != "0" {
+		t.Errorf("Space on the focused next button: position %d, playing %s; want one step and no playback", s.Pos, s.Playing)
+	}
+}

@@ -25,10 +25,9 @@ func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
 			switch strings.ToLower(target.Get("tagName").String()) {
 			case "input", "textarea", "select":
 				return nil // typing
-			case "button", "a", "summary":
-				if k := ev.Get("key").String(); k == "Enter" || k == " " {
-					return nil // pressing the focused control
-				}
+			}
+			if pressesFocusedControl(ev) {
+				return nil
 			}
 			if target.Get("isContentEditable").Bool() {
 				return nil

@@ -12,7 +12,8 @@ import (
 // Init listens for the tab's keys on the whole document: inside the
 // exercises section they drive the exercise, elsewhere the stepper;
 // Ctrl+Z and Ctrl+Y (outside text fields) undo and redo the exercise's
-// edits anywhere on the tab.
+// edits anywhere on the tab. Enter and Space on a focused button or link
+// are left to it.
 func (c *TeachTab) Init(ctx vugu.InitCtx) {
 	env := ctx.EventEnv()
 	c.keys = js.FuncOf(func(this js.Value, args []js.Value) any {
@@ -29,6 +30,9 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 			switch strings.ToLower(target.Get("tagName").String()) {
 			case "input", "textarea", "select":
 				return nil // typing, or the slider's own keys
+			}
+			if pressesFocusedControl(ev) {
+				return nil // the focused button's own press
 			}
 			if target.Get("isContentEditable").Bool() {
 				return nil
