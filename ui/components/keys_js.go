@@ -6,8 +6,7 @@ import "github.com/vugu/vugu/js"
 
 // pressesFocusedControl reports whether a keydown is Enter or Space on a
 // focused control (a button, a link, a summary, or an element with the
-// button role, or inside one): the browser presses that control, and a
-// tab's own shortcuts must leave the key to it.
+// button role, or inside one): the browser presses that control.
 func pressesFocusedControl(ev js.Value) bool {
 	switch ev.Get("key").String() {
 	case "Enter", " ", "Spacebar":
@@ -19,4 +18,28 @@ func pressesFocusedControl(ev js.Value) bool {
 		return false
 	}
 	return target.Call("closest", "button, a[href], summary, [role=button]").Truthy()
+}
+
+// listen starts tracking how the focus last moved: by the keyboard (Tab)
+// or by the pointer (a click). Call stop when done.
+func (f *focusSource) listen() {
+	f.pointer = js.FuncOf(func(js.Value, []js.Value) any { f.keyboard = false; return nil })
+	f.tab = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 && args[0].Get("key").String() == "Tab" {
+			f.keyboard = true
+		}
+		return nil
+	})
+	doc := js.Global().Get("document")
+	doc.Call("addEventListener", "pointerdown", f.pointer, true)
+	doc.Call("addEventListener", "keydown", f.tab, true)
+}
+
+// stop stops tracking.
+func (f *focusSource) stop() {
+	doc := js.Global().Get("document")
+	doc.Call("removeEventListener", "pointerdown", f.pointer, true)
+	doc.Call("removeEventListener", "keydown", f.tab, true)
+	f.pointer.Release()
+	f.tab.Release()
 }

@@ -15,6 +15,9 @@ type TeachTab struct {
 	App *app.App
 	// keys is the document's keydown listener.
 	keys js.Func
+	// focus says how the focus last moved, for Enter and Space on a
+	// focused button.
+	focus focusSource
 	// shown is the count of links opened (app.TeachState.Opened) whose
 	// tree was brought into view; exShown the same for exercise links
 	// (app.ExerciseState.Opened).
@@ -27,4 +30,13 @@ func (c *TeachTab) navClass(on bool) string {
 		return "tab on"
 	}
 	return "tab"
+}
+
+// focusSource tracks whether the focus last moved by the keyboard (Tab)
+// or by the pointer: Enter and Space on a button the keyboard moved to
+// press it, while after a click on one they stay the tab's shortcuts (as
+// a media player's Space plays after its buttons were clicked).
+type focusSource struct {
+	keyboard     bool
+	pointer, tab js.Func
 }

@@ -12,8 +12,9 @@ import (
 // Init listens for the tab's keys on the whole document: inside the
 // exercises section they drive the exercise, elsewhere the stepper;
 // Ctrl+Z and Ctrl+Y (outside text fields) undo and redo the exercise's
-// edits anywhere on the tab. Enter and Space on a focused button or link
-// are left to it.
+// edits anywhere on the tab. Enter and Space on a button or link the
+// keyboard (Tab) moved to are left to it; after a click on one they stay
+// shortcuts (Space plays after a click on "next").
 func (c *TeachTab) Init(ctx vugu.InitCtx) {
 	env := ctx.EventEnv()
 	c.keys = js.FuncOf(func(this js.Value, args []js.Value) any {
@@ -31,8 +32,8 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 			case "input", "textarea", "select":
 				return nil // typing, or the slider's own keys
 			}
-			if pressesFocusedControl(ev) {
-				return nil // the focused button's own press
+			if c.focus.keyboard && pressesFocusedControl(ev) {
+				return nil // the press of the button the keyboard moved to
 			}
 			if target.Get("isContentEditable").Bool() {
 				return nil
@@ -61,6 +62,7 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 		return nil
 	})
 	js.Global().Get("document").Call("addEventListener", "keydown", c.keys)
+	c.focus.listen()
 }
 
 // Rendered brings the tree of a link just opened into view, or the
@@ -85,4 +87,5 @@ func (c *TeachTab) Rendered(vugu.RenderedCtx) {
 func (c *TeachTab) Destroy() {
 	js.Global().Get("document").Call("removeEventListener", "keydown", c.keys)
 	c.keys.Release()
+	c.focus.stop()
 }
