@@ -36,8 +36,18 @@ func TestTidyRange(t *testing.T) {
 		{"bytes=0-9,", "bytes=0-9"},     // an empty element is skipped
 		{"bytes= , 0-1,,", "bytes=0-1"}, // empty elements are skipped
 		{"bytes=,", ""},                 // no range at all: ignored
-		{"bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1", "bytes=" + strings.Repeat("0-0,", maxRanges-1) + "1-1"},
 		{"bytes=" + strings.Repeat("0-0,", maxRanges) + "1-1", ""}, // too many: ignored
+		// Several ranges only ascending, without overlaps: each step back
+		// would read the file again.
+		{"bytes=0-0,2-3,4-", "bytes=0-0,2-3,4-"},
+		{"bytes=" + ascendingRanges(maxRanges), "bytes=" + ascendingRanges(maxRanges)},
+		{"bytes=10-19,0-9", ""},                                        // descending: ignored
+		{"bytes=0-9,5-14", ""},                                         // overlapping: ignored
+		{"bytes=0-9,9-14", ""},                                         // one byte twice: ignored
+		{"bytes=0-,20-29", ""},                                         // open range not last: ignored
+		{"bytes=0-9,-5", ""},                                           // a suffix range beside another: ignored
+		{"bytes=-0,-5", "bytes=-5"},                                    // alone once the empty one is dropped
+		{"bytes=0-0," + strings.Repeat("6645701-6645701,0-0,", 7), ""}, // the Worker's worst case
 	}
 	for _, tc := range tests {
 		h := http.Header{"Range": {tc.in}}
@@ -46,6 +56,15 @@ func TestTidyRange(t *testing.T) {
 			t.Errorf("%q: %q, want %q", tc.in, got, tc.out)
 		}
 	}
+}
+
+// ascendingRanges returns n one-byte ranges, every other byte.
+func ascendingRanges(n int) string {
+	var specs []string
+	for i := range n {
+		specs = append(specs, fmt.Sprintf("%d-%d", 2*i, 2*i))
+	}
+	return strings.Join(specs, ",")
 }
 
 // TestStalledDownload: a client that asks for a large file and reads

@@ -91,7 +91,11 @@ const maxRanges = 16
 // reads it (RFC 9110, section 14.2): a header that is not a valid list of
 // byte ranges, or one of more than maxRanges ranges, is ignored; a
 // suffix range of length 0 ("bytes=-0") is unsatisfiable, and a list of
-// nothing else is answered 416 (by a start past the end of any file).
+// nothing else is answered 416 (by a start past the end of any file). A
+// list of several ranges is honoured only in ascending order without
+// overlaps (a suffix range only alone, an open one only last), which the
+// section allows a server to require: each step back would read the file
+// again from its start (the Worker's assets are a stream).
 func tidyRange(h http.Header) {
 	v := h.Get("Range")
 	if v == "" {
@@ -143,5 +147,36 @@ func tidyRange(h http.Header) {
 		h.Set("Range", "bytes="+strconv.FormatInt(math.MaxInt64-1, 10)+"-")
 		return
 	}
+	if len(kept) > 1 && !ascending(kept) {
+		h.Del("Range")
+		return
+	}
 	h.Set("Range", "bytes="+strings.Join(kept, ","))
+}
+
+// ascending reports whether byte range specs (checked by tidyRange) go
+// forward through the file without overlaps: no suffix range ("-N"),
+// whose place depends on the file's size, and an open range ("A-") only
+// last.
+func ascending(specs []string) bool {
+	next := int64(0) // the first byte the next range may start at
+	for i, s := range specs {
+		first, last, _ := strings.Cut(s, "-")
+		if first == "" {
+			return false
+		}
+		a, _ := strconv.ParseInt(first, 10, 64)
+		if a < next {
+			return false
+		}
+		if last == "" {
+			return i == len(specs)-1
+		}
+		b, _ := strconv.ParseInt(last, 10, 64)
+		if b == math.MaxInt64 {
+			return i == len(specs)-1
+		}
+		next = b + 1
+	}
+	return true
 }
