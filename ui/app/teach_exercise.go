@@ -570,17 +570,22 @@ func (a *App) openExercise(value string) {
 // arrows (Home, End) move the cursor over the words, space toggles the
 // word under it, Enter makes a constituent of the selection, Escape clears
 // the selection, Delete deletes the selected constituent; Ctrl+Z undoes,
-// Ctrl+Y and Ctrl+Shift+Z redo. It reports whether the key was used.
-func (a *App) TeachExerciseKey(key string, ctrl bool) bool {
+// Ctrl+Y and Ctrl+Shift+Z redo (by the Shift key, not the letter's case,
+// which Caps Lock turns). It reports whether the key was used.
+func (a *App) TeachExerciseKey(key string, shift, ctrl bool) bool {
 	x := &a.Teach.Exercise
 	if a.Tab != TabTeach || x.sent == nil {
 		return false
 	}
 	if ctrl {
-		switch key {
+		switch strings.ToLower(key) {
 		case "z":
-			a.TeachExerciseUndo()
-		case "y", "Y", "Z":
+			if shift {
+				a.TeachExerciseRedo()
+			} else {
+				a.TeachExerciseUndo()
+			}
+		case "y":
 			a.TeachExerciseRedo()
 		default:
 			return false

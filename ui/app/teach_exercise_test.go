@@ -34,13 +34,17 @@ func cons(x *app.ExerciseState) []string {
 	return out
 }
 
-// keys presses keys in the exercises section; "^z" is Ctrl+Z.
+// keys presses keys in the exercises section; "^z" is Ctrl+Z, "^+Z"
+// Ctrl+Shift+Z, "^Z" Ctrl+Z with Caps Lock on.
 func keys(t *testing.T, a *app.App, env *apptest.Env, ks ...string) {
 	t.Helper()
 	for _, k := range ks {
 		ctrl := strings.HasPrefix(k, "^") && len(k) > 1
+		key := strings.TrimPrefix(k, "^")
+		shift := ctrl && strings.HasPrefix(key, "+") && len(key) > 1
+		key = strings.TrimPrefix(key, "+")
 		var used bool
-		env.Do(func() { used = a.TeachExerciseKey(strings.TrimPrefix(k, "^"), ctrl) })
+		env.Do(func() { used = a.TeachExerciseKey(key, shift, ctrl) })
 		if !used {
 			t.Fatalf("key %q not used", k)
 		}
@@ -156,10 +160,16 @@ func TestExerciseSolve(t *testing.T) {
 		t.Fatalf("undo: %v, %q", got, x.Msg)
 	}
 	keys(t, a, env, "^y")
-	keys(t, a, env, "^z", "^Z")
+	keys(t, a, env, "^z", "^+Z")
 	if got := cons(x); !slices.Equal(got, solved) || x.CanRedo() {
 		t.Fatalf("redo: %v", got)
 	}
+	// With Caps Lock on, Ctrl+Z gives the key "Z": it still undoes.
+	keys(t, a, env, "^Z")
+	if got := cons(x); len(got) != 3 || !x.CanRedo() {
+		t.Fatalf("Ctrl+Z with Caps Lock: %v; want the SBARQ undone", got)
+	}
+	keys(t, a, env, "^+Z")
 	env.Do(a.TeachExerciseCheck)
 	if v := x.Verdict; v == nil || !v.Solved || v.F1 != "100.0" || len(v.Right) != 4 || len(v.Wrong)+len(v.Missing) != 0 {
 		t.Fatalf("solved verdict %+v", v)
@@ -222,11 +232,11 @@ func TestExerciseRefusals(t *testing.T) {
 		t.Errorf("cursor %d", x.Cursor)
 	}
 	var used bool
-	env.Do(func() { used = a.TeachExerciseKey("a", false) || a.TeachExerciseKey("c", true) })
+	env.Do(func() { used = a.TeachExerciseKey("a", false, false) || a.TeachExerciseKey("c", false, true) })
 	if used {
 		t.Error("other keys used")
 	}
-	env.Do(func() { a.SetTab(app.TabParse); used = a.TeachExerciseKey(" ", false) })
+	env.Do(func() { a.SetTab(app.TabParse); used = a.TeachExerciseKey(" ", false, false) })
 	if used || len(x.Selection()) != 2 {
 		t.Errorf("another tab: key used %v, selection %v", used, x.Selection())
 	}

@@ -47,9 +47,9 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 		var used bool
 		switch {
 		case ctrl:
-			used = c.App.TeachExerciseKey(key, true)
+			used = c.App.TeachExerciseKey(key, ev.Get("shiftKey").Bool(), true)
 		case inExercise:
-			used = c.App.TeachExerciseKey(key, false)
+			used = c.App.TeachExerciseKey(key, ev.Get("shiftKey").Bool(), false)
 		default:
 			used = c.App.TeachKey(key)
 		}
