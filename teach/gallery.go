@@ -99,7 +99,10 @@ func Gallery() []Example {
 func GoldReplay(ctx context.Context, t *tree.Tree, v decode.Variant) (*Trace, []tree.Labelled, error) {
 	cons, _ := tree.Targets(tree.MergeUnaries(t))
 	if len(cons) == 0 {
-		return nil, nil, fmt.Errorf("teach: %q has no constituent of block degree at most two", t.ID)
+		if len(t.Nodes) == 0 {
+			return nil, nil, fmt.Errorf("teach: tree %q has no constituents, only words: there is nothing to replay", t.ID)
+		}
+		return nil, nil, fmt.Errorf("teach: tree %q has no constituent of block degree at most two", t.ID)
 	}
 	tr, err := Replay(ctx, v, coverage.GoldScores(t.Len(), cons))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
 )
 
 // labelled lists a derivation's labelled constituents canonically.
@@ -134,5 +135,14 @@ func TestReplayErrors(t *testing.T) {
 	cancel()
 	if _, err := Replay(ctx, decode.N6, decode.RandomScores(1, 5, 1)); err == nil {
 		t.Error("a cancelled replay succeeded")
+	}
+}
+
+// TestGoldReplayFlatTree: a tree of words without constituents has
+// nothing to replay, and the error says so.
+func TestGoldReplayFlatTree(t *testing.T) {
+	flat := &tree.Tree{ID: "1", Tokens: []tree.Token{{Word: "a", Parent: tree.Root}, {Word: "b", Parent: tree.Root}}}
+	if _, _, err := GoldReplay(context.Background(), flat, decode.N3); err == nil || !strings.Contains(err.Error(), "no constituents, only words") {
+		t.Errorf("error %v; want one saying the tree has no constituents", err)
 	}
 }
