@@ -359,5 +359,27 @@ func TestBrowserMissingScript(t *testing.T) {
 		if !strings.Contains(msg, script+" did not load") || !strings.Contains(msg, "Reload the page") {
 			t.Errorf("%s missing: the page says %q; want it named, and a reload asked for", script, msg)
 		}
+		if present := evalString(t, ctx, `document.getElementById('boot-stuck') ? 'yes' : ''`); present != "" {
+			t.Errorf("%s missing: boot.js ran but left the hint for a page whose boot.js did not", script)
+		}
+	}
+
+	// boot.js itself missing: nothing runs, and the hint, shown by CSS
+	// alone after 20 s (the test finishes its animation rather than
+	// wait), asks for a reload.
+	missing.Store("/boot.js")
+	ctx := newBrowser(t, chrome)
+	if err := chromedp.Run(ctx, chromedp.Navigate(srv.URL+"/?backend=cpu")); err != nil {
+		t.Fatal(err)
+	}
+	if v := evalString(t, ctx, `getComputedStyle(document.getElementById('boot-stuck')).visibility`); v != "hidden" {
+		t.Errorf("the hint is %s at once; want it hidden for the first 20 s", v)
+	}
+	evalString(t, ctx, `(() => { document.getAnimations().forEach(a => a.finish()); return ''; })()`)
+	if v := evalString(t, ctx, `getComputedStyle(document.getElementById('boot-stuck')).visibility`); v != "visible" {
+		t.Errorf("boot.js missing: the hint is %s once its delay is over; want it visible", v)
+	}
+	if msg := evalString(t, ctx, `document.getElementById('boot-stuck').textContent`); !strings.Contains(msg, "Reload the page") {
+		t.Errorf("boot.js missing: the hint says %q", msg)
 	}
 }

@@ -3,6 +3,9 @@
 // instantiation result: the WebGPU bindings read the wasm memory from it.
 "use strict";
 (async () => {
+  // This script runs: the hint shown when it never does goes.
+  const stuck = document.getElementById("boot-stuck");
+  if (stuck) stuck.remove();
   const boot = document.getElementById("boot");
   const say = (msg) => {
     if (boot) { boot.textContent = msg; boot.className = "boot error"; }
