@@ -106,6 +106,31 @@ func TestBrowserAnnotateAdd(t *testing.T) {
 	if asked {
 		t.Error("everything saved: the page still asks before it is closed")
 	}
+	// A note being typed (the field sets it when it loses the focus, which
+	// closing the page never does) makes the page ask, stays in the field
+	// as typed, and is set and saved when the page is hidden.
+	annEval(t, ctx, `(() => { document.querySelector('#ann-note').focus(); return true; })()`, nil)
+	if err := chromedp.Run(ctx, chromedp.KeyEvent("ask Piet")); err != nil {
+		t.Fatal(err)
+	}
+	annEval(t, ctx, `(() => {
+		const e = new Event('beforeunload', {cancelable: true});
+		window.dispatchEvent(e);
+		return e.defaultPrevented;
+	})()`, &asked)
+	if !asked {
+		t.Error("a note being typed: the page does not ask before it is closed")
+	}
+	annEval(t, ctx, `(() => { window.dispatchEvent(new Event('pagehide')); window.dispatchEvent(new Event('pageshow')); return true; })()`, nil)
+	// Saved once the page no longer asks.
+	annWait(t, ctx, "the note's save", `(() => { const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return !e.defaultPrevented; })()`)
+	var note, focus string
+	annEval(t, ctx, `document.querySelector('#ann-note').value`, &note)
+	annEval(t, ctx, `document.activeElement ? document.activeElement.id : ''`, &focus)
+	if note != "ask Piet" || focus != "ann-note" {
+		t.Errorf("after the page was hidden: the note field holds %q (focus on %q); want the note typed, still being edited", note, focus)
+	}
+	annEval(t, ctx, `(() => { document.querySelector('#ann-note').blur(); return true; })()`, nil)
 	if st := annText(t, ctx, "#ann-save"); st != "saved in this browser" {
 		t.Errorf("save state %q", st)
 	}

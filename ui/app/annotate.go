@@ -118,6 +118,10 @@ type AnnotateState struct {
 	removed *removedSentence // the last sentence removed, for AnnRestoreRemoved
 	// pendingNote is a note set while a re-parse ran, applied when it ends.
 	pendingNote *pendingNote
+	// noteDraft is the note being typed (AnnNoteInput), not yet set: the
+	// field sets it when it loses the focus, which a page being closed
+	// never does, so a hidden or closing page sets it (AnnFlush).
+	noteDraft *pendingNote
 
 	gridTree *tree.Tree     // the tree of grid
 	grid     *treedraw.Grid // the current tree laid out
@@ -543,12 +547,60 @@ func (a *App) AnnSetStatus(name string) {
 // the tree), rather than be refused: the note field would still show it.
 func (a *App) AnnSetNote(note string) {
 	s := &a.Annotate
+	s.noteDraft = nil
 	if sent := a.annSentence(); s.Busy && sent != nil {
 		s.pendingNote = &pendingNote{sent: sent, note: note}
 		s.Msg = "the note is kept when the re-parse ends"
 		return
 	}
 	a.AnnDo(annotate.SetNote{Note: note})
+}
+
+// AnnNoteInput records the note being typed into the current sentence's
+// note field (each keystroke; AnnSetNote sets it when the field loses the
+// focus): until then the work counts as unsaved, so that closing the page
+// asks first, and a page hidden or closed sets it (AnnFlush).
+func (a *App) AnnNoteInput(text string) {
+	s := &a.Annotate
+	sent := a.annSentence()
+	if sent == nil || text == sent.Note() {
+		s.noteDraft = nil
+	} else {
+		s.noteDraft = &pendingNote{sent: sent, note: text}
+	}
+	a.noteUnsaved()
+}
+
+// AnnNoteText is the text the note field shows: the note being typed, or
+// the current sentence's note.
+func (a *App) AnnNoteText() string {
+	sent := a.annSentence()
+	if d := a.Annotate.noteDraft; d != nil && d.sent == sent {
+		return d.note
+	}
+	if sent == nil {
+		return ""
+	}
+	return sent.Note()
+}
+
+// annSetNoteDraft sets the note being typed, on the sentence it was typed
+// into.
+func (a *App) annSetNoteDraft() {
+	d := a.Annotate.noteDraft
+	if d == nil {
+		return
+	}
+	a.Annotate.noteDraft = nil
+	if a.annSentence() == d.sent {
+		a.AnnSetNote(d.note)
+		return
+	}
+	if c := a.Annotate.Corpus; c != nil && slices.Contains(c.Sentences, d.sent) && !a.Annotate.Busy {
+		if err := d.sent.Do(context.Background(), annotate.SetNote{Note: d.note}, nil); err == nil {
+			a.annChanged()
+		}
+	}
 }
 
 // pendingNote is a note set on a sentence while a re-parse ran.

@@ -219,7 +219,24 @@ func TestAnnotateSaveState(t *testing.T) {
 		if got := a.AnnSaveState(); got != "saved in this browser" || a.AnnUnsavedNow() || store.count() != 1 {
 			t.Errorf("after the flush: %q, unsaved %v, %d saves", got, a.AnnUnsavedNow(), store.count())
 		}
+		// A note being typed (the field sets it only when it loses the
+		// focus, which closing the page never does) counts as unsaved, is
+		// what the field shows, and a flush (the page hidden or closed)
+		// sets and saves it.
+		a.AnnNoteInput("half a thought")
+		if !a.AnnUnsaved() || !a.AnnUnsavedNow() || a.AnnNoteText() != "half a thought" || a.AnnSentence().Note() != "" {
+			t.Errorf("while a note is typed: unsaved %v/%v, field %q, note %q", a.AnnUnsaved(), a.AnnUnsavedNow(), a.AnnNoteText(), a.AnnSentence().Note())
+		}
+		a.AnnFlush()
+		if got := a.AnnSentence().Note(); got != "half a thought" {
+			t.Errorf("after the flush the note is %q; want the one typed", got)
+		}
 	})
+	env.Wait(t, "the note's save", wait, func() bool { return !a.AnnUnsaved() })
+	b, _ := annAppWith(t, store, app.Options{})
+	if got := b.Annotate.Corpus.Sentences[0].Note(); got != "half a thought" {
+		t.Errorf("the saved project's note is %q; want the one typed before the page was hidden", got)
+	}
 
 	fs := &failingStore{}
 	c, envC := annAppWith(t, fs, app.Options{})

@@ -417,6 +417,9 @@ func (a *App) AnnSaveNow() error { return a.annSave() }
 // it is closed or reloaded then.
 func (a *App) AnnUnsaved() bool {
 	s := &a.Annotate
+	if s.noteDraft != nil {
+		return true // a note being typed
+	}
 	if s.Seq == 0 {
 		return false // nothing changed since the start (or the restore)
 	}
@@ -430,6 +433,7 @@ func (a *App) AnnUnsaved() bool {
 // debounce, when it has unsaved changes (the caller holds the lock): the
 // page calls it when it is hidden or closed.
 func (a *App) AnnFlush() {
+	a.annSetNoteDraft()
 	if a.store() == nil || a.Annotate.Saved >= a.Annotate.Seq {
 		return
 	}

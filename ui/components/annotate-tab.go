@@ -206,9 +206,4 @@ func (c *AnnotateTab) problemsTitle() string {
 
 func (c *AnnotateTab) shortcuts() [][2]string { return app.Shortcuts() }
 
-func (c *AnnotateTab) note() string {
-	if s := c.App.AnnSentence(); s != nil {
-		return s.Note()
-	}
-	return ""
-}
+func (c *AnnotateTab) note() string { return c.App.AnnNoteText() }

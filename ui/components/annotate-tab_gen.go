@@ -967,6 +967,11 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 						}
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+							EventType: "input",
+							Func:      func(event vugu.DOMEvent) { c.App.AnnNoteInput(event.PropString("target", "value")) },
+							// TODO: implement capture, etc. mostly need to decide syntax
+						})
+						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "change",
 							Func:      func(event vugu.DOMEvent) { c.App.AnnSetNote(event.PropString("target", "value")) },
 							// TODO: implement capture, etc. mostly need to decide syntax
