@@ -63,10 +63,23 @@ func TestLazy(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("built %d times, want 1", calls)
 	}
-	failing := &lazy{build: func() (http.Handler, error) { return nil, http.ErrMissingFile }}
+	// A failed build is answered 500, and the next request builds again.
+	fails := 1
+	failing := &lazy{build: func() (http.Handler, error) {
+		if fails > 0 {
+			fails--
+			return nil, http.ErrMissingFile
+		}
+		return http.NotFoundHandler(), nil
+	}}
 	rec := httptest.NewRecorder()
 	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "discspan worker") {
 		t.Errorf("failing build: %d %q", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusNotFound {
+		t.Errorf("the request after a failed build: %d; want it built again and served", rec.Code)
 	}
 }

@@ -48,21 +48,30 @@ func main() {
 }
 
 // lazy builds its handler on the first request (a Worker's bindings, such
-// as ASSETS, are read while a request is served) and keeps it, or the
-// error, for later ones.
+// as ASSETS, are read while a request is served) and keeps it for later
+// ones. A build that fails (the model list could not be read) is answered
+// 500 and tried again by the next request: an isolate serves many
+// requests, and one failed fetch must not fail them all.
 type lazy struct {
 	build func() (http.Handler, error)
 
-	once sync.Once
-	h    http.Handler
-	err  error
+	mu sync.Mutex
+	h  http.Handler
 }
 
 func (l *lazy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	l.once.Do(func() { l.h, l.err = l.build() })
-	if l.err != nil {
-		http.Error(w, "discspan worker: "+l.err.Error(), http.StatusInternalServerError)
+	l.mu.Lock()
+	h := l.h
+	var err error
+	if h == nil {
+		if h, err = l.build(); err == nil {
+			l.h = h
+		}
+	}
+	l.mu.Unlock()
+	if err != nil {
+		http.Error(w, "discspan worker: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	l.h.ServeHTTP(w, r)
+	h.ServeHTTP(w, r)
 }
