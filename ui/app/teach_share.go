@@ -42,6 +42,13 @@ type Fragment struct {
 // wrapping ErrNoAttemptInLink.
 func ParseFragment(frag string) (f Fragment, ok bool, err error) {
 	frag = strings.TrimPrefix(frag, "#")
+	if !strings.Contains(frag, "=") {
+		// A link whose "=" a mail client or chat percent-encoded
+		// ("#tree%3Dt1...") holds its keys encoded whole.
+		if v, uerr := url.PathUnescape(frag); uerr == nil {
+			frag = v
+		}
+	}
 	for _, part := range strings.Split(frag, "&") {
 		key, value, hasValue := strings.Cut(part, "=")
 		switch key {

@@ -330,6 +330,8 @@ func TestParseFragment(t *testing.T) {
 		{"tree=t1.abc", true, app.Fragment{Teach: true, Tree: "t1.abc"}, nil},
 		{"#x=1&tree=t1.a-b_c&y", true, app.Fragment{Teach: true, Tree: "t1.a-b_c"}, nil},
 		{"#tree=t1.a%2Db", true, app.Fragment{Teach: true, Tree: "t1.a-b"}, nil},
+		{"#tree%3Dt1.abc", true, app.Fragment{Teach: true, Tree: "t1.abc"}, nil},
+		{"#teach%26exercise%3Dwh-question", true, app.Fragment{Teach: true, Exercise: "wh-question"}, nil},
 		{"#tree=", true, app.Fragment{Teach: true}, app.ErrNoTreeInLink},
 		{"#tree", true, app.Fragment{Teach: true}, app.ErrNoTreeInLink},
 	}
