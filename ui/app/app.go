@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,6 +68,15 @@ type App struct {
 	NoticeErr bool
 
 	loadGen int // bumped by every load, so that stale loads give up
+	// loadCancel cancels the running load's downloads and waits (the next
+	// Start calls it).
+	loadCancel context.CancelFunc
+	// engineLoad lets one load at a time give the engine its model: a
+	// load checks, holding it, that it is still the newest.
+	engineLoad sync.Mutex
+	// engineFailed is set when the engine could not start (the parsing
+	// worker failed): the next Start makes a new one.
+	engineFailed bool
 	// saveMu orders the annotation project's saves: one at a time, each
 	// writing the project as it is when its turn comes.
 	saveMu sync.Mutex

@@ -160,19 +160,37 @@ const modelsCacheKey = "/discspan/models.json"
 // long parse, a treebank) is cancelled first: its results would belong to
 // the model being replaced, and the engine would finish it before
 // loading.
+//
+// A load still running is abandoned: its downloads and waits are
+// cancelled, and it gives the engine no model. What the model bar showed
+// of the model before (its backend, its language) goes until the new one
+// is ready.
 func (a *App) Start() {
 	a.Cancel()
+	if a.loadCancel != nil {
+		a.loadCancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.loadCancel = cancel
 	a.loadGen++
 	gen := a.loadGen
 	a.setPhase(PhaseListing, "")
 	a.Model.Err, a.Model.Note = "", ""
 	a.Model.Done, a.Model.Total = 0, -1
+	a.Model.Info, a.Model.Language, a.Model.known = nil, "", nil
+	if a.engine != nil && a.engineFailed {
+		// The engine could not start (the worker's script did not load,
+		// say): a retry starts a new one.
+		a.engine.Close()
+		a.engine = nil
+	}
+	a.engineFailed = false
 	if a.engine == nil {
 		// The engine (a Web Worker, which compiles its copy of the app)
 		// starts while the model list and the weights are fetched.
 		a.engine = a.plat.NewEngine()
 	}
-	go a.load(gen)
+	go a.load(ctx, gen)
 	go a.tickLoad(gen)
 }
 
@@ -188,19 +206,25 @@ func (a *App) SetBackend(b string) {
 	a.Start()
 }
 
-// SetModel loads another model of the list.
+// SetModel loads another model of the list (the one asked for last, also
+// while the list is being fetched). The trees shown, the previous model's,
+// go.
 func (a *App) SetModel(name string) {
-	if name == a.Model.Current.Name {
+	asked := a.opts.Model
+	if asked == "" {
+		asked = a.Model.Current.Name // the list's first, by default
+	}
+	if name == asked && a.Model.Phase != PhaseFailed {
 		return
 	}
 	a.opts.Model = name
+	a.clearParse()
 	a.Start()
 }
 
 // load is Start's goroutine; gen identifies it, so that a newer load makes
-// it give up.
-func (a *App) load(gen int) {
-	ctx := context.Background()
+// it give up, and the newer Start cancels ctx.
+func (a *App) load(ctx context.Context, gen int) {
 	fail := func(format string, args ...any) {
 		a.update(func() {
 			if a.loadGen == gen {
@@ -225,18 +249,22 @@ func (a *App) load(gen int) {
 		return
 	}
 	var m api.Model
-	for _, c := range list {
-		if c.Name == a.opts.Model || (a.opts.Model == "" && m.Name == "") {
-			m = c
-		}
-	}
 	if !step(func() {
+		for _, c := range list {
+			if c.Name == a.opts.Model || (a.opts.Model == "" && m.Name == "") {
+				m = c
+			}
+		}
+		if m.Name == "" && len(list) > 0 {
+			// A link, or a choice kept from before, names a model the
+			// server no longer offers: its first one, said so.
+			a.Model.Note = fmt.Sprintf("the server no longer offers model %q: this is %s", a.opts.Model, list[0].Name)
+			a.opts.Model, m = "", list[0]
+		}
 		a.Model.Models, a.Model.ListFromCache = list, fromCache
 		a.Model.Current = m
 		if len(list) == 0 {
 			a.Model.Phase = PhaseNoModel
-		} else if m.Name == "" {
-			a.Model.Phase, a.Model.Err = PhaseFailed, fmt.Sprintf("the server has no model %q", a.opts.Model)
 		}
 	}) || m.Name == "" {
 		return
@@ -261,11 +289,25 @@ func (a *App) load(gen int) {
 	}
 	if r, ok := eng.(readier); ok {
 		if err := r.WaitReady(ctx); err != nil {
+			a.update(func() {
+				if a.loadGen == gen && ctx.Err() == nil {
+					a.engineFailed = true // Retry starts a new engine
+				}
+			})
 			fail("could not start the parsing worker: %v", err)
 			return
 		}
 	}
-	info, err := eng.Load(ctx, data, m.Name, parser.LoadOptions{Backend: a.Model.Backend, MaxBytes: parser.DefaultMaxBytes, Workers: a.opts.Workers,
+	// One load at a time gives the engine its model, and only the newest:
+	// a load abandoned while the worker started must not replace the one
+	// chosen after it (nor cancel it by restarting the worker).
+	a.engineLoad.Lock()
+	var backend string
+	if !step(func() { backend = a.Model.Backend }) {
+		a.engineLoad.Unlock()
+		return
+	}
+	info, err := eng.Load(ctx, data, m.Name, parser.LoadOptions{Backend: backend, MaxBytes: parser.DefaultMaxBytes, Workers: a.opts.Workers,
 		Progress: func(s string) {
 			a.update(func() {
 				if a.loadGen == gen && a.Model.Phase == PhaseLoading { // not after the load ended
@@ -273,6 +315,7 @@ func (a *App) load(gen int) {
 				}
 			})
 		}})
+	a.engineLoad.Unlock()
 	if err != nil {
 		fail("could not load the model %s: %v", m.Name, err)
 		return
@@ -351,7 +394,9 @@ func (a *App) weightsFile(ctx context.Context, m api.Model, progress func(done, 
 	}
 	if err := a.plat.CacheStore(m.URL, b); err != nil {
 		a.update(func() {
-			a.Model.Note = "the browser did not keep the weights (" + err.Error() + "): they will be downloaded again next time"
+			if ctx.Err() == nil { // not a note of an abandoned load
+				a.Model.Note = "the browser did not keep the weights (" + err.Error() + "): they will be downloaded again next time"
+			}
 		})
 	}
 	return b, false, nil
