@@ -18,6 +18,7 @@ type Job struct {
 
 	start  time.Time
 	cancel context.CancelFunc
+	parse  bool // a parse of the text box's sentence (ParseNow)
 }
 
 // Percent is a batch's progress in percent.

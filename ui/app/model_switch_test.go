@@ -257,3 +257,41 @@ func TestModelRetryAfterWorkerStartFailure(t *testing.T) {
 		t.Errorf("after Retry: phase %s (%q), %d engines made; want ready, on a second engine", a.Model.Phase, a.Model.Err, plat.engines)
 	}
 }
+
+// gatedEngine parses once release is closed (or its context ends).
+type gatedEngine struct {
+	parser.Engine
+	release chan struct{}
+}
+
+func (e *gatedEngine) Parse(ctx context.Context, req parser.Request) (*parser.Parse, error) {
+	select {
+	case <-e.release:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return e.Engine.Parse(ctx, req)
+}
+
+// TestExampleDuringParse: an example chosen while a parse of the text box
+// runs replaces that parse: the example is parsed and shown, and the
+// cancelled parse says nothing. Before, the example's text stood above the
+// old sentence's tree.
+func TestExampleDuringParse(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 36), 0)
+	eng := &gatedEngine{release: make(chan struct{})}
+	plat.Engine = eng
+	a, env := start(t, plat, app.Options{})
+	env.Do(func() { a.SetText(strings.Join(apptest.Sentences[1], " ")); a.ParseNow() })
+	main := parseWith(t, a, env, func() {
+		if a.Job == nil {
+			t.Fatal("no parse running")
+		}
+		a.UseExample(1)
+		close(eng.release)
+	})
+	if got, want := strings.Join(main.Tree.Words(), " "), strings.Join(a.Parse.Words(), " "); got != want || a.Parse.Err != "" {
+		t.Errorf("tree of %q (error %q) shown under %q; want the example parsed", got, a.Parse.Err, want)
+	}
+}

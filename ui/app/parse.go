@@ -128,10 +128,20 @@ func (a *App) checkBudget(n int, v decode.Variant) error {
 }
 
 // ParseNow parses the chosen sentence with the variant (and, comparing,
-// the other one) in the background.
+// the other one) in the background. A parse of the text box still running
+// is cancelled: the sentence asked for now (an example chosen, Ctrl+Enter
+// on a new text) replaces it. Other work (a treebank, a pre-annotation)
+// goes on, and the request is dropped.
 func (a *App) ParseNow() {
-	if !a.Model.Ready() || a.Job != nil {
+	if !a.Model.Ready() {
 		return
+	}
+	if a.Job != nil {
+		if !a.Job.parse {
+			return
+		}
+		a.Job.cancel()
+		a.Job = nil
 	}
 	a.Parse.Attempts++
 	words := a.Parse.Words()
@@ -157,11 +167,15 @@ func (a *App) ParseNow() {
 		what += " and " + variants[1].String()
 	}
 	ctx, job := a.startJob(what, 0)
+	job.parse = true
 	labels := a.labels()
 	gold, source := exampleGold(words)
 	go func() {
 		views, goldView, err := a.parseViews(ctx, words, variants, labels, gold, source)
 		a.update(func() {
+			if a.Job != job {
+				return // replaced by a newer parse (see above)
+			}
 			a.finishJob(job)
 			if err != nil {
 				a.clearParse()
