@@ -233,17 +233,36 @@ func TestCompare(t *testing.T) {
 	check(side, main)
 }
 
+// TestTooLong: a sentence too long for the variant, or for the app, is
+// refused before any work, and the message names the variants that would
+// fit (not the one in use), or the app's word limit.
 func TestTooLong(t *testing.T) {
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 5), 0)
 	a, env := start(t, plat, app.Options{})
-	env.Do(func() {
-		a.SetText(strings.Repeat("het boek ", 100))
-		a.SetVariant("n6")
-		a.ParseNow()
-	})
-	if a.Job != nil || !strings.Contains(a.Parse.Err, "too many for n6") {
-		t.Errorf("job %v, err %q", a.Job, a.Parse.Err)
+	tests := []struct {
+		words   int
+		variant string
+		want    []string
+		notWant string
+	}{
+		{200, "n6", []string{"too many for n6", "(try ", "n3", "or a shorter sentence)"}, "n6,"},
+		{301, "n3", []string{"301 words are too many", "at most 300 words"}, "--max-words"},
+	}
+	for _, tc := range tests {
+		env.Do(func() {
+			a.SetText(strings.TrimSpace(strings.Repeat("boek ", tc.words)))
+			a.SetVariant(tc.variant)
+			a.ParseNow()
+		})
+		for _, w := range tc.want {
+			if a.Job != nil || !strings.Contains(a.Parse.Err, w) {
+				t.Errorf("%d words, %s: job %v, error %q; want it to contain %q", tc.words, tc.variant, a.Job, a.Parse.Err, w)
+			}
+		}
+		if strings.Contains(a.Parse.Err, tc.notWant) {
+			t.Errorf("%d words, %s: error %q names %q", tc.words, tc.variant, a.Parse.Err, tc.notWant)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -116,15 +117,32 @@ func (a *App) labels() []string {
 	return a.Model.Info.Labels
 }
 
-// checkBudget returns an error for a sentence whose chart would exceed the
-// browser's memory budget with variant v, before any work is done.
+// checkBudget returns an error for a sentence longer than the app parses
+// (tree.DefaultMaxWords), or whose chart would exceed the browser's memory
+// budget with variant v, before any work is done; it names the variants
+// that would fit, if any.
 func (a *App) checkBudget(n int, v decode.Variant) error {
-	need := decode.ChartBytes(v, n, len(a.labels()))
+	if n > tree.DefaultMaxWords {
+		return fmt.Errorf("%d words are too many: the app parses sentences of at most %d words (split the text into sentences): %w",
+			n, tree.DefaultMaxWords, decode.ErrTooLong)
+	}
+	labels := len(a.labels())
+	need := decode.ChartBytes(v, n, labels)
 	if need <= parser.DefaultMaxBytes {
 		return nil
 	}
-	return fmt.Errorf("%d words are too many for %s in the browser: its chart would need %d MiB, the budget is %d MiB (try n3 or n4, or a shorter sentence): %w",
-		n, v, need>>20, parser.DefaultMaxBytes>>20, decode.ErrTooLong)
+	var fit []string
+	for _, w := range decode.Variants {
+		if w != v && decode.ChartBytes(w, n, labels) <= parser.DefaultMaxBytes {
+			fit = append(fit, w.String())
+		}
+	}
+	hint := "a shorter sentence"
+	if len(fit) > 0 {
+		hint = "try " + strings.Join(fit, ", ") + ", or " + hint
+	}
+	return fmt.Errorf("%d words are too many for %s in the browser: its chart would need %d MiB, the budget is %d MiB (%s): %w",
+		n, v, need>>20, parser.DefaultMaxBytes>>20, hint, decode.ErrTooLong)
 }
 
 // ParseNow parses the chosen sentence with the variant (and, comparing,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/server/api"
 	"github.com/discspan/discspan/ui/app"
@@ -193,4 +194,17 @@ func TestModelBarList(t *testing.T) {
 		`value="default">default (dev F1 81.78, 6.6 MB)</option>`,
 		`value="fast">fast (dev F1 81.11, 7.6 MB)</option>`,
 		`value="job-3">job-3</option>`)
+}
+
+// TestSentenceMenuWholeCharacters: the sentence menu shortens long
+// sentences at a character boundary, never inside a multibyte character.
+func TestSentenceMenuWholeCharacters(t *testing.T) {
+	a, _, env := loaded(t, false)
+	env.Do(func() { a.SetText("a" + strings.Repeat("é", 80) + " .") })
+	c := &ParseTab{App: a}
+	for _, label := range c.sentences() {
+		if !utf8.ValidString(label) || !strings.HasSuffix(label, "…") {
+			t.Errorf("menu label %q: want whole characters, shortened", label)
+		}
+	}
 }

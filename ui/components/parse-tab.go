@@ -44,8 +44,8 @@ func (c *ParseTab) sentences() []string {
 	out := make([]string, len(c.App.Parse.Sentences))
 	for i, s := range c.App.Parse.Sentences {
 		label := strings.Join(s, " ")
-		if len(label) > 60 {
-			label = label[:60] + "…"
+		if r := []rune(label); len(r) > 60 {
+			label = string(r[:60]) + "…" // whole characters
 		}
 		out[i] = fmt.Sprintf("%d: %s", i+1, label)
 	}
