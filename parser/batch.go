@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"sync"
@@ -17,20 +18,31 @@ type job struct {
 	score time.Duration
 }
 
+// SentenceError is ParseBatch's error about one sentence of the batch.
+type SentenceError struct {
+	Index int // the sentence's index in the batch, from 0
+	Err   error
+}
+
+func (e *SentenceError) Error() string { return fmt.Sprintf("sentence %d: %v", e.Index+1, e.Err) }
+
+func (e *SentenceError) Unwrap() error { return e.Err }
+
 // ParseBatch parses sentences with the decoder variant v and returns their
 // results in order. The network scores chunks of at most ChunkWords words
 // with its batched forward pass (its own goroutines, see network.Model's
 // Workers) while workers goroutines (0: GOMAXPROCS), each with its own
 // decode.Decoder, decode the chunks already scored. It refuses the batch
-// when a sentence fails CheckWords, before scoring anything; otherwise it
-// stops at the first error and returns it, naming the sentence.
+// when a sentence fails CheckWords or CheckFits, before scoring anything;
+// otherwise it stops at the first error and returns it. An error about
+// one sentence is a *SentenceError, which gives its index.
 func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]*Result, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
 	for i, words := range sents {
-		if err := p.CheckWords(words); err != nil {
-			return nil, fmt.Errorf("parser: sentence %d: %w", i+1, err)
+		if err := cmp.Or(p.CheckWords(words), p.CheckFits(len(words), v)); err != nil {
+			return nil, &SentenceError{Index: i, Err: fmt.Errorf("parser: %w", err)}
 		}
 	}
 	if workers <= 0 {
@@ -56,7 +68,7 @@ func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]
 				}
 				r, err := p.build(dec, sents[j.i], j.out, v, nil)
 				if err != nil {
-					errs[j.i] = fmt.Errorf("sentence %d: %w", j.i+1, err) // counted from 1
+					errs[j.i] = &SentenceError{Index: j.i, Err: err}
 					fail()
 					continue
 				}
@@ -101,7 +113,7 @@ func (p *Parser) scoreChunks(sents [][]string, jobs chan<- job, stop <-chan stru
 		start := time.Now()
 		outs, err := sc.Score(ins)
 		if err != nil {
-			return fmt.Errorf("parser: scoring sentences %d..%d: %w", lo, hi-1, err)
+			return fmt.Errorf("parser: scoring sentences %d-%d: %w", lo+1, hi, err) // counted from 1
 		}
 		if len(outs) != len(ins) {
 			return fmt.Errorf("parser: scorer returned %d outputs for %d sentences", len(outs), len(ins))

@@ -71,3 +71,49 @@ func TestCheckWords(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetBeforeScoring: a sentence whose scores or chart would exceed
+// the memory budget is refused by ParseWords, Parse and ParseBatch before
+// the network runs (its output would be thrown away), naming the sentence
+// in the batch.
+func TestBudgetBeforeScoring(t *testing.T) {
+	scored := 0
+	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}),
+		Scorer: countingScorer{forcedScorer(), &scored}}
+	p.Decode.MaxBytes = 1 << 20
+	words := strings.Fields(strings.Repeat("w0 ", 200))
+	if p.CheckFits(len(words), decode.N6) == nil {
+		t.Fatal("200 words fit n6's chart in 1 MiB: the test needs a sentence that does not")
+	}
+	_, err1 := p.ParseWords(words, decode.N6)
+	_, err2 := p.Parse(t.Context(), Request{Words: words, Variant: "n6"})
+	_, err3 := p.ParseBatch([][]string{{"w0"}, words}, decode.N6, 1)
+	for i, err := range []error{err1, err2, err3} {
+		if !errors.Is(err, decode.ErrTooLong) {
+			t.Errorf("call %d: error %v; want ErrTooLong", i+1, err)
+		}
+	}
+	var se *SentenceError
+	if !errors.As(err3, &se) || se.Index != 1 {
+		t.Errorf("batch error %v; want a *SentenceError for the second sentence", err3)
+	}
+	if scored != 0 {
+		t.Errorf("%d words scored before the refusal", scored)
+	}
+}
+
+type failingScorer struct{ fixedScorer }
+
+func (failingScorer) Score([]network.Input) ([]network.Output, error) {
+	return nil, errors.New("the scorer failed")
+}
+
+// TestBatchScoringErrorCounts: a scoring error names its sentences
+// counted from 1, as every other error of ParseBatch does.
+func TestBatchScoringErrorCounts(t *testing.T) {
+	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: failingScorer{forcedScorer()}}
+	_, err := p.ParseBatch([][]string{{"w0"}, {"w1"}}, decode.N3, 1)
+	if err == nil || !strings.Contains(err.Error(), "scoring sentences 1-2") {
+		t.Errorf("error %v; want it to name sentences 1-2", err)
+	}
+}

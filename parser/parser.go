@@ -141,6 +141,16 @@ func (p *Parser) parseOne(words []string, v decode.Variant, c *constraints) (*Re
 	if err := p.CheckWords(words); err != nil {
 		return nil, network.Output{}, fmt.Errorf("parser: %w", err)
 	}
+	// The budget before the network runs: its output for a sentence too
+	// long for the chart would be thrown away (constrained n3 decodes in
+	// n4's chart).
+	fits := v
+	if c != nil && v == decode.N3 {
+		fits = decode.N4
+	}
+	if err := p.CheckFits(len(words), fits); err != nil {
+		return nil, network.Output{}, fmt.Errorf("parser: %w", err)
+	}
 	start := time.Now()
 	outs, err := p.scorer().Score([]network.Input{p.Vocab.Encode(words)})
 	if err != nil {

@@ -62,7 +62,8 @@ func checkLabelName(l string) error {
 }
 
 // Scores converts the nested lists to a Scores value, checking every
-// dimension.
+// dimension first: nothing of the scores' size is allocated for a file
+// whose lists do not have it.
 func (f *ScoreFile) Scores() (*Scores, error) {
 	n, L := len(f.Words), len(f.Labels)
 	if n > 0 && L == 0 {
@@ -81,12 +82,11 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 		}
 		seen[l] = true
 	}
-	s := NewScores(n, L)
-	for _, t := range []struct {
+	tensors := []struct {
 		name string
 		in   [][][]float64
-		out  []float32
-	}{{"cont", f.Cont, s.Cont}, {"disc", f.Disc, s.Disc}, {"gap", f.Gap, s.Gap}} {
+	}{{"cont", f.Cont}, {"disc", f.Disc}, {"gap", f.Gap}}
+	for _, t := range tensors {
 		if len(t.in) != n {
 			return nil, fmt.Errorf("%q has %d rows, want one per word (%d)", t.name, len(t.in), n)
 		}
@@ -98,8 +98,15 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 				if len(cell) != L {
 					return nil, fmt.Errorf("%s[%d][%d] has %d scores, want one per label (%d)", t.name, x, y, len(cell), L)
 				}
+			}
+		}
+	}
+	s := NewScores(n, L)
+	for k, out := range [][]float32{s.Cont, s.Disc, s.Gap} {
+		for x, row := range tensors[k].in {
+			for y, cell := range row {
 				for a, v := range cell {
-					t.out[s.Index(x, y, a)] = float32(v)
+					out[s.Index(x, y, a)] = float32(v)
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package decode
 
 import (
 	"bytes"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -55,4 +56,49 @@ func FuzzReadScoreFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScoreFileShapeFirst: a small file claiming many words, without the
+// scores to match, is refused before anything of the claimed size is
+// allocated (8,000 words and 4 labels: 3 GiB of scores).
+func TestScoreFileShapeFirst(t *testing.T) {
+	f := &ScoreFile{Words: make([]string, 8000), Labels: []string{"A", "B", "C", "D"}}
+	for i := range f.Words {
+		f.Words[i] = "w"
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := f.Scores()
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), `"cont" has 0 rows`) {
+		t.Errorf("error %v; want one saying cont has no rows", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("refusing the file allocated %d MiB", got>>20)
+	}
+}
+
+// TestScoresCheckSizes: sizes whose products would overflow, and words
+// without labels, are refused by Check (and so by Decode) instead of
+// passing the budget as 0 bytes and panicking in the decoder.
+func TestScoresCheckSizes(t *testing.T) {
+	tests := []struct {
+		name string
+		s    *Scores
+		want string
+	}{
+		{"huge, no labels", &Scores{N: 1<<32 - 1}, "at most"},
+		{"words, no labels", &Scores{N: 5}, "no labels"},
+		{"too many labels", &Scores{N: 1, L: MaxScoreLabels + 1}, "at most"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range []Variant{Continuous, N4, N6} {
+				_, err := Decode(v, tc.s, &Options{MaxBytes: 1 << 20})
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%v: error %v; want one containing %q", v, err, tc.want)
+				}
+			}
+		})
+	}
 }

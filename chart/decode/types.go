@@ -62,10 +62,27 @@ func NewScores(n, l int) *Scores {
 // Index returns the offset of (x, y, a) in Cont, Disc and Gap.
 func (s *Scores) Index(x, y, a int) int { return (x*s.N+y)*s.L + a }
 
-// Check reports an error when the tensors do not have N*N*L entries.
+// MaxScoreWords and MaxScoreLabels bound the sizes Check accepts: far
+// above any sentence or label set (a decoder's chart for MaxScoreWords
+// words is terabytes, which the memory budget refuses), and low enough
+// that no size computed from them overflows.
+const (
+	MaxScoreWords  = 1 << 20
+	MaxScoreLabels = 1 << 20
+)
+
+// Check reports an error when the tensors do not have N*N*L entries, when
+// a size is negative or past MaxScoreWords or MaxScoreLabels, or when a
+// sentence has no labels to score.
 func (s *Scores) Check() error {
 	if s.N < 0 || s.L < 0 {
 		return fmt.Errorf("scores: negative size n=%d labels=%d", s.N, s.L)
+	}
+	if s.N > MaxScoreWords || s.L > MaxScoreLabels {
+		return fmt.Errorf("scores: n=%d labels=%d: at most %d words and %d labels", s.N, s.L, MaxScoreWords, MaxScoreLabels)
+	}
+	if s.N > 0 && s.L == 0 {
+		return fmt.Errorf("scores: %d words and no labels", s.N)
 	}
 	want := s.N * s.N * s.L
 	for name, t := range map[string][]float32{"cont": s.Cont, "disc": s.Disc, "gap": s.Gap} {

@@ -173,6 +173,7 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 		// A sentence the parser refuses (too long, too big a chart) is
 		// named at the end, and written as a flat tree.
 		words := make([][]string, 0, len(chunk))
+		where := make([]string, 0, len(chunk)) // of each sentence of words
 		flat := make([]bool, len(chunk))
 		for k, sent := range chunk {
 			if len(sent.Words) == 0 {
@@ -188,6 +189,7 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 				continue
 			}
 			words = append(words, sent.Words)
+			where = append(where, sent.Where)
 		}
 		if len(words) > 0 && s.scorer == nil {
 			if err := s.chooseScorer(words, last); err != nil {
@@ -197,6 +199,10 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 		results, err := s.parseBatch(ctx, words)
 		if errors.Is(err, errAbandoned) {
 			return errors.Join(fmt.Errorf("%w after %d sentences (the %d being parsed were dropped)", context.Cause(ctx), done, len(chunk)), out.Flush())
+		}
+		var bad *parser.SentenceError
+		if errors.As(err, &bad) && bad.Index < len(where) {
+			return fmt.Errorf("%s: %w", where[bad.Index], bad.Err) // its file and line
 		}
 		if err != nil {
 			return fmt.Errorf("sentences %d-%d: %w", done+1, done+len(chunk), err)

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discspan/discspan/parser/parsertest"
+	"github.com/discspan/discspan/weights"
 )
 
 // TestParseRefuses: a sentence over the word limit, one whose scores or
@@ -134,5 +137,33 @@ func TestParseRefusedCount(t *testing.T) {
 	}
 	if lines := strings.Count(out, "\n"); lines != 16 {
 		t.Errorf("%d output lines, want one per input line (16)", lines)
+	}
+}
+
+// TestParseErrorNamesTheLine: a sentence the decoder cannot parse (a model
+// whose scores are not finite) is named by its file and line, not by its
+// place among the sentences sent to the parser (which leaves out blank
+// lines).
+func TestParseErrorNamesTheLine(t *testing.T) {
+	f, err := weights.Read(parsertest.Model(t, 1), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := f.Params.Get("cont.label.biaffine")
+	for i := range b.Data {
+		b.Data[i] = float32(3e38 * float64(1-2*(i%2)))
+	}
+	dir := t.TempDir()
+	model := filepath.Join(dir, "inf.safetensors")
+	if err := weights.WriteFile(model, f.Params, f.Meta, weights.Float32); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte("\n"+strings.Join(parsertest.Sentences[0], " ")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, status := runCmd("parse", "--weights", model, "--input", in, "--tokenized")
+	if status == 0 || !strings.Contains(stderr, "in.txt:2: ") {
+		t.Errorf("status %d, %q; want an error naming in.txt:2, the sentence's line", status, stderr)
 	}
 }
