@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/decode"
 )
@@ -72,6 +74,11 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 		if r.Label == "" {
 			return nil, fmt.Errorf("required constituent %v without a label: %w", r.Blocks, decode.ErrBadConstraint)
 		}
+		for _, part := range strings.Split(r.Label, "/") {
+			if why := badLabel(part); why != "" {
+				return nil, fmt.Errorf("required constituent %q %v: %s (the tree could not be written): %w", r.Label, r.Blocks, why, decode.ErrBadConstraint)
+			}
+		}
 		k := fmt.Sprint(r.Blocks)
 		if _, ok := byYield[k]; !ok {
 			order = append(order, k)
@@ -95,6 +102,21 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 		c.Forbid = append(c.Forbid, decode.Forbidden{Blocks: f.Blocks})
 	}
 	return &constraints{decode: c, extra: extra}, nil
+}
+
+// badLabel says why a part of a required label cannot be a node label of a
+// tree ("" when it can): empty (a chain "A//B" or "A/"), white space or a
+// control character, or not UTF-8, none of which a treebank file holds.
+func badLabel(part string) string {
+	switch {
+	case part == "":
+		return "an empty label in the chain"
+	case !utf8.ValidString(part):
+		return "a label that is not UTF-8"
+	case strings.ContainsFunc(part, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		return fmt.Sprintf("label %q holds white space or a control character", part)
+	}
+	return ""
 }
 
 // chainLabel returns the model's label for a unary chain of the given

@@ -23,6 +23,10 @@ func TestBuildConstraints(t *testing.T) {
 		{"chain label", []Constraint{{"smain/sv1", [][2]int{{0, 5}}}}, nil, []decode.Required{{Label: 3, Blocks: [][2]int{{0, 5}}}}, nil, nil},
 		{"unknown", []Constraint{{"xp", [][2]int{{1, 2}, {3, 4}}}}, []Constraint{{Blocks: [][2]int{{0, 1}}}}, []decode.Required{{Label: 0, Blocks: [][2]int{{1, 2}, {3, 4}}}}, []string{"xp"}, nil},
 		{"no label", []Constraint{{"", [][2]int{{0, 1}}}}, nil, nil, nil, decode.ErrBadConstraint},
+		// Labels no tree can hold are refused before any work.
+		{"white space", []Constraint{{"NP X", [][2]int{{0, 1}}}}, nil, nil, nil, decode.ErrBadConstraint},
+		{"empty chain part", []Constraint{{"NP/", [][2]int{{0, 1}}}}, nil, nil, nil, decode.ErrBadConstraint},
+		{"not UTF-8", []Constraint{{"N\xffP", [][2]int{{0, 1}}}}, nil, nil, nil, decode.ErrBadConstraint},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
