@@ -117,3 +117,24 @@ func TestBatchScoringErrorCounts(t *testing.T) {
 		t.Errorf("error %v; want it to name sentences 1-2", err)
 	}
 }
+
+// TestScoresAreThoseDecoded: the scores a parse returns are those its tree
+// was decoded from, calibration offsets included, so that decoding them
+// again gives the same tree (the teaching stepper replays them). With an
+// offset that makes the discontinuous X too costly, the raw scores would
+// give the tree with X.
+func TestScoresAreThoseDecoded(t *testing.T) {
+	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: forcedScorer(),
+		Calibration: Calibration{"n6": {Disc: -20, Gap: -20}}}
+	res, err := p.Parse(t.Context(), Request{Words: []string{"w0", "w1", "w2", "w3"}, Variant: "n6", Scores: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := decode.Decode(decode.N6, res.Scores, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Score != res.Score || len(again.Items) != len(res.Items) {
+		t.Errorf("decoding the returned scores: score %g, %d items; the parse: score %g, %d items", again.Score, len(again.Items), res.Score, len(res.Items))
+	}
+}

@@ -51,8 +51,10 @@ type Parse struct {
 	// Backend names the backend that scored the sentence ("cpu", or
 	// "webgpu: " and the adapter; see scorer.Scorer.Backend).
 	Backend string `json:"backend"`
-	// Scores are the network's span scores, when Request.Scores asked
-	// for them.
+	// Scores are the span scores the tree was decoded from, when
+	// Request.Scores asked for them: the network's, with the variant's
+	// calibration offsets (Parser.Calibration) added, so that decoding
+	// them again (the teaching stepper) gives the same tree.
 	Scores *decode.Scores `json:"scores,omitempty"`
 }
 
@@ -107,7 +109,7 @@ func (p *Parser) Parse(ctx context.Context, req Request) (*Parse, error) {
 		Backend:  p.scorer().Backend(),
 	}
 	if req.Scores {
-		res.Scores = out.Scores
+		res.Scores = pc.Calibration.shifted(v, out.Scores)
 	}
 	return res, nil
 }
