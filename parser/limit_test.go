@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -136,5 +137,17 @@ func TestScoresAreThoseDecoded(t *testing.T) {
 	}
 	if again.Score != res.Score || len(again.Items) != len(res.Items) {
 		t.Errorf("decoding the returned scores: score %g, %d items; the parse: score %g, %d items", again.Score, len(again.Items), res.Score, len(res.Items))
+	}
+}
+
+// TestParseCancelledBeforeScoring: a parse whose context is cancelled
+// already returns its error without running the network.
+func TestParseCancelledBeforeScoring(t *testing.T) {
+	scored := 0
+	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: countingScorer{forcedScorer(), &scored}}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := p.Parse(ctx, Request{Words: []string{"w0", "w1"}, Variant: "n3"}); !errors.Is(err, context.Canceled) || scored != 0 {
+		t.Errorf("error %v, %d words scored; want context.Canceled and none", err, scored)
 	}
 }

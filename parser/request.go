@@ -82,6 +82,9 @@ func (p *Parser) Parse(ctx context.Context, req Request) (*Parse, error) {
 			return nil, err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // cancelled already: the network need not run
+	}
 	pc := *p // a copy with this call's context
 	pc.Decode.Context = ctx
 	mm, _ := p.Scorer.(*memo)
