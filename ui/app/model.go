@@ -352,18 +352,25 @@ func (a *App) dropUnlistedWeights(list []api.Model) {
 }
 
 // modelList fetches the server's model list and keeps a copy in the cache;
-// offline, it returns the copy.
+// offline, or when the answer is no model list (a captive portal's page,
+// a proxy's error), it returns the copy.
 func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, err error) {
 	b, err := a.plat.Fetch(ctx, api.ModelsPath, nil)
+	if err == nil {
+		if jerr := json.Unmarshal(b, &list); jerr != nil {
+			err = fmt.Errorf("bad model list: %v", jerr)
+			list = nil
+		}
+	}
 	if err != nil {
 		cb, ok := a.plat.CacheLoad(modelsCacheKey)
 		if !ok {
 			return nil, false, err
 		}
 		b, fromCache = cb, true
-	}
-	if err := json.Unmarshal(b, &list); err != nil {
-		return nil, false, fmt.Errorf("bad model list: %v", err)
+		if err := json.Unmarshal(b, &list); err != nil {
+			return nil, false, fmt.Errorf("bad model list (kept copy): %v", err)
+		}
 	}
 	if !fromCache {
 		_ = a.plat.CacheStore(modelsCacheKey, b) // offline starts only

@@ -295,3 +295,36 @@ func TestExampleDuringParse(t *testing.T) {
 		t.Errorf("tree of %q (error %q) shown under %q; want the example parsed", got, a.Parse.Err, want)
 	}
 }
+
+// portalPlatform answers the model list with a page that is no list (a
+// captive portal's, a proxy's error) once portal is set.
+type portalPlatform struct {
+	*apptest.Platform
+	portal bool
+}
+
+func (p *portalPlatform) Fetch(ctx context.Context, url string, progress func(done, total int64)) ([]byte, error) {
+	if url == api.ModelsPath && p.portal {
+		return []byte("<!doctype html><title>Log in to the hotel Wi-Fi</title>"), nil
+	}
+	return p.Platform.Fetch(ctx, url, progress)
+}
+
+// TestModelListNotJSON: an answer to the model list that is no list (a
+// captive portal's page) falls back on the list kept from before, as
+// offline, and the model loads from its kept weights.
+func TestModelListNotJSON(t *testing.T) {
+	base := apptest.NewPlatform()
+	base.AddModel("default", apptest.Model(t, 71), 0)
+	plat := &portalPlatform{Platform: base}
+	env := &apptest.Env{}
+	a := app.New(env, plat, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the first load", wait, func() bool { return a.Model.Ready() })
+	plat.portal = true
+	env.Do(a.Retry)
+	env.Wait(t, "the load behind the portal", wait, func() bool { return a.Model.Ready() || a.Model.Phase == app.PhaseFailed })
+	if !a.Model.Ready() || !a.Model.ListFromCache {
+		t.Errorf("behind a portal: phase %s (%q), list from the cache %v; want the kept list and model", a.Model.Phase, a.Model.Err, a.Model.ListFromCache)
+	}
+}
