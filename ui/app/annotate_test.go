@@ -595,15 +595,9 @@ func TestAnnotateCorpus(t *testing.T) {
 // it kept it; the other untouched sentences are pre-annotated. The mark
 // survives saving and loading the project, and undoing the edits clears it.
 func TestAnnPreAnnotateKeepsEdits(t *testing.T) {
-	store := &memStore{}
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 1), 61.25)
-	env := &apptest.Env{}
-	a := app.New(env, storePlatform{plat, store}, app.Options{})
-	env.Do(a.Start)
-	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() && a.Annotate.Restored })
-	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImport("bank.export", bankBytes(t)) })
-	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Import != nil && a.Annotate.Import.Done })
+	a, env := annApp(t, &memStore{})
+	env.Do(func() { a.SetTab(app.TabAnnotate) })
+	importWait(t, a, env, "bank.export", bankBytes(t), false)
 	var edited *annotate.Sentence
 	env.Do(func() {
 		a.AnnGo(1)
