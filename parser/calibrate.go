@@ -69,10 +69,11 @@ func (c Calibration) String() string {
 	return string(b)
 }
 
-// shifted returns s with the variant's offsets added, as a new Scores (the
+// Shifted returns s with the variant's offsets added, as a new Scores (the
 // caller's, which the app's memo keeps for other variants, stay as they
-// are), or s itself when the variant has no offsets. Cost O(n² L).
-func (c Calibration) shifted(v decode.Variant, s *decode.Scores) *decode.Scores {
+// are), or s itself when the variant has no offsets: the scores the
+// variant decodes. Cost O(n² L).
+func (c Calibration) Shifted(v decode.Variant, s *decode.Scores) *decode.Scores {
 	o, ok := c[v.String()]
 	if !ok || o == (Offsets{}) {
 		return s

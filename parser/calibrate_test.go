@@ -31,7 +31,7 @@ func TestCalibrationShifted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := c.shifted(tt.v, s)
+			got := c.Shifted(tt.v, s)
 			if (got == s) != tt.same {
 				t.Fatalf("same scores returned: %v, want %v", got == s, tt.same)
 			}

@@ -119,11 +119,11 @@ func TestBatchScoringErrorCounts(t *testing.T) {
 	}
 }
 
-// TestScoresAreThoseDecoded: the scores a parse returns are those its tree
-// was decoded from, calibration offsets included, so that decoding them
-// again gives the same tree (the teaching stepper replays them). With an
-// offset that makes the discontinuous X too costly, the raw scores would
-// give the tree with X.
+// TestScoresAreThoseDecoded: a parse returns the network's scores and the
+// model's calibration, so that replaying them with any variant (the
+// teaching stepper does, and switches variants) gives the parser's tree
+// for that variant. With an offset that makes the discontinuous X too
+// costly for n6, the raw scores would give n6 the tree with X.
 func TestScoresAreThoseDecoded(t *testing.T) {
 	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: forcedScorer(),
 		Calibration: Calibration{"n6": {Disc: -20, Gap: -20}}}
@@ -131,12 +131,20 @@ func TestScoresAreThoseDecoded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := decode.Decode(decode.N6, res.Scores, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if again.Score != res.Score || len(again.Items) != len(res.Items) {
-		t.Errorf("decoding the returned scores: score %g, %d items; the parse: score %g, %d items", again.Score, len(again.Items), res.Score, len(res.Items))
+	// Each variant replays the returned scores with its own offsets and
+	// finds the parser's tree for it (n3 has none).
+	for _, v := range []decode.Variant{decode.N6, decode.N3} {
+		want, err := p.Parse(t.Context(), Request{Words: res.Words, Variant: v.String()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := decode.Decode(v, res.Calibration.Shifted(v, res.Scores), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Score != want.Score || len(again.Items) != len(want.Items) {
+			t.Errorf("%v: replaying the returned scores: score %g, %d items; the parse: score %g, %d items", v, again.Score, len(again.Items), want.Score, len(want.Items))
+		}
 	}
 }
 

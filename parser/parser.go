@@ -185,7 +185,7 @@ func (p *Parser) build(dec *decode.Decoder, words []string, out network.Output, 
 	if c != nil {
 		dc = c.decode
 	}
-	d, err := dec.DecodeConstrained(v, p.Calibration.shifted(v, out.Scores), dc)
+	d, err := dec.DecodeConstrained(v, p.Calibration.Shifted(v, out.Scores), dc)
 	if err != nil {
 		return nil, fmt.Errorf("parser: %w", err)
 	}

@@ -51,11 +51,12 @@ type Parse struct {
 	// Backend names the backend that scored the sentence ("cpu", or
 	// "webgpu: " and the adapter; see scorer.Scorer.Backend).
 	Backend string `json:"backend"`
-	// Scores are the span scores the tree was decoded from, when
-	// Request.Scores asked for them: the network's, with the variant's
-	// calibration offsets (Parser.Calibration) added, so that decoding
-	// them again (the teaching stepper) gives the same tree.
-	Scores *decode.Scores `json:"scores,omitempty"`
+	// Scores are the network's span scores, and Calibration the model's
+	// offsets, when Request.Scores asked for them: a variant decodes
+	// Calibration.Shifted(variant, Scores), so that replaying them (the
+	// teaching stepper) with any variant finds the tree the parser gives.
+	Scores      *decode.Scores `json:"scores,omitempty"`
+	Calibration Calibration    `json:"calibration,omitempty"`
 }
 
 // Parse parses one sentence as req asks: the words are encoded, scored by
@@ -112,7 +113,7 @@ func (p *Parser) Parse(ctx context.Context, req Request) (*Parse, error) {
 		Backend:  p.scorer().Backend(),
 	}
 	if req.Scores {
-		res.Scores = pc.Calibration.shifted(v, out.Scores)
+		res.Scores, res.Calibration = out.Scores, pc.Calibration
 	}
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -73,9 +74,11 @@ func TestLazy(t *testing.T) {
 		return http.NotFoundHandler(), nil
 	}}
 	rec := httptest.NewRecorder()
-	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "discspan worker") {
-		t.Errorf("failing build: %d %q", rec.Code, rec.Body)
+	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/models", nil))
+	var e struct{ Error string }
+	if rec.Code != http.StatusInternalServerError || rec.Header().Get("Content-Type") != "application/json" ||
+		json.Unmarshal(rec.Body.Bytes(), &e) != nil || !strings.Contains(e.Error, "discspan worker") {
+		t.Errorf("failing build: %d %s %q; want a JSON error under /api/", rec.Code, rec.Header().Get("Content-Type"), rec.Body)
 	}
 	rec = httptest.NewRecorder()
 	failing.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))

@@ -37,7 +37,9 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/syumai/workers"
@@ -70,7 +72,17 @@ func (l *lazy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	l.mu.Unlock()
 	if err != nil {
-		http.Error(w, "discspan worker: "+err.Error(), http.StatusInternalServerError)
+		msg := "discspan worker: " + err.Error()
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			// JSON, as every other error of the API.
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_ = json.NewEncoder(w).Encode(struct {
+				Error string `json:"error"`
+			}{msg})
+			return
+		}
+		http.Error(w, msg, http.StatusInternalServerError)
 		return
 	}
 	h.ServeHTTP(w, r)

@@ -572,11 +572,14 @@ func (a *App) AnnNoteInput(text string) {
 }
 
 // AnnNoteText is the text the note field shows: the note being typed, or
-// the current sentence's note.
+// the one waiting for a re-parse to end, or the current sentence's note.
 func (a *App) AnnNoteText() string {
 	sent := a.annSentence()
 	if d := a.Annotate.noteDraft; d != nil && d.sent == sent {
 		return d.note
+	}
+	if p := a.Annotate.pendingNote; p != nil && p.sent == sent {
+		return p.note
 	}
 	if sent == nil {
 		return ""

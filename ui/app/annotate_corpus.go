@@ -390,6 +390,9 @@ func (a *App) AnnPreAnnotate() {
 					return // edited meanwhile
 				}
 				c.Sentences[i] = sent.WithTree(preTree(old, p.Tree), annotate.PreAnnotated) // the note stays
+				if d := s.noteDraft; d != nil && d.sent == sent {
+					d.sent = c.Sentences[i] // a note being typed goes to the new state
+				}
 				if i == s.Index {
 					a.AnnGo(i)
 				}

@@ -417,8 +417,8 @@ func (a *App) AnnSaveNow() error { return a.annSave() }
 // it is closed or reloaded then.
 func (a *App) AnnUnsaved() bool {
 	s := &a.Annotate
-	if s.noteDraft != nil {
-		return true // a note being typed
+	if s.noteDraft != nil || s.pendingNote != nil {
+		return true // a note being typed, or waiting for a re-parse
 	}
 	if s.Seq == 0 {
 		return false // nothing changed since the start (or the restore)

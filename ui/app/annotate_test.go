@@ -661,9 +661,13 @@ func TestAnnotateNoteDuringReparse(t *testing.T) {
 		if !a.Annotate.Busy {
 			t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
 		}
+		a.AnnNoteInput("check the np")
 		a.AnnSetNote("check the np")
 		if a.Annotate.Err != "" {
 			t.Errorf("setting a note during the re-parse: %s", a.Annotate.Err)
+		}
+		if got := a.AnnNoteText(); got != "check the np" || !a.AnnUnsaved() {
+			t.Errorf("during the re-parse the note field shows %q, unsaved %v; want the note set, counted unsaved", got, a.AnnUnsaved())
 		}
 	})
 	idle(t, a, env)

@@ -392,7 +392,7 @@ func (a *App) TeachSetVariant(name string) {
 	case s.scores != nil:
 		a.teachStopPlay()
 		s.Variant = v
-		tr, err := teach.Replay(context.Background(), v, s.scores)
+		tr, err := teach.Replay(context.Background(), v, s.calibration.Shifted(v, s.scores))
 		if err != nil {
 			s.fail(err.Error())
 			return
@@ -437,7 +437,7 @@ func (a *App) TeachUseSentence() {
 			err = errors.New("the parser returned no scores")
 		}
 		if err == nil {
-			tr, err = teach.Replay(ctx, v, p.Scores)
+			tr, err = teach.Replay(ctx, v, p.Calibration.Shifted(v, p.Scores))
 		}
 		a.update(func() {
 			a.finishJob(job)
@@ -448,7 +448,7 @@ func (a *App) TeachUseSentence() {
 				s.fail("could not replay your sentence: " + describeParseError(err, len(words)))
 				return
 			}
-			s.scores = p.Scores
+			s.scores, s.calibration = p.Scores, p.Calibration
 			s.set(tr, p.Words, p.Tags, labels)
 		})
 	}()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/teach"
 )
 
@@ -62,6 +63,9 @@ type Stepper struct {
 	// otherwise: what a change of variant replays.
 	source *tree.Tree
 	scores *decode.Scores
+	// calibration is the model's, which each variant's replay of scores
+	// adds (as the parser does).
+	calibration parser.Calibration
 }
 
 // set installs a replay of words (with their tags and label names), goes

@@ -216,6 +216,13 @@ func (e *WorkerEngine) try(ctx context.Context, op string, payload []byte, data 
 	e.mu.Unlock()
 	select {
 	case r := <-ch:
+		if r.err == context.Canceled && ctx.Err() == nil && retry && op != "load" {
+			// Another caller's cancellation restarted the worker under
+			// this request (a parse replacing a cancelled one can be
+			// posted before the cancelled one's restart): the fresh
+			// worker takes it again.
+			return e.try(ctx, op, payload, data, false)
+		}
 		return r.json, r.err
 	case <-ctx.Done():
 		e.mu.Lock()
