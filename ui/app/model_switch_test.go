@@ -328,3 +328,24 @@ func TestModelListNotJSON(t *testing.T) {
 		t.Errorf("behind a portal: phase %s (%q), list from the cache %v; want the kept list and model", a.Model.Phase, a.Model.Err, a.Model.ListFromCache)
 	}
 }
+
+// TestSentenceChoiceAcrossTexts: the sentence chosen stays chosen while
+// the text is edited (its other sentences stay), and a text replaced whole
+// (pasted) starts at its first sentence.
+func TestSentenceChoiceAcrossTexts(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 0)
+	a, env := start(t, plat, app.Options{})
+	env.Do(func() {
+		a.SetText("Een zin . Twee zinnen . Drie zinnen .")
+		a.ChooseSentence(2)
+		a.SetText("Een zin . Twee zinnen . Drie mooie zinnen .") // the third edited
+		if a.Parse.Index != 2 {
+			t.Errorf("after an edit of the chosen sentence: sentence %d chosen, want 2", a.Parse.Index)
+		}
+		a.SetText("Heel iets anders . En nog een . Tot slot .") // pasted over
+		if a.Parse.Index != 0 {
+			t.Errorf("after a text replaced whole: sentence %d chosen, want 0", a.Parse.Index)
+		}
+	})
+}

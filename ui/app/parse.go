@@ -61,10 +61,26 @@ func (p *ParseState) retokenize() {
 		sents = append(sents, words)
 	}
 	p.TokenizeNs = int64(time.Since(start))
+	old := p.Sentences
 	p.Sentences = sents
-	if p.Index >= len(sents) {
-		p.Index = 0
+	if p.Index >= len(sents) || !shareSentence(old, sents) {
+		p.Index = 0 // a text replaced whole (pasted) starts at its first sentence
 	}
+}
+
+// shareSentence reports whether a sentence of a is also one of b: a text
+// edited keeps some, one replaced whole none.
+func shareSentence(a, b [][]string) bool {
+	seen := make(map[string]bool, len(a))
+	for _, s := range a {
+		seen[strings.Join(s, " ")] = true
+	}
+	for _, s := range b {
+		if seen[strings.Join(s, " ")] {
+			return true
+		}
+	}
+	return false
 }
 
 // SetText replaces the text and tokenizes it.
