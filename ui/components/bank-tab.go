@@ -17,6 +17,10 @@ type BankTab struct {
 	paste string
 	// pasteOpen is set while the paste box is shown.
 	pasteOpen bool
+	// indexText is the sentence number being typed, "" when none: the
+	// field shows it until it is entered, so that a render meanwhile (a
+	// treebank's progress, twice a second) does not undo the typing.
+	indexText string
 }
 
 // drop opens a dropped file.
@@ -27,6 +31,7 @@ func (c *BankTab) drop(event vugu.DOMEvent) {
 
 // goTo shows the sentence typed in the number box (1-based).
 func (c *BankTab) goTo(event vugu.DOMEvent) {
+	c.indexText = ""
 	if i, err := strconv.Atoi(event.PropString("target", "value")); err == nil {
 		c.App.BankGo(i - 1)
 	}
@@ -43,7 +48,12 @@ func (c *BankTab) position() string {
 }
 
 // index is the 1-based sentence number.
-func (c *BankTab) index() string { return strconv.Itoa(c.App.Bank.Index + 1) }
+func (c *BankTab) index() string {
+	if c.indexText != "" {
+		return c.indexText
+	}
+	return strconv.Itoa(c.App.Bank.Index + 1)
+}
 
 // sentenceScore is the evaluation of the sentence shown.
 func (c *BankTab) sentenceScore() string {

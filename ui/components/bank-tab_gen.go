@@ -186,6 +186,11 @@ func (c *BankTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "value", JSONVal: vjson.RawMessage(b)})
 					}
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+						EventType: "input",
+						Func:      func(event vugu.DOMEvent) { c.indexText = event.PropString("target", "value") },
+						// TODO: implement capture, etc. mostly need to decide syntax
+					})
+					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "change",
 						Func:      func(event vugu.DOMEvent) { c.goTo(event) },
 						// TODO: implement capture, etc. mostly need to decide syntax
