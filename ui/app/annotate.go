@@ -588,39 +588,41 @@ func (a *App) AnnNoteText() string {
 }
 
 // annSetNoteDraft sets the note being typed, on the sentence it was typed
-// into.
+// into; during a re-parse it waits for it, as AnnSetNote's does.
 func (a *App) annSetNoteDraft() {
 	d := a.Annotate.noteDraft
-	if d == nil {
-		return
-	}
 	a.Annotate.noteDraft = nil
-	if a.annSentence() == d.sent {
-		a.AnnSetNote(d.note)
+	if d != nil && a.Annotate.Busy {
+		a.Annotate.pendingNote = d
 		return
 	}
-	if c := a.Annotate.Corpus; c != nil && slices.Contains(c.Sentences, d.sent) && !a.Annotate.Busy {
-		if err := d.sent.Do(context.Background(), annotate.SetNote{Note: d.note}, nil); err == nil {
-			a.annChanged()
-		}
-	}
+	a.annSetNoteOn(d)
 }
 
-// pendingNote is a note set on a sentence while a re-parse ran.
+// pendingNote is a note set on a sentence and not applied yet: set
+// while a re-parse ran, or being typed.
 type pendingNote struct {
 	sent *annotate.Sentence
 	note string
 }
 
 // annApplyPendingNote applies the note set during the re-parse that just
-// ended, as an undo step of its own.
+// ended.
 func (a *App) annApplyPendingNote() {
 	pn := a.Annotate.pendingNote
 	a.Annotate.pendingNote = nil
-	if pn == nil || a.Annotate.Corpus == nil || !slices.Contains(a.Annotate.Corpus.Sentences, pn.sent) {
-		return // the sentence was removed, or another corpus opened
+	a.annSetNoteOn(pn)
+}
+
+// annSetNoteOn sets a note set earlier (n may be nil) on its sentence, as
+// an undo step of its own, when the sentence is still in the corpus (it
+// may have been removed, or another corpus opened).
+func (a *App) annSetNoteOn(n *pendingNote) {
+	if n == nil || a.Annotate.Corpus == nil || !slices.Contains(a.Annotate.Corpus.Sentences, n.sent) {
+		return
 	}
-	if err := pn.sent.Do(context.Background(), annotate.SetNote{Note: pn.note}, nil); err == nil {
+	if err := n.sent.Do(context.Background(), annotate.SetNote{Note: n.note}, nil); err == nil {
+		a.annEdited()
 		a.annChanged()
 	}
 }
