@@ -51,6 +51,22 @@ func (a *arena) take(n int) []float32 {
 	return s
 }
 
+// reserve makes sure the next takes of n values in all come from one
+// chunk: when the current chunk has less room, it is replaced by one of
+// exactly n values (kept until reset when some of it is handed out). The
+// forward pass reserves what it will take (inferenceWork), so a sentence
+// longer than any before allocates its work memory once, not by chunks that
+// double and then one chunk holding them all.
+func (a *arena) reserve(n int) {
+	if a.exact || len(a.buf)-a.off >= n {
+		return
+	}
+	if a.off > 0 {
+		a.old = append(a.old, a.buf)
+	}
+	a.buf, a.off = make([]float32, n), 0
+}
+
 // zeros returns n zeroed float32 values.
 func (a *arena) zeros(n int) []float32 {
 	s := a.take(n)

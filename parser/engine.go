@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/scorer"
 	"github.com/discspan/discspan/weights"
@@ -95,6 +97,10 @@ type Info struct {
 	LocalModels int `json:"local_models"`
 	// LoadNs is the time Load took (reading, checking, backend set-up).
 	LoadNs int64 `json:"load_ns"`
+	// Longest is, by variant name, the length of the longest sentence
+	// the variant parses within the memory budget (Parser.CheckFits: the
+	// network, the scores and the chart), at most the word limit.
+	Longest map[string]int `json:"longest,omitempty"`
 }
 
 // ErrNoModel is returned by Engine.Parse before a model is loaded.
@@ -246,6 +252,10 @@ func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOpt
 		info.Workers, info.Parallel, info.MemberMemory = 1, "", nil
 	}
 	p.Scorer = &memo{s: sc}
+	info.Longest = make(map[string]int, len(decode.Variants))
+	for _, v := range decode.Variants {
+		info.Longest[v.String()] = p.LongestFitting(v, tree.DefaultMaxWords)
+	}
 	if sc == cpu {
 		// The CPU in a tab: prepare the weights, load the SIMD kernels and
 		// let the JavaScript engine compile the hot code now, not during

@@ -108,6 +108,12 @@ func (c lazyCPU) Score(batch []network.Input) ([]scorer.Result, error) {
 	return scorer.NewCPU(m).Score(batch)
 }
 
+// InferenceBytes implements scorer.Sized: the models of a file share their
+// sizes, so model 0's bound is every model's.
+func (c lazyCPU) InferenceBytes(n int, _ int64) int64 {
+	return c.l.first().Config().InferenceBytes(n)
+}
+
 func (lazyCPU) Backend() string { return "cpu" }
 
 func (lazyCPU) Close() error { return nil }

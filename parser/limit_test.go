@@ -3,12 +3,15 @@ package parser
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser/parsertest"
 )
 
 // countingScorer counts the words it is asked to score.
@@ -157,5 +160,84 @@ func TestParseCancelledBeforeScoring(t *testing.T) {
 	cancel()
 	if _, err := p.Parse(ctx, Request{Words: []string{"w0", "w1"}, Variant: "n3"}); !errors.Is(err, context.Canceled) || scored != 0 {
 		t.Errorf("error %v, %d words scored; want context.Canceled and none", err, scored)
+	}
+}
+
+// longDistinctWords returns n distinct words of 30 characters, longer
+// than a model reads (MaxChars): the most memory a sentence of n words
+// can make the network take.
+func longDistinctWords(n int) []string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = fmt.Sprintf("%030d", i)
+	}
+	return words
+}
+
+// TestBudgetCountsTheNetwork: the memory budget covers what the network
+// allocates, not only the scores and the chart. Scoring a sentence with an
+// ensemble of two models allocates at most NeedBytes' Scoring (and at
+// least 80% of it: the bound is tight); a budget that holds the scores and
+// the chart but not the network refuses the sentence before scoring,
+// saying how much each part needs; LongestFitting is the longest sentence
+// CheckFits accepts.
+func TestBudgetCountsTheNetwork(t *testing.T) {
+	ms, err := Read(parsertest.Ensemble(t, []uint64{1, 2}), "pair")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ms.Parser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Calibration = Calibration{"n6": {Disc: -1, Gap: -1}}
+	words := longDistinctWords(120)
+	ins := []network.Input{p.Vocab.Encode(words)}
+	if _, err := p.Forward([]network.Input{p.Vocab.Encode(words[:2])}); err != nil { // prepares the weights
+		t.Fatal(err)
+	}
+	for _, m := range ms.Models {
+		m.Release()
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	outs, err := p.Forward(ins)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(outs)
+	n := len(words)
+	need := p.NeedBytes(n, decode.N3)
+	got := int64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("%d words, two models: scoring allocated %d KiB, NeedBytes %+v", n, got>>10, need)
+	if got > need.Scoring || got < need.Scoring*8/10 {
+		t.Errorf("scoring %d words allocated %d bytes, NeedBytes says %d", n, got, need.Scoring)
+	}
+	if need.Calibrated != 0 {
+		t.Errorf("n3 has no offsets, yet NeedBytes counts %d bytes of calibrated scores", need.Calibrated)
+	}
+	if c := p.NeedBytes(n, decode.N6).Calibrated; c != decode.ScoreBytes(n, len(p.Vocab.Labels))*2/3 {
+		t.Errorf("n6's calibrated scores: %d bytes, want two thirds of the scores", c)
+	}
+
+	scores := decode.ScoreBytes(n, len(p.Vocab.Labels))
+	p.Decode.MaxBytes = need.Total() - 1
+	if scores > p.Decode.MaxBytes || need.Chart > p.Decode.MaxBytes {
+		t.Fatal("the test needs a budget that holds the scores and the chart")
+	}
+	err = p.CheckFits(n, decode.N3)
+	if !errors.Is(err, decode.ErrTooLong) || !strings.Contains(err.Error(), "network") {
+		t.Errorf("CheckFits with a budget 1 byte short: %v; want ErrTooLong naming the network", err)
+	}
+	if _, err := p.ParseWords(words, decode.N3); !errors.Is(err, decode.ErrTooLong) {
+		t.Errorf("ParseWords with a budget 1 byte short: %v; want ErrTooLong", err)
+	}
+	if got := p.LongestFitting(decode.N3, 1000); got != n-1 {
+		t.Errorf("LongestFitting = %d, want %d", got, n-1)
+	}
+	p.Decode.MaxBytes = need.Total()
+	if err := p.CheckFits(n, decode.N3); err != nil {
+		t.Errorf("CheckFits with the budget NeedBytes gives: %v", err)
 	}
 }

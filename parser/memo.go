@@ -32,6 +32,10 @@ func (m *memo) Score(ins []network.Input) ([]network.Output, error) {
 		out := m.out
 		if hit {
 			m.hits++
+		} else {
+			// Forgotten before scoring, so that the memory of a long
+			// sentence's scores can be taken by the next one's.
+			m.in, m.out = network.Input{}, nil
 		}
 		m.mu.Unlock()
 		if hit {
@@ -46,6 +50,10 @@ func (m *memo) Score(ins []network.Input) ([]network.Output, error) {
 	}
 	return outs, err
 }
+
+// InferenceBytes implements scorer.Sized: the scorer's behind the memo
+// (the sentence it remembers is forgotten before another is scored).
+func (m *memo) InferenceBytes(n int, out int64) int64 { return scorer.InferenceBytes(m.s, n, out) }
 
 // Backend is the backend of the scorer behind the memo.
 func (m *memo) Backend() string { return m.s.Backend() }

@@ -249,6 +249,20 @@ func TestTooLong(t *testing.T) {
 		{200, "n6", []string{"too many for n6", "(try ", "n3", "or a shorter sentence)"}, "n6,"},
 		{301, "n3", []string{"301 words are too many", "at most 300 words"}, "--max-words"},
 	}
+	// The engine's longest sentence for n6 counts the network's memory
+	// too: one word more is refused with that length, although its chart
+	// alone would fit.
+	longest := a.Model.Info.Longest["n6"]
+	t.Logf("longest n6 sentence: %d words", longest)
+	if n := longest + 1; decode.ChartBytes(decode.N6, n, len(a.Model.Info.Labels)) > parser.DefaultMaxBytes {
+		t.Errorf("%d words: the chart alone is over the budget; the engine's longest should count the network's memory", n)
+	}
+	tests = append(tests, struct {
+		words   int
+		variant string
+		want    []string
+		notWant string
+	}{longest + 1, "n6", []string{fmt.Sprintf("it parses at most %d words", longest), "(try ", "n3,"}, "n6,"})
 	for _, tc := range tests {
 		env.Do(func() {
 			a.SetText(strings.TrimSpace(strings.Repeat("boek ", tc.words)))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -134,22 +135,33 @@ func (a *App) labels() []string {
 }
 
 // checkBudget returns an error for a sentence longer than the app parses
-// (tree.DefaultMaxWords), or whose chart would exceed the browser's memory
-// budget with variant v, before any work is done; it names the variants
-// that would fit, if any.
+// (tree.DefaultMaxWords), or than variant v parses within the browser's
+// memory budget (the engine's Info.Longest: the network, the scores and
+// the chart; before a model is loaded, the chart alone), before any work
+// is done; it names the variants that would fit, if any.
 func (a *App) checkBudget(n int, v decode.Variant) error {
 	if n > tree.DefaultMaxWords {
 		return fmt.Errorf("%d words are too many: the app parses sentences of at most %d words (split the text into sentences): %w",
 			n, tree.DefaultMaxWords, decode.ErrTooLong)
 	}
 	labels := len(a.labels())
-	need := decode.ChartBytes(v, n, labels)
-	if need <= parser.DefaultMaxBytes {
+	longest := func(w decode.Variant) int {
+		if a.Model.Info != nil && a.Model.Info.Longest != nil {
+			if l, ok := a.Model.Info.Longest[w.String()]; ok {
+				return l
+			}
+		}
+		return sort.Search(tree.DefaultMaxWords+1, func(k int) bool {
+			return decode.ChartBytes(w, k, labels) > parser.DefaultMaxBytes
+		}) - 1
+	}
+	most := longest(v)
+	if n <= most {
 		return nil
 	}
 	var fit []string
 	for _, w := range decode.Variants {
-		if w != v && decode.ChartBytes(w, n, labels) <= parser.DefaultMaxBytes {
+		if w != v && n <= longest(w) {
 			fit = append(fit, w.String())
 		}
 	}
@@ -157,8 +169,8 @@ func (a *App) checkBudget(n int, v decode.Variant) error {
 	if len(fit) > 0 {
 		hint = "try " + strings.Join(fit, ", ") + ", or " + hint
 	}
-	return fmt.Errorf("%d words are too many for %s in the browser: its chart would need %d MiB, the budget is %d MiB (%s): %w",
-		n, v, need>>20, parser.DefaultMaxBytes>>20, hint, decode.ErrTooLong)
+	return fmt.Errorf("%d words are too many for %s in the browser: within its %d MiB memory budget it parses at most %d words (%s): %w",
+		n, v, parser.DefaultMaxBytes>>20, most, hint, decode.ErrTooLong)
 }
 
 // ParseNow parses the chosen sentence with the variant (and, comparing,

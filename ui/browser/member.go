@@ -181,6 +181,7 @@ type remoteMember struct {
 
 var (
 	_ scorer.Starter        = (*remoteMember)(nil)
+	_ scorer.Sized          = (*remoteMember)(nil)
 	_ parser.MemoryReporter = (*remoteMember)(nil)
 )
 
@@ -215,6 +216,13 @@ func (m *remoteMember) Start(batch []network.Input) func() ([]scorer.Result, err
 		}
 		return m.local.Score(batch)
 	}
+}
+
+// InferenceBytes implements scorer.Sized: the model's own bound, since it
+// scores here once its worker fails (the worker's memory is its own while
+// it works).
+func (m *remoteMember) InferenceBytes(n int, out int64) int64 {
+	return max(out, scorer.InferenceBytes(m.local, n, out))
 }
 
 // Score scores batch (in the worker while it works).
