@@ -53,10 +53,11 @@ func (a *arena) take(n int) []float32 {
 
 // reserve makes sure the next takes of n values in all come from one
 // chunk: when the current chunk has less room, it is replaced by one of
-// exactly n values (kept until reset when some of it is handed out). The
-// forward pass reserves what it will take (inferenceWork), so a sentence
-// longer than any before allocates its work memory once, not by chunks that
-// double and then one chunk holding them all.
+// n values and a quarter more (kept until reset when some of it is handed
+// out), so that batches a little larger each time do not each allocate
+// anew. The forward pass reserves what it will take (inferenceWork), so a
+// sentence longer than any before allocates its work memory once, not by
+// chunks that double and then one chunk holding them all.
 func (a *arena) reserve(n int) {
 	if a.exact || len(a.buf)-a.off >= n {
 		return
@@ -64,8 +65,11 @@ func (a *arena) reserve(n int) {
 	if a.off > 0 {
 		a.old = append(a.old, a.buf)
 	}
-	a.buf, a.off = make([]float32, n), 0
+	a.buf, a.off = make([]float32, n+n/reserveSlack), 0
 }
+
+// reserveSlack is the inverse of the share of room reserve adds.
+const reserveSlack = 4
 
 // zeros returns n zeroed float32 values.
 func (a *arena) zeros(n int) []float32 {

@@ -99,13 +99,11 @@ func (m *Model) fastForward(ins []Input, idx []int, outs []Output, maxWorkers in
 		defer ws.putArena(ar)
 		for _, gi := range groups[k] {
 			gin := make([]Input, len(gi))
-			var work int64
 			for j, i := range gi {
 				gin[j] = ins[i]
-				work += c.inferenceWork(int64(ins[i].Len()), c.charRows(ins[i]))
 			}
-			ar.reserve(int(work))
 			g := newGroup(p, ar, gin, nil, 1)
+			ar.reserve(int(g.inferenceWork()))
 			g.k = kern
 			g.forward(true)
 			for j, i := range gi {

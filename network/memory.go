@@ -20,36 +20,46 @@ func (c Config) InferenceBytes(n int) int64 {
 	// Besides the float32 values, the bookkeeping (measured): character
 	// ids, the map that reads repeated words once, the packings.
 	books := 256<<10 + 8*(2*rows+192*(n64+2))
-	return decode.ScoreBytes(n, c.Labels) + 4*n64*int64(c.Tags) + 4*c.inferenceWork(n64, rows) + books
+	work := c.inferenceWork(n64, rows)
+	work += work / reserveSlack // the room the arena adds (reserve)
+	return decode.ScoreBytes(n, c.Labels) + 4*n64*int64(c.Tags) + 4*work + books
 }
 
-// charRows returns the number of rows the character BiLSTM reads for in:
-// BOW, at most MaxChars characters and EOW for every word, and three rows
-// for each of BOS and EOS.
-func (c Config) charRows(in Input) int64 {
-	rows := int64(2 * 3)
-	for _, w := range in.CharIDs {
-		rows += int64(min(len(w), c.MaxChars) + 2)
+// inferenceWork returns the number of float32 values the forward pass
+// (inference) takes from the arena for the group: that of each sentence
+// without its characters, and of the character rows of the group (words
+// repeated in the group are read once).
+func (g *group) inferenceWork() int64 {
+	c := g.p.cfg
+	var work int64
+	for _, s := range g.sents {
+		work += c.inferenceWork(int64(s.n), 0)
 	}
-	return rows
+	return work + int64(len(g.charIDs))*c.charRowWork()
 }
 
-// inferenceWork returns an upper bound of the number of float32 values the
-// forward pass takes from its arena for one sentence of n words whose
-// tokens give the character BiLSTM rows rows (charRows), without dropout
-// (group.forward with out set). It is exact for distinct words; repeated
-// ones are read once.
+// charRowWork returns the number of float32 values the forward pass takes
+// for each row of the character BiLSTM: its input and both directions'.
+func (c Config) charRowWork() int64 {
+	Dc, Hc := int64(c.CharDim), int64(c.CharHidden)
+	return Dc + 2*(Dc+6*Hc)
+}
+
+// inferenceWork returns the number of float32 values the forward pass
+// (inference) takes from its arena for one sentence of n words whose
+// tokens give the character BiLSTM rows rows (BOW, at most MaxChars
+// characters and EOW for every word read; BOS and EOS three each).
 func (c Config) inferenceWork(n, rows int64) int64 {
 	T := n + 2                                            // tokens: BOS, the words, EOS
 	lstm := func(rows, in, hid int64, seqs int64) int64 { // one direction
 		return rows*(in+4*hid+2*hid) + 2*seqs*hid
 	}
-	Dc, Hc := int64(c.CharDim), int64(c.CharHidden)
+	Hc := int64(c.CharHidden)
 	D, H1, H2 := int64(c.featDim()), int64(c.LSTM1Hidden), int64(c.LSTM2Hidden)
-	work := rows*Dc + T*2*Hc + 2*lstm(rows, Dc, Hc, T) // characters
-	work += T*D + T*2*H1 + 2*lstm(T, D, H1, 1)         // BiLSTM1
-	work += T * int64(c.Tags)                          // tagger
-	work += T*2*H2 + 2*lstm(T, 2*H1, H2, 1) + n*2*H2   // BiLSTM2, word rows
+	work := rows*c.charRowWork() + T*2*Hc + 2*2*T*Hc // characters
+	work += T*D + T*2*H1 + 2*lstm(T, D, H1, 1)       // BiLSTM1
+	work += T * int64(c.Tags)                        // tagger
+	work += T*2*H2 + 2*lstm(T, 2*H1, H2, 1) + n*2*H2 // BiLSTM2, word rows
 	np := (n + 15) &^ 15
 	for mod := range 2 {
 		d, outs := c.moduleDims(mod)

@@ -45,10 +45,13 @@ func TestInferenceBytes(t *testing.T) {
 		tight    bool
 	}{{1, 0, false}, {7, 4, false}, {60, 0, true}, {150, 9, true}, {60, -c.MaxChars + 2, false}} {
 		in := longWords(c, tc.n, tc.extra, uint64(tc.n))
-		bound := c.inferenceWork(int64(tc.n), c.charRows(in))
+		bound := c.inferenceWork(int64(tc.n), int64(6+tc.n*(min(c.MaxChars, c.MaxChars+tc.extra)+2)))
 
 		ar := &arena{}
 		g := newGroup(preparedFor(m.Params, 1), ar, []Input{in}, nil, 1)
+		if work := g.inferenceWork(); work != bound {
+			t.Errorf("%d distinct words: the group's work %d, the sentence's %d", tc.n, work, bound)
+		}
 		g.forward(true)
 		used := int64(ar.used)
 		if used > bound || tc.extra >= 0 && used != bound {
