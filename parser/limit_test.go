@@ -3,7 +3,6 @@ package parser
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -163,13 +162,18 @@ func TestParseCancelledBeforeScoring(t *testing.T) {
 	}
 }
 
-// longDistinctWords returns n distinct words of 30 characters, longer
-// than a model reads (MaxChars): the most memory a sentence of n words
-// can make the network take.
+// longDistinctWords returns n words of 30 letters of the test models'
+// vocabulary, whose first 20 (what a model reads, MaxChars) differ: the
+// most memory a sentence of n words can make the network take.
 func longDistinctWords(n int) []string {
+	const letters = "aeinrstodlgh"
 	words := make([]string, n)
 	for i := range words {
-		words[i] = fmt.Sprintf("%030d", i)
+		w := []byte(strings.Repeat("e", 30))
+		for k, j := 0, i; k < 20 && j > 0; k, j = k+1, j/len(letters) {
+			w[k] = letters[j%len(letters)]
+		}
+		words[i] = string(w)
 	}
 	return words
 }
