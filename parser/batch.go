@@ -32,7 +32,9 @@ func (e *SentenceError) Unwrap() error { return e.Err }
 // results in order. The network scores chunks of at most ChunkWords words
 // with its batched forward pass (its own goroutines, see network.Model's
 // Workers) while workers goroutines (0: GOMAXPROCS), each with its own
-// decode.Decoder, decode the chunks already scored. It refuses the batch
+// decode.Decoder, decode the chunks already scored; the scorer waits while
+// workers scored sentences wait for a decoder, so that at most a chunk
+// and twice workers sentences' scores are held at once. It refuses the batch
 // when a sentence fails CheckWords or CheckFits, before scoring anything;
 // otherwise it stops at the first error and returns it. An error about
 // one sentence is a *SentenceError, which gives its index.
@@ -51,7 +53,12 @@ func (p *Parser) ParseBatch(sents [][]string, v decode.Variant, workers int) ([]
 	workers = max(1, min(workers, len(sents)))
 	results := make([]*Result, len(sents))
 	errs := make([]error, len(sents))
-	jobs := make(chan job, 256)
+	// Scored sentences wait for a decoder in a queue of one per worker:
+	// the scorer, much faster than n5 and n6 decoders, would otherwise
+	// keep running ahead, and the scores waiting would take the memory
+	// (1.2 GB after a minute of 100-word sentences with n6 and a queue of
+	// 256). Scoring the next chunk still overlaps decoding this one.
+	jobs := make(chan job, workers)
 	stop := make(chan struct{})
 	var stopOnce sync.Once
 	fail := func() { stopOnce.Do(func() { close(stop) }) }

@@ -6,11 +6,13 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser/parsertest"
+	"github.com/discspan/discspan/scorer"
 )
 
 // countingScorer counts the words it is asked to score.
@@ -243,5 +245,53 @@ func TestBudgetCountsTheNetwork(t *testing.T) {
 	p.Decode.MaxBytes = need.Total()
 	if err := p.CheckFits(n, decode.N3); err != nil {
 		t.Errorf("CheckFits with the budget NeedBytes gives: %v", err)
+	}
+}
+
+// aliveScorer scores with s and counts, at each call, the results of
+// earlier calls still reachable (after a collection): the scores that
+// ParseBatch holds.
+type aliveScorer struct {
+	scorer.Scorer
+	calls, most int
+	kept        []weak.Pointer[float32]
+}
+
+func (a *aliveScorer) Score(ins []network.Input) ([]network.Output, error) {
+	runtime.GC()
+	alive := 0
+	for _, w := range a.kept {
+		if w.Value() != nil {
+			alive++
+		}
+	}
+	a.most = max(a.most, alive)
+	a.calls++
+	outs, err := a.Scorer.Score(ins)
+	for _, o := range outs {
+		a.kept = append(a.kept, weak.Make(&o.Scores.Cont[0]))
+	}
+	return outs, err
+}
+
+// TestBatchHoldsFewScores: ParseBatch's scorer does not run ahead of the
+// decoders: with one worker decoding n6 and chunks of one sentence, the
+// scores held at once (those waiting for the decoder, the one decoded, the
+// chunk being scored) stay at a few sentences, not the whole batch.
+func TestBatchHoldsFewScores(t *testing.T) {
+	sc := &aliveScorer{Scorer: forcedScorer()}
+	p := &Parser{Vocab: testVocab([]string{"S/VP", "NP", "X"}, []string{"t0", "t1"}), Scorer: sc, ChunkWords: 1}
+	sents := make([][]string, 40)
+	for i := range sents {
+		sents[i] = strings.Fields(strings.Repeat("w1 ", 30))
+	}
+	res, err := p.ParseBatch(sents, decode.N6, 1)
+	if err != nil || len(res) != len(sents) {
+		t.Fatalf("%d results, error %v", len(res), err)
+	}
+	// One waiting in the queue, one being decoded, one the scorer waits
+	// to hand on; a fourth for a variable the collector may still see.
+	if sc.calls != len(sents) || sc.most > 4 {
+		t.Errorf("%d calls; up to %d earlier sentences' scores held at once, want at most 4", sc.calls, sc.most)
 	}
 }
