@@ -123,8 +123,21 @@ func (c Config) NoDropout() Config {
 	return c
 }
 
-// Validate reports an error when a size is not positive, a dropout rate is
-// outside [0,1) or the vocabularies are too small for the reserved ids.
+// Upper bounds on a configuration's sizes (Validate), so that a typo in a
+// training configuration or a corrupt weights file cannot make the network
+// allocate without bound, nor its parameter count overflow.
+const (
+	MaxDim   = 1 << 16 // embedding, LSTM and MLP sizes, labels, tags, max_chars
+	MaxVocab = 1 << 26 // word and character vocabularies
+	// MaxParams bounds the parameters: 1 GiB of float32 values, 4 GiB
+	// with the gradients and the optimiser's two moments in training
+	// (the paper preset has 62 M with the placeholder vocabulary).
+	MaxParams = 1 << 28
+)
+
+// Validate reports an error when a size is not positive or over its bound
+// (MaxDim, MaxVocab, MaxParams), a dropout rate is outside [0,1) or the
+// vocabularies are too small for the reserved ids.
 func (c Config) Validate() error {
 	var errs []error
 	for _, f := range []struct {
@@ -135,8 +148,11 @@ func (c Config) Validate() error {
 		{"max_chars", c.MaxChars}, {"lstm1_hidden", c.LSTM1Hidden}, {"lstm2_hidden", c.LSTM2Hidden},
 		{"label_mlp", c.LabelMLP}, {"span_mlp", c.SpanMLP}, {"labels", c.Labels}, {"tags", c.Tags},
 	} {
-		if f.v <= 0 {
+		switch {
+		case f.v <= 0:
 			errs = append(errs, fmt.Errorf("%s = %d, want > 0", f.name, f.v))
+		case f.v > MaxDim:
+			errs = append(errs, fmt.Errorf("%s = %d is implausibly large (at most %d)", f.name, f.v, MaxDim))
 		}
 	}
 	if c.WordVocab < numReservedWords {
@@ -144,6 +160,20 @@ func (c Config) Validate() error {
 	}
 	if c.CharVocab < numReservedChars {
 		errs = append(errs, fmt.Errorf("char_vocab = %d, want >= %d (reserved ids)", c.CharVocab, numReservedChars))
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"word_vocab", c.WordVocab}, {"char_vocab", c.CharVocab}} {
+		if f.v > MaxVocab {
+			errs = append(errs, fmt.Errorf("%s = %d is implausibly large (at most %d)", f.name, f.v, MaxVocab))
+		}
+	}
+	if len(errs) == 0 {
+		// Sizes within their bounds: the count cannot overflow.
+		if n := c.NumParams(); n > MaxParams {
+			errs = append(errs, fmt.Errorf("%d parameters (%d MiB as float32), at most %d", n, n>>18, MaxParams))
+		}
 	}
 	for _, f := range []struct {
 		name string

@@ -10,14 +10,6 @@ import (
 	"github.com/discspan/discspan/network"
 )
 
-// Plausibility bounds on the sizes of a configuration read from a file, so
-// that a corrupt header cannot make the loader allocate without bound (and
-// so that the parameter count cannot overflow).
-const (
-	maxDim   = 1 << 16 // embedding, LSTM and MLP sizes, labels, tags, max_chars
-	maxVocab = 1 << 26 // word and character vocabularies
-)
-
 // metaProblem returns a metadata error of the given kind.
 func metaProblem(kind error, err error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Detail: fmt.Sprintf(format, args...), Err: err}
@@ -164,19 +156,6 @@ func decodeConfig(s string) (network.Config, *Error) {
 	}
 	if err := c.Validate(); err != nil {
 		return c, metaProblem(ErrMeta, err, "metadata config: %v", err)
-	}
-	for _, f := range []struct {
-		name   string
-		v, max int
-	}{
-		{"word_dim", c.WordDim, maxDim}, {"char_dim", c.CharDim, maxDim}, {"char_hidden", c.CharHidden, maxDim},
-		{"max_chars", c.MaxChars, maxDim}, {"lstm1_hidden", c.LSTM1Hidden, maxDim}, {"lstm2_hidden", c.LSTM2Hidden, maxDim},
-		{"label_mlp", c.LabelMLP, maxDim}, {"span_mlp", c.SpanMLP, maxDim}, {"labels", c.Labels, maxDim},
-		{"tags", c.Tags, maxDim}, {"word_vocab", c.WordVocab, maxVocab}, {"char_vocab", c.CharVocab, maxVocab},
-	} {
-		if f.v > f.max {
-			return c, metaProblem(ErrMeta, nil, "metadata config %s = %d is implausibly large (at most %d)", f.name, f.v, f.max)
-		}
 	}
 	if math.IsNaN(c.LeakySlope) || math.IsInf(c.LeakySlope, 0) {
 		return c, metaProblem(ErrMeta, nil, "metadata config leaky_slope = %v, want a finite number", c.LeakySlope)

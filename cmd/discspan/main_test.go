@@ -561,10 +561,25 @@ func TestTrainCommandConfig(t *testing.T) {
 	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "h.safetensors"), "--preset", "huge"); status != 2 || !strings.Contains(stderr, "tiny, small, paper") {
 		t.Errorf("--preset huge: status %d, %q; want a usage error naming the presets", status, stderr)
 	}
-	bad := filepath.Join(dir, "bad.json")
-	os.WriteFile(bad, []byte(`{"lstm1_hidden": "x"}`), 0o644)
-	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", filepath.Join(dir, "n.safetensors"), "--config", bad); status != 2 || !strings.Contains(stderr, "bad.json") {
-		t.Errorf("bad config: status %d, %q", status, stderr)
+	// A bad configuration is refused before anything is read or
+	// allocated, naming the file and what is wrong; nothing is written.
+	for name, tc := range map[string]struct{ body, want string }{
+		"bad.json":      {`{"lstm1_hidden": "x"}`, "lstm1_hidden"},
+		"misspelt.json": {`{"lstm1_hidden": 8, "word_dimm": 4}`, `unknown field "word_dimm"`},
+		"huge.json":     {`{"word_dim": 100000000}`, "word_dim = 100000000 is implausibly large"},
+		"chars.json":    {`{"max_chars": 70000}`, "max_chars = 70000 is implausibly large"},
+		"params.json":   {`{"word_dim": 60000, "lstm1_hidden": 60000}`, "parameters"},
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(tc.body), 0o644)
+		out := filepath.Join(dir, "n.safetensors")
+		_, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", out, "--config", p)
+		if status != 2 || !strings.Contains(stderr, name) || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("--config %s: status %d, %q; want status 2 naming the file and %q", name, status, stderr, tc.want)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, "*n.safetensors*")); len(left) > 0 {
+			t.Errorf("--config %s: left %v", name, left)
+		}
 	}
 	// --adam replaces the optimiser settings: the log's learning rate
 	// follows the given schedule.

@@ -91,7 +91,14 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		c := baseConfig
-		if err := json.Unmarshal(data, &c); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields() // a misspelt size would be ignored
+		if err := dec.Decode(&c); err != nil {
+			return fmt.Errorf("%s: %w", *configPath, err)
+		}
+		// Sizes checked now, with the preset's placeholder vocabulary
+		// (checked again with the treebank's), before anything is read.
+		if err := c.Validate(); err != nil {
 			return fmt.Errorf("%s: %w", *configPath, err)
 		}
 		cfg = &c
