@@ -73,7 +73,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "discspan: unknown command %q (run 'discspan --help')\n", args[0])
 		return 2
 	}
-	if err := cmd.run(args[1:], stdout, stderr); err != nil {
+	out := &checkedWriter{w: stdout}
+	err := cmd.run(args[1:], out, stderr)
+	if out.err != nil && (err == nil || errors.Is(err, flag.ErrHelp)) {
+		// A command's report lost (a full disk, a closed pipe) is a
+		// failure, not an empty result.
+		err = fmt.Errorf("writing standard output: %w", out.err)
+	}
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -84,6 +91,25 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// checkedWriter passes writes on to w and remembers the first error, so
+// that a command that prints its results without checking each write
+// still fails when they were not written.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // flagSet is a command's flags and its help text.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/network"
@@ -740,5 +741,35 @@ func TestTrainMaxTime(t *testing.T) {
 	}
 	if _, stderr, status := runCmd(append(args, "--max-time", "-1s")...); status != 2 || !strings.Contains(stderr, "--max-time must not be negative") {
 		t.Errorf("--max-time -1s: status %d, %q", status, stderr)
+	}
+}
+
+// fullWriter fails every write, as standard output on a full disk does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestStandardOutputLost: a command whose report cannot be written (a full
+// disk) fails with status 2 and says so, whether or not it checks its own
+// writes.
+func TestStandardOutputLost(t *testing.T) {
+	dir := t.TempDir()
+	gold := filepath.Join(dir, "g.discbracket")
+	if err := os.WriteFile(gold, []byte("(S (A 0=a) (B 1=b))\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"eval", gold, gold},
+		{"eval", "--verbose", "--labels", gold, gold},
+		{"eval", "--json", gold, gold},
+		{"coverage", gold},
+		{"bench", "decode", "--n", "6", "--runs", "1"},
+		{"eval", "--help"},
+	} {
+		var stderr bytes.Buffer
+		status := run(args, fullWriter{}, &stderr)
+		if status != 2 || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v: status %d, %q; want 2 and the write error", args, status, stderr.String())
+		}
 	}
 }
