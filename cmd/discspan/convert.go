@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 
@@ -11,7 +12,7 @@ import (
 	"github.com/discspan/discspan/internal/bankfile"
 )
 
-func runConvert(args []string, stdout, stderr io.Writer) error {
+func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] [--format F] IN OUT", stdout)
 	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
 	disco := fs.Bool("disco-parens", false, "discbracket output: write ( and ) in words as disco-dop's #LRB# and #RRB# (read back as parentheses) instead of the -LRB- and -RRB- of the Alpino discbracket files")
@@ -45,26 +46,71 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	// format holds (export's lemmas and edges, say) would be lost.
 	if atomicfile.SameFile(rest[1], rest[0]) {
 		in, inErr := treebank.FormatOf(rest[0])
-		out := cmp.Or(opts.Format, named)
-		if inErr != nil || in != out {
+		if out := cmp.Or(opts.Format, named); inErr != nil || in != out {
 			return fmt.Errorf("%w: OUT %s is IN, in another format (%v): converting would overwrite it", errUsage, rest[1], out)
 		}
 	}
-	// The trees are converted as they are read, so memory does not grow
-	// with the treebank; a file OUT is replaced only when all of IN was
-	// read and written without error.
-	// A first pass checks IN whole, so that nothing is written on bad
-	// input, also where OUT is written in place (/dev/stdout, a pipe).
-	in, err := treebank.OpenFile(rest[0])
+	out := cmp.Or(opts.Format, named)
+	// A signal stops the conversion between two trees; OUT is then left
+	// as it was (its temporary file removed), and so is a named pipe IN.
+	signalled, release := onInterrupt(stderr, "discspan convert: interrupted: "+rest[1]+" is left as it was")
+	defer release()
+	if err := atomicfile.Check(rest[1]); err != nil {
+		return err
+	}
+	stopped := func() error {
+		if err := context.Cause(signalled); err != nil {
+			return err
+		}
+		return nil
+	}
+	// convert reads IN twice: a named pipe is kept in a temporary file.
+	paths, names, cleanup, err := spoolStreams(rest[:1], treebank.Unknown, stderr, "discspan convert: interrupted")
 	if err != nil {
 		return err
 	}
-	_, err = in.Rest(nil)
+	defer cleanup()
+	defer func() {
+		if err != nil {
+			err = renamePaths(err, paths, names)
+		}
+	}()
+	inPath := paths[0]
+	convert := func(t *tree.Tree) *tree.Tree {
+		if *punct {
+			return tree.ReattachPunct(t)
+		}
+		return t
+	}
+	// The trees are converted as they are read, so memory does not grow
+	// with the treebank; a file OUT is replaced only when all of IN was
+	// read and written without error. A first pass reads IN whole and
+	// writes it nowhere in OUT's format, so that nothing is written on
+	// bad input or on a tree OUT's format cannot hold, also where OUT is
+	// written in place (/dev/stdout, a pipe).
+	in, err := treebank.OpenFile(inPath)
+	if err != nil {
+		return err
+	}
+	check := treebank.NewWriter(io.Discard, out)
+	if opts.PTBParens {
+		check.PTBParens()
+	}
+	err = in.Each(func(t *tree.Tree) error {
+		if err := stopped(); err != nil {
+			return err
+		}
+		if err := check.Write(convert(t)); err != nil {
+			return fmt.Errorf("%s cannot be written as %v (nothing was written): %w", names[0], out, err)
+		}
+		return nil
+	})
+	check.Discard()
 	in.Close()
 	if err != nil {
 		return err
 	}
-	in, err = treebank.OpenFile(rest[0])
+	in, err = treebank.OpenFile(inPath)
 	if err != nil {
 		return err
 	}
@@ -72,11 +118,11 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	n := 0
 	err = bankfile.Stream(rest[1], opts, func(write func(*tree.Tree) error) error {
 		return in.Each(func(t *tree.Tree) error {
-			if *punct {
-				t = tree.ReattachPunct(t)
+			if err := stopped(); err != nil {
+				return err
 			}
 			n++
-			return write(t)
+			return write(convert(t))
 		})
 	})
 	if err != nil {

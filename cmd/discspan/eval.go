@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
@@ -35,27 +33,20 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: --format %q: want discbracket, export, tigerxml or ptb", errUsage, *format)
 	}
-	for k, name := range rest {
-		if name != "-" {
-			continue
-		}
-		// eval reads its files twice (a first pass checks and counts
-		// them): standard input is kept in a temporary file meanwhile,
-		// removed also when a signal stops eval (Ctrl-C in a pipeline).
-		signalled, release := onInterrupt(stderr, "discspan eval: interrupted")
-		defer release()
-		path, remove, spoolErr := spoolStdin(stdinFormat, signalled)
-		if spoolErr != nil {
-			return spoolErr
-		}
-		defer remove()
-		rest[k] = path
-		defer func() { // errors name standard input, not the file it is kept in
-			if err != nil {
-				err = errors.New(strings.ReplaceAll(err.Error(), path, "standard input"))
-			}
-		}()
+	// eval reads its files twice (a first pass checks and counts them):
+	// standard input, or a named pipe, is kept in a temporary file
+	// meanwhile (see spoolStreams).
+	paths, names, cleanup, err := spoolStreams(rest, stdinFormat, stderr, "discspan eval: interrupted")
+	if err != nil {
+		return err
 	}
+	defer cleanup()
+	defer func() { // errors name the inputs, not the files they are kept in
+		if err != nil {
+			err = renamePaths(err, paths, names)
+		}
+	}()
+	rest = paths
 	params := eval.ProperPrm()
 	if *prm != "" {
 		f, err := os.Open(*prm)
@@ -164,35 +155,3 @@ var formatExtension = map[treebank.Format]string{
 	treebank.Discbracket: ".discbracket", treebank.Export: ".export", treebank.TigerXML: ".xml", treebank.PTB: ".mrg",
 }
 
-// spoolStdin copies standard input into a temporary file named for format
-// f (its extension), for a command that reads its input twice, and returns
-// its path and a function that removes it. A signal (signalled done) while
-// it copies or later removes the file and ends the process with 128+N.
-func spoolStdin(f treebank.Format, signalled context.Context) (path string, remove func(), err error) {
-	tmp, err := os.CreateTemp("", "discspan-stdin-*"+formatExtension[f])
-	if err != nil {
-		return "", nil, fmt.Errorf("keeping standard input: %w", err)
-	}
-	stop := context.AfterFunc(signalled, func() {
-		sig, ok := context.Cause(signalled).(*signalError)
-		if !ok {
-			return // released: no signal came
-		}
-		_ = os.Remove(tmp.Name())
-		os.Exit(sig.exitStatus())
-	})
-	remove = func() {
-		stop()
-		_ = os.Remove(tmp.Name())
-	}
-	if _, err := io.Copy(tmp, os.Stdin); err != nil {
-		tmp.Close()
-		remove()
-		return "", nil, fmt.Errorf("reading standard input: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		remove()
-		return "", nil, fmt.Errorf("keeping standard input: %w", err)
-	}
-	return tmp.Name(), remove, nil
-}

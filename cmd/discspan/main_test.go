@@ -207,6 +207,14 @@ func TestConvertStreamsSafely(t *testing.T) {
 		t.Errorf("files left beside the output: %v", left)
 	}
 
+	// An OUT that cannot be written is refused before IN is read.
+	for _, bad := range []string{filepath.Join(dir, "missing", "out.export"), dir + string(filepath.Separator)} {
+		_, stderr, status := runCmd("convert", "--format", "export", broken, bad)
+		if status != 2 || strings.Contains(stderr, "broken.discbracket") {
+			t.Errorf("OUT %s: status %d, %q; want status 2 about OUT, before IN's error", bad, status, stderr)
+		}
+	}
+
 	self := filepath.Join(dir, "self.export")
 	if _, stderr, status := runCmd("convert", dataPath(t, "dev.discbracket"), self); status != 0 {
 		t.Fatal(stderr)

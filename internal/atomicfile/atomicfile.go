@@ -40,15 +40,9 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 		return fmt.Errorf("writing %s: it is a folder", path)
 	}
 	path = target
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
+	tmp, err := createTemp(path)
 	if err != nil {
-		// Name the target, not the temporary file the caller never chose.
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = fmt.Errorf("cannot create a file in %s: %w", dir, pe.Err)
-		}
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	defer func() {
 		if err != nil {
@@ -80,9 +74,57 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	syncDir(dir)
+	syncDir(filepath.Dir(path))
 	removeStale(path, time.Now().Add(-StaleAfter))
 	return nil
+}
+
+// createTemp creates the hidden temporary file that is renamed over path,
+// in path's folder; an error names path and the folder.
+func createTemp(path string) (*os.File, error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
+	if err != nil {
+		// Name the target, not the temporary file the caller never chose.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = fmt.Errorf("cannot create a file in %s: %w", dir, pe.Err)
+		}
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return tmp, nil
+}
+
+// Check reports, before any work, what would make Write fail at once: a
+// path that is a folder, or whose folder is missing or refuses a new
+// file (a temporary file is created and removed to find out). A path
+// written in place (a pipe, a device, /dev/stdout) is not opened.
+func Check(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("writing %s: it is a folder", path)
+	}
+	target, fi, special, _ := resolve(path)
+	switch {
+	case special:
+		if dir := filepath.Dir(path); !exists(dir) {
+			return fmt.Errorf("writing %s: folder %s does not exist", path, dir)
+		}
+		return nil
+	case fi != nil && fi.IsDir():
+		return fmt.Errorf("writing %s: it is a folder", path)
+	}
+	tmp, err := createTemp(target)
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
+// exists reports whether path names something (following links).
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // resolve returns the file that writing path replaces: path itself or

@@ -135,3 +135,33 @@ func TestWriteKeepsMode(t *testing.T) {
 		t.Errorf("new file has mode %v, os.Create gives %v", got, want)
 	}
 }
+
+// TestCheck: Check refuses what Write would fail on at once (a folder, a
+// missing folder), accepts a new or existing file and a path written in
+// place, and leaves nothing behind.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "old.txt")
+	if err := os.WriteFile(existing, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string // want: part of the error; "" for none
+	}{
+		{filepath.Join(dir, "new.txt"), ""},
+		{existing, ""},
+		{dir, "it is a folder"},
+		{dir + string(filepath.Separator), "it is a folder"},
+		{filepath.Join(dir, "missing", "new.txt"), "does not exist"},
+		{os.DevNull, ""},
+	} {
+		err := Check(tc.path)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left in the folder: %v", entries)
+	}
+}
