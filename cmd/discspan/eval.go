@@ -154,4 +154,3 @@ func nextTree(r *treebank.Reader) (*tree.Tree, error) {
 var formatExtension = map[treebank.Format]string{
 	treebank.Discbracket: ".discbracket", treebank.Export: ".export", treebank.TigerXML: ".xml", treebank.PTB: ".mrg",
 }
-
