@@ -16,7 +16,7 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlags("convert", "[--reattach-punct] [--disco-parens] [--format F] IN OUT", stdout)
 	punct := fs.Bool("reattach-punct", false, "move punctuation from the root to the lowest node around it (as the *.punctmoved files)")
 	disco := fs.Bool("disco-parens", false, "discbracket output: write ( and ) in words as disco-dop's #LRB# and #RRB# (read back as parentheses) instead of the -LRB- and -RRB- of the Alpino discbracket files")
-	format := fs.String("format", "", "OUT's format: export, discbracket or tigerxml (default: from OUT's extension; needed for /dev/stdout)")
+	format := fs.String("format", "", "OUT's format: export, discbracket or tigerxml (default: from OUT's extension; needed for - and /dev/stdout, standard output)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -24,6 +24,10 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	if err := wantArgs(fs, rest, 2, "IN and OUT files (formats by extension: .export, .discbracket, TIGER-XML .xml/.tigerxml; PTB .mrg/.ptb input)"); err != nil {
 		return err
 	}
+	if rest[0] == "-" {
+		return fmt.Errorf("%w: IN -: convert reads IN twice and takes its format from its extension: give a file (or a named pipe)", errUsage)
+	}
+	toStdout := rest[1] == "-"
 	opts := bankfile.Options{PTBParens: !*disco}
 	named, nameErr := treebank.FormatOf(rest[1])
 	switch {
@@ -36,6 +40,8 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 			return fmt.Errorf("%w: OUT %s is named as %v, not %v (--format)", errUsage, rest[1], named, f)
 		}
 		opts.Format = f
+	case toStdout:
+		return fmt.Errorf("%w: OUT - (standard output): give its format with --format", errUsage)
 	case nameErr != nil:
 		return fmt.Errorf("%w: OUT %s: name its format by its extension (.export, .discbracket, .xml or .tigerxml) or with --format", errUsage, rest[1])
 	case named == treebank.PTB:
@@ -44,7 +50,7 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	// A file converted onto itself in its own format is rewritten (the
 	// punctuation reattached, say); in another format, what only its own
 	// format holds (export's lemmas and edges, say) would be lost.
-	if atomicfile.SameFile(rest[1], rest[0]) {
+	if !toStdout && atomicfile.SameFile(rest[1], rest[0]) {
 		in, inErr := treebank.FormatOf(rest[0])
 		if out := cmp.Or(opts.Format, named); inErr != nil || in != out {
 			return fmt.Errorf("%w: OUT %s is IN, in another format (%v): converting would overwrite it", errUsage, rest[1], out)
@@ -55,7 +61,7 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	// as it was (its temporary file removed), and so is a named pipe IN.
 	signalled, release := onInterrupt(stderr, "discspan convert: interrupted: "+rest[1]+" is left as it was")
 	defer release()
-	if err := atomicfile.Check(rest[1]); err != nil {
+	if err := atomicfile.Check(rest[1]); !toStdout && err != nil {
 		return err
 	}
 	stopped := func() error {
@@ -116,7 +122,7 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	defer in.Close()
 	n := 0
-	err = bankfile.Stream(rest[1], opts, func(write func(*tree.Tree) error) error {
+	produce := func(write func(*tree.Tree) error) error {
 		return in.Each(func(t *tree.Tree) error {
 			if err := stopped(); err != nil {
 				return err
@@ -124,7 +130,13 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 			n++
 			return write(convert(t))
 		})
-	})
+	}
+	if toStdout {
+		opts.Format = out
+		err = bankfile.StreamTo(stdout, opts, produce)
+	} else {
+		err = bankfile.Stream(rest[1], opts, produce)
+	}
 	if err != nil {
 		return err
 	}

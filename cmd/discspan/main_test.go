@@ -781,3 +781,30 @@ func TestStandardOutputLost(t *testing.T) {
 		}
 	}
 }
+
+// TestDashIsStandardStream: "-" is standard input or output for parse
+// and convert, as for eval, and never a file named "-"; convert refuses
+// "-" where it cannot do without a file or a format.
+func TestDashIsStandardStream(t *testing.T) {
+	dir := t.TempDir()
+	cmd := mainCommand("parse", "--input", "-", "--output", "-")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader("Ja .\n")
+	out, err := cmd.Output()
+	if err != nil || !strings.HasPrefix(string(out), "(ROOT") {
+		t.Errorf("parse --input - --output -: %v, %q", err, out)
+	}
+	gold := dataPath(t, "dev.discbracket")
+	stdout, stderr, status := runCmd("convert", "--format", "export", gold, "-")
+	if status != 0 || strings.Count(stdout, "#BOS ") != 714 || !strings.Contains(stderr, "wrote 714 trees to -") {
+		t.Errorf("convert --format export IN -: status %d, %d trees, %s", status, strings.Count(stdout, "#BOS "), stderr)
+	}
+	for _, args := range [][]string{{"convert", gold, "-"}, {"convert", "-", filepath.Join(dir, "o.export")}} {
+		if _, stderr, status := runCmd(args...); status != 2 || !strings.Contains(stderr, "usage") {
+			t.Errorf("%v: status %d, %q; want a usage error", args, status, stderr)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) != 0 {
+		t.Errorf("files made: %v", left)
+	}
+}

@@ -26,10 +26,10 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export|tigerxml] [--max-words N] [--backend cpu|webgpu|auto]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
-	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default: standard input)")
+	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default, or -: standard input)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
 	format := fs.String("format", "discbracket", "output format: discbracket, export or tigerxml (default: from --output's extension, else discbracket)")
-	output := fs.String("output", "", "output file (default: standard output)")
+	output := fs.String("output", "", "output file (default, or -: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
 	backend := fs.String("backend", backendCPU, "what scores the spans: cpu (the CPU reference), webgpu (WebGPU on any adapter, software ones included) or auto (WebGPU on a hardware adapter, else the CPU); WebGPU only after its self-check agrees with the CPU, else the CPU scores (standard error says which, and why)")
@@ -39,6 +39,13 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := cmp.Or(checkWorkers(*workers), checkMaxWords(*maxWords, false)); err != nil {
 		return err
+	}
+	// "-" is standard input and output, as for eval (not files named -).
+	if *input == "-" {
+		*input = ""
+	}
+	if *output == "-" {
+		*output = ""
 	}
 	if *output != "" && *input != "" && atomicfile.SameFile(*output, *input) {
 		return fmt.Errorf("%w: --output %s is the --input: parsing would overwrite it", errUsage, *output)

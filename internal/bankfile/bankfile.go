@@ -8,6 +8,7 @@
 package bankfile
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -61,26 +62,12 @@ func Stream(path string, o Options, produce func(write func(*tree.Tree) error) e
 	if f != treebank.Export && f != treebank.Discbracket && f != treebank.TigerXML {
 		return fmt.Errorf("treebank: %s: cannot write format %v", path, f)
 	}
+	o.Format = f
 	var produceErr error
 	err := atomicfile.Write(path, func(w io.Writer) error {
-		tw := treebank.NewWriter(w, f)
-		defer tw.Discard()
-		if o.PTBParens {
-			tw.PTBParens()
-		}
 		var writeErr error
-		produceErr = produce(func(t *tree.Tree) error {
-			writeErr = tw.Write(t)
-			return writeErr
-		})
-		if produceErr != nil && produceErr == writeErr {
-			produceErr = nil
-			return writeErr // the Writer's own error: atomicfile names the file
-		}
-		if produceErr != nil {
-			return produceErr
-		}
-		return tw.Flush()
+		produceErr, writeErr = streamTo(w, o, produce)
+		return cmp.Or(produceErr, writeErr) // either leaves the file as it was
 	})
 	if produceErr != nil {
 		return produceErr
@@ -89,4 +76,44 @@ func Stream(path string, o Options, produce func(write func(*tree.Tree) error) e
 		return fmt.Errorf("treebank: %w", err)
 	}
 	return nil
+}
+
+// StreamTo is Stream to w (standard output) in o.Format, which must be
+// set: the trees are written as they come, so an error leaves what was
+// written before it.
+func StreamTo(w io.Writer, o Options, produce func(write func(*tree.Tree) error) error) error {
+	if f := o.Format; f != treebank.Export && f != treebank.Discbracket && f != treebank.TigerXML {
+		return fmt.Errorf("treebank: cannot write format %v", f)
+	}
+	produceErr, writeErr := streamTo(w, o, produce)
+	if produceErr != nil {
+		return produceErr
+	}
+	if writeErr != nil {
+		return fmt.Errorf("treebank: %w", writeErr)
+	}
+	return nil
+}
+
+// streamTo writes the trees produce gives to w in o.Format; it returns
+// produce's own error, or the Writer's (a tree the format cannot hold, a
+// failed write).
+func streamTo(w io.Writer, o Options, produce func(write func(*tree.Tree) error) error) (produceErr, writeErr error) {
+	tw := treebank.NewWriter(w, o.Format)
+	defer tw.Discard()
+	if o.PTBParens {
+		tw.PTBParens()
+	}
+	var lastWriteErr error
+	produceErr = produce(func(t *tree.Tree) error {
+		lastWriteErr = tw.Write(t)
+		return lastWriteErr
+	})
+	if produceErr != nil && produceErr == lastWriteErr {
+		return nil, lastWriteErr // the Writer's own error: the caller names the file
+	}
+	if produceErr != nil {
+		return produceErr, nil
+	}
+	return nil, tw.Flush()
 }
