@@ -160,7 +160,8 @@ type parseStream struct {
 func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writer) error {
 	batches := in.Batches(parseChunk)
 	defer batches.Stop()
-	bar := &cli.Progress{}
+	// Bytes of a file read; sentences of a pipe, whose size is unknown.
+	bar := cli.NewProgress(-1, "sentences parsed")
 	if in.Size() > 0 {
 		bar = cli.NewByteProgress(in.Size(), "parsing")
 	}
@@ -245,7 +246,11 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			}
 		}
 		done += len(chunk)
-		bar.Set(int(in.Offset()))
+		if in.Size() > 0 {
+			bar.Set(int(in.Offset()))
+		} else {
+			bar.Set(done)
+		}
 		if last {
 			return out.Flush()
 		}

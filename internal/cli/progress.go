@@ -28,7 +28,8 @@ type Progress struct {
 	lines *lineProgress
 }
 
-// NewProgress starts a report of total steps with a description.
+// NewProgress starts a report of total steps with a description; a total
+// of -1 is unknown (a spinner and the steps done, on a terminal).
 func NewProgress(total int, description string) *Progress {
 	if !term.IsTerminal(int(os.Stderr.Fd())) {
 		return &Progress{lines: newLineProgress(os.Stderr, total, description, LogEvery, time.Now)}
@@ -114,6 +115,9 @@ func (l *lineProgress) set(done int) {
 	}
 	l.last = t
 	line := fmt.Sprintf("%s: %d/%d", l.desc, done, l.total)
+	if l.total < 0 {
+		line = fmt.Sprintf("%s: %d", l.desc, done) // the total is unknown
+	}
 	if l.bytes {
 		line = fmt.Sprintf("%s: %.1f/%.1f MB", l.desc, float64(done)/1e6, float64(l.total)/1e6)
 	}

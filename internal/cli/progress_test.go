@@ -32,6 +32,8 @@ func TestLineProgress(t *testing.T) {
 			[]string{"job: 3/10 (30%), 2m0s"}},
 		{"no total", 0, []set{{0, 0}, {time.Minute, 5}},
 			[]string{"job: 5/0, 1m0s"}},
+		{"an unknown total (a pipe)", -1, []set{{0, 0}, {time.Minute, 5}, {2 * time.Minute, 9}},
+			[]string{"job: 5, 1m0s", "job: 9, 2m0s"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
