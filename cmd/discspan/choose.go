@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
 	"github.com/discspan/discspan/scorer"
@@ -128,7 +129,10 @@ func chooseEnsembles(w io.Writer, devPath string, gold []*tree.Tree, models []*n
 		fmt.Fprintf(w, "  %-40s dev F1 %6.2f  disc. F1 %6.2f\n", names[i], f1, disc)
 	}
 	var rows []chosenEnsemble
-	for _, c := range combinations(n, k) {
+	combos := combinations(n, k)
+	bar := cli.NewProgress(len(combos), fmt.Sprintf("ensembles of %d evaluated", k))
+	defer bar.Finish()
+	for done, c := range combos {
 		members := make([]scorer.Scorer, len(c))
 		for j, i := range c {
 			members[j] = &scorer.Replay{Results: recorded[i], Copy: true} // Mean sums into its first member's results
@@ -138,6 +142,7 @@ func chooseEnsembles(w io.Writer, devPath string, gold []*tree.Tree, models []*n
 			return err
 		}
 		rows = append(rows, chosenEnsemble{c, f1, disc})
+		bar.Set(done + 1)
 	}
 	slices.SortStableFunc(rows, func(a, b chosenEnsemble) int {
 		switch {

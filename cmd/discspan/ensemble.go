@@ -168,7 +168,7 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 		}
 		meta.DevF1, meta.DevDiscF1 = f1, disc
 		if *calibrate != "" {
-			cal, err := calibrateEnsemble(stdout, *devPath, gold, ens, strings.Split(*calibrate, ","), *workers)
+			cal, err := calibrateEnsemble(stdout, stderr, *devPath, gold, ens, strings.Split(*calibrate, ","), *workers)
 			if err != nil {
 				return err
 			}
@@ -296,13 +296,15 @@ func withoutLabels(members []*network.Params, v *network.Vocab, names []string) 
 // calibrateEnsemble chooses the discontinuity offsets of each variant on
 // the dev treebank gold (read from devPath) for the ensemble ens's mean
 // scores (parser.Calibrate) and prints every trial.
-func calibrateEnsemble(w io.Writer, devPath string, gold []*tree.Tree, ens *parser.Parser, variants []string, workers int) (parser.Calibration, error) {
+func calibrateEnsemble(w, stderr io.Writer, devPath string, gold []*tree.Tree, ens *parser.Parser, variants []string, workers int) (parser.Calibration, error) {
 	cal := parser.Calibration{}
 	for _, name := range variants {
 		variant, err := decode.ParseVariant(strings.TrimSpace(name))
 		if err != nil {
 			return nil, fmt.Errorf("%w: --calibrate: %v", errUsage, err)
 		}
+		// Each trial decodes the dev set; say so before the first.
+		fmt.Fprintf(stderr, "discspan ensemble: calibrating %s on %s (each trial parses its %d sentences)\n", variant, devPath, len(gold))
 		o, trials, err := ens.Calibrate(context.Background(), gold, variant, workers)
 		if err != nil {
 			return nil, err
