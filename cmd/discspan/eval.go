@@ -99,7 +99,7 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 	}
 	switch {
 	case counts[0] != counts[1]:
-		return nil, fmt.Errorf("eval: gold has %d sentences, candidate %d", counts[0], counts[1])
+		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order; a blank discbracket line is no sentence)", goldPath, counts[0], candPath, counts[1])
 	case counts[0] == 0:
 		return nil, fmt.Errorf("eval: no sentences")
 	}
@@ -131,9 +131,18 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 			return nil, fmt.Errorf("eval: %s or %s changed while it was read (after %d sentences)", goldPath, candPath, n)
 		}
 		if _, err := e.Add(g, c); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s and %s: %w", where(gold.Reader), where(cand.Reader), err)
 		}
 	}
+}
+
+// where names r's file and, where it counts lines, the line of the tree
+// it read last.
+func where(r *treebank.Reader) string {
+	if l := r.Line(); l > 0 {
+		return fmt.Sprintf("%s:%d", r.Name(), l)
+	}
+	return r.Name()
 }
 
 // nextTree returns the next tree of r, io.EOF at its end, or, for a

@@ -257,16 +257,18 @@ func TestEvalErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, gold, cand, want string
 	}{
-		{"candidate shorter", whole, short, "gold has 714 sentences, candidate 100"},
-		{"gold shorter", short, whole, "gold has 100 sentences, candidate 714"},
+		{"candidate shorter", whole, short, "whole.discbracket has 714 sentences, candidate " + short + " 100"},
+		{"gold shorter", short, whole, "short.discbracket has 100 sentences, candidate " + whole + " 714"},
 		{"malformed candidate", whole, broken, "broken.discbracket:301:13: word \"1=b\""},
 		{"malformed gold", broken, whole, "broken.discbracket:301:13"},
 		{"two malformed trees", whole, twice, "twice.discbracket:11:13: word \"1=b\" next to bracketed constituents in (S (and 1 more error)"},
 		{"malformed tree in the longer rest", short, broken, "broken.discbracket:301:13"},
 		// As when both files were read whole first: the counts before a
 		// pair that differs, gold's parse errors before the candidate's.
-		{"extra sentence at the start", short, file("shifted.discbracket", append([]string{lines[200]}, lines[:100]...)...), "gold has 100 sentences, candidate 101"},
+		{"extra sentence at the start", short, file("shifted.discbracket", append([]string{lines[200]}, lines[:100]...)...), "short.discbracket has 100 sentences, candidate " + filepath.Join(dir, "shifted.discbracket") + " 101"},
 		{"both malformed", broken, twice, "broken.discbracket:301:13"},
+		// A pair that differs names both files and lines.
+		{"sentences out of order", short, file("swapped.discbracket", append([]string{lines[1], lines[0]}, lines[2:100]...)...), "short.discbracket:1 and " + filepath.Join(dir, "swapped.discbracket") + ":1: eval: sentence 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, status := runCmd("eval", tc.gold, tc.cand)
