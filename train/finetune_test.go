@@ -165,7 +165,7 @@ func TestInit(t *testing.T) {
 	}
 	member := resumeOptions(t, data, base)
 	member.Out, member.Init, member.InitMember = filepath.Join(t.TempDir(), "m.safetensors"), ensemble, 3
-	if _, err := Run(context.Background(), member); err == nil || !strings.Contains(err.Error(), "model 3 of 2") {
+	if _, err := Run(context.Background(), member); err == nil || !strings.Contains(err.Error(), "--init-member 3: ") {
 		t.Errorf("model 3 of an ensemble of 2: error %v", err)
 	}
 	member.Init = ""

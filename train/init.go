@@ -27,7 +27,7 @@ func readInit(path string, member int) (*parser.Models, error) {
 	}
 	switch {
 	case member < 0 || member > len(ms.Models):
-		return nil, fmt.Errorf("train: initial model %s: model %d of %d", path, member, len(ms.Models))
+		return nil, fmt.Errorf("train: --init-member %d: %s holds %d models (1 to %d)", member, path, len(ms.Models), len(ms.Models))
 	case member > 0:
 		ms.Models = ms.Models[member-1 : member]
 	case len(ms.Models) != 1:

@@ -41,18 +41,18 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if err := wantArgs(fs, rest, 0, "no positional arguments"); err != nil {
 		return err
 	}
+	if *n < 0 || *labels < 1 || *runs < 1 {
+		return fmt.Errorf("%w: --n must be >= 0, --labels and --runs >= 1", errUsage)
+	}
+	if *maxMB < 1 || *maxMB > maxChartMB {
+		return fmt.Errorf("%w: --max-mb %d: want a budget of 1 to %d MiB", errUsage, *maxMB, maxChartMB)
+	}
 	if *table {
 		return benchTable(stdout, *labels, *runs, *full)
 	}
 	v, err := decode.ParseVariant(*variant)
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if *n < 0 || *labels < 1 || *runs < 1 {
-		return fmt.Errorf("%w: --n must be >= 0, --labels and --runs >= 1", errUsage)
-	}
-	if *maxMB < 1 {
-		return fmt.Errorf("%w: --max-mb must be >= 1", errUsage)
 	}
 	res, err := decode.Bench(v, *n, *labels, *runs, &decode.Options{MaxBytes: *maxMB << 20})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -275,6 +276,9 @@ func withoutLabels(members []*network.Params, v *network.Vocab, names []string) 
 		id, ok := v.LabelID(strings.TrimSpace(name))
 		if !ok {
 			return nil, nil, fmt.Errorf("no label %q in the models' vocabulary", name)
+		}
+		if slices.Contains(drop, id) {
+			return nil, nil, fmt.Errorf("%w: --drop-labels names %s twice", errUsage, strings.TrimSpace(name))
 		}
 		drop = append(drop, id)
 	}

@@ -68,10 +68,16 @@ func TestEnsembleCommand(t *testing.T) {
 	if together == first {
 		t.Log("note: on these sentences the ensemble parses as its first model")
 	}
+	m0, err := weights.ReadFile(models[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	twice := m0.Meta.Vocab.Labels[0] + "," + m0.Meta.Vocab.Labels[0]
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"ensemble", "--out", ens, "--drop-labels", twice, models[0], models[1]}, "--drop-labels names " + m0.Meta.Vocab.Labels[0] + " twice"},
 		{[]string{"ensemble", "--out", ens}, "want at least one weights file"},
 		{[]string{"ensemble", models[0], models[1]}, "--out FILE is required"},
 		{[]string{"ensemble", "--out", ens, models[0], small}, "weights"},

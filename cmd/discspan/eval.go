@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/discspan/discspan/chart/eval"
 	"github.com/discspan/discspan/chart/tree"
@@ -47,6 +48,13 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}()
 	rest = paths
+	for k := range paths {
+		if names[k] == "standard input" {
+			if err := checkStdinFormat(paths[k], stdinFormat); err != nil {
+				return err
+			}
+		}
+	}
 	params := eval.ProperPrm()
 	if *prm != "" {
 		f, err := os.Open(*prm)
@@ -134,6 +142,37 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 			return nil, fmt.Errorf("%s and %s: %w", where(gold.Reader), where(cand.Reader), err)
 		}
 	}
+}
+
+// checkStdinFormat refuses standard input (kept at path) whose first
+// non-blank line shows another format than --format's, with the flag to
+// give: `parse --format export | eval GOLD -` would otherwise fail on the
+// first line without saying why.
+func checkStdinFormat(path string, f treebank.Format) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(line, "\uFEFF"))
+		if line == "" {
+			continue
+		}
+		seen := treebank.Unknown
+		switch {
+		case strings.HasPrefix(line, "#") || strings.HasPrefix(line, "%%"):
+			seen = treebank.Export
+		case strings.HasPrefix(line, "<"):
+			seen = treebank.TigerXML
+		case strings.HasPrefix(line, "(") && f != treebank.PTB:
+			seen = treebank.Discbracket
+		}
+		if seen != treebank.Unknown && seen != f {
+			return fmt.Errorf("%w: standard input looks like %v (it starts with %.20q), not %v: add --format %v", errUsage, seen, line, f, seen)
+		}
+		return nil
+	}
+	return nil
 }
 
 // where names r's file and, where it counts lines, the line of the tree

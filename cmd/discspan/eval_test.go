@@ -47,6 +47,9 @@ func TestEvalStandardInput(t *testing.T) {
 	if _, stderr, status := run(broken, goldPath, "-"); status != 2 || !strings.Contains(stderr, "standard input:20:") {
 		t.Errorf("a broken tree from standard input: status %d, %q; want it named as standard input:20", status, stderr)
 	}
+	if _, stderr, status := run("%% word\tlemma\n#BOS 1\n", goldPath, "-"); status != 2 || !strings.Contains(stderr, "add --format export") {
+		t.Errorf("export on standard input read as discbracket: status %d, %q; want the flag to add", status, stderr)
+	}
 	if _, stderr, status := run(gold, "-", "-"); status != 2 || !strings.Contains(stderr, "cannot both be standard input") {
 		t.Errorf("both from standard input: status %d, %q", status, stderr)
 	}

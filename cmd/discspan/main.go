@@ -61,11 +61,15 @@ func main() {
 // 2 with a one-line error on bad arguments or input, 128 plus the signal's
 // number when a signal stopped the work (130 for Ctrl-C).
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "--help"} // discspan help parse: parse's flags
+	}
+	switch {
+	case len(args) == 0:
+		usage(stderr) // a mistake: the usage goes with the errors
+		return 2
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 		usage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
 		return 0
 	}
 	cmd, ok := commands()[args[0]]

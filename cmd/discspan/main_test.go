@@ -439,10 +439,19 @@ func TestErrors(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	for _, cmd := range []string{"decode", "eval", "coverage", "convert", "bench", "parse", "train"} {
-		out, _, status := runCmd(cmd, "--help")
-		if status != 0 || strings.Count(out, "Usage: discspan "+cmd) != 1 {
-			t.Errorf("%s --help: status %d\n%s", cmd, status, out)
+		for _, args := range [][]string{{cmd, "--help"}, {"help", cmd}} {
+			out, _, status := runCmd(args...)
+			if status != 0 || strings.Count(out, "Usage: discspan "+cmd) != 1 {
+				t.Errorf("%v: status %d\n%s", args, status, out)
+			}
 		}
+	}
+	// No command at all is a mistake: the usage goes to standard error.
+	if out, stderr, status := runCmd(); status != 2 || out != "" || !strings.Contains(stderr, "Commands:") {
+		t.Errorf("no arguments: status %d, stdout %q, stderr %q", status, out, stderr)
+	}
+	if out, _, status := runCmd("help"); status != 0 || !strings.Contains(out, "Commands:") {
+		t.Errorf("help: status %d, stdout %q", status, out)
 	}
 }
 
