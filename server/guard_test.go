@@ -177,3 +177,21 @@ func TestBearerScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestTokenTrimmed: a configured token ending with a newline (read from a
+// file or a variable) is trimmed, so that clients sending the token get
+// in; a token of white space only is refused at start.
+func TestTokenTrimmed(t *testing.T) {
+	h, err := New(Options{JobsDir: t.TempDir(), Token: testToken + "\n", TrainDefaults: tinyTrain, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer func() { srv.Close(); h.Close() }()
+	if resp, b := send(t, "GET", srv.URL+JobsPath, nil, "Authorization", "Bearer "+testToken); resp.StatusCode != 200 {
+		t.Errorf("the token without its newline: %s: %s", resp.Status, b)
+	}
+	if _, err := New(Options{JobsDir: t.TempDir(), Token: " \n", Loopback: true, Logf: t.Logf}); err == nil || !strings.Contains(err.Error(), "white space") {
+		t.Errorf("a token of white space: %v", err)
+	}
+}

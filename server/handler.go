@@ -113,11 +113,18 @@ func New(o Options) (*Handler, error) {
 	paths := o.Weights
 	var modelsDir string
 	if o.JobsDir != "" {
+		// A token read from a file or a variable often ends with a
+		// newline, which no client sends back.
+		if t := strings.TrimSpace(o.Token); t == "" && o.Token != "" {
+			return nil, fmt.Errorf("server: the token is only white space")
+		} else {
+			o.Token = t
+		}
 		if o.Token == "" && !o.Loopback {
 			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
 		}
-		if o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 {
-			return nil, fmt.Errorf("server: negative upload or queue limit")
+		if o.MaxUpload < 0 || o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 {
+			return nil, fmt.Errorf("server: negative upload or queue limit (max upload %d, uploads %d, queue %d)", o.MaxUpload, o.MaxUploads, o.MaxQueue)
 		}
 		dev := o.Device
 		if dev == "" {

@@ -52,6 +52,14 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	if err := wantArgs(fs, rest, 0, "no arguments"); err != nil {
 		return err
 	}
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"max-upload", *maxUpload}, {"max-uploads", int64(*maxUploads)}, {"max-queue", int64(*maxQueue)}} {
+		if f.v < 1 {
+			return fmt.Errorf("%w: --%s %d: want at least 1", errUsage, f.name, f.v)
+		}
+	}
 	offered, note, cleanup, err := serveWeights(*wdir)
 	if err != nil {
 		return err

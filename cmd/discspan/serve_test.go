@@ -464,3 +464,17 @@ func TestServeWeights(t *testing.T) {
 		})
 	}
 }
+
+// TestServeLimitFlags: a limit of the training API below 1 is refused as a
+// usage error naming the flag, before anything starts (0 once silently
+// meant the default).
+func TestServeLimitFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-upload", "0"}, {"--max-upload", "-5"}, {"--max-uploads", "0"}, {"--max-queue", "-1"},
+	} {
+		_, stderr, status := runCmd(append([]string{"serve", "--train", "--addr", "127.0.0.1:0"}, args...)...)
+		if status != 2 || !strings.Contains(stderr, args[0]+" "+args[1]+": want at least 1") {
+			t.Errorf("%v: status %d, %q", args, status, stderr)
+		}
+	}
+}
