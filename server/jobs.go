@@ -94,6 +94,8 @@ type jobs struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	done chan struct{}
+
+	unlock func() // the jobs folder's lock (atomicfile.Lock)
 }
 
 // Files of a job directory.
@@ -120,9 +122,20 @@ func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults fun
 			return nil, fmt.Errorf("server: %w", err)
 		}
 	}
+	// One server per jobs folder: a second one would resume the jobs the
+	// first runs, fail them on their locked files and remove their data.
+	unlock, err := atomicfile.Lock(filepath.Join(dir, "server"))
+	if errors.Is(err, atomicfile.ErrLocked) {
+		return nil, fmt.Errorf("server: jobs folder %s is used by another discspan serve (stop it, or give this one another --jobs)", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	m := &jobs{dir: dir, modelsDir: modelsDir, device: device, maxQueue: maxQueue, maxWords: maxWords, defaults: defaults, logf: logf,
-		all: map[string]*Job{}, next: 1, subs: map[string]map[chan struct{}]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+		all: map[string]*Job{}, next: 1, subs: map[string]map[chan struct{}]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		unlock: unlock}
 	if err := m.load(); err != nil {
+		unlock()
 		return nil, err
 	}
 	m.ctx, m.stop = context.WithCancel(context.Background())
@@ -135,6 +148,7 @@ func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults fun
 func (m *jobs) close() {
 	m.stop()
 	<-m.done
+	m.unlock()
 }
 
 func (m *jobs) jobDir(id string) string { return filepath.Join(m.dir, id) }

@@ -15,7 +15,30 @@ import (
 // error). ready, when set, receives the
 // server's URL once it listens (useful with port 0).
 func Run(ctx context.Context, addr string, h http.Handler, ready func(url string)) error {
-	return run(ctx, addr, h, ready, shutdownGrace)
+	ln, err := Listen(addr)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, ln, h, ready, shutdownGrace)
+}
+
+// Listen listens on addr, saying what to do when another program does
+// already. A caller that builds its Handler after (New resumes training
+// jobs) learns first that it cannot serve.
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("server: %w: another program listens there (another discspan serve or make demo?); choose another address with --addr (make demo ADDR=127.0.0.1:8081)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	return ln, nil
+}
+
+// Serve is Run on a listener of Listen, which it closes.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, ready func(url string)) error {
+	return serve(ctx, ln, h, ready, shutdownGrace)
 }
 
 // shutdownGrace is how long Run's shutdown waits for requests in flight.
@@ -23,13 +46,15 @@ const shutdownGrace = 5 * time.Second
 
 // run is Run with the shutdown's grace given.
 func run(ctx context.Context, addr string, h http.Handler, ready func(url string), grace time.Duration) error {
-	ln, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
-		return fmt.Errorf("server: %w: another program listens there (another discspan serve or make demo?); choose another address with --addr (make demo ADDR=127.0.0.1:8081)", err)
-	}
+	ln, err := Listen(addr)
 	if err != nil {
-		return fmt.Errorf("server: %w", err)
+		return err
 	}
+	return serve(ctx, ln, h, ready, grace)
+}
+
+// serve is Serve with the shutdown's grace given.
+func serve(ctx context.Context, ln net.Listener, h http.Handler, ready func(url string), grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -47,7 +72,7 @@ func run(ctx context.Context, addr string, h http.Handler, ready func(url string
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err = srv.Shutdown(sctx)
+	err := srv.Shutdown(sctx)
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Requests still running (a slow download, an event stream) are
 		// cut: the shutdown was asked for, and is no failure.

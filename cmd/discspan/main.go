@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case len(args) == 0:
-		usage(stderr) // a mistake: the usage goes with the errors
+		fmt.Fprintln(stderr, "discspan: no command given (run 'discspan --help' for the commands)")
 		return 2
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 		usage(stdout)

@@ -446,8 +446,8 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	// No command at all is a mistake: the usage goes to standard error.
-	if out, stderr, status := runCmd(); status != 2 || out != "" || !strings.Contains(stderr, "Commands:") {
+	// No command at all is a mistake: a one-line error.
+	if out, stderr, status := runCmd(); status != 2 || out != "" || !strings.Contains(stderr, "no command given") {
 		t.Errorf("no arguments: status %d, stdout %q, stderr %q", status, out, stderr)
 	}
 	if out, _, status := runCmd("help"); status != 0 || !strings.Contains(out, "Commands:") {

@@ -96,8 +96,15 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		o.Loopback, o.MaxUpload, o.Device = server.Loopback(*addr), *maxUpload, *device
 		o.MaxUploads, o.MaxQueue, o.MaxWords = *maxUploads, *maxQueue, *maxWords
 	}
+	// Listen first: a server that cannot serve (its address taken) must
+	// not resume the training jobs another server runs.
+	ln, err := server.Listen(*addr)
+	if err != nil {
+		return err
+	}
 	h, err := server.New(o)
 	if err != nil {
+		ln.Close()
 		return err
 	}
 	defer h.Close()
@@ -125,7 +132,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	// On shutdown, stop the jobs first: a running one writes its checkpoint
 	// (resumed by the next serve), and event streams end.
 	go func() { <-ctx.Done(); h.Close() }()
-	return server.Run(ctx, *addr, h, func(url string) {
+	return server.Serve(ctx, ln, h, func(url string) {
 		fmt.Fprintf(stdout, "serving the discspan app at %s (Ctrl-C stops)\n", url)
 	})
 }

@@ -1,0 +1,60 @@
+//go:build unix
+
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/discspan/discspan/train"
+)
+
+// TestOneServerPerJobsFolder: a second server on the jobs folder another
+// one uses is refused before it loads anything, so that the first one's
+// running job and its files stay as they are (a second server once
+// resumed it, failed it on its locked files and removed its data); once
+// the first is closed, a new one starts on the folder and finishes it.
+func TestOneServerPerJobsFolder(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	dir := t.TempDir()
+	blocked, release := make(chan struct{}), make(chan struct{})
+	calls := 0
+	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+		tinyTrain(o)
+		o.Now = func() time.Time {
+			if calls++; calls == 3 { // in the job's second batch
+				close(blocked)
+				<-release
+			}
+			return time.Now()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv1 := httptest.NewServer(h1)
+	id := submit(t, srv1, "?epochs=1", data)
+	<-blocked
+	if _, err := New(Options{JobsDir: dir, Token: testToken, TrainDefaults: tinyTrain, Logf: t.Logf}); err == nil || !strings.Contains(err.Error(), "used by another discspan serve") {
+		t.Errorf("a second server on the folder: %v", err)
+	}
+	if resp, b := do(t, http.MethodGet, srv1.URL+JobsPath+"/"+id, testToken, "", nil); resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"state":"running"`) {
+		t.Errorf("the first server's job after the refusal: %s %s", resp.Status, b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, id, jobTrain)); err != nil {
+		t.Errorf("the running job's data: %v", err)
+	}
+	h1.jobs.stop()
+	close(release)
+	h1.Close()
+	srv1.Close()
+	_, srv2 := trainServer(t, dir, tinyTrain)
+	if j := waitJob(t, srv2, id, "finished", isDone); j.State != JobDone {
+		t.Errorf("the job on the next server: %+v", j)
+	}
+}
