@@ -60,7 +60,19 @@ type Job struct {
 	History []EpochStat `json:"history,omitempty"`
 	// Resumed counts the restarts of the server the job survived while running.
 	Resumed int `json:"resumed,omitempty"`
+	// Stopped is set when the server stopped the running job itself (a
+	// shutdown: its checkpoint written); Aborted counts the times the
+	// server ended while the job ran without stopping it (killed, out of
+	// memory) since its last finished epoch. A job aborted MaxAborted
+	// times fails instead of being resumed once more: one that brings the
+	// server down would otherwise do so at every start.
+	Stopped bool `json:"stopped,omitempty"`
+	Aborted int  `json:"aborted,omitempty"`
 }
+
+// MaxAborted is the number of times the server may end while a job runs,
+// without an epoch finishing in between, before the job fails.
+const MaxAborted = 2
 
 // EpochStat is one finished epoch of a job.
 type EpochStat struct {

@@ -73,10 +73,17 @@ func (m *jobs) load() error {
 			continue
 		}
 		m.all[j.ID] = j
-		if !j.State.final() {
-			if j.State == JobRunning {
-				j.Resumed++
+		if j.State == JobRunning {
+			j.Resumed++
+			if !j.Stopped {
+				j.Aborted++
 			}
+			if j.Aborted >= MaxAborted {
+				m.failLocked(j, fmt.Errorf("the server ended %d times while training this job, without stopping it (killed, or out of memory?): it is not resumed again", j.Aborted))
+				continue
+			}
+		}
+		if !j.State.final() {
 			ids = append(ids, n)
 		}
 	}

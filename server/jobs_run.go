@@ -38,7 +38,7 @@ func (m *jobs) loop() {
 		id := m.queue[0]
 		m.queue = m.queue[1:]
 		j := m.all[id]
-		j.State = JobRunning
+		j.State, j.Stopped = JobRunning, false
 		if j.Started == nil {
 			now := time.Now().UTC()
 			j.Started = &now
@@ -77,6 +77,7 @@ func (m *jobs) loop() {
 			m.finishLocked(j, JobCancelled, "")
 		case sum.Interrupted:
 			// Shutdown: the job stays running on disk and resumes from its checkpoint.
+			j.Stopped = true
 			if err := m.saveLocked(j); err != nil {
 				m.logf("server: job %s: %v", id, err)
 			}
@@ -208,7 +209,7 @@ func (m *jobs) progress(id string, p train.Progress) {
 	j.Epoch, j.Epochs, j.Step, j.Steps, j.Loss = p.Epoch, p.Epochs, p.Step, p.Steps, p.Loss
 	j.BestDevF1 = p.BestDevF1
 	if p.Phase == train.PhaseEpoch {
-		j.DevF1 = p.DevF1
+		j.DevF1, j.Aborted = p.DevF1, 0 // an epoch finished: the job can run
 		if err := m.saveLocked(j); err != nil {
 			m.logf("server: job %s: %v", id, err)
 		}

@@ -519,3 +519,73 @@ func TestDetectFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainAbortedJobFails: a job the server did not stop itself (the
+// process killed, or out of memory, while it ran) is resumed once; when
+// the server ends so again without an epoch finished in between, the job
+// fails instead of bringing every later start down.
+func TestTrainAbortedJobFails(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	for _, tc := range []struct {
+		name    string
+		aborted int // before the last, unclean, end
+		want    JobState
+	}{
+		{"killed once", 0, JobDone},
+		{"killed twice", 1, JobFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			blocked, release := make(chan struct{}), make(chan struct{})
+			calls := 0
+			h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+				tinyTrain(o)
+				o.Now = func() time.Time {
+					if calls++; calls == 3 {
+						close(blocked)
+						<-release
+					}
+					return time.Now()
+				}
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv1 := httptest.NewServer(h1)
+			id := submit(t, srv1, "?epochs=1", data)
+			<-blocked
+			h1.jobs.stop()
+			close(release)
+			h1.Close()
+			srv1.Close()
+			// The record as a server killed while the job ran leaves it.
+			path := filepath.Join(dir, id, jobRecord)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec Job
+			if err := json.Unmarshal(b, &rec); err != nil || rec.State != JobRunning || !rec.Stopped {
+				t.Fatalf("record after a shutdown: %s (%v); want running and stopped", b, err)
+			}
+			rec.Stopped, rec.Aborted = false, tc.aborted
+			if b, err = json.Marshal(rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, srv2 := trainServer(t, dir, tinyTrain)
+			j := waitJob(t, srv2, id, "finished", isDone)
+			if j.State != tc.want {
+				t.Errorf("state %s (%s), want %s", j.State, j.Error, tc.want)
+			}
+			if tc.want == JobFailed && !strings.Contains(j.Error, "not resumed again") {
+				t.Errorf("error %q", j.Error)
+			}
+			if tc.want == JobDone && j.Aborted != 0 {
+				t.Errorf("aborted %d after an epoch finished, want 0", j.Aborted)
+			}
+		})
+	}
+}
