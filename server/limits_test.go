@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -213,6 +214,62 @@ func TestUnreadBody(t *testing.T) {
 			}
 			if !strings.HasPrefix(string(b), "HTTP/1.1 "+c.want) {
 				t.Errorf("answer %.60q, want %s", b, c.want)
+			}
+		})
+	}
+}
+
+// labelled returns k discbracket sentences of ten two-word constituents,
+// each with labels of its own (L<i>_<c>) unless shared, in which case all
+// use NP.
+func labelled(k int, shared bool) string {
+	var b strings.Builder
+	for i := range k {
+		b.WriteString("(ROOT (S")
+		for c := range 10 {
+			label := fmt.Sprintf("L%d_%d", i, c)
+			if shared {
+				label = "NP"
+			}
+			fmt.Fprintf(&b, " (%s (n %d=a) (v %d=b))", label, 2*c, 2*c+1)
+		}
+		b.WriteString("))\n")
+	}
+	return b.String()
+}
+
+// TestUploadVocabularyLimits: an upload whose network would be too large
+// (too many labels: a 134 KB upload of 4,501 labels took a tiny job to
+// 14 GB; or a preset too large for its vocabulary) or that has nothing to
+// learn is refused with a 400 before any job is made, naming the line
+// where the label limit is passed; an upload with as many sentences and
+// one label is accepted.
+func TestUploadVocabularyLimits(t *testing.T) {
+	tests := []struct {
+		name, query, body string
+		code, line        int
+		want              string
+	}{
+		{"too many labels", "?epochs=1", labelled(60, false), 400, 55, "one more than the 500 different constituent labels"},
+		{"too large a network", "?epochs=1&preset=paper", labelled(54, false), 400, 0, "M parameters, at most 128 M"},
+		{"no constituent", "?epochs=1", strings.Repeat("(ROOT (n 0=a) (v 1=b))\n", 12), 400, 0, "nothing to learn"},
+		{"one label", "?epochs=1", labelled(60, true), 202, 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h, srv := limitServer(t, Options{}, nil)
+			resp, b := do(t, http.MethodPost, srv.URL+TrainPath+tc.query, testToken, "", []byte(tc.body))
+			if resp.StatusCode != tc.code {
+				t.Fatalf("%s %s, want %d", resp.Status, b, tc.code)
+			}
+			if tc.code != 400 {
+				return
+			}
+			if e := errorOf(t, b); e.Line != tc.line || !strings.Contains(e.Error, tc.want) {
+				t.Errorf("%s, want line %d and %q", b, tc.line, tc.want)
+			}
+			if jobs := h.jobs.list(); len(jobs) != 0 {
+				t.Errorf("refused upload made jobs: %+v", jobs)
 			}
 		})
 	}

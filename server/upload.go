@@ -11,6 +11,7 @@ import (
 
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/chart/treebank"
+	"github.com/discspan/discspan/network"
 )
 
 // MinUploadSentences is the fewest sentences a training upload may hold:
@@ -107,6 +108,76 @@ func peekHead(br *bufio.Reader) ([]byte, error) {
 type converted struct {
 	Format     treebank.Format
 	Train, Dev int // sentences
+	// Distinct in the training sentences: what the network's vocabulary,
+	// and so its size, will hold (words lower-cased, counted whatever
+	// their frequency; labels of the trainable constituents, unary chains
+	// merged, as the trainer has them).
+	Words, Chars, Labels, Tags int
+}
+
+// Limits on an upload's vocabulary: the network's label and tag layers
+// grow with them (each label biaffine holds Labels x (d+1)^2 weights), and
+// a 134 KB upload of 4,501 labels once took a tiny job to 14 GB. Treebanks
+// have tens of labels (Alpino 34 with unary chains merged) and of tags.
+const (
+	MaxUploadLabels = 500
+	MaxUploadTags   = 500
+)
+
+// MaxTrainParams bounds the parameters of a job's network with its
+// upload's vocabulary: 2 GiB of training state (weights, gradients and the
+// optimiser's moments, float32). The paper preset on Alpino has 62 M.
+const MaxTrainParams = 1 << 27
+
+// checkModel refuses (with an *uploadError) an upload whose network under
+// the preset would be larger than MaxTrainParams, or that has nothing to
+// learn.
+func (c converted) checkModel(preset string) error {
+	if c.Labels == 0 {
+		return &uploadError{Msg: "no constituent in the training sentences: nothing to learn (a tree needs phrase nodes over its words)"}
+	}
+	cfg, err := network.Preset(preset)
+	if err != nil {
+		return &uploadError{Msg: err.Error()}
+	}
+	// Upper bounds of the vocabulary sizes (a few ids are reserved).
+	cfg.WordVocab, cfg.CharVocab, cfg.Labels, cfg.Tags = c.Words+8, c.Chars+8, c.Labels, max(c.Tags, 1)
+	if cfg.WordVocab <= network.MaxVocab && cfg.CharVocab <= network.MaxVocab { // else Validate says so
+		if n := cfg.NumParams(); n > MaxTrainParams {
+			return &uploadError{Msg: fmt.Sprintf("the %s network for this treebank (%d words, %d labels, %d tags) would have %d M parameters, at most %d M: use a smaller preset or a smaller treebank",
+				preset, c.Words, c.Labels, c.Tags, n>>20, MaxTrainParams>>20)}
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return &uploadError{Msg: fmt.Sprintf("the %s network for this treebank: %v", preset, err)}
+	}
+	return nil
+}
+
+// countVocab adds the words, characters, labels and tags of training
+// sentence t to the sets, and returns why t is refused when it brings
+// more labels or tags than the limits.
+func countVocab(t *tree.Tree, words map[string]bool, chars map[rune]bool, labels, tags map[string]bool) string {
+	for _, w := range t.Words() {
+		words[strings.ToLower(w)] = true
+		for _, r := range w {
+			chars[r] = true
+		}
+	}
+	for _, g := range t.Tags() {
+		if !tags[g] && len(tags) == MaxUploadTags {
+			return fmt.Sprintf("tag %q is one more than the %d different tags a training upload may have", g, MaxUploadTags)
+		}
+		tags[g] = true
+	}
+	cons, _ := tree.Targets(tree.MergeUnaries(t))
+	for _, con := range cons {
+		if !labels[con.Label] && len(labels) == MaxUploadLabels {
+			return fmt.Sprintf("label %q is one more than the %d different constituent labels a training upload may have", con.Label, MaxUploadLabels)
+		}
+		labels[con.Label] = true
+	}
+	return ""
 }
 
 // convertUpload reads an uploaded treebank from r as a stream and writes its
@@ -153,6 +224,7 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 		return 0
 	}
 	tw, dw := treebank.NewWriter(train, treebank.Discbracket), treebank.NewWriter(dev, treebank.Discbracket)
+	words, chars, labels, tags := map[string]bool{}, map[rune]bool{}, map[string]bool{}, map[string]bool{}
 	for k := 1; ; k++ {
 		t, err := rd.Next()
 		if err == io.EOF {
@@ -177,11 +249,15 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			w, c.Dev = dw, c.Dev+1
 		} else {
 			c.Train++
+			if msg := countVocab(t, words, chars, labels, tags); msg != "" {
+				return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %s", c.Format, k, msg)}
+			}
 		}
 		if err := w.Write(t); err != nil {
 			return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
 		}
 	}
+	c.Words, c.Chars, c.Labels, c.Tags = len(words), len(chars), len(labels), len(tags)
 	if n := c.Train + c.Dev; n < MinUploadSentences {
 		if n == 0 {
 			return c, &uploadError{Msg: "no sentences in the treebank"}
