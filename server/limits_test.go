@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"sync"
 	"testing"
 	"time"
@@ -272,5 +273,32 @@ func TestUploadVocabularyLimits(t *testing.T) {
 				t.Errorf("refused upload made jobs: %+v", jobs)
 			}
 		})
+	}
+}
+
+// fullDisk fails every write as a full disk does.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, &os.PathError{Op: "write", Path: "/srv/jobs/7/train.discbracket", Err: syscall.ENOSPC} }
+
+// TestUploadDiskFull: a full disk while an upload is stored is the
+// server's failure, not the upload's: 507 with a message that blames no
+// line of the upload and names no path of the server (it once got a 400
+// at "line 22" naming the jobs folder).
+func TestUploadDiskFull(t *testing.T) {
+	body := strings.NewReader(labelled(200, true))
+	_, err := convertUpload(body, "", 300, fullDisk{}, fullDisk{})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	code, line := uploadStatus(err)
+	msg := uploadMessage(err, 1<<20)
+	if code != http.StatusInsufficientStorage || line != 0 || strings.Contains(msg, "/srv") || !strings.Contains(msg, "disk is full") {
+		t.Errorf("status %d, line %d, message %q", code, line, msg)
+	}
+	// Another failure of the server's: 500, no path.
+	other := fmt.Errorf("server: %w", &os.PathError{Op: "open", Path: "/srv/jobs/7/.discspan-job", Err: syscall.EACCES})
+	if code, _ := uploadStatus(other); code != http.StatusInternalServerError || strings.Contains(uploadMessage(other, 1<<20), "/srv") {
+		t.Errorf("permission denied: status %d, message %q", code, uploadMessage(other, 1<<20))
 	}
 }

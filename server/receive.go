@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -74,6 +75,8 @@ func uploadStatus(err error) (code, line int) {
 		return http.StatusServiceUnavailable, 0
 	case errors.Is(err, errBodyRead):
 		return http.StatusBadRequest, 0
+	case errors.Is(err, syscall.ENOSPC):
+		return http.StatusInsufficientStorage, 0
 	}
 	return http.StatusInternalServerError, 0
 }
@@ -89,8 +92,13 @@ func uploadMessage(err error, maxUpload int64) string {
 		return fmt.Sprintf("treebank larger than %d bytes", maxUpload)
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return "the upload was too slow: timed out"
+	case errors.Is(err, errBodyRead):
+		return err.Error()
+	case errors.Is(err, syscall.ENOSPC):
+		return "the server's disk is full: the upload could not be stored (try again later)"
 	}
-	return err.Error()
+	// The server's own failure: its paths are for its log, not the client.
+	return "the server could not store the upload (its log says why)"
 }
 
 // errBodyRead marks an error of the request body (the client's), as

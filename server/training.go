@@ -145,7 +145,9 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := h.jobs.reserve()
 	if err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+		h.jobs.logf("server: upload: %v", err)
+		code, _ := uploadStatus(err)
+		writeError(w, code, uploadMessage(err, h.maxUpload), 0)
 		return
 	}
 	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
@@ -161,6 +163,9 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		h.jobs.discard(id)
 		abandonBody(w, r) // again: the body's reads set later deadlines
 		code, line := uploadStatus(err)
+		if code >= 500 {
+			h.jobs.logf("server: upload: %v", err)
+		}
 		if code == http.StatusServiceUnavailable {
 			w.Header().Set("Retry-After", "60")
 		}

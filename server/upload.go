@@ -254,6 +254,10 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			}
 		}
 		if err := w.Write(t); err != nil {
+			var we *treebank.WriteError
+			if !errors.As(err, &we) {
+				return c, fmt.Errorf("server: storing the upload: %w", err) // the server's disk
+			}
 			return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("cannot convert the treebank to discbracket: %v", err)}
 		}
 	}
