@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -279,7 +279,9 @@ func TestUploadVocabularyLimits(t *testing.T) {
 // fullDisk fails every write as a full disk does.
 type fullDisk struct{}
 
-func (fullDisk) Write([]byte) (int, error) { return 0, &os.PathError{Op: "write", Path: "/srv/jobs/7/train.discbracket", Err: syscall.ENOSPC} }
+func (fullDisk) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/srv/jobs/7/train.discbracket", Err: syscall.ENOSPC}
+}
 
 // TestUploadDiskFull: a full disk while an upload is stored is the
 // server's failure, not the upload's: 507 with a message that blames no
