@@ -195,7 +195,20 @@ func (m *jobs) train(ctx context.Context, id, preset string, epochs int) (*train
 		o.Resume = true
 	}
 	o.Progress = func(p train.Progress) { m.progress(id, p) }
-	return train.Run(ctx, o)
+	sum, err := train.Run(ctx, o)
+	if o.Resume && errors.Is(err, train.ErrBadCheckpoint) {
+		// A damaged checkpoint (a disk fault, a kill the file system did
+		// not survive): the job's data is whole, so it trains again from
+		// the start rather than failing (the client cannot delete the
+		// file, and a failed job's data is removed).
+		m.logf("server: job %s: %v: training again from the start", id, err)
+		if rerr := os.Remove(ck); rerr != nil {
+			return nil, errors.Join(err, rerr)
+		}
+		o.Resume = false
+		sum, err = train.Run(ctx, o)
+	}
+	return sum, err
 }
 
 func (m *jobs) progress(id string, p train.Progress) {

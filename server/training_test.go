@@ -520,6 +520,55 @@ func TestDetectFormat(t *testing.T) {
 	}
 }
 
+// stoppedJob submits a job of two epochs on a new server over dir, stops
+// the server in the job's second batch (a shutdown: the checkpoint is
+// written) and returns the job's id.
+func stoppedJob(t *testing.T, dir string, data []byte) string {
+	t.Helper()
+	blocked, release := make(chan struct{}), make(chan struct{})
+	calls := 0
+	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+		tinyTrain(o)
+		o.Now = func() time.Time {
+			if calls++; calls == 3 {
+				close(blocked)
+				<-release
+			}
+			return time.Now()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv1 := httptest.NewServer(h1)
+	id := submit(t, srv1, "?epochs=2", data)
+	<-blocked
+	h1.jobs.stop()
+	close(release)
+	h1.Close()
+	srv1.Close()
+	return id
+}
+
+// TestTrainDamagedCheckpoint: a job whose checkpoint was damaged while
+// the server was down trains again from the start instead of failing (a
+// failed job's data is removed, and the client cannot delete the file as
+// the message advised).
+func TestTrainDamagedCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	id := stoppedJob(t, dir, shortTreebank(t, 12, 8))
+	ck := filepath.Join(dir, id, jobOut+".ckpt")
+	if err := os.Truncate(ck, 1000); err != nil {
+		t.Fatal(err)
+	}
+	_, srv := trainServer(t, dir, tinyTrain)
+	if j := waitJob(t, srv, id, "finished", isDone); j.State != JobDone || j.Epoch != 2 {
+		t.Errorf("job after its checkpoint was damaged: %+v", j)
+	} else {
+		checkModel(t, srv, j)
+	}
+}
+
 // TestTrainAbortedJobFails: a job the server did not stop itself (the
 // process killed, or out of memory, while it ran) is resumed once; when
 // the server ends so again without an epoch finished in between, the job
@@ -536,28 +585,7 @@ func TestTrainAbortedJobFails(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			blocked, release := make(chan struct{}), make(chan struct{})
-			calls := 0
-			h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
-				tinyTrain(o)
-				o.Now = func() time.Time {
-					if calls++; calls == 3 {
-						close(blocked)
-						<-release
-					}
-					return time.Now()
-				}
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			srv1 := httptest.NewServer(h1)
-			id := submit(t, srv1, "?epochs=1", data)
-			<-blocked
-			h1.jobs.stop()
-			close(release)
-			h1.Close()
-			srv1.Close()
+			id := stoppedJob(t, dir, data)
 			// The record as a server killed while the job ran leaves it.
 			path := filepath.Join(dir, id, jobRecord)
 			b, err := os.ReadFile(path)

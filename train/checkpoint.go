@@ -186,8 +186,32 @@ func writeCheckpoint(path string, c *checkpoint) error {
 	return nil
 }
 
-// readCheckpoint reads a checkpoint file.
+// ErrBadCheckpoint is wrapped by the error of a resume whose checkpoint
+// cannot be read (not a checkpoint, damaged, truncated): training can only
+// start again from the beginning, without it.
+var ErrBadCheckpoint = errors.New("the checkpoint cannot be read")
+
+// readCheckpoint reads a checkpoint file; an error of its contents wraps
+// ErrBadCheckpoint.
 func readCheckpoint(path string) (*checkpoint, error) {
+	c, err := readCheckpointFile(path)
+	var pe *os.PathError
+	if err != nil && !errors.As(err, &pe) {
+		err = &badCheckpointError{err}
+	}
+	return c, err
+}
+
+// badCheckpointError is an error of a checkpoint's contents.
+type badCheckpointError struct{ err error }
+
+func (e *badCheckpointError) Error() string { return e.err.Error() }
+func (e *badCheckpointError) Unwrap() []error {
+	return []error{e.err, ErrBadCheckpoint}
+}
+
+// readCheckpointFile reads a checkpoint file.
+func readCheckpointFile(path string) (*checkpoint, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("train: checkpoint: %w", err)

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,12 +48,12 @@ func TestCheckpointChecksum(t *testing.T) {
 			if err := os.WriteFile(o.Checkpoint, bad, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := readCheckpoint(o.Checkpoint); err == nil || !strings.Contains(err.Error(), "the file is damaged") {
-				t.Errorf("byte %d of %d flipped: error %v, want damage", tc.offset, len(whole), err)
+			if _, err := readCheckpoint(o.Checkpoint); err == nil || !strings.Contains(err.Error(), "the file is damaged") || !errors.Is(err, ErrBadCheckpoint) {
+				t.Errorf("byte %d of %d flipped: error %v, want damage (ErrBadCheckpoint)", tc.offset, len(whole), err)
 			}
 			r := o
 			r.Resume = true
-			if _, err := Run(context.Background(), r); err == nil || !strings.Contains(err.Error(), "SHA-256") {
+			if _, err := Run(context.Background(), r); err == nil || !strings.Contains(err.Error(), "SHA-256") || !errors.Is(err, ErrBadCheckpoint) {
 				t.Errorf("resume from a damaged checkpoint: error %v", err)
 			}
 		})
