@@ -73,6 +73,15 @@ func (m *jobs) load() error {
 			continue
 		}
 		m.all[j.ID] = j
+		if j.State == JobRunning && j.Model != "" {
+			// Killed while installing its model: installed if its name
+			// is taken (the name is saved first, then taken).
+			if _, err := os.Stat(filepath.Join(m.modelsDir, j.Model+".safetensors")); err == nil {
+				m.finishLocked(j, JobDone, "")
+				continue
+			}
+			j.Model = ""
+		}
 		if j.State == JobRunning {
 			j.Resumed++
 			if !j.Stopped {

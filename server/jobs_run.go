@@ -86,7 +86,7 @@ func (m *jobs) loop() {
 		default:
 			// Installed under the lock, after the cancel check: the
 			// catalog never lists the model of a cancelled job.
-			name, err := m.install(staged, id)
+			name, err := m.install(staged, j)
 			if err != nil {
 				_ = os.Remove(staged)
 				m.failLocked(j, err)
@@ -121,14 +121,28 @@ const maxModelNames = 100
 // when job-<id>.safetensors exists (a file the operator put there), the
 // first free job-<id>-<k>.safetensors (k = 2, 3, ...) is taken, the job's
 // record names it (Model) and the log says why.
-func (m *jobs) install(staged, id string) (string, error) {
+//
+// The name is saved in the job's record (still running) before the model
+// takes it, so that a server killed between the two finds the model its
+// job installed and does not install it again under another name.
+func (m *jobs) install(staged string, j *Job) (string, error) {
+	id := j.ID
 	for k := 1; k <= maxModelNames; k++ {
 		p := m.modelPathK(id, k)
+		if _, err := os.Lstat(p); err == nil {
+			continue
+		}
+		j.Model = modelName(p)
+		if err := m.saveLocked(j); err != nil {
+			j.Model = ""
+			return "", fmt.Errorf("server: installing the model: %w", err)
+		}
 		err := renameNoReplace(staged, p)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
+			j.Model = ""
 			return "", fmt.Errorf("server: installing the model: %w", err)
 		}
 		if k > 1 {
@@ -136,6 +150,7 @@ func (m *jobs) install(staged, id string) (string, error) {
 		}
 		return modelName(p), nil
 	}
+	j.Model = ""
 	return "", fmt.Errorf("server: installing the model: %s and %d other names taken in %s", filepath.Base(m.modelPath(id)), maxModelNames-1, m.modelsDir)
 }
 

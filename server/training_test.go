@@ -617,3 +617,44 @@ func TestTrainAbortedJobFails(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainKilledWhileInstalling: a server killed after a job's model took
+// its name but before the job's record said done finds the model at
+// restart and ends the job done with it, instead of training it again and
+// installing a second copy (job-1-2.safetensors).
+func TestTrainKilledWhileInstalling(t *testing.T) {
+	dir := t.TempDir()
+	h, srv := trainServer(t, dir, tinyTrain)
+	id := submit(t, srv, "?epochs=1", shortTreebank(t, 12, 8))
+	done := waitJob(t, srv, id, "finished", isDone)
+	if done.State != JobDone || done.Model != "job-"+id {
+		t.Fatalf("job: %+v", done)
+	}
+	srv.Close()
+	h.Close()
+	// The record as the kill leaves it: running, the model's name saved.
+	path := filepath.Join(dir, id, jobRecord)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec Job
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.State, rec.Finished = JobRunning, nil
+	if b, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h2, srv2 := trainServer(t, dir, tinyTrain)
+	if j := waitJob(t, srv2, id, "finished", isDone); j.State != JobDone || j.Model != done.Model {
+		t.Errorf("job after the restart: %+v", j)
+	}
+	models, _ := filepath.Glob(filepath.Join(h2.jobs.modelsDir, "job-*"))
+	if len(models) != 1 {
+		t.Errorf("models: %v, want one", models)
+	}
+}
