@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -84,10 +85,46 @@ func (c *catalog) files() ([]string, error) {
 		case db && !da:
 			return 1
 		}
-		return strings.Compare(modelName(a), modelName(b))
+		return naturalCompare(modelName(a), modelName(b))
 	})
 	return slices.Compact(out), nil
 }
+
+// naturalCompare orders names with numbers by their numbers' values, so
+// that job-2 comes before job-10; equal runs of digits with different
+// leading zeros fall back to the bytes.
+func naturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			i0, j0 := i, j
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			x, y := strings.TrimLeft(a[i0:i], "0"), strings.TrimLeft(b[j0:j], "0")
+			if c := cmp.Compare(len(x), len(y)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(x, y); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(a[i], b[j]); c != 0 {
+			return c
+		}
+		i, j = i+1, j+1
+	}
+	if c := cmp.Compare(len(a)-i, len(b)-j); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // warnOnce logs msg for key unless the same message was logged before.
 func (c *catalog) warnOnce(key, msg string) {

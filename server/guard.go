@@ -96,7 +96,13 @@ func hostSet(hosts []string) map[string]bool {
 	return m
 }
 
-// refuseHost answers a request whose Host is not this server's.
-func refuseHost(w http.ResponseWriter, host string) {
-	http.Error(w, fmt.Sprintf("host %q is not this server's (see discspan serve --hosts)", host), http.StatusMisdirectedRequest)
+// refuseHost answers a request whose Host is not this server's: JSON
+// under /api/, as every answer there, plain text elsewhere.
+func refuseHost(w http.ResponseWriter, r *http.Request) {
+	msg := fmt.Sprintf("host %q is not this server's (see discspan serve --hosts)", r.Host)
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeError(w, http.StatusMisdirectedRequest, msg, 0)
+		return
+	}
+	http.Error(w, msg, http.StatusMisdirectedRequest)
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -107,6 +108,10 @@ func TestGuard(t *testing.T) {
 				t.Fatalf("%s, want %d: %s", resp.Status, tc.want, b)
 			}
 			checkSecurityHeaders(t, tc.name, resp.Header)
+			// Every error under /api/ is JSON.
+			if resp.StatusCode >= 400 && strings.HasPrefix(tc.path, "/api/") && !json.Valid(b) {
+				t.Errorf("%s: a non-JSON error under /api/: %q", tc.name, b)
+			}
 		})
 	}
 	if jobs := h.jobs.list(); len(jobs) != 2 {

@@ -199,7 +199,7 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		abandonBody(w, r)
 	}
 	if !hostAllowed(h.hosts, r.Host) {
-		refuseHost(w, r.Host)
+		refuseHost(w, r)
 		return
 	}
 	if h.jobs != nil && isTraining(r.URL.Path) {

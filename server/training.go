@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -108,7 +109,19 @@ func isTraining(path string) bool {
 }
 
 func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		// ParseQuery drops what it cannot read (a ";" separator).
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("query %q: %v (separate parameters with &)", r.URL.RawQuery, err), 0)
+		return
+	}
+	for name := range q {
+		if name != "preset" && name != "epochs" {
+			// A misspelt parameter (?epoch=1) would otherwise be ignored.
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown parameter %q: want preset and epochs", name), 0)
+			return
+		}
+	}
 	preset := q.Get("preset")
 	if preset == "" {
 		preset = "tiny"
