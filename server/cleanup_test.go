@@ -48,13 +48,32 @@ func TestJobCleanup(t *testing.T) {
 		t.Error("deleted job's directory left")
 	}
 	checkModel(t, srv, j) // the model stays
-	waitJob(t, srv, second, "finished", isDone)
+	j2 := waitJob(t, srv, second, "finished", isDone)
+	// ?model=1 deletes the job's model too; other values and parameters
+	// are refused.
+	for _, q := range []string{"?model=2", "?modle=1"} {
+		if resp, b := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+second+q, testToken, "", nil); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("DELETE %s: %s %s", q, resp.Status, b)
+		}
+	}
+	third := submit(t, srv, "?epochs=1", data)
+	j3 := waitJob(t, srv, third, "finished", isDone)
+	if resp, b := do(t, http.MethodDelete, srv.URL+JobsPath+"/"+third+"?model=1", testToken, "", nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("DELETE ?model=1: %s %s", resp.Status, b)
+	}
+	if _, err := os.Stat(filepath.Join(h.jobs.modelsDir, j3.Model+".safetensors")); err == nil {
+		t.Errorf("DELETE ?model=1 left %s", j3.Model)
+	}
+	if _, err := os.Stat(filepath.Join(h.jobs.modelsDir, j2.Model+".safetensors")); err != nil {
+		t.Errorf("another job's model: %v", err)
+	}
 
 	// A killed server's leftovers.
 	h.Close()
 	srv.Close()
 	leftovers := []string{filepath.Join(dir, "."+lastIDFile+".tmp-1"), filepath.Join(dir, "models", ".job-9.safetensors.tmp-2"),
-		filepath.Join(dir, second, ".job.json.tmp-3"), filepath.Join(dir, "77", jobMarker), filepath.Join(dir, "77", "upload.part")}
+		filepath.Join(dir, second, ".job.json.tmp-3"), filepath.Join(dir, "77", jobMarker), filepath.Join(dir, "77", "upload.part"),
+		filepath.Join(dir, second, jobTrain)} // a finished job's data, left by a kill before its removal
 	for _, f := range leftovers {
 		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)

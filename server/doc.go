@@ -39,7 +39,7 @@
 //     state queued|running|done|failed|cancelled, epoch/epochs, step, loss,
 //     dev F1, best dev F1, times, error); DELETE /api/jobs/{id} cancels a
 //     queued or running job (202) and deletes a finished one (200: its
-//     record and directory; its model stays);
+//     record and directory; its model stays, unless ?model=1);
 //     GET /api/jobs/{id}/events streams it as Server-Sent Events ("job"
 //     events carrying the Job JSON, a last "end" event when it finishes).
 //   - One job runs at a time (one device); the others wait, first in first

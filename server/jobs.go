@@ -354,10 +354,11 @@ func (m *jobs) cleanup(id string) {
 	}
 }
 
-// remove deletes a finished job: its record and directory (not its model);
-// the last id handed out is recorded first (see lastIDFile).
+// remove deletes a finished job: its record and directory, and with
+// withModel its model too; the last id handed out is recorded first (see
+// lastIDFile).
 // It reports whether the job existed and was finished.
-func (m *jobs) remove(id string) (existed, finished bool, err error) {
+func (m *jobs) remove(id string, withModel bool) (existed, finished bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	j, ok := m.all[id]
@@ -366,6 +367,14 @@ func (m *jobs) remove(id string) (existed, finished bool, err error) {
 	}
 	if !j.State.final() {
 		return true, false, nil
+	}
+	if withModel && j.Model != "" {
+		// The job's own model, by the name its record gives (the server
+		// never replaces a file, so that name is the job's).
+		err := os.Remove(filepath.Join(m.modelsDir, j.Model+".safetensors"))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return true, true, fmt.Errorf("server: job %s: %w", id, err)
+		}
 	}
 	// Recorded before the directory goes: the id is never handed out again.
 	if err := atomicfile.WriteBytes(m.lastIDPath(), []byte(strconv.Itoa(m.next-1)+"\n")); err != nil {

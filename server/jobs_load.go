@@ -92,7 +92,11 @@ func (m *jobs) load() error {
 				continue
 			}
 		}
-		if !j.State.final() {
+		if j.State.final() {
+			// A server killed between a job's record saying finished
+			// and the removal of its data left that data for good.
+			m.cleanup(j.ID)
+		} else {
 			ids = append(ids, n)
 		}
 	}

@@ -54,6 +54,9 @@ func (m *jobs) loop() {
 
 		sum, err := m.run(ctx, id, preset, epochs)
 		cancel()
+		// A job's memory (the paper preset's: gigabytes) is garbage now;
+		// give it back to the system rather than keep it for minutes.
+		debug.FreeOSMemory()
 		staged, stageErr := "", error(nil)
 		if err == nil && !sum.Interrupted {
 			// Copied beside the models under a hidden name, outside the

@@ -207,8 +207,23 @@ func (h *Handler) serveJob(w http.ResponseWriter, r *http.Request) {
 // deletes a finished one (200 with {"deleted": id}).
 func (h *Handler) serveCancel(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, finished, err := h.jobs.remove(id); err != nil {
-		writeError(w, http.StatusInternalServerError, err.Error(), 0)
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	withModel := q.Get("model")
+	for name := range q {
+		if name != "model" {
+			err = fmt.Errorf("unknown parameter %q: want model", name)
+		}
+	}
+	if err == nil && withModel != "" && withModel != "1" && withModel != "0" {
+		err = fmt.Errorf("model=%q: want 1 (delete the job's model too) or 0", withModel)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error(), 0)
+		return
+	}
+	if _, finished, err := h.jobs.remove(id, withModel == "1"); err != nil {
+		h.jobs.logf("server: deleting job %s: %v", id, err)
+		writeError(w, http.StatusInternalServerError, "the job could not be deleted (the server's log says why)", 0)
 		return
 	} else if finished {
 		writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
