@@ -67,6 +67,12 @@ type Options struct {
 	// MaxWords is the longest sentence of an upload (tree.CheckLength: 0
 	// means tree.DefaultMaxWords, negative no limit).
 	MaxWords int
+	// MinFreeDisk is the free space the jobs folder's disk keeps: an
+	// upload that would leave less (its declared size three times: the
+	// upload, its split, the job's files) gets 507 before its body is
+	// read; 0 means no check (discspan serve's --min-free-mb gives
+	// DefaultMinFreeDisk).
+	MinFreeDisk int64
 	// UploadIdleTimeout ends an upload whose body sends nothing for that
 	// long, UploadTimeout one that takes longer in all (408); 0 means
 	// DefaultUploadIdleTimeout and DefaultUploadTimeout.
@@ -97,6 +103,7 @@ type Handler struct {
 	token     string
 	maxUpload int64
 	maxWords  int
+	minFree   int64         // see Options.MinFreeDisk; 0: no check
 	uploads   chan struct{} // one token per upload being read
 	idle, end time.Duration // upload timeouts
 	stall     time.Duration // see Options.StallTimeout
@@ -161,6 +168,7 @@ func New(o Options) (*Handler, error) {
 		if h.maxUpload <= 0 {
 			h.maxUpload = DefaultMaxUpload
 		}
+		h.minFree = max(o.MinFreeDisk, 0)
 		h.uploads = make(chan struct{}, cmp.Or(o.MaxUploads, DefaultMaxUploads))
 		h.idle, h.end = cmp.Or(o.UploadIdleTimeout, DefaultUploadIdleTimeout), cmp.Or(o.UploadTimeout, DefaultUploadTimeout)
 		h.routeTraining()

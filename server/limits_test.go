@@ -304,3 +304,20 @@ func TestUploadDiskFull(t *testing.T) {
 		t.Errorf("permission denied: status %d, message %q", code, uploadMessage(other, 1<<20))
 	}
 }
+
+// TestUploadDiskNearlyFull: with less free space than the server keeps
+// (MinFreeDisk), an upload gets 507 before its body is read, saying how
+// to make room; no job is made.
+func TestUploadDiskNearlyFull(t *testing.T) {
+	if _, ok := freeDisk(t.TempDir()); !ok {
+		t.Skip("the system does not tell the free disk space here: no check")
+	}
+	h, srv := limitServer(t, Options{MinFreeDisk: 1 << 62}, nil)
+	resp, b := do(t, http.MethodPost, srv.URL+TrainPath, testToken, "", []byte(labelled(20, true)))
+	if resp.StatusCode != http.StatusInsufficientStorage || !strings.Contains(string(b), "?model=1") {
+		t.Errorf("%s %s, want 507 saying how to make room", resp.Status, b)
+	}
+	if jobs := h.jobs.list(); len(jobs) != 0 {
+		t.Errorf("jobs: %+v", jobs)
+	}
+}

@@ -22,6 +22,12 @@ const (
 // DefaultMaxUpload is the default upload size limit of POST /api/train.
 const DefaultMaxUpload = 32 << 20
 
+// DefaultMinFreeDisk is the free space discspan serve keeps on the jobs
+// folder's disk by default (see Options.MinFreeDisk): finished jobs'
+// models (10 MB for tiny, 155 MB for paper) and checkpoints (up to 620 MB)
+// add up.
+const DefaultMinFreeDisk = 1 << 30
+
 // Defaults of the upload and queue limits (see Options).
 const (
 	DefaultMaxUploads        = 2
@@ -142,6 +148,16 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	if r.ContentLength > h.maxUpload {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("treebank of %d bytes: at most %d (the server's --max-upload)", r.ContentLength, h.maxUpload), 0)
 		return
+	}
+	if need := h.minFree + 3*max(r.ContentLength, 0); h.minFree > 0 {
+		// The upload, its split and the job's files count against the
+		// floor; a body of unknown length counts as empty here and is
+		// limited by --max-upload.
+		if free, ok := freeDisk(h.jobs.dir); ok && free < need {
+			h.jobs.logf("server: upload refused: %d MiB free on the jobs folder's disk, %d MiB needed", free>>20, need>>20)
+			writeError(w, http.StatusInsufficientStorage, fmt.Sprintf("the server's disk is nearly full (%d MiB free, it keeps %d MiB): try again later, or delete finished jobs' models (DELETE /api/jobs/{id}?model=1)", free>>20, h.minFree>>20), 0)
+			return
+		}
 	}
 	if h.jobs.queueFull() {
 		w.Header().Set("Retry-After", "60")
