@@ -41,7 +41,8 @@
 //     queued or running job (202) and deletes a finished one (200: its
 //     record and directory; its model stays, unless ?model=1);
 //     GET /api/jobs/{id}/events streams it as Server-Sent Events ("job"
-//     events carrying the Job JSON, a last "end" event when it finishes).
+//     events carrying the Job JSON, a last "end" event when it finishes,
+//     or a "shutdown" event when the server stops first).
 //   - One job runs at a time (one device); the others wait, first in first
 //     out. A finished job's weights are written to the models directory as
 //     job-<id>.safetensors and appear in /api/models.

@@ -266,10 +266,10 @@ func (m *jobs) stage(id string) (string, error) {
 		return "", fmt.Errorf("server: job %s: no weights: %w", id, err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return "", err
-	}
+	// Copied as a stream: a paper model is 155 MB.
 	staged := filepath.Join(m.modelsDir, ".job-"+id+stagedExt)
-	return staged, atomicfile.WriteBytes(staged, b)
+	return staged, atomicfile.Write(staged, func(w io.Writer) error {
+		_, err := io.Copy(w, f)
+		return err
+	})
 }

@@ -661,3 +661,47 @@ func TestTrainKilledWhileInstalling(t *testing.T) {
 		t.Errorf("models: %v, want one", models)
 	}
 }
+
+// TestEventsShutdown: an event stream open when the server stops ends with
+// a "shutdown" event (and a retry delay), not a bare close that a client
+// cannot tell from a network failure.
+func TestEventsShutdown(t *testing.T) {
+	data := shortTreebank(t, 12, 8)
+	blocked, release := make(chan struct{}), make(chan struct{})
+	calls := 0
+	h, err := New(Options{JobsDir: t.TempDir(), Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+		tinyTrain(o)
+		o.Now = func() time.Time {
+			if calls++; calls == 3 {
+				close(blocked)
+				<-release
+			}
+			return time.Now()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	id := submit(t, srv, "?epochs=1", data)
+	<-blocked
+	req, _ := http.NewRequest(http.MethodGet, srv.URL+JobsPath+"/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	first := make([]byte, 12)
+	if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != "event: job\nd" {
+		t.Fatalf("stream starts %q (%v)", first, err)
+	}
+	h.jobs.stop()
+	close(release)
+	h.Close()
+	rest, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(rest), "retry: 10000\nevent: shutdown\n") {
+		t.Errorf("stream after the shutdown: %q", rest)
+	}
+}
