@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"log"
 	"net/http"
+	"path"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,6 +212,12 @@ func (h *Handler) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.jobs != nil && isTraining(r.URL.Path) {
+		if p := path.Clean(r.URL.Path); p != r.URL.Path {
+			// ServeMux would redirect to the cleaned path with an HTML
+			// body; an API answers JSON, and names the path meant.
+			writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint of the training API: %s (meant %s?)", r.URL.Path, p), 0)
+			return
+		}
 		if err := h.cross.Check(r); err != nil {
 			writeError(w, http.StatusForbidden, "cross-origin request refused: "+err.Error(), 0)
 			return

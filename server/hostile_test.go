@@ -307,9 +307,21 @@ func TestTrainingAPIErrors(t *testing.T) {
 		{http.MethodPost, TrainPath + "/", 404, ""},
 		{http.MethodGet, "/api/other", 404, ""},
 		{http.MethodDelete, api.ModelsPath, 405, "GET, HEAD"},
+		{http.MethodGet, JobsPath + "//", 404, ""},      // ServeMux redirected, with HTML
+		{http.MethodGet, JobsPath + "/./1", 404, ""},    // the same
+		{http.MethodGet, JobsPath + "/1/../2", 404, ""}, // the same
 	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, tc := range tests {
-		resp, b := do(t, tc.method, srv.URL+tc.path, testToken, "", nil)
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		req.URL.Opaque = tc.path // sent as written, not cleaned
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
 		if resp.StatusCode != tc.code || resp.Header.Get("Allow") != tc.allow || resp.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("%s %s: %s, Allow %q, %s", tc.method, tc.path, resp.Status, resp.Header.Get("Allow"), resp.Header.Get("Content-Type"))
 			continue
