@@ -20,6 +20,12 @@ type Options struct {
 	MaxBytes int64
 	// Context, when set, cancels a long decoding run (checked once per cell).
 	Context context.Context
+	// Progress, when set, is told how far a long decoding run is (the n5
+	// and n6 variants: minutes for a sentence of a few hundred words): the
+	// sentence's number of words and the estimated share of the chart's
+	// work done, in (0, 1], each time it has grown by a percent or more.
+	// It is called from the decoding goroutine.
+	Progress func(words int, done float64)
 }
 
 func (o *Options) maxBytes() int64 {
@@ -147,6 +153,7 @@ func (dec *Decoder) run(v Variant, s *Scores, con *conTable) (*Derivation, error
 		return &Derivation{Variant: v}, nil
 	}
 	cancel := newCanceller(dec.opt.ctx())
+	cancel.progress = dec.opt.Progress
 	a := &dec.arena
 	a.reset()
 	var (
@@ -269,10 +276,14 @@ func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
 		v, v, strings.Join(names, ", "), ErrUnsatisfiable)
 }
 
-// canceller polls a context cheaply from the chart loops.
-type canceller struct{ ctx context.Context }
+// canceller polls a context cheaply from the chart loops, and reports
+// progress (Options.Progress) to the loops that say how far they are.
+type canceller struct {
+	ctx      context.Context
+	progress func(words int, done float64)
+}
 
-func newCanceller(ctx context.Context) canceller { return canceller{ctx} }
+func newCanceller(ctx context.Context) canceller { return canceller{ctx: ctx} }
 
 func (c canceller) err() error {
 	if c.ctx == nil {

@@ -138,3 +138,39 @@ func TestEmptySentence(t *testing.T) {
 		}
 	}
 }
+
+// TestProgress: a long decoding run (n5, n6) reports its progress as
+// shares of the chart's work that grow, each by a percent or more, up to
+// 1 at the end, with the sentence's length; the faster variants report
+// nothing. (How well the shares track the time is measured, not tested:
+// within a few points for n6 at 90 words, on one quiet core.)
+func TestProgress(t *testing.T) {
+	s := randomScores(3, 30, 4, 2)
+	for _, v := range Variants {
+		var shares []float64
+		_, err := Decode(v, s, &Options{Progress: func(words int, done float64) {
+			if words != 30 {
+				t.Errorf("%v: told %d words", v, words)
+			}
+			shares = append(shares, done)
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow := v == N5 || v == N5WN || v == N6 || v == N6WN
+		if !slow {
+			if len(shares) != 0 {
+				t.Errorf("%v: %d reports, want none", v, len(shares))
+			}
+			continue
+		}
+		if len(shares) < 10 || len(shares) > 101 || shares[len(shares)-1] != 1 {
+			t.Errorf("%v: %d reports ending at %v, want 10 to 101 ending at 1", v, len(shares), shares[len(shares)-1:])
+		}
+		for i := 1; i < len(shares); i++ {
+			if shares[i]-shares[i-1] < 0.01-1e-12 && shares[i] != 1 || shares[i] > 1 {
+				t.Errorf("%v: report %d is %v after %v", v, i, shares[i], shares[i-1])
+			}
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package decode
 
+import "math"
+
 // fullChart is the chart of the O(n^5) and O(n^6) systems: the span chart
 // plus one score for every discontinuous item [i,k,l,j]. The items of the
 // outer extent [i,j] (j-i >= 3) live in one (j-i) x (j-i) block, row k-i,
@@ -58,6 +60,55 @@ func (f *fullChart) d(i, k, l, j int) float32 {
 	return f.D[f.off[i*f.n1+j]+(k-i)*(j-i)+(l-i)]
 }
 
+// workGauge estimates how far decodeFull is: the extents of length s
+// cost about (n-s+1)·s^k, k = 3 for the O(n^5) variants and 4 for the
+// O(n^6) ones (the blocks of an extent and the splits of each block).
+type workGauge struct {
+	words      int
+	k          int
+	total      float64
+	done, told float64
+	report     func(words int, done float64)
+}
+
+func newWorkGauge(n int, v Variant, report func(int, float64)) *workGauge {
+	g := &workGauge{words: n, k: 4, report: report}
+	if v == N5 || v == N5WN {
+		g.k = 3
+	}
+	if report != nil {
+		for s := 1; s <= n; s++ {
+			g.total += g.cost(s)
+		}
+	}
+	return g
+}
+
+func (g *workGauge) cost(s int) float64 {
+	return float64(g.words-s+1) * math.Pow(float64(s), float64(g.k))
+}
+
+// span is called before the extents of length s are built: those before
+// are done.
+func (g *workGauge) span(s int) {
+	if g.report == nil || s == 1 {
+		return
+	}
+	g.done += g.cost(s - 1)
+	if f := g.done / g.total; f-g.told >= 0.01 {
+		g.told = f
+		g.report(g.words, f)
+	}
+}
+
+// finish reports the whole chart built.
+func (g *workGauge) finish() {
+	if g.report != nil && g.told < 1 {
+		g.told = 1
+		g.report(g.words, 1)
+	}
+}
+
 // decodeFull runs the O(n^5)/O(n^6) systems. Cells are visited by outer
 // extent length, then left end; within an extent [i,j], the rules whose
 // antecedents have smaller extents are applied first (scattered into the
@@ -76,7 +127,9 @@ func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller)
 	}
 	f := newFullChart(a, v, s, w)
 	n1 := f.n1
+	work := newWorkGauge(n, v, cancel.progress)
 	for span := 1; span <= n; span++ {
+		work.span(span)
 		for i := 0; i+span <= n; i++ {
 			if err := cancel.err(); err != nil {
 				return nil, err
@@ -96,6 +149,7 @@ func decodeFull(a *arena, v Variant, s *Scores, con *conTable, cancel canceller)
 			f.set(i, j, best+w.cont[i*n1+j])
 		}
 	}
+	work.finish()
 	if err := goalReached(f.at(0, n)); err != nil {
 		return nil, err
 	}

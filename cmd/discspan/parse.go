@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -94,6 +95,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p.MaxWords = *maxWords
+	p.Decode.Progress = decodeProgress(stderr, v, parseProgressEvery, time.Now)
 	in, err := cli.OpenInput(*input, *tokenized)
 	if err != nil {
 		return err
@@ -125,6 +127,26 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	refused := in.Refused()
 	refused.Join(s.refused)
 	return refusedError(refused)
+}
+
+// parseProgressEvery is how often parse says how far the decoding of a
+// long sentence is (n5 and n6 take minutes for a few hundred words).
+const parseProgressEvery = 30 * time.Second
+
+// decodeProgress returns a decode.Options.Progress that writes a line to w
+// at most once every interval (the decoders of several sentences share
+// it); now is the clock.
+func decodeProgress(w io.Writer, v decode.Variant, every time.Duration, now func() time.Time) func(words int, done float64) {
+	var mu sync.Mutex
+	last := now()
+	return func(words int, done float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		if t := now(); t.Sub(last) >= every && done < 1 {
+			last = t
+			fmt.Fprintf(w, "discspan parse: decoding a sentence of %d words with %s: about %d%% of its chart built\n", words, v, int(100*done))
+		}
+	}
 }
 
 // parseGrace is how long parse, once interrupted, waits for the sentences

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/discspan/discspan/chart/decode"
 )
 
 // TestParseLines checks that discspan parse keeps one output line per
@@ -80,5 +83,26 @@ func TestParseLines(t *testing.T) {
 				t.Errorf("%s; output:\n%q", msg, out)
 			}
 		})
+	}
+}
+
+// TestDecodeProgress: parse's report of a long decoding run writes a line
+// at most once an interval, saying the sentence's length, the variant and
+// the share done, and nothing once the chart is built.
+func TestDecodeProgress(t *testing.T) {
+	var out strings.Builder
+	clock := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	report := decodeProgress(&out, decode.N6, 30*time.Second, func() time.Time { return clock })
+	for _, tick := range []struct {
+		after time.Duration
+		done  float64
+	}{{10 * time.Second, 0.1}, {35 * time.Second, 0.25}, {50 * time.Second, 0.3}, {70 * time.Second, 0.5}, {120 * time.Second, 1}} {
+		clock = time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC).Add(tick.after)
+		report(229, tick.done)
+	}
+	want := "discspan parse: decoding a sentence of 229 words with n6: about 25% of its chart built\n" +
+		"discspan parse: decoding a sentence of 229 words with n6: about 50% of its chart built\n"
+	if out.String() != want {
+		t.Errorf("lines:\n%s\nwant:\n%s", out.String(), want)
 	}
 }
