@@ -75,3 +75,43 @@ func TestEncodeBrackets(t *testing.T) {
 		t.Errorf("( encodes as %d %v, an unknown word or character", got.WordIDs[1], got.CharIDs[1])
 	}
 }
+
+// TestSpellingTypographic: quotation marks, apostrophes, dashes and the
+// ellipsis typed by a word processor or a phone read as the ASCII
+// spellings a treebank's vocabulary knows; a typographic mark the
+// vocabulary knows stays; the ASCII hyphen and apostrophe inside words
+// are never rewritten, even where the vocabulary knows a typographic mark
+// better.
+func TestSpellingTypographic(t *testing.T) {
+	ascii := NewVocab([][]string{
+		{`"`, "'", "-", "...", "z'n", "“"}, {`"`, "'", "-", "...", "z'n", "“"},
+	}, 2)
+	dashes := NewVocab([][]string{{"—", "—", "-"}, {"—", "—", "-"}}, 2) // — more frequent than -
+	cases := []struct {
+		name string
+		v    *Vocab
+		word string
+		want string
+	}{
+		{"low opening quote", ascii, "„", `"`},
+		{"closing quote", ascii, "”", `"`},
+		{"guillemet", ascii, "«", `"`},
+		{"known typographic quote stays", ascii, "“", "“"},
+		{"apostrophe in a word", ascii, "z’n", "z'n"},
+		{"en dash", ascii, "–", "-"},
+		{"em dash", ascii, "—", "-"},
+		{"dash inside an unknown word", ascii, "tv–omroepen", "tv-omroepen"},
+		{"ellipsis", ascii, "…", "..."},
+		{"quote glued to a word", ascii, "„Nee", `"Nee`},
+		{"hyphen kept where a dash is known better", dashes, "tv-omroepen", "tv-omroepen"},
+		{"en dash reads as the known em dash", dashes, "–", "—"},
+		{"nothing known: left alone", NewVocab([][]string{{"a"}, {"a"}}, 2), "„", "„"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.v.Spelling(tc.word); got != tc.want {
+				t.Errorf("Spelling(%q) = %q, want %q", tc.word, got, tc.want)
+			}
+		})
+	}
+}
