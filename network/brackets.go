@@ -40,10 +40,31 @@ var spellingGroups = [...]struct {
 // "zuurstoftent-LRB-je-RRB-", "„" as a straight quote, "z’n" as "z'n" and
 // "–" as "-", in its word id and its characters alike; a model trained on
 // literal parentheses reads -LRB- as "(". A character the vocabulary knows
-// in no spelling is left alone. It costs one word lookup, and for an
-// unknown word holding such a character a few more and a new string.
+// in no spelling is left alone. Soft hyphens and zero-width joiners are
+// dropped from an unknown word ("ver\u00adkiezingen" reads as
+// "verkiezingen"). It costs one word lookup, and for an unknown word
+// holding such a character a few more and a new string.
 func (v *Vocab) Spelling(word string) string {
-	if v.WordID(word) != UnkWord || !hasVariant(word) {
+	if v.WordID(word) != UnkWord {
+		return word
+	}
+	if strings.ContainsAny(word, invisibleInWords) {
+		// A soft hyphen (where a word may break across lines) or a
+		// zero-width joiner pasted with the text: not part of the word.
+		visible := strings.Map(func(r rune) rune {
+			if strings.ContainsRune(invisibleInWords, r) {
+				return -1
+			}
+			return r
+		}, word)
+		if visible == "" {
+			return word // nothing else: leave it
+		}
+		if word = visible; v.WordID(word) != UnkWord {
+			return word
+		}
+	}
+	if !hasVariant(word) {
 		return word
 	}
 	var pairs []string
@@ -66,6 +87,10 @@ func (v *Vocab) Spelling(word string) string {
 	}
 	return strings.NewReplacer(pairs...).Replace(word)
 }
+
+// invisibleInWords are the characters Spelling drops from an unknown word:
+// the soft hyphen and the zero-width non-joiner and joiner.
+const invisibleInWords = "\u00ad\u200c\u200d"
 
 // hasVariant reports whether word holds a spelling of spellingGroups.
 func hasVariant(word string) bool {

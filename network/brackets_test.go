@@ -106,6 +106,9 @@ func TestSpellingTypographic(t *testing.T) {
 		{"hyphen kept where a dash is known better", dashes, "tv-omroepen", "tv-omroepen"},
 		{"en dash reads as the known em dash", dashes, "–", "—"},
 		{"nothing known: left alone", NewVocab([][]string{{"a"}, {"a"}}, 2), "„", "„"},
+		{"soft hyphens dropped", ascii, "z\u00ad'n", "z'n"},
+		{"a soft hyphen alone stays", ascii, "\u00ad", "\u00ad"},
+		{"zero-width joiner dropped, then the apostrophe", ascii, "z\u200d’n", "z'n"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -23,12 +23,18 @@ func isLetter(r rune) bool {
 }
 
 // isSpace reports whether r separates tokens: Unicode white space plus the
-// invisible zero-width space, word joiner and byte-order mark.
+// invisible zero-width space, word joiner and byte-order mark, and the
+// marks that set the direction of text (left-to-right and right-to-left
+// marks, embeddings, overrides and isolates), which pasted text may hold
+// and which would otherwise be tokens of their own.
 func isSpace(r rune) bool {
 	switch r {
 	case ' ', '\t', '\n', '\v', '\f', '\r':
 		return true
-	case 0x200B, 0x2060, 0xFEFF:
+	case 0x200B, 0x2060, 0xFEFF, 0x200E, 0x200F, 0x061C:
+		return true
+	}
+	if 0x202A <= r && r <= 0x202E || 0x2066 <= r && r <= 0x2069 {
 		return true
 	}
 	return r >= 0x80 && unicode.IsSpace(r)
@@ -107,6 +113,11 @@ func isDash(r rune) bool {
 	}
 	return false
 }
+
+// isLongDash reports whether r is an em dash or a horizontal bar, which
+// set off a clause even when typed between words ("zei—en dat klopt—dat"),
+// unlike the hyphen and the en dash of "tv-omroepen" and "1990–2000".
+func isLongDash(r rune) bool { return r == '—' || r == '―' }
 
 // isSeparator reports whether r is a punctuation mark that becomes a token of
 // its own unless it sits between word characters.

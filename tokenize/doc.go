@@ -6,8 +6,9 @@
 // texts; Sentences groups the tokens into sentences. The package functions
 // follow the Dutch conventions; a Tokenizer with Lang English follows the
 // English ones. Token texts are always slices of the input: nothing is
-// normalised, white space (any Unicode space, also the zero-width space and
-// the byte-order mark) only separates tokens, and runs of it count as one.
+// normalised, white space (any Unicode space, also the zero-width space,
+// the byte-order mark and the marks that set the direction of text) only
+// separates tokens, and runs of it count as one.
 // Bytes that are not valid UTF-8 are kept, each counting as a symbol.
 //
 // # Rules
@@ -18,8 +19,9 @@
 // open. Other chunks are cut where a punctuation mark between two words is
 // not glued to word material on both sides ("zei:"Ja" gives "zei" ":" "\""
 // "Ja"), while marks between word characters stay ("4,75", "1.000.000",
-// "3.5", "en/of", "AT&T", "D'66", "pct.-loonsverhoging"; hyphens and "+"
-// count as word material here). Each piece then loses its leading and
+// "3.5", "en/of", "AT&T", "D'66", "pct.-loonsverhoging", "1990–2000";
+// hyphens and "+" count as word material here), except the em dash and the
+// horizontal bar, which set off a clause ("zei—en" gives "zei" "—" "en"). Each piece then loses its leading and
 // trailing punctuation, one mark per token:
 //
 //   - , ; : ! ? ( ) [ ] { } " « » „ “ ” ‘ ’ ' * / & and dashes become tokens;

@@ -151,7 +151,7 @@ func cutRun(run string, before, after rune) bool {
 		if k+n < len(run) {
 			next = firstRune(run[k+n:])
 		}
-		if isSeparator(r) && (r >= 0x3000 && isFullWidthMark(r) || !(isWordish(prev) && isWordish(next))) {
+		if isSeparator(r) && (r >= 0x3000 && isFullWidthMark(r) || isLongDash(r) || !(isWordish(prev) && isWordish(next))) {
 			return true
 		}
 		prev = r

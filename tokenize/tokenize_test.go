@@ -49,6 +49,10 @@ func TestPunctuation(t *testing.T) {
 		{"guillemets", "«Bonjour», zei hij", "« | Bonjour | » | , | zei | hij"},
 		{"low-high quotes", "„Goedemorgen”, zei ze", "„ | Goedemorgen | ” | , | zei | ze"},
 		{"curly double quotes", "“Hallo” zei ze", "“ | Hallo | ” | zei | ze"},
+		{"direction marks separate tokens", "Hij\u200e kwam\u202b hier\u202c\u2067.\u2069", "Hij | kwam | hier | ."},
+		{"em dash between words", "Hij zei—en dat klopt—dat", "Hij | zei | — | en | dat | klopt | — | dat"},
+		{"horizontal bar between words", "ja―nee", "ja | ― | nee"},
+		{"en dash of a range stays", "1990–2000 en tv–radio", "1990–2000 | en | tv–radio"},
 		{"curly single quotes", "het woord ‘fiets’ is", "het | woord | ‘ | fiets | ’ | is"},
 		{"straight single quotes", "de term 'huis' is", "de | term | ' | huis | ' | is"},
 		{"single quotes over several words", "een 'heel mooi' huis", "een | ' | heel | mooi | ' | huis"},
@@ -135,6 +139,8 @@ func TestAbbreviations(t *testing.T) {
 		{"month only lower-case", "3 jan. en Jan.", "3 | jan. | en | Jan | ."},
 		{"exact-case abbreviation", "Kon. Olie en ik kon.", "Kon. | Olie | en | ik | kon | ."},
 		{"Dutch has no English months", "in Oct. 1969", "in | Oct | . | 1969"},
+		{"modern abbreviations", "bv. ong. fl. hfl. ct. pag. hfdst. vlgs. wnd. afb. Prov. Stb. zo",
+			"bv. | ong. | fl. | hfl. | ct. | pag. | hfdst. | vlgs. | wnd. | afb. | Prov. | Stb. | zo"},
 	})
 }
 
