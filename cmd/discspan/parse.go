@@ -29,6 +29,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default, or -: standard input)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
+	splitLines := fs.Bool("split-sentences", false, "text input may hold several sentences a line: cut each line into sentences (as the app's annotation tab does; default: one sentence a line)")
 	format := fs.String("format", "discbracket", "output format: discbracket, export or tigerxml (default: from --output's extension, else discbracket)")
 	output := fs.String("output", "", "output file (default, or -: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
@@ -96,7 +97,14 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	}
 	p.MaxWords = *maxWords
 	p.Decode.Progress = decodeProgress(stderr, v, parseProgressEvery, time.Now)
-	in, err := cli.OpenInput(*input, *tokenized)
+	mode := cli.TextModeOf(*tokenized)
+	if *splitLines {
+		if *tokenized {
+			return fmt.Errorf("%w: --split-sentences tokenizes the text to find its sentences; --tokenized text is one sentence a line", errUsage)
+		}
+		mode = cli.SplitLines
+	}
+	in, err := cli.OpenInput(*input, mode)
 	if err != nil {
 		return err
 	}

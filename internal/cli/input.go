@@ -31,7 +31,7 @@ type Sentence struct {
 // lines left out; a refused line, or a sentence over tree.DefaultMaxWords,
 // is an error.
 func ReadSentences(path string, tokenized bool) ([][]string, error) {
-	sents, refused, err := ReadInput(path, tokenized)
+	sents, refused, err := ReadInput(path, TextModeOf(tokenized))
 	if err != nil {
 		return nil, err
 	}
@@ -53,8 +53,8 @@ func ReadSentences(path string, tokenized bool) ([][]string, error) {
 
 // ReadInput returns the sentences of OpenInput's Input all at once, and
 // what it refused.
-func ReadInput(path string, tokenized bool) (sents []Sentence, refused []string, err error) {
-	in, err := OpenInput(path, tokenized)
+func ReadInput(path string, mode TextMode) (sents []Sentence, refused []string, err error) {
+	in, err := OpenInput(path, mode)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,11 +98,33 @@ type Input struct {
 // counted.
 const maxRefusedNamed = 10
 
+// TextMode says how a text input (not a treebank) is cut into sentences.
+type TextMode int
+
+// Text modes.
+const (
+	// OneSentenceALine tokenizes each line into one sentence.
+	OneSentenceALine TextMode = iota
+	// Tokenized takes each line as one sentence of tokens separated by
+	// spaces.
+	Tokenized
+	// SplitLines cuts each line into sentences (tokenize.Sentences: the
+	// app's rule within a line), for text of several sentences a line.
+	SplitLines
+)
+
+// TextModeOf returns OneSentenceALine, or Tokenized when tokenized is set.
+func TextModeOf(tokenized bool) TextMode {
+	if tokenized {
+		return Tokenized
+	}
+	return OneSentenceALine
+}
+
 // OpenInput opens the input at path: a treebank when its extension names
-// a format (.export, .discbracket, .xml, .mrg), else a text of one
-// sentence a line, tokenized here unless tokenized is set; standard input
-// (a text) when path is empty.
-func OpenInput(path string, tokenized bool) (*Input, error) {
+// a format (.export, .discbracket, .xml, .mrg), else a text cut into
+// sentences as mode says; standard input (a text) when path is empty.
+func OpenInput(path string, mode TextMode) (*Input, error) {
 	in := &Input{}
 	var r io.Reader = os.Stdin
 	name := "standard input"
@@ -126,20 +148,30 @@ func OpenInput(path string, tokenized bool) (*Input, error) {
 		in.openTreebank(path, f)
 		return in, nil
 	}
-	in.openText(r, name, tokenized)
+	in.openText(r, name, mode)
 	return in, nil
 }
 
-// openText makes in read r as a text of one sentence a line, named name.
-func (in *Input) openText(r io.Reader, name string, tokenized bool) {
+// openText makes in read r as a text cut into sentences as mode says,
+// named name.
+func (in *Input) openText(r io.Reader, name string, mode TextMode) {
 	in.counted = &countingReader{r: r}
 	split := tokenize.Words
-	if tokenized {
+	switch mode {
+	case Tokenized:
 		split = strings.Fields
+	case SplitLines:
+		split = func(line string) []string { return []string{line} } // cut below
 	}
 	lines := NewLineReader(in.counted, name, split)
 	in.moreIs = name + ": %d more lines that a treebank file cannot hold"
+	var pending []Sentence // the further sentences of a line (SplitLines)
 	in.next = func() (Sentence, error) {
+		if len(pending) > 0 {
+			s := pending[0]
+			pending = pending[1:]
+			return s, nil
+		}
 		words, why, err := lines.Next()
 		if err != nil {
 			return Sentence{}, err
@@ -147,7 +179,27 @@ func (in *Input) openText(r io.Reader, name string, tokenized bool) {
 		if why != "" {
 			in.refuse(why)
 		}
-		return Sentence{Where: fmt.Sprintf("%s:%d", name, lines.Line()), Words: words}, nil
+		where := fmt.Sprintf("%s:%d", name, lines.Line())
+		if mode != SplitLines || len(words) == 0 {
+			return Sentence{Where: where, Words: words}, nil
+		}
+		sents := tokenize.Sentences(words[0])
+		for k, toks := range sents {
+			s := Sentence{Where: where, Words: make([]string, len(toks))}
+			for i, t := range toks {
+				s.Words[i] = t.Text
+			}
+			if len(sents) > 1 {
+				s.Where = fmt.Sprintf("%s (sentence %d of %d)", where, k+1, len(sents))
+			}
+			pending = append(pending, s)
+		}
+		if len(pending) == 0 { // only spaces the tokenizer knows (U+200B)
+			return Sentence{Where: where}, nil
+		}
+		s := pending[0]
+		pending = pending[1:]
+		return s, nil
 	}
 }
 

@@ -53,7 +53,7 @@ func TestReadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sents, refused, err := ReadInput(tc.path, tc.tokenized)
+			sents, refused, err := ReadInput(tc.path, TextModeOf(tc.tokenized))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func TestReadInput(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := ReadInput(filepath.Join(dir, "missing.txt"), false); !os.IsNotExist(err) {
+	if _, _, err := ReadInput(filepath.Join(dir, "missing.txt"), OneSentenceALine); !os.IsNotExist(err) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
@@ -123,7 +123,7 @@ func TestReadSentences(t *testing.T) {
 func TestBatches(t *testing.T) {
 	pr, pw := io.Pipe()
 	in := &Input{}
-	in.openText(pr, "pipe", true)
+	in.openText(pr, "pipe", Tokenized)
 	b := in.Batches(3)
 	defer b.Stop()
 	ctx := context.Background()
@@ -167,7 +167,7 @@ func TestBatches(t *testing.T) {
 	}
 	// The end: the last batch says so, and so does every Next after it.
 	end := &Input{}
-	end.openText(strings.NewReader("x\ny\n"), "text", false)
+	end.openText(strings.NewReader("x\ny\n"), "text", OneSentenceALine)
 	eb := end.Batches(parseLike)
 	defer eb.Stop()
 	n := 0
@@ -216,9 +216,36 @@ func TestRefusals(t *testing.T) {
 func TestOpenInputFolder(t *testing.T) {
 	dir := t.TempDir()
 	for _, path := range []string{dir, filepath.Join(dir, ".")} {
-		in, err := OpenInput(path, false)
+		in, err := OpenInput(path, OneSentenceALine)
 		if err == nil || !strings.Contains(err.Error(), "reading "+path+": is a folder") {
 			t.Errorf("OpenInput(%s): %v, %v; want it refused as a folder", path, in, err)
 		}
+	}
+}
+
+// TestSplitLines: SplitLines cuts each line of a text into its sentences
+// (a blank line stays one sentence without words, so that the output
+// keeps it), naming each with its line and its place in the line.
+func TestSplitLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "para.txt")
+	if err := os.WriteFile(path, []byte("Het was laat. Hij ging naar huis.\n\nJa .\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sents, refused, err := ReadInput(path, SplitLines)
+	if err != nil || len(refused) != 0 {
+		t.Fatalf("%v, refused %v", err, refused)
+	}
+	var got []string
+	for _, s := range sents {
+		got = append(got, s.Where+": "+strings.Join(s.Words, " "))
+	}
+	want := []string{
+		"para.txt:1 (sentence 1 of 2): Het was laat .",
+		"para.txt:1 (sentence 2 of 2): Hij ging naar huis .",
+		"para.txt:2: ",
+		"para.txt:3: Ja .",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sentences\n%q\nwant\n%q", got, want)
 	}
 }

@@ -28,8 +28,10 @@ func (a *App) AnnNew() {
 func (a *App) AnnSetAddText(text string) { a.Annotate.AddText = text }
 
 // AnnAddText adds the sentences of the box (one or more a line: each line
-// is split into sentences as the Sentence tab splits its text) to the
-// corpus, parsed with the model, and empties the box.
+// is cut into sentences by the tokenizer's rule, and a sentence never runs
+// on to the next line, unlike in the Sentence tab, where only a blank line
+// ends one; as `discspan parse --split-sentences`) to the corpus, parsed
+// with the model, and empties the box.
 func (a *App) AnnAddText() {
 	sents := splitLines(a.Annotate.AddText)
 	if len(sents) == 0 {
