@@ -478,6 +478,11 @@ func (a *accumulator) summary() Summary {
 	return s
 }
 
+// Summary returns the scores of all pairs added so far, all sentences
+// (Result's All), in constant time: a caller that shows the running score
+// after each pair does not copy the per-sentence results every time.
+func (e *Evaluator) Summary() Summary { return e.all.summary() }
+
 // Result returns the scores of all pairs added so far.
 func (e *Evaluator) Result() *Result {
 	return &Result{

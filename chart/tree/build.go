@@ -147,3 +147,19 @@ func checkLabelled(c Labelled, n int) error {
 	}
 	return nil
 }
+
+// NoParseTag is the tag of every word of NoParse's tree (disco-dop's).
+const NoParseTag = "NOPARSE"
+
+// NoParse returns the tree written for a sentence a parser could not or
+// would not parse: its words, each tagged NoParseTag, under the root
+// alone, as disco-dop writes one. A parser's output then still has a tree
+// for every sentence of its input, so that an evaluation pairs them and
+// counts that sentence's constituents as missed.
+func NoParse(words []string) *Tree {
+	t := &Tree{Tokens: make([]Token, len(words))}
+	for i, w := range words {
+		t.Tokens[i] = Token{Word: w, Tag: NoParseTag, Parent: Root}
+	}
+	return t
+}

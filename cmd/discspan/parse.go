@@ -182,7 +182,7 @@ type parseStream struct {
 
 // run parses in's sentences, parseChunk at a time at most, and writes one
 // output per input sentence to out: a sentence too long to parse gets a
-// flat tree (flatTree), a blank line, a line or tree that could not be
+// flat tree (tree.NoParse), a blank line, a line or tree that could not be
 // read, or words the format cannot hold stay blank in discbracket (and
 // are left out of export and TIGER-XML); a tree keeps the id of the input's tree,
 // and a text's line gets its number. It stops between batches when ctx is
@@ -254,7 +254,7 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 			}
 			var t *tree.Tree
 			if flat[k] {
-				t = flatTree(sent.Words)
+				t = tree.NoParse(sent.Words)
 			} else {
 				t = results[0].Tree
 				results = results[1:]
@@ -320,22 +320,6 @@ func (s *parseStream) parseBatch(ctx context.Context, words [][]string) ([]*pars
 		s.abandoned = true
 		return nil, errAbandoned
 	}
-}
-
-// noParse is the tag and only label of flatTree.
-const noParse = "NOPARSE"
-
-// flatTree is what parse writes for a sentence it refuses to parse (too
-// long): its words, each tagged NOPARSE, under the root alone, as
-// disco-dop writes a sentence it cannot parse. The output then still has
-// a tree per input sentence, so that eval scores it, counting its
-// constituents as missed.
-func flatTree(words []string) *tree.Tree {
-	t := &tree.Tree{Tokens: make([]tree.Token, len(words))}
-	for i, w := range words {
-		t.Tokens[i] = tree.Token{Word: w, Tag: noParse, Parent: tree.Root}
-	}
-	return t
 }
 
 // chooseScorer sets up the scorer of --backend, sized from the first batch

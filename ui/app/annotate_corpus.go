@@ -215,17 +215,12 @@ func (a *App) AnnCancelImport() {
 func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.Corpus, *ImportProgress) string) {
 	f, err := treebank.FormatOf(name)
 	if err != nil {
-		f = sniffFormat(data)
-		if f == treebank.Unknown && bytes.Contains(data[:min(len(data), 4096)], []byte("<corpus")) {
-			f = treebank.TigerXML
-		}
+		f, err = sniffFormat(name, data)
 	}
 	p := &ImportProgress{Name: name, Total: int64(len(data)), Second: second}
 	a.update(func() { a.Annotate.Import, a.Annotate.Msg, a.Annotate.Err = p, "importing "+name+"…", "" })
-	if f == treebank.Unknown {
-		a.update(func() {
-			p.Done, p.Err = true, name+": not a treebank this app reads (export, discbracket, TIGER-XML or PTB)"
-		})
+	if err != nil {
+		a.update(func() { p.Done, p.Err = true, err.Error() })
 		return
 	}
 	// The page runs between work slices, and shows the progress at most

@@ -2,8 +2,10 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -68,27 +70,97 @@ func (a *App) ExportView(id, format string) {
 }
 
 // ExportAll offers every parse of the treebank (in sentence order) as a
-// discbracket or export file; sentences not parsed yet are left out and
-// counted in the notice.
+// discbracket or export file, as discspan parse writes one for the same
+// file, so that discspan eval scores it against the file: a sentence that
+// could not be parsed (too long) gets a flat tree (tree.NoParse), and in
+// discbracket a sentence that could not be read, or whose parse the format
+// cannot hold, a blank line. Sentences not parsed yet are left out; the
+// notice counts what was left out or written flat.
 func (a *App) ExportAll(format string) {
 	b := a.Bank
 	if b == nil {
 		return
 	}
-	var trees []*tree.Tree
-	for _, p := range b.Pred {
-		if p != nil {
-			trees = append(trees, p.Tree)
-		}
+	var f treebank.Format
+	switch format {
+	case FormatDiscbracket:
+		f = treebank.Discbracket
+	case FormatExport:
+		f = treebank.Export
+	default:
+		a.noteErr(fmt.Sprintf("cannot write trees as %q", format))
+		return
 	}
-	if len(trees) == 0 {
+	if b.Parsed == 0 && !slices.ContainsFunc(b.PredErr, func(e string) bool { return e != "" }) {
 		a.noteErr("no parses yet: parse the sentences first")
 		return
 	}
-	data, err := treesBytes(trees, format)
-	a.save(fmt.Sprintf("%s.%s.%s", stem(b.Name), b.Variant, format), "text/plain", data, err)
-	if err == nil && len(trees) < b.Len() {
-		a.Notice += fmt.Sprintf(" (%d of %s: the others are not parsed yet)", len(trees), Count(b.Len(), "sentence"))
+	var buf bytes.Buffer
+	w := treebank.NewWriter(&buf, f)
+	defer w.Discard()
+	var notParsed, flat, unwritable int
+	var firstUnwritable string
+	skipped := b.skipped
+	blanks := func(upTo int) error { // the unreadable trees before sentence upTo
+		for len(skipped) > 0 && skipped[0] <= upTo {
+			skipped = skipped[1:]
+			if err := w.Blank(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	err := func() error {
+		for i, gold := range b.Gold {
+			if err := blanks(i); err != nil {
+				return err
+			}
+			t := (*tree.Tree)(nil)
+			switch p := b.Pred[i]; {
+			case p != nil:
+				t = p.Tree
+			case b.PredErr[i] != "":
+				t = tree.NoParse(gold.Words())
+				t.ID = gold.ID
+				flat++
+			default:
+				notParsed++
+				continue
+			}
+			err := w.Write(t)
+			var we *treebank.WriteError
+			if errors.As(err, &we) {
+				unwritable++
+				if firstUnwritable == "" {
+					firstUnwritable = fmt.Sprintf("sentence %d: %v", i+1, we.Err)
+				}
+				err = w.Blank()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := blanks(len(b.Gold)); err != nil {
+			return err
+		}
+		return w.Flush()
+	}()
+	a.save(fmt.Sprintf("%s.%s.%s", stem(b.Name), b.Variant, format), "text/plain", buf.Bytes(), err)
+	if err != nil {
+		return
+	}
+	var notes []string
+	if notParsed > 0 {
+		notes = append(notes, fmt.Sprintf("%d of %s not parsed yet, left out", notParsed, Count(b.Len(), "sentence")))
+	}
+	if flat > 0 {
+		notes = append(notes, fmt.Sprintf("%s that could not be parsed written flat (NOPARSE)", Count(flat, "sentence")))
+	}
+	if unwritable > 0 {
+		notes = append(notes, fmt.Sprintf("%s left out that %s cannot hold (%s)", Count(unwritable, "parse"), format, firstUnwritable))
+	}
+	if len(notes) > 0 {
+		a.Notice += " (" + strings.Join(notes, "; ") + ")"
 	}
 }
 

@@ -19,6 +19,7 @@ type Job struct {
 	start  time.Time
 	cancel context.CancelFunc
 	parse  bool // a parse of the text box's sentence (ParseNow)
+	bank   bool // a parse of the treebank's sentences (parseBank)
 }
 
 // Percent is a batch's progress in percent.
@@ -72,6 +73,7 @@ func (a *App) finishJob(j *Job) {
 	j.cancel()
 	if a.Job == j {
 		a.Job = nil
+		a.bankJobDone()
 	}
 }
 

@@ -328,6 +328,7 @@ func (a *App) load(ctx context.Context, gen int) {
 		a.setPhase(PhaseReady, "")
 		a.Model.Info = info
 		a.Model.ReadyAt = a.plat.Since()
+		a.bankModelReady()
 	})
 	if !fromCache {
 		a.dropUnlistedWeights(list)

@@ -141,7 +141,7 @@ func (a *App) labels() []string {
 // is done; it names the variants that would fit, if any.
 func (a *App) checkBudget(n int, v decode.Variant) error {
 	if n > tree.DefaultMaxWords {
-		return fmt.Errorf("%d words are too many: the app parses sentences of at most %d words (split the text into sentences): %w",
+		return fmt.Errorf("%d words are too many: the app parses sentences of at most %d words, whatever the variant: %w",
 			n, tree.DefaultMaxWords, decode.ErrTooLong)
 	}
 	labels := len(a.labels())
@@ -203,7 +203,10 @@ func (a *App) ParseNow() {
 	for _, v := range variants {
 		if err := a.checkBudget(len(words), v); err != nil {
 			a.clearParse()
-			a.Parse.Err = err.Error()
+			a.Parse.Err = describeParseError(err, len(words))
+			if len(words) > tree.DefaultMaxWords {
+				a.Parse.Err += " (split the text into sentences)"
+			}
 			return
 		}
 	}
@@ -288,7 +291,9 @@ func describeParseError(err error, n int) string {
 	case errors.Is(err, context.Canceled):
 		return "cancelled"
 	case errors.Is(err, decode.ErrTooLong):
-		return fmt.Sprintf("the sentence (%d words) is too long for this variant in the browser: %v", n, err)
+		// The message says why already; ErrTooLong's own words, added
+		// at its end, say it again.
+		return strings.TrimSuffix(err.Error(), ": "+decode.ErrTooLong.Error())
 	}
 	return err.Error()
 }

@@ -3,7 +3,11 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -20,8 +24,8 @@ type Bank struct {
 	Name   string
 	Format treebank.Format
 	Gold   []*tree.Tree
-	// ReadErr lists the sentences that could not be read (the others are
-	// there).
+	// ReadErr says which sentences could not be read (how many, and the
+	// first of them with file and line); the others are there.
 	ReadErr string
 	// Index is the sentence shown.
 	Index int
@@ -41,6 +45,32 @@ type Bank struct {
 	GoldView, PredView *TreeView
 
 	ev *eval.Evaluator // accumulates the parsed sentences
+	// skipped holds, for each tree that could not be read, how many trees
+	// were read before it: a download in discbracket keeps a blank line in
+	// its place, as discspan parse does, so that it lines up with the file.
+	skipped []int
+	// model is the model load (App.loadGen) of the parses: a model or
+	// backend change drops them.
+	model int
+	// pending is set when the sentence shown waits for its parse (the
+	// model loads, or another job runs).
+	pending bool
+}
+
+// maxReadErrNamed is how many unreadable sentences ReadErr names.
+const maxReadErrNamed = 3
+
+// Refused counts the sentences that could not be parsed (too long): the
+// corpus score counts their constituents as missed, as discspan eval does
+// with discspan parse's flat trees.
+func (b *Bank) Refused() int {
+	n := 0
+	for _, e := range b.PredErr {
+		if e != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Len is the number of sentences.
@@ -53,42 +83,87 @@ func (b *Bank) Current() *eval.SentenceResult { return b.Sent[b.Index] }
 func (b *Bank) CurrentErr() string { return b.PredErr[b.Index] }
 
 // readBank reads a treebank of the given name (its extension picks the
-// format, else the content does).
+// format, else the content does), to its end: a sentence that cannot be
+// read is left out, counted and, the first few, named in ReadErr.
 func readBank(name string, data []byte) (*Bank, error) {
 	f, err := treebank.FormatOf(name)
 	if err != nil {
-		f = sniffFormat(data)
-	}
-	if f == treebank.Unknown {
-		return nil, fmt.Errorf("%s: not a treebank this app reads (NEGRA export with #BOS lines, or discbracket trees with index=word leaves)", name)
-	}
-	trees, err := treebank.ReadAll(bytes.NewReader(data), name, f)
-	if len(trees) == 0 {
-		if err == nil {
-			err = fmt.Errorf("%s: no trees", name)
+		if f, err = sniffFormat(name, data); err != nil {
+			return nil, err
 		}
-		return nil, err
 	}
-	b := &Bank{Name: name, Format: f, Gold: trees}
-	if err != nil {
-		b.ReadErr = err.Error()
+	r := treebank.NewReader(bytes.NewReader(data), name, f)
+	b := &Bank{Name: name, Format: f}
+	var bad []string
+	for {
+		t, err := r.Next()
+		var te *treebank.Error
+		switch {
+		case err == io.EOF:
+		case errors.As(err, &te):
+			if len(bad) < maxReadErrNamed {
+				bad = append(bad, te.Error())
+			} else {
+				bad = append(bad, "")
+			}
+			if te.Tree {
+				b.skipped = append(b.skipped, len(b.Gold))
+			}
+			continue
+		case err != nil:
+			return nil, err
+		default:
+			b.Gold = append(b.Gold, t)
+			continue
+		}
+		break
+	}
+	if len(b.Gold) == 0 {
+		if len(bad) > 0 {
+			return nil, errors.New(bad[0])
+		}
+		return nil, fmt.Errorf("%s: no trees", name)
+	}
+	if len(bad) > 0 {
+		named := slices.DeleteFunc(slices.Clone(bad), func(s string) bool { return s == "" })
+		b.ReadErr = fmt.Sprintf("%s could not be read and %s left out: %s", Count(len(bad), "part"), pick(len(bad) == 1, "is", "are"), strings.Join(named, "; "))
+		if len(bad) > len(named) {
+			b.ReadErr += fmt.Sprintf(" (and %d more)", len(bad)-len(named))
+		}
 	}
 	b.reset(decode.N3)
 	return b, nil
 }
 
-// sniffFormat guesses a treebank's format from its content.
-func sniffFormat(data []byte) treebank.Format {
+// pick returns a when cond holds, else b.
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
+
+// discbracketLeaf matches a discbracket leaf ("(n 3=word)"): an index, "="
+// and a word, which a PTB tree's labels ("NP-SBJ=1") do not start with.
+var discbracketLeaf = regexp.MustCompile(`[( ]\d+=[^\s()]`)
+
+// sniffFormat guesses the format of a treebank that has no extension the
+// readers know from its content, or says why it cannot be read.
+func sniffFormat(name string, data []byte) (treebank.Format, error) {
 	s := string(data[:min(len(data), 4096)])
 	switch {
+	case strings.HasPrefix(s, "\xff\xfe") || strings.HasPrefix(s, "\xfe\xff") || len(s) >= 2 && (s[0] == 0) != (s[1] == 0):
+		return treebank.Unknown, fmt.Errorf("%s is in UTF-16: save it as UTF-8 first", name)
 	case strings.Contains(s, "#BOS"):
-		return treebank.Export
-	case strings.Contains(s, "=") && strings.Contains(s, "("):
-		return treebank.Discbracket
+		return treebank.Export, nil
+	case strings.Contains(s, "<?xml") || strings.Contains(s, "<corpus"):
+		return treebank.TigerXML, nil
+	case discbracketLeaf.MatchString(s):
+		return treebank.Discbracket, nil
 	case strings.Contains(s, "("):
-		return treebank.PTB
+		return treebank.PTB, nil
 	}
-	return treebank.Unknown
+	return treebank.Unknown, fmt.Errorf("%s: not a treebank this app reads (NEGRA export with #BOS lines, discbracket trees with index=word leaves, TIGER-XML, or bracketed PTB trees); to parse plain text, paste it in the Sentence tab", name)
 }
 
 // reset drops the parses and sets the variant.
@@ -100,17 +175,58 @@ func (b *Bank) reset(v decode.Variant) {
 	b.ev = eval.NewEvaluator(eval.ProperPrm())
 }
 
-// OpenBank opens a treebank from its bytes and shows its first sentence.
+// OpenBank opens a treebank from its bytes and shows its first sentence;
+// a job on the treebank open before stops. The variant is the one chosen
+// in this tab last, else the Sentence tab's.
 func (a *App) OpenBank(name string, data []byte) {
 	b, err := readBank(name, data)
 	if err != nil {
 		a.noteErr(err.Error())
 		return
 	}
+	a.stopBankJob()
 	b.Variant = a.Parse.Variant
+	if a.Bank != nil {
+		b.Variant = a.Bank.Variant
+	}
+	b.model = a.loadGen
 	a.Bank, a.Tab = b, TabTreebank
 	a.note("")
 	a.BankGo(0)
+}
+
+// stopBankJob stops a job on the treebank (the caller replaces what it
+// works on): its results are dropped as they come, and the next job can
+// start at once.
+func (a *App) stopBankJob() {
+	if a.Job != nil && a.Job.bank {
+		a.Job.cancel()
+		a.Job = nil
+	}
+}
+
+// bankModelReady is told that a model load is ready: parses made with
+// another model go (a corpus score mixing two models would mean
+// nothing), and the sentence shown is parsed with this one.
+func (a *App) bankModelReady() {
+	b := a.Bank
+	if b == nil {
+		return
+	}
+	if b.model != a.loadGen {
+		b.reset(b.Variant)
+		b.model = a.loadGen
+	}
+	a.BankGo(b.Index)
+}
+
+// bankJobDone is told that a job ended: a sentence shown meanwhile, which
+// waited for it, is parsed now.
+func (a *App) bankJobDone() {
+	if b := a.Bank; b != nil && b.pending && a.Job == nil && a.Model.Ready() {
+		b.pending = false
+		a.BankGo(b.Index)
+	}
 }
 
 // PasteBank opens pasted treebank text.
@@ -141,9 +257,10 @@ func (a *App) OpenFiles(files js.Value) {
 // those made with another).
 func (a *App) SetBankVariant(name string) {
 	v, err := decode.ParseVariant(name)
-	if err != nil || a.Bank == nil || v == a.Bank.Variant || a.Job != nil {
+	if err != nil || a.Bank == nil || v == a.Bank.Variant {
 		return
 	}
+	a.stopBankJob() // its parses would be the other variant's
 	a.Bank.reset(v)
 	a.BankGo(a.Bank.Index)
 }
@@ -198,17 +315,25 @@ func (a *App) BankParseAll() {
 // parseBank parses the sentences todo in the background, publishing each
 // parse as it comes.
 func (a *App) parseBank(todo []int, batch bool) {
+	b := a.Bank
+	if a.Job != nil && a.Job.bank && a.Job.Total == 0 {
+		a.stopBankJob() // another sentence shown: this one now
+	}
 	if !a.Model.Ready() || a.Job != nil {
+		// Parsed when the model is ready (bankModelReady) or the job
+		// ends (bankJobDone); a batch running parses it in its turn.
+		b.pending = !batch && (a.Job == nil || !a.Job.bank)
 		return
 	}
-	b := a.Bank
-	v := b.Variant
+	b.pending = false
+	v, gen := b.Variant, a.loadGen
 	what := fmt.Sprintf("parsing sentence %d with %s", todo[0]+1, v)
 	total := 0
 	if batch {
 		what, total = fmt.Sprintf("parsing %s with %s", Count(len(todo), "sentence"), v), len(todo)
 	}
 	ctx, job := a.startJob(what, total)
+	job.bank = true
 	go func() {
 		defer a.update(func() { a.finishJob(job) })
 		for k, i := range todo {
@@ -218,7 +343,7 @@ func (a *App) parseBank(todo []int, batch bool) {
 				return
 			}
 			a.update(func() {
-				if a.Bank != b || b.Variant != v {
+				if a.Bank != b || b.Variant != v || b.model != gen || a.loadGen != gen {
 					return
 				}
 				job.Done = k + 1
@@ -241,16 +366,26 @@ func (a *App) parseGold(ctx context.Context, gold *tree.Tree, v decode.Variant) 
 // redraws when it is the sentence shown.
 func (a *App) storeParse(i int, p *parser.Parse, err error) {
 	b := a.Bank
+	if errors.Is(err, context.Canceled) {
+		return // not parsed: parsed again when shown, or by Parse all
+	}
 	if err != nil {
 		b.PredErr[i] = describeParseError(err, b.Gold[i].Len())
+		// Scored as discspan parse's output scores it: a flat tree, its
+		// constituents missed, so that the corpus line agrees with
+		// discspan eval on the downloaded parses.
+		if _, err := b.ev.Add(b.Gold[i], tree.NoParse(b.Gold[i].Words())); err == nil {
+			s := b.ev.Summary()
+			b.Summary = &s
+		}
 	} else {
 		p.Tree.ID = b.Gold[i].ID
-		b.Pred[i] = p
-		b.Parsed++
 		if r, err := b.ev.Add(b.Gold[i], p.Tree); err == nil {
 			r.Index = i
-			b.Sent[i] = &r
-			b.Summary = &b.ev.Result().All
+			b.Pred[i], b.Sent[i] = p, &r
+			b.Parsed++
+			s := b.ev.Summary()
+			b.Summary = &s
 		} else {
 			b.PredErr[i] = "evaluation: " + err.Error()
 		}

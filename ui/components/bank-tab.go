@@ -76,8 +76,12 @@ func (c *BankTab) corpusScore() string {
 	if s == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d of %s parsed with %s: F1 %.2f (P %.2f, R %.2f), discontinuous F1 %.2f, exact %.2f%%, POS %.2f%%",
-		b.Parsed, app.Count(b.Len(), "sentence"), b.Variant, s.F1, s.Precision, s.Recall, s.DiscF1, s.Exact, s.POSAccuracy)
+	refused := ""
+	if n := b.Refused(); n > 0 {
+		refused = fmt.Sprintf(" (and %d that could not be parsed, scored as flat trees)", n)
+	}
+	return fmt.Sprintf("%d of %s parsed with %s%s: F1 %.2f (P %.2f, R %.2f), discontinuous F1 %.2f, exact %.2f%%, POS %.2f%%",
+		b.Parsed, app.Count(b.Len(), "sentence"), b.Variant, refused, s.F1, s.Precision, s.Recall, s.DiscF1, s.Exact, s.POSAccuracy)
 }
 
 // variants are the decoder variants' names.
