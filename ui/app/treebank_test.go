@@ -220,3 +220,41 @@ func TestBankDownloadsLikeTheCLI(t *testing.T) {
 		t.Errorf("%d trees (%v), notice %q", len(trees), err, a.Notice)
 	}
 }
+
+// TestBankSniffsFormats: pasted trees are read in the format their text
+// shows: TIGER-XML, PTB (labels with "=" too), discbracket; a UTF-16 file
+// is told to be saved as UTF-8, plain text where to go.
+func TestBankSniffsFormats(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	a, env := start(t, plat, app.Options{})
+	tiger := `<?xml version="1.0" encoding="UTF-8"?>
+<corpus id="c"><head></head><body><s id="s1"><graph root="s1_500"><terminals>
+<t id="s1_1" word="Hij" pos="N"/><t id="s1_2" word="slaapt" pos="N"/></terminals>
+<nonterminals><nt id="s1_500" cat="smain"><edge label="--" idref="s1_1"/><edge label="--" idref="s1_2"/></nt></nonterminals></graph></s></body></corpus>
+`
+	for _, tc := range []struct {
+		name, text string
+		format     treebank.Format
+		err        string
+	}{
+		{"TIGER-XML", tiger, treebank.TigerXML, ""},
+		{"PTB with indexed labels", "(ROOT (S (NP-SBJ=1 (N Hij)) (VP (V slaapt))))\n", treebank.PTB, ""},
+		{"discbracket", "(ROOT (smain (N 0=Hij) (N 1=slaapt)))\n", treebank.Discbracket, ""},
+		{"UTF-16", "\xff\xfe(\x00R\x00", 0, "is in UTF-16"},
+		{"plain text", "Hij slaapt.\n", 0, "paste it in the Sentence tab"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			env.Do(func() { a.Bank = nil; a.PasteBank(tc.text) })
+			env.Wait(t, "the paste", wait, func() bool { return a.Job == nil })
+			switch {
+			case tc.err != "":
+				if a.Bank != nil || !strings.Contains(a.Notice, tc.err) {
+					t.Errorf("bank %v, notice %q; want %q", a.Bank != nil, a.Notice, tc.err)
+				}
+			case a.Bank == nil || a.Bank.Format != tc.format || a.Bank.Len() != 1:
+				t.Errorf("bank %+v, notice %q; want one tree read as %v", a.Bank, a.Notice, tc.format)
+			}
+		})
+	}
+}
