@@ -71,7 +71,7 @@ func runConvert(args []string, stdout, stderr io.Writer) (err error) {
 		return nil
 	}
 	// convert reads IN twice: a named pipe is kept in a temporary file.
-	paths, names, cleanup, err := spoolStreams(rest[:1], treebank.Unknown, stderr, "discspan convert: interrupted")
+	paths, names, cleanup, err := spoolStreams(rest[:1], treebank.Unknown, signalled, stderr, "")
 	if err != nil {
 		return err
 	}

@@ -64,6 +64,15 @@ func TestNamedPipeInputs(t *testing.T) {
 	if err := <-wrote; err != nil {
 		t.Fatal(err)
 	}
+	// A pipe without an extension (a process substitution, /dev/fd/63)
+	// is read in eval's --format.
+	bare, wrote := fifo(t, dir, "bare", content)
+	if report, stderr, status := runCmd("eval", "--format", "discbracket", gold, bare); status != 0 || !strings.Contains(report, "100.00") {
+		t.Errorf("eval of a pipe without extension: status %d, %s %s", status, stderr, report)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "discspan-*")); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
@@ -121,15 +130,26 @@ func TestConvertWritesNothingOnBadTree(t *testing.T) {
 }
 
 // TestConvertInterrupted: SIGTERM while convert writes leaves OUT as it
-// was, removes the temporary file beside it and exits with status 143.
+// was, removes the temporary file beside it (and the copy of a named pipe
+// input) and exits with status 143.
 func TestConvertInterrupted(t *testing.T) {
-	dir := t.TempDir()
+	for _, pipe := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "named pipe"}[pipe], func(t *testing.T) { convertInterrupted(t, pipe) })
+	}
+}
+
+func convertInterrupted(t *testing.T, pipe bool) {
+	dir, tmp := t.TempDir(), t.TempDir()
 	content, err := os.ReadFile(dataPath(t, "train.export"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := filepath.Join(dir, "in.export")
-	if err := os.WriteFile(in, bytes.Repeat(content, 4), 0o644); err != nil {
+	if pipe {
+		var wrote <-chan error
+		in, wrote = fifo(t, dir, "in.export", bytes.Repeat(content, 4))
+		defer func() { <-wrote }()
+	} else if err := os.WriteFile(in, bytes.Repeat(content, 4), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out.discbracket")
@@ -137,6 +157,7 @@ func TestConvertInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := mainCommand("convert", in, out)
+	cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -160,7 +181,10 @@ func TestConvertInterrupted(t *testing.T) {
 	if b, _ := os.ReadFile(out); string(b) != "old\n" {
 		t.Errorf("OUT changed: %.40q", b)
 	}
-	if tmp, _ := filepath.Glob(filepath.Join(dir, ".out.discbracket.tmp-*")); len(tmp) != 0 {
-		t.Errorf("left behind: %v", tmp)
+	if left, _ := filepath.Glob(filepath.Join(dir, ".out.discbracket.tmp-*")); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "*")); len(left) != 0 {
+		t.Errorf("left in the temporary folder: %v", left)
 	}
 }

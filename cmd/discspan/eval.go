@@ -37,7 +37,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 	// eval reads its files twice (a first pass checks and counts them):
 	// standard input, or a named pipe, is kept in a temporary file
 	// meanwhile (see spoolStreams).
-	paths, names, cleanup, err := spoolStreams(rest, stdinFormat, stderr, "discspan eval: interrupted")
+	paths, names, cleanup, err := spoolStreams(rest, stdinFormat, nil, stderr, "discspan eval: interrupted")
 	if err != nil {
 		return err
 	}

@@ -19,13 +19,20 @@ func isStream(path string) bool {
 }
 
 // spoolStreams is for a command that reads its inputs twice: every input
-// that can be read only once ("-" for standard input, read as format f;
-// a named pipe) is copied into a temporary file of the same extension.
-// It returns the paths to read, the names to give them in messages (the
-// inputs as given, "standard input" for "-"), and cleanup, which removes
-// the temporary files. A signal (Ctrl-C in a pipeline) while it copies or
-// later removes them and ends the process with 128+N; note is printed.
-func spoolStreams(inputs []string, f treebank.Format, stderr io.Writer, note string) (paths, names []string, cleanup func(), err error) {
+// that can be read only once ("-" for standard input; a named pipe, a
+// process substitution such as /dev/fd/63) is copied into a temporary
+// file, named with its own extension where that names a format, else with
+// format f's (eval's --format). It returns the paths to read, the names to
+// give them in messages (the inputs as given, "standard input" for "-"),
+// and cleanup, which removes the temporary files.
+//
+// A signal (Ctrl-C in a pipeline) while it copies removes them and ends
+// the process with 128+N. With signalled nil, spoolStreams takes the
+// signals itself (printing note) and a signal later does the same; a
+// caller that handles the signals itself (convert, which stops between
+// trees and removes its own temporary files) passes its context, and
+// after the copies the temporary files go with cleanup, which it defers.
+func spoolStreams(inputs []string, f treebank.Format, signalled context.Context, stderr io.Writer, note string) (paths, names []string, cleanup func(), err error) {
 	paths, names = append([]string(nil), inputs...), append([]string(nil), inputs...)
 	var removes []func()
 	cleanup = func() {
@@ -33,7 +40,7 @@ func spoolStreams(inputs []string, f treebank.Format, stderr io.Writer, note str
 			r()
 		}
 	}
-	var signalled context.Context
+	own := signalled == nil
 	for k, name := range inputs {
 		if name != "-" && !isStream(name) {
 			continue
@@ -53,9 +60,12 @@ func spoolStreams(inputs []string, f treebank.Format, stderr io.Writer, note str
 				return nil, nil, nil, err
 			}
 			defer file.Close()
-			r, ext = file, filepath.Ext(name)
+			r = file
+			if _, err := treebank.FormatOf(name); err == nil {
+				ext = filepath.Ext(name)
+			}
 		}
-		path, remove, err := spool(r, names[k], ext, signalled)
+		path, remove, err := spool(r, names[k], ext, signalled, own)
 		if err != nil {
 			cleanup()
 			return nil, nil, nil, err
@@ -93,9 +103,9 @@ func (e *renamedError) Unwrap() error { return e.err }
 
 // spool copies r (what names it in errors) into a temporary file with
 // extension ext and returns its path and a function that removes it. A
-// signal (signalled done) while it copies or later removes the file and
-// ends the process with 128+N.
-func spool(r io.Reader, what, ext string, signalled context.Context) (path string, remove func(), err error) {
+// signal (signalled done) while it copies removes the file and ends the
+// process with 128+N; with exitLater, so does a signal after the copy.
+func spool(r io.Reader, what, ext string, signalled context.Context, exitLater bool) (path string, remove func(), err error) {
 	tmp, err := os.CreateTemp("", "discspan-stdin-*"+ext)
 	if err != nil {
 		return "", nil, fmt.Errorf("keeping %s: %w", what, err)
@@ -120,6 +130,10 @@ func spool(r io.Reader, what, ext string, signalled context.Context) (path strin
 	if err := tmp.Close(); err != nil {
 		remove()
 		return "", nil, fmt.Errorf("keeping %s: %w", what, err)
+	}
+	if !exitLater && !stop() {
+		// The signal came as the copy ended: its exit runs (or ran).
+		select {}
 	}
 	return tmp.Name(), remove, nil
 }
