@@ -1,6 +1,7 @@
-//go:build !unix
+//go:build !(linux || darwin || freebsd || dragonfly)
 
 package server
 
-// freeDisk does not know the free space here (Windows, js/wasm): no check.
+// freeDisk does not know the free space here (Windows, the other BSDs,
+// illumos, js/wasm): no check.
 func freeDisk(string) (int64, bool) { return 0, false }

@@ -71,8 +71,9 @@ type Job struct {
 }
 
 // MaxAborted is the number of times the server may end while a job runs,
-// without an epoch finishing in between, before the job fails.
-const MaxAborted = 2
+// without an epoch finishing in between, before the job fails (its data
+// kept).
+const MaxAborted = 3
 
 // EpochStat is one finished epoch of a job.
 type EpochStat struct {
@@ -107,7 +108,8 @@ type jobs struct {
 	stop context.CancelFunc
 	done chan struct{}
 
-	unlock func() // the jobs folder's lock (atomicfile.Lock)
+	unlock    func() // the jobs folder's lock (atomicfile.Lock)
+	closeOnce sync.Once
 }
 
 // Files of a job directory.
@@ -158,9 +160,11 @@ func newJobs(dir, modelsDir, device string, maxQueue, maxWords int, defaults fun
 // close stops the worker: a running job is interrupted (its checkpoint
 // written) and stays "running" on disk, to be resumed by the next server.
 func (m *jobs) close() {
-	m.stop()
-	<-m.done
-	m.unlock()
+	m.closeOnce.Do(func() {
+		m.stop()
+		<-m.done
+		m.unlock()
+	})
 }
 
 func (m *jobs) jobDir(id string) string { return filepath.Join(m.dir, id) }

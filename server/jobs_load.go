@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/discspan/discspan/internal/atomicfile"
 )
@@ -88,15 +89,22 @@ func (m *jobs) load() error {
 				j.Aborted++
 			}
 			if j.Aborted >= MaxAborted {
-				m.failLocked(j, fmt.Errorf("the server ended %d times while training this job, without stopping it (killed, or out of memory?): it is not resumed again", j.Aborted))
+				// Failed, but its data kept (a reboot and an unrelated
+				// kill look the same from here): DELETE removes it.
+				now := time.Now().UTC()
+				j.State, j.Finished = JobFailed, &now
+				j.Error = fmt.Sprintf("the server ended %d times while training this job, without stopping it (killed, or out of memory?): it is not resumed again; its upload and checkpoint are kept in the jobs folder until the job is deleted", j.Aborted)
+				if err := m.saveLocked(j); err != nil {
+					m.logf("server: job %s: %v", j.ID, err)
+				}
 				continue
 			}
 		}
-		if j.State.final() {
+		if j.State.final() && j.Aborted < MaxAborted {
 			// A server killed between a job's record saying finished
 			// and the removal of its data left that data for good.
 			m.cleanup(j.ID)
-		} else {
+		} else if !j.State.final() {
 			ids = append(ids, n)
 		}
 	}

@@ -58,3 +58,28 @@ func TestOneServerPerJobsFolder(t *testing.T) {
 		t.Errorf("the job on the next server: %+v", j)
 	}
 }
+
+// TestCloseTwiceKeepsTheLock: closing a handler a second time (discspan
+// serve closes on the signal and again on return) does not release the
+// lock of the server that took the jobs folder after it.
+func TestCloseTwiceKeepsTheLock(t *testing.T) {
+	dir := t.TempDir()
+	open := func() (*Handler, error) {
+		return New(Options{JobsDir: dir, Token: testToken, TrainDefaults: tinyTrain, Logf: t.Logf})
+	}
+	h1, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1.Close()
+	h2, err := open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h2.Close()
+	h1.Close()
+	if h3, err := open(); err == nil {
+		h3.Close()
+		t.Error("a third server took the folder the second one uses")
+	}
+}

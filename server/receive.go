@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -75,7 +74,7 @@ func uploadStatus(err error) (code, line int) {
 		return http.StatusServiceUnavailable, 0
 	case errors.Is(err, errBodyRead):
 		return http.StatusBadRequest, 0
-	case errors.Is(err, syscall.ENOSPC):
+	case diskFull(err):
 		return http.StatusInsufficientStorage, 0
 	}
 	return http.StatusInternalServerError, 0
@@ -94,7 +93,7 @@ func uploadMessage(err error, maxUpload int64) string {
 		return "the upload was too slow: timed out"
 	case errors.Is(err, errBodyRead):
 		return err.Error()
-	case errors.Is(err, syscall.ENOSPC):
+	case diskFull(err):
 		return "the server's disk is full: the upload could not be stored (try again later)"
 	}
 	// The server's own failure: its paths are for its log, not the client.

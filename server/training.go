@@ -313,8 +313,10 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request) {
 			goto wait
 		case <-r.Context().Done():
 			return
-		case <-h.jobs.done:
-			// The server stops: say so, so that a client can tell it from a
+		case <-h.jobs.ctx.Done():
+			// The server stops (asked now; the running job writes its
+			// checkpoint, which may take longer than the shutdown waits
+			// for requests): say so, so that a client can tell it from a
 			// network failure (the job resumes when the server starts
 			// again; an EventSource reconnects after the retry delay).
 			fmt.Fprint(w, "retry: 10000\nevent: shutdown\ndata: {\"reason\":\"the server is stopping; the job resumes when it starts again\"}\n\n")

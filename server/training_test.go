@@ -573,9 +573,10 @@ func TestTrainDamagedCheckpoint(t *testing.T) {
 }
 
 // TestTrainAbortedJobFails: a job the server did not stop itself (the
-// process killed, or out of memory, while it ran) is resumed once; when
-// the server ends so again without an epoch finished in between, the job
-// fails instead of bringing every later start down.
+// process killed, or out of memory, while it ran) is resumed; when the
+// server has ended so MaxAborted times without an epoch finished in
+// between, the job fails instead of bringing every later start down, its
+// data kept (a reboot looks the same) until the job is deleted.
 func TestTrainAbortedJobFails(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
 	for _, tc := range []struct {
@@ -584,7 +585,7 @@ func TestTrainAbortedJobFails(t *testing.T) {
 		want    JobState
 	}{
 		{"killed once", 0, JobDone},
-		{"killed twice", 1, JobFailed},
+		{"killed MaxAborted times", MaxAborted - 1, JobFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -611,8 +612,21 @@ func TestTrainAbortedJobFails(t *testing.T) {
 			if j.State != tc.want {
 				t.Errorf("state %s (%s), want %s", j.State, j.Error, tc.want)
 			}
-			if tc.want == JobFailed && !strings.Contains(j.Error, "not resumed again") {
-				t.Errorf("error %q", j.Error)
+			if tc.want == JobFailed {
+				if !strings.Contains(j.Error, "not resumed again") {
+					t.Errorf("error %q", j.Error)
+				}
+				for _, f := range []string{jobTrain, jobOut + ".ckpt"} {
+					if _, err := os.Stat(filepath.Join(dir, id, f)); err != nil {
+						t.Errorf("the failed job's %s: %v", f, err)
+					}
+				}
+				if resp, b := do(t, http.MethodDelete, srv2.URL+JobsPath+"/"+id, testToken, "", nil); resp.StatusCode != http.StatusOK {
+					t.Errorf("DELETE: %s %s", resp.Status, b)
+				}
+				if _, err := os.Stat(filepath.Join(dir, id)); err == nil {
+					t.Error("the deleted job's folder is left")
+				}
 			}
 			if tc.want == JobDone && j.Aborted != 0 {
 				t.Errorf("aborted %d after an epoch finished, want 0", j.Aborted)
