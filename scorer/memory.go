@@ -45,3 +45,18 @@ func (f *fallback) InferenceBytes(n int, out int64) int64 {
 	}
 	return cpu
 }
+
+// InferenceBytes implements Sized: the recorded scorer's, whose results
+// the Recorder keeps besides (Recorded).
+func (r *Recorder) InferenceBytes(n int, out int64) int64 {
+	return InferenceBytes(r.Scorer, n, out)
+}
+
+// InferenceBytes implements Sized: a copy of a recorded result (with
+// Copy), else nothing new.
+func (r *Replay) InferenceBytes(n int, out int64) int64 {
+	if r.Copy {
+		return out
+	}
+	return 0
+}

@@ -219,7 +219,9 @@ func readCheckpointFile(path string) (*checkpoint, error) {
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<20)
 	magic := make([]byte, len(checkpointMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || (string(magic) != checkpointMagic && string(magic) != checkpointMagicV1) {
+	if _, err := io.ReadFull(r, magic); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("train: checkpoint %s: %w", path, err) // the disk's, not the file's
+	} else if err != nil || (string(magic) != checkpointMagic && string(magic) != checkpointMagicV1) {
 		return nil, fmt.Errorf("train: checkpoint %s: not a discspan training checkpoint", path)
 	}
 	if string(magic) == checkpointMagic {

@@ -42,16 +42,46 @@ func evaluateWords(ctx context.Context, m *network.Model, v *network.Vocab, word
 	return parseAndScore(ctx, p, words, gold, variant, workers)
 }
 
+// Unparsable returns the indexes of the sentences of words that p
+// refuses before parsing (CheckWords, CheckFits: too long for the word
+// limit or for the memory budget with variant).
+func Unparsable(p *parser.Parser, words [][]string, variant decode.Variant) []int {
+	var out []int
+	for i, w := range words {
+		if p.CheckWords(w) != nil || p.CheckFits(len(w), variant) != nil {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// parseAndScore parses words and scores the parses against gold. A
+// sentence the parser refuses (Unparsable) is scored as discspan parse
+// writes it, a flat tree (tree.NoParse) whose constituents count as
+// missed, rather than failing the evaluation (and a training run after an
+// epoch's work).
 func parseAndScore(ctx context.Context, p *parser.Parser, words [][]string, gold []*tree.Tree, variant decode.Variant, workers int) (*eval.Result, error) {
 	pc := *p
 	pc.Decode.Context = ctx
-	results, err := pc.ParseBatch(words, variant, workers)
+	cand := make([]*tree.Tree, len(words))
+	refused := Unparsable(&pc, words, variant)
+	for _, i := range refused {
+		cand[i] = tree.NoParse(words[i])
+	}
+	var todo []int
+	var batch [][]string
+	for i, w := range words {
+		if cand[i] == nil {
+			todo = append(todo, i)
+			batch = append(batch, w)
+		}
+	}
+	results, err := pc.ParseBatch(batch, variant, workers)
 	if err != nil {
 		return nil, fmt.Errorf("train: parsing dev data: %w", err)
 	}
-	cand := make([]*tree.Tree, len(results))
-	for i, r := range results {
-		cand[i] = r.Tree
+	for k, r := range results {
+		cand[todo[k]] = r.Tree
 	}
 	res, err := eval.Evaluate(gold, cand, eval.ProperPrm())
 	if err != nil {

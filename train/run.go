@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/internal/atomicfile"
 	"github.com/discspan/discspan/internal/cli"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/parser"
 )
 
 // Run trains a model as the options say (see the package documentation) and
@@ -336,6 +338,11 @@ func (t *trainer) logStart() {
 	}
 	if t.set.Dev != "" {
 		t.logf("dev: %s: %d sentences, %d words", t.set.Dev, s.DevSents, s.DevWords)
+		if p, err := parser.New(t.model, t.data.vocab); err == nil {
+			if n := len(Unparsable(p, t.data.devWords, DevVariant)); n > 0 {
+				t.logf("dev: %d sentences are longer than the parser takes (%d words, or a 1 GiB memory budget with this network): they are scored as unparsed, their constituents missed", n, tree.DefaultMaxWords)
+			}
+		}
 	}
 	if t.set.Folds > 0 {
 		t.logf("fold %d of %d held out; the counts below are of the whole file", t.set.HoldOut, t.set.Folds)

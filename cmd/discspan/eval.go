@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,12 +150,15 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 // give: `parse --format export | eval GOLD -` would otherwise fail on the
 // first line without saying why.
 func checkStdinFormat(path string, f treebank.Format) error {
-	data, err := os.ReadFile(path)
+	file, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		line = strings.TrimSpace(strings.TrimPrefix(line, "\uFEFF"))
+	defer file.Close()
+	sc := bufio.NewScanner(file) // the first lines only, not the whole input
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(strings.TrimPrefix(sc.Text(), "\uFEFF"))
 		if line == "" {
 			continue
 		}

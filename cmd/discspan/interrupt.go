@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 )
 
@@ -29,7 +30,9 @@ func (e *signalError) exitStatus() int {
 // or SIGHUP (a closed terminal) cancels, with a *signalError as its cause
 // (context.Cause); note is then printed on stderr, and a second signal
 // ends the process at once. release undoes it (call it when the work is
-// over); the note is printed by then if it is printed at all.
+// over; calling it again does nothing); the note is printed by then if it
+// is printed at all, and context.Cause(ctx) is then the signal's
+// *signalError when one came.
 func onInterrupt(stderr io.Writer, note string) (ctx context.Context, release func()) {
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -45,10 +48,13 @@ func onInterrupt(stderr io.Writer, note string) (ctx context.Context, release fu
 		case <-done:
 		}
 	}()
+	var once sync.Once
 	return ctx, func() {
-		close(done) // before Stop: the goroutine then sees done only
-		<-finished
-		signal.Stop(signals)
-		cancel(nil)
+		once.Do(func() {
+			close(done) // before Stop: the goroutine then sees done only
+			<-finished
+			signal.Stop(signals)
+			cancel(nil)
+		})
 	}
 }

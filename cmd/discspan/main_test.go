@@ -589,6 +589,7 @@ func TestTrainCommandConfig(t *testing.T) {
 		"huge.json":     {`{"word_dim": 100000000}`, "word_dim = 100000000 is implausibly large"},
 		"chars.json":    {`{"max_chars": 70000}`, "max_chars = 70000 is implausibly large"},
 		"params.json":   {`{"word_dim": 60000, "lstm1_hidden": 60000}`, "parameters"},
+		"trailing.json": {`{"char_dim": 48} {"word_dim": 1}`, "text after the configuration"},
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(tc.body), 0o644)

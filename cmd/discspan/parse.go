@@ -24,7 +24,7 @@ import (
 const parseChunk = 128
 
 func runParse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export|tigerxml] [--max-words N] [--backend cpu|webgpu|auto]", stdout)
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export|tigerxml] [--max-words N] [--max-mb MB] [--backend cpu|webgpu|auto]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default, or -: standard input)")
@@ -34,6 +34,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	output := fs.String("output", "", "output file (default, or -: standard output)")
 	workers := fs.Int("workers", 0, "parallel workers (default: all cores)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence parsed, in words (longer ones are refused; -1: no limit)")
+	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "memory budget in MiB of one sentence's parse (the network's outputs and work memory, the scores, the chart); a sentence over it is refused")
 	backend := fs.String("backend", backendCPU, "what scores the spans: cpu (the CPU reference), webgpu (WebGPU on any adapter, software ones included) or auto (WebGPU on a hardware adapter, else the CPU); WebGPU only after its self-check agrees with the CPU, else the CPU scores (standard error says which, and why)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -41,6 +42,9 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := cmp.Or(checkWorkers(*workers), checkMaxWords(*maxWords, false)); err != nil {
 		return err
+	}
+	if *maxMB < 1 || *maxMB > maxChartMB {
+		return fmt.Errorf("%w: --max-mb %d: want a budget of 1 to %d MiB", errUsage, *maxMB, maxChartMB)
 	}
 	// "-" is standard input and output, as for eval (not files named -).
 	if *input == "-" {
@@ -96,6 +100,7 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	p.MaxWords = *maxWords
+	p.Decode.MaxBytes = *maxMB << 20
 	p.Decode.Progress = decodeProgress(stderr, v, parseProgressEvery, time.Now)
 	mode := cli.TextModeOf(*tokenized)
 	if *splitLines {
@@ -127,10 +132,12 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if ctx.Err() != nil {
-		// Interrupted while the last batch was parsed: the output is
-		// whole, but the exit status still says that a signal came.
-		return fmt.Errorf("%w after every sentence was parsed", context.Cause(ctx))
+	release() // no signal is taken after this: one now ends the process
+	if sig, ok := context.Cause(ctx).(*signalError); ok {
+		// Interrupted while the last batch was parsed, or just after:
+		// the output is whole, but the exit status still says that a
+		// signal came.
+		return fmt.Errorf("%w after every sentence was parsed", sig)
 	}
 	refused := in.Refused()
 	refused.Join(s.refused)
@@ -191,9 +198,11 @@ func (s *parseStream) run(ctx context.Context, in *cli.Input, out *treebank.Writ
 	batches := in.Batches(parseChunk)
 	defer batches.Stop()
 	// Bytes of a file read; sentences of a pipe, whose size is unknown.
-	bar := cli.NewProgress(-1, "sentences parsed")
+	var bar *cli.Progress
 	if in.Size() > 0 {
 		bar = cli.NewByteProgress(in.Size(), "parsing")
+	} else {
+		bar = cli.NewProgress(-1, "sentences parsed")
 	}
 	defer bar.Finish()
 	done := 0 // sentences read and written

@@ -96,6 +96,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		if err := dec.Decode(&c); err != nil {
 			return fmt.Errorf("%s: %w", *configPath, err)
 		}
+		if _, err := dec.Token(); err != io.EOF {
+			return fmt.Errorf("%s: text after the configuration's JSON object", *configPath)
+		}
 		// Sizes checked now, with the preset's placeholder vocabulary
 		// (checked again with the treebank's), before anything is read.
 		if err := c.Validate(); err != nil {
