@@ -111,7 +111,7 @@ func keepAnnotation(env vugu.EventEnv, a *app.App) (stop func()) {
 	onUnload := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		// Answer first, without the lock: taking it may block, and the
 		// handler then returns to the browser at once.
-		if a.AnnUnsavedNow() && len(args) > 0 {
+		if (a.AnnUnsavedNow() || a.BankBatchRunningNow()) && len(args) > 0 {
 			args[0].Call("preventDefault")
 			args[0].Set("returnValue", "") // older browsers ask only with it set
 		}

@@ -101,6 +101,9 @@ type App struct {
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool
+	// bankBatch is the treebank tab's "Parse all" job while it runs
+	// (read without the lock by the page's beforeunload handler).
+	bankBatch atomic.Pointer[Job]
 	// hidden is set while the page is hidden (SetPageHidden).
 	hidden atomic.Bool
 }

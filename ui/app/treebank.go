@@ -235,6 +235,11 @@ func (a *App) bankModelReady() {
 	a.BankGo(b.Index)
 }
 
+// BankBatchRunningNow reports whether "Parse all" runs, read without the
+// lock: for the page's beforeunload handler, which asks before a reload
+// or a close throws the batch's work away.
+func (a *App) BankBatchRunningNow() bool { return a.bankBatch.Load() != nil }
+
 // bankJobDone is told that a job ended: a sentence shown meanwhile, which
 // waited for it, is parsed now.
 func (a *App) bankJobDone() {
@@ -349,8 +354,14 @@ func (a *App) parseBank(todo []int, batch bool) {
 	}
 	ctx, job := a.startJob(what, total)
 	job.bank = true
+	if batch {
+		a.bankBatch.Store(job)
+	}
 	go func() {
-		defer a.update(func() { a.finishJob(job) })
+		defer a.update(func() {
+			a.bankBatch.CompareAndSwap(job, nil) // not a batch started since
+			a.finishJob(job)
+		})
 		for k, i := range todo {
 			gold := b.Gold[i]
 			p, err := a.parseGold(ctx, gold, v)

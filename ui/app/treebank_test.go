@@ -154,6 +154,9 @@ func TestBankNewFileDuringBatch(t *testing.T) {
 	env.Do(a.BankParseAll)
 	eng.release(2)
 	env.Wait(t, "two parses of the batch", wait, func() bool { return a.Bank.Parsed == 3 })
+	if !a.BankBatchRunningNow() {
+		t.Error("the page would not ask before a reload during Parse all")
+	}
 	asked := eng.asked.Load()
 	env.Do(func() { a.OpenBank("two.discbracket", bankOf(t, 4)) })
 	eng.gated.Store(false)
@@ -161,6 +164,9 @@ func TestBankNewFileDuringBatch(t *testing.T) {
 	env.Wait(t, "the new file's first parse", wait, func() bool { return a.Job == nil && a.Bank.Name == "two.discbracket" && a.Bank.Parsed == 1 })
 	if n := eng.asked.Load() - asked; n > 3 {
 		t.Errorf("%d parses asked after the new file opened: the old batch went on", n)
+	}
+	if a.BankBatchRunningNow() {
+		t.Error("the page would still ask before a reload, with no batch running")
 	}
 }
 
