@@ -18,11 +18,9 @@ func (c Config) InferenceBytes(n int) int64 {
 	}
 	n64 := int64(n)
 	rows := n64*int64(c.MaxChars+2) + 2*3
-	// Besides the float32 values, the bookkeeping (measured, with a
-	// margin: the runtime's own allocations vary by some 100 KB between
-	// runs): character ids, the map that reads repeated words once, the
-	// packings.
-	books := 1<<20 + 8*(2*rows+256*(n64+2))
+	// Besides the float32 values, the bookkeeping (measured): character
+	// ids, the map that reads repeated words once, the packings.
+	books := 256<<10 + 8*(2*rows+256*(n64+2))
 	work := c.inferenceWork(n64, rows)
 	work += work / reserveSlack // the room the arena adds (reserve)
 	return decode.ScoreBytes(n, c.Labels) + 4*n64*int64(c.Tags) + 4*work + books

@@ -25,6 +25,10 @@ func longWords(c Config, n, extra int, seed uint64) Input {
 	return in
 }
 
+// runtimeNoise is what the runtime may allocate of its own while a test
+// measures an allocation (TotalAlloc counts every goroutine's).
+const runtimeNoise = 512 << 10
+
 // TestInferenceBytes: the work memory the forward pass takes from its
 // arena for one sentence is at most the bound inferenceWork gives (exact
 // for distinct words), and a whole Forward of a model that has prepared
@@ -71,7 +75,9 @@ func TestInferenceBytes(t *testing.T) {
 		}
 		got, limit := int64(after.TotalAlloc-before.TotalAlloc), c.InferenceBytes(tc.n)
 		t.Logf("%d words: Forward allocated %d KiB, InferenceBytes %d KiB (scores %d KiB)", tc.n, got>>10, limit>>10, decode.ScoreBytes(tc.n, c.Labels)>>10)
-		if got > limit || tc.tight && got < limit*85/100 {
+		// The runtime allocates a little of its own in the meantime (up
+		// to some 200 KB, varying between runs): allowed beyond the bound.
+		if got > limit+runtimeNoise || tc.tight && got < limit*85/100 {
 			t.Errorf("%d words: Forward allocated %d bytes, InferenceBytes %d", tc.n, got, limit)
 		}
 		runtime.KeepAlive(out)

@@ -183,7 +183,7 @@ func longDistinctWords(n int) []string {
 // TestBudgetCountsTheNetwork: the memory budget covers what the network
 // allocates, not only the scores and the chart. Scoring a sentence with an
 // ensemble of two models allocates at most NeedBytes' Scoring (and at
-// least 70% of it: the bound is tight); a budget that holds the scores and
+// least 80% of it: the bound is tight); a budget that holds the scores and
 // the chart but not the network refuses the sentence before scoring,
 // saying how much each part needs; LongestFitting is the longest sentence
 // CheckFits accepts.
@@ -217,7 +217,7 @@ func TestBudgetCountsTheNetwork(t *testing.T) {
 	need := p.NeedBytes(n, decode.N3)
 	got := int64(after.TotalAlloc - before.TotalAlloc)
 	t.Logf("%d words, two models: scoring allocated %d KiB, NeedBytes %+v", n, got>>10, need)
-	if got > need.Scoring || got < need.Scoring*7/10 { // the bound's 1 MiB a model for bookkeeping weighs more with these small models
+	if got > need.Scoring+512<<10 || got < need.Scoring*8/10 { // the runtime allocates some of its own meanwhile
 		t.Errorf("scoring %d words allocated %d bytes, NeedBytes says %d", n, got, need.Scoring)
 	}
 	if need.Calibrated != 0 {
