@@ -4,14 +4,10 @@ package server
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/discspan/discspan/train"
 )
 
 // TestOneServerPerJobsFolder: a second server on the jobs folder another
@@ -22,22 +18,7 @@ import (
 func TestOneServerPerJobsFolder(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
 	dir := t.TempDir()
-	blocked, release := make(chan struct{}), make(chan struct{})
-	calls := 0
-	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
-		tinyTrain(o)
-		o.Now = func() time.Time {
-			if calls++; calls == 3 { // in the job's second batch
-				close(blocked)
-				<-release
-			}
-			return time.Now()
-		}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv1 := httptest.NewServer(h1)
+	h1, srv1, blocked, release := blockingServer(t, dir)
 	id := submit(t, srv1, "?epochs=1", data)
 	<-blocked
 	if _, err := New(Options{JobsDir: dir, Token: testToken, TrainDefaults: tinyTrain, Logf: t.Logf}); err == nil || !strings.Contains(err.Error(), "used by another discspan serve") {
@@ -49,10 +30,7 @@ func TestOneServerPerJobsFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, id, jobTrain)); err != nil {
 		t.Errorf("the running job's data: %v", err)
 	}
-	h1.jobs.stop()
-	close(release)
-	h1.Close()
-	srv1.Close()
+	shutDown(h1, srv1, release)
 	_, srv2 := trainServer(t, dir, tinyTrain)
 	if j := waitJob(t, srv2, id, "finished", isDone); j.State != JobDone {
 		t.Errorf("the job on the next server: %+v", j)

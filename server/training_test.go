@@ -401,31 +401,11 @@ func TestTrainQueueCancel(t *testing.T) {
 func TestTrainRestart(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
 	dir := t.TempDir()
-	blocked := make(chan struct{})
-	release := make(chan struct{})
-	calls := 0
-	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
-		tinyTrain(o)
-		o.Now = func() time.Time {
-			// Run's start, then one call per batch: block after the second batch.
-			if calls++; calls == 3 {
-				close(blocked)
-				<-release
-			}
-			return time.Now()
-		}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv1 := httptest.NewServer(h1)
+	h1, srv1, blocked, release := blockingServer(t, dir)
 	id := submit(t, srv1, "?epochs=2", data)
 	idQ := submit(t, srv1, "?epochs=1", data) // waits in the queue
 	<-blocked
-	h1.jobs.stop() // the shutdown, as Handler.Close starts it
-	close(release)
-	h1.Close()
-	srv1.Close()
+	shutDown(h1, srv1, release)
 
 	b, err := os.ReadFile(filepath.Join(dir, id, jobRecord))
 	if err != nil {
@@ -523,16 +503,17 @@ func TestDetectFormat(t *testing.T) {
 	}
 }
 
-// stoppedJob submits a job of two epochs on a new server over dir, stops
-// the server in the job's second batch (a shutdown: the checkpoint is
-// written) and returns the job's id.
-func stoppedJob(t *testing.T, dir string, data []byte) string {
+// blockingServer starts a server over dir whose first job blocks in its
+// second batch: blocked is closed then, and the job goes on once release
+// is closed.
+func blockingServer(t *testing.T, dir string) (h *Handler, srv *httptest.Server, blocked, release chan struct{}) {
 	t.Helper()
-	blocked, release := make(chan struct{}), make(chan struct{})
+	blocked, release = make(chan struct{}), make(chan struct{})
 	calls := 0
-	h1, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
+	h, err := New(Options{JobsDir: dir, Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
 		tinyTrain(o)
 		o.Now = func() time.Time {
+			// Run's start, then one call per batch: block after the second batch.
 			if calls++; calls == 3 {
 				close(blocked)
 				<-release
@@ -543,13 +524,28 @@ func stoppedJob(t *testing.T, dir string, data []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv1 := httptest.NewServer(h1)
-	id := submit(t, srv1, "?epochs=2", data)
-	<-blocked
-	h1.jobs.stop()
+	return h, httptest.NewServer(h), blocked, release
+}
+
+// shutDown stops h as a shutdown does while its job is blocked
+// (blockingServer): the job is interrupted (its checkpoint written) and
+// stays running on disk.
+func shutDown(h *Handler, srv *httptest.Server, release chan struct{}) {
+	h.jobs.stop() // the shutdown, as Handler.Close starts it
 	close(release)
-	h1.Close()
-	srv1.Close()
+	h.Close()
+	srv.Close()
+}
+
+// stoppedJob submits a job of two epochs on a new server over dir, stops
+// the server in the job's second batch (a shutdown: the checkpoint is
+// written) and returns the job's id.
+func stoppedJob(t *testing.T, dir string, data []byte) string {
+	t.Helper()
+	h, srv, blocked, release := blockingServer(t, dir)
+	id := submit(t, srv, "?epochs=2", data)
+	<-blocked
+	shutDown(h, srv, release)
 	return id
 }
 
@@ -680,25 +676,9 @@ func TestTrainKilledWhileInstalling(t *testing.T) {
 // a "shutdown" event (and a retry delay), not a bare close that a client
 // cannot tell from a network failure.
 func TestEventsShutdown(t *testing.T) {
-	data := shortTreebank(t, 12, 8)
-	blocked, release := make(chan struct{}), make(chan struct{})
-	calls := 0
-	h, err := New(Options{JobsDir: t.TempDir(), Token: testToken, Logf: t.Logf, TrainDefaults: func(o *train.Options) {
-		tinyTrain(o)
-		o.Now = func() time.Time {
-			if calls++; calls == 3 {
-				close(blocked)
-				<-release
-			}
-			return time.Now()
-		}
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
+	h, srv, blocked, release := blockingServer(t, t.TempDir())
 	defer srv.Close()
-	id := submit(t, srv, "?epochs=1", data)
+	id := submit(t, srv, "?epochs=1", shortTreebank(t, 12, 8))
 	<-blocked
 	req, _ := http.NewRequest(http.MethodGet, srv.URL+JobsPath+"/"+id+"/events", nil)
 	req.Header.Set("Authorization", "Bearer "+testToken)
@@ -711,9 +691,7 @@ func TestEventsShutdown(t *testing.T) {
 	if _, err := io.ReadFull(resp.Body, first); err != nil || string(first) != "event: job\nd" {
 		t.Fatalf("stream starts %q (%v)", first, err)
 	}
-	h.jobs.stop()
-	close(release)
-	h.Close()
+	shutDown(h, srv, release)
 	rest, _ := io.ReadAll(resp.Body)
 	if !strings.Contains(string(rest), "retry: 10000\nevent: shutdown\n") {
 		t.Errorf("stream after the shutdown: %q", rest)
