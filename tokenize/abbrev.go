@@ -55,7 +55,7 @@ var dutchAbbrevList = abbrevList{
 		" =max min mld mln mrd nl nr nrs o.a o.b.v o.i o.l.v o.m p.a pct plm pnt ptn" +
 		" red sec t.a.v t.b.v t.g.v t.n.v t.o.v t.w tel vgl vlg vnl zg zgn z.g z.i z.o.z v.j" +
 		" =jan =feb =mrt =apr =jun =jul =aug =sep =sept =okt =nov =dec" +
-		" bv ong fl hfl ct pag hfdst vlgs wnd afb =Prov =Stb",
+		" bv ong fl hfl pag hfdst vlgs wnd afb =Prov =Stb",
 	final:  commonFinal + " enz jl a.s e.a e.d e.v o.i.d v.chr n.chr",
 	number: "",
 }

@@ -139,8 +139,8 @@ func TestAbbreviations(t *testing.T) {
 		{"month only lower-case", "3 jan. en Jan.", "3 | jan. | en | Jan | ."},
 		{"exact-case abbreviation", "Kon. Olie en ik kon.", "Kon. | Olie | en | ik | kon | ."},
 		{"Dutch has no English months", "in Oct. 1969", "in | Oct | . | 1969"},
-		{"modern abbreviations", "bv. ong. fl. hfl. ct. pag. hfdst. vlgs. wnd. afb. Prov. Stb. zo",
-			"bv. | ong. | fl. | hfl. | ct. | pag. | hfdst. | vlgs. | wnd. | afb. | Prov. | Stb. | zo"},
+		{"modern abbreviations", "bv. ong. fl. hfl. pag. hfdst. vlgs. wnd. afb. Prov. Stb. zo",
+			"bv. | ong. | fl. | hfl. | pag. | hfdst. | vlgs. | wnd. | afb. | Prov. | Stb. | zo"},
 	})
 }
 

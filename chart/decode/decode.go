@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // DefaultMaxBytes is the chart memory budget used when Options.MaxBytes is 0.
@@ -22,10 +23,11 @@ type Options struct {
 	Context context.Context
 	// Progress, when set, is told how far a long decoding run is (the n5
 	// and n6 variants: minutes for a sentence of a few hundred words): the
-	// sentence's number of words and the estimated share of the chart's
-	// work done, in (0, 1], each time it has grown by a percent or more.
-	// It is called from the decoding goroutine.
-	Progress func(words int, done float64)
+	// sentence's number of words, the estimated share of the chart's work
+	// done, in (0, 1], and the time the run has taken, each time the share
+	// has grown by a percent or more. It is called from the decoding
+	// goroutine.
+	Progress func(words int, done float64, elapsed time.Duration)
 }
 
 func (o *Options) maxBytes() int64 {
@@ -280,7 +282,7 @@ func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
 // progress (Options.Progress) to the loops that say how far they are.
 type canceller struct {
 	ctx      context.Context
-	progress func(words int, done float64)
+	progress func(words int, done float64, elapsed time.Duration)
 }
 
 func newCanceller(ctx context.Context) canceller { return canceller{ctx: ctx} }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // randomScores draws scores uniformly in [-spread, spread) with a fixed
@@ -148,7 +149,7 @@ func TestProgress(t *testing.T) {
 	s := randomScores(3, 30, 4, 2)
 	for _, v := range Variants {
 		var shares []float64
-		_, err := Decode(v, s, &Options{Progress: func(words int, done float64) {
+		_, err := Decode(v, s, &Options{Progress: func(words int, done float64, _ time.Duration) {
 			if words != 30 {
 				t.Errorf("%v: told %d words", v, words)
 			}

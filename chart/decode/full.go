@@ -1,6 +1,9 @@
 package decode
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // fullChart is the chart of the O(n^5) and O(n^6) systems: the span chart
 // plus one score for every discontinuous item [i,k,l,j]. The items of the
@@ -68,11 +71,12 @@ type workGauge struct {
 	k          int
 	total      float64
 	done, told float64
-	report     func(words int, done float64)
+	start      time.Time
+	report     func(words int, done float64, elapsed time.Duration)
 }
 
-func newWorkGauge(n int, v Variant, report func(int, float64)) *workGauge {
-	g := &workGauge{words: n, k: 4, report: report}
+func newWorkGauge(n int, v Variant, report func(int, float64, time.Duration)) *workGauge {
+	g := &workGauge{words: n, k: 4, report: report, start: time.Now()}
 	if v == N5 || v == N5WN {
 		g.k = 3
 	}
@@ -97,7 +101,7 @@ func (g *workGauge) span(s int) {
 	g.done += g.cost(s - 1)
 	if f := g.done / g.total; f-g.told >= 0.01 {
 		g.told = f
-		g.report(g.words, f)
+		g.report(g.words, f, time.Since(g.start))
 	}
 }
 
@@ -105,7 +109,7 @@ func (g *workGauge) span(s int) {
 func (g *workGauge) finish() {
 	if g.report != nil && g.told < 1 {
 		g.told = 1
-		g.report(g.words, 1)
+		g.report(g.words, 1, time.Since(g.start))
 	}
 }
 

@@ -149,17 +149,21 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 const parseProgressEvery = 30 * time.Second
 
 // decodeProgress returns a decode.Options.Progress that writes a line to w
-// at most once every interval (the decoders of several sentences share
-// it); now is the clock.
-func decodeProgress(w io.Writer, v decode.Variant, every time.Duration, now func() time.Time) func(words int, done float64) {
+// about a sentence whose decoding has taken every interval or more, at
+// most once every interval (the decoders of several sentences share it);
+// now is the clock.
+func decodeProgress(w io.Writer, v decode.Variant, every time.Duration, now func() time.Time) func(words int, done float64, elapsed time.Duration) {
 	var mu sync.Mutex
-	last := now()
-	return func(words int, done float64) {
+	var last time.Time
+	return func(words int, done float64, elapsed time.Duration) {
+		if elapsed < every || done >= 1 {
+			return // a sentence decoded quickly says nothing
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		if t := now(); t.Sub(last) >= every && done < 1 {
+		if t := now(); t.Sub(last) >= every {
 			last = t
-			fmt.Fprintf(w, "discspan parse: decoding a sentence of %d words with %s: about %d%% of its chart built\n", words, v, int(100*done))
+			fmt.Fprintf(w, "discspan parse: decoding a sentence of %d words with %s: about %d%% of its chart built after %v\n", words, v, int(100*done), elapsed.Round(time.Second))
 		}
 	}
 }

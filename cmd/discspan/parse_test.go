@@ -87,21 +87,33 @@ func TestParseLines(t *testing.T) {
 }
 
 // TestDecodeProgress: parse's report of a long decoding run writes a line
-// at most once an interval, saying the sentence's length, the variant and
-// the share done, and nothing once the chart is built.
+// for a sentence whose decoding has taken the interval or more, at most
+// once an interval, saying its length, the variant, the share done and the
+// time taken; nothing for a sentence decoded quickly, however long the
+// run, nor once the chart is built.
 func TestDecodeProgress(t *testing.T) {
 	var out strings.Builder
-	clock := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	base := time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)
+	clock := base
 	report := decodeProgress(&out, decode.N6, 30*time.Second, func() time.Time { return clock })
 	for _, tick := range []struct {
-		after time.Duration
-		done  float64
-	}{{10 * time.Second, 0.1}, {35 * time.Second, 0.25}, {50 * time.Second, 0.3}, {70 * time.Second, 0.5}, {120 * time.Second, 1}} {
-		clock = time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC).Add(tick.after)
-		report(229, tick.done)
+		at      time.Duration // of the run
+		words   int
+		done    float64
+		elapsed time.Duration // of the sentence's decoding
+	}{
+		{10 * time.Second, 229, 0.1, 10 * time.Second},
+		{35 * time.Second, 229, 0.25, 35 * time.Second},
+		{50 * time.Second, 229, 0.3, 50 * time.Second},
+		{60 * time.Second, 42, 0.5, 10 * time.Millisecond}, // a short sentence late in the run
+		{70 * time.Second, 229, 0.5, 70 * time.Second},
+		{120 * time.Second, 229, 1, 120 * time.Second},
+	} {
+		clock = base.Add(tick.at)
+		report(tick.words, tick.done, tick.elapsed)
 	}
-	want := "discspan parse: decoding a sentence of 229 words with n6: about 25% of its chart built\n" +
-		"discspan parse: decoding a sentence of 229 words with n6: about 50% of its chart built\n"
+	want := "discspan parse: decoding a sentence of 229 words with n6: about 25% of its chart built after 35s\n" +
+		"discspan parse: decoding a sentence of 229 words with n6: about 50% of its chart built after 1m10s\n"
 	if out.String() != want {
 		t.Errorf("lines:\n%s\nwant:\n%s", out.String(), want)
 	}

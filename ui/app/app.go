@@ -140,6 +140,7 @@ func (a *App) SetTab(tab string) {
 	case TabParse, TabTreebank:
 		a.Tab = tab
 		a.teachStopPlay()
+		a.bankJobDone() // a sentence shown there waits for its parse
 	case TabAnnotate:
 		a.Tab = tab
 		a.teachStopPlay()

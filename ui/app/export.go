@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -91,7 +90,7 @@ func (a *App) ExportAll(format string) {
 		a.noteErr(fmt.Sprintf("cannot write trees as %q", format))
 		return
 	}
-	if b.Parsed == 0 && !slices.ContainsFunc(b.PredErr, func(e string) bool { return e != "" }) {
+	if b.Parsed == 0 && b.Refused() == 0 {
 		a.noteErr("no parses yet: parse the sentences first")
 		return
 	}
@@ -119,7 +118,7 @@ func (a *App) ExportAll(format string) {
 			switch p := b.Pred[i]; {
 			case p != nil:
 				t = p.Tree
-			case b.PredErr[i] != "":
+			case b.tooLong[i]:
 				t = tree.NoParse(gold.Words())
 				t.ID = gold.ID
 				flat++

@@ -188,6 +188,9 @@ func (a *App) ParseNow() {
 		}
 		a.Job.cancel()
 		a.Job = nil
+		// Unless a new parse starts below: a treebank sentence waiting
+		// for the job then is parsed now.
+		defer a.bankJobDone()
 	}
 	a.Parse.Attempts++
 	words := a.Parse.Words()

@@ -52,8 +52,11 @@ type Bank struct {
 	// backend change drops them.
 	model int
 	// pending is set when the sentence shown waits for its parse (the
-	// model loads, or another job runs).
+	// model loads, another job runs, or the tab is hidden).
 	pending bool
+	// tooLong marks, by sentence, the refused ones (decode.ErrTooLong):
+	// scored and downloaded as flat trees.
+	tooLong []bool
 }
 
 // maxReadErrNamed is how many unreadable sentences ReadErr names.
@@ -64,8 +67,8 @@ const maxReadErrNamed = 3
 // with discspan parse's flat trees.
 func (b *Bank) Refused() int {
 	n := 0
-	for _, e := range b.PredErr {
-		if e != "" {
+	for _, long := range b.tooLong {
+		if long {
 			n++
 		}
 	}
@@ -88,6 +91,9 @@ func readBank(name string, data []byte) (*Bank, error) {
 	f, err := treebank.FormatOf(name)
 	if err != nil {
 		if f, err = sniffFormat(name, data); err != nil {
+			if !strings.Contains(err.Error(), "UTF-16") {
+				err = fmt.Errorf("%w; to parse plain text, paste it in the Sentence tab", err)
+			}
 			return nil, err
 		}
 	}
@@ -178,14 +184,14 @@ func sniffFormat(name string, data []byte) (treebank.Format, error) {
 	case strings.Contains(s, "("):
 		return treebank.PTB, nil
 	}
-	return treebank.Unknown, fmt.Errorf("%s: not a treebank this app reads (NEGRA export with #BOS lines, discbracket trees with index=word leaves, TIGER-XML, or bracketed PTB trees); to parse plain text, paste it in the Sentence tab", name)
+	return treebank.Unknown, fmt.Errorf("%s: not a treebank this app reads (NEGRA export with #BOS lines, discbracket trees with index=word leaves, TIGER-XML, or bracketed PTB trees)", name)
 }
 
 // reset drops the parses and sets the variant.
 func (b *Bank) reset(v decode.Variant) {
 	n := len(b.Gold)
 	b.Variant = v
-	b.Pred, b.Sent, b.PredErr = make([]*parser.Parse, n), make([]*eval.SentenceResult, n), make([]string, n)
+	b.Pred, b.Sent, b.PredErr, b.tooLong = make([]*parser.Parse, n), make([]*eval.SentenceResult, n), make([]string, n), make([]bool, n)
 	b.Parsed, b.Summary, b.PredView = 0, nil, nil
 	b.ev = eval.NewEvaluator(eval.ProperPrm())
 }
@@ -232,6 +238,12 @@ func (a *App) bankModelReady() {
 		b.reset(b.Variant)
 		b.model = a.loadGen
 	}
+	if a.Tab != TabTreebank {
+		// Parsed when the tab is shown: a job here would hold up the
+		// tab in use (its parses wait for no job).
+		b.pending = true
+		return
+	}
 	a.BankGo(b.Index)
 }
 
@@ -243,7 +255,7 @@ func (a *App) BankBatchRunningNow() bool { return a.bankBatch.Load() != nil }
 // bankJobDone is told that a job ended: a sentence shown meanwhile, which
 // waited for it, is parsed now.
 func (a *App) bankJobDone() {
-	if b := a.Bank; b != nil && b.pending && a.Job == nil && a.Model.Ready() {
+	if b := a.Bank; b != nil && b.pending && a.Job == nil && a.Model.Ready() && a.Tab == TabTreebank {
 		b.pending = false
 		a.BankGo(b.Index)
 	}
@@ -336,17 +348,22 @@ func (a *App) BankParseAll() {
 // parse as it comes.
 func (a *App) parseBank(todo []int, batch bool) {
 	b := a.Bank
-	if a.Job != nil && a.Job.bank && a.Job.Total == 0 {
-		a.stopBankJob() // another sentence shown: this one now
-	}
 	if !a.Model.Ready() || a.Job != nil {
 		// Parsed when the model is ready (bankModelReady) or the job
-		// ends (bankJobDone); a batch running parses it in its turn.
-		b.pending = !batch && (a.Job == nil || !a.Job.bank)
+		// ends (bankJobDone): a running parse is not cut short (a
+		// cancelled parse restarts the parsing worker), and a batch
+		// may be cancelled before it gets to this sentence.
+		b.pending = b.pending || !batch
 		return
 	}
 	b.pending = false
 	v, gen := b.Variant, a.loadGen
+	// The budget is checked here, under the lock: it reads the model's
+	// details, which a model change replaces.
+	tooLong := make([]error, len(todo))
+	for k, i := range todo {
+		tooLong[k] = a.checkBudget(b.Gold[i].Len(), v)
+	}
 	what := fmt.Sprintf("parsing sentence %d with %s", todo[0]+1, v)
 	total := 0
 	if batch {
@@ -363,13 +380,18 @@ func (a *App) parseBank(todo []int, batch bool) {
 			a.finishJob(job)
 		})
 		for k, i := range todo {
-			gold := b.Gold[i]
-			p, err := a.parseGold(ctx, gold, v)
+			p, err := (*parser.Parse)(nil), tooLong[k]
+			if err == nil {
+				p, err = a.engine.Parse(ctx, parser.Request{Words: b.Gold[i].Words(), Variant: v.String()})
+			}
 			if ctx.Err() != nil {
 				return
 			}
 			a.update(func() {
-				if a.Bank != b || b.Variant != v || b.model != gen || a.loadGen != gen {
+				// The job was stopped (under the lock) after this parse
+				// came back, or the treebank, its variant or the model
+				// changed: the parse is not theirs.
+				if ctx.Err() != nil || a.Bank != b || b.Variant != v || b.model != gen || a.loadGen != gen {
 					return
 				}
 				job.Done = k + 1
@@ -379,30 +401,27 @@ func (a *App) parseBank(todo []int, batch bool) {
 	}()
 }
 
-// parseGold parses the words of a gold tree with v.
-func (a *App) parseGold(ctx context.Context, gold *tree.Tree, v decode.Variant) (*parser.Parse, error) {
-	words := gold.Words()
-	if err := a.checkBudget(len(words), v); err != nil {
-		return nil, err
-	}
-	return a.engine.Parse(ctx, parser.Request{Words: words, Variant: v.String()})
-}
-
 // storeParse records the parse (or error) of sentence i, evaluates it, and
 // redraws when it is the sentence shown.
 func (a *App) storeParse(i int, p *parser.Parse, err error) {
 	b := a.Bank
-	if errors.Is(err, context.Canceled) {
-		return // not parsed: parsed again when shown, or by Parse all
+	if errors.Is(err, context.Canceled) || b.Pred[i] != nil || b.PredErr[i] != "" {
+		return // not parsed (parsed again when shown, or by Parse all), or stored already
+	}
+	if i == b.Index {
+		b.pending = false
 	}
 	if err != nil {
 		b.PredErr[i] = describeParseError(err, b.Gold[i].Len())
-		// Scored as discspan parse's output scores it: a flat tree, its
-		// constituents missed, so that the corpus line agrees with
-		// discspan eval on the downloaded parses.
-		if _, err := b.ev.Add(b.Gold[i], tree.NoParse(b.Gold[i].Words())); err == nil {
-			s := b.ev.Summary()
-			b.Summary = &s
+		if errors.Is(err, decode.ErrTooLong) {
+			// Refused: scored as discspan parse's output scores it, a
+			// flat tree, its constituents missed, so that the corpus
+			// line agrees with discspan eval on the downloads.
+			b.tooLong[i] = true
+			if _, err := b.ev.Add(b.Gold[i], tree.NoParse(b.Gold[i].Words())); err == nil {
+				s := b.ev.Summary()
+				b.Summary = &s
+			}
 		}
 	} else {
 		p.Tree.ID = b.Gold[i].ID

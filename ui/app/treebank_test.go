@@ -264,3 +264,33 @@ func TestBankSniffsFormats(t *testing.T) {
 		})
 	}
 }
+
+// TestBankPendingParse: the sentence shown is parsed once what held it
+// up ends: a "Parse all" cancelled before it got there; a model change
+// made while another tab is shown parses nothing until the Treebank tab
+// is shown again (a bank job would hold up the tab in use).
+func TestBankPendingParse(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	plat.AddModel("other", apptest.Model(t, 9), 0)
+	eng := newStepEngine()
+	plat.Engine = eng
+	a, env := start(t, plat, app.Options{})
+	env.Do(func() { a.OpenBank("bank.discbracket", bankOf(t, 8)) })
+	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	eng.gated.Store(true)
+	env.Do(a.BankParseAll)
+	env.Do(func() { a.BankGo(6) })
+	env.Do(a.Cancel)
+	eng.gated.Store(false)
+	eng.release(100)
+	env.Wait(t, "sentence 7's parse after the cancel", wait, func() bool { return a.Job == nil && a.Bank.Pred[6] != nil })
+
+	env.Do(func() { a.SetTab(app.TabParse); a.SetModel("other") })
+	env.Wait(t, "the other model", wait, func() bool { return a.Model.Ready() && a.Model.Current.Name == "other" })
+	if a.Job != nil || a.Bank.Parsed != 0 {
+		t.Fatalf("job %v, %d parsed: a bank job started on another tab", a.Job, a.Bank.Parsed)
+	}
+	env.Do(func() { a.SetTab(app.TabTreebank) })
+	env.Wait(t, "the shown sentence's parse with the other model", wait, func() bool { return a.Job == nil && a.Bank.Pred[a.Bank.Index] != nil })
+}
