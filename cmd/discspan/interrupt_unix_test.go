@@ -103,8 +103,8 @@ func TestParseStreams(t *testing.T) {
 // TestParseInterruptedInTheLastBatch: a Ctrl-C while the input's last
 // batch is parsed still exits with status 130 (it exited 0 once the batch
 // was written, so a script went on as if nothing had happened); standard
-// output holds whole trees only: the first batch's, and the last batch's
-// when it was parsed within parseGrace.
+// output holds whole trees only: the batches written before the signal,
+// and the last one when it was parsed within parseGrace.
 func TestParseInterruptedInTheLastBatch(t *testing.T) {
 	dev, err := os.ReadFile(dataPath(t, "dev.discbracket"))
 	if err != nil {
@@ -160,8 +160,12 @@ func TestParseInterruptedInTheLastBatch(t *testing.T) {
 	if len(rest) > 0 {
 		trees = append(trees, strings.SplitAfter(strings.TrimSuffix(string(rest), "\n"), "\n")...)
 	}
-	if len(trees) != parseChunk && len(trees) != total {
-		t.Errorf("%d trees written; want the first batch's %d, or all %d", len(trees), parseChunk, total)
+	// The reader may cut the input into batches a little smaller than
+	// parseChunk (a batch ends with the input read so far): the output
+	// holds at least the trees the test read before the signal, at most
+	// all of them.
+	if len(trees) < parseChunk || len(trees) > total {
+		t.Errorf("%d trees written; want from the %d read before the signal to all %d", len(trees), parseChunk, total)
 	}
 	for k, line := range trees {
 		if tr, err := treebank.ReadDiscbracket(strings.NewReader(line), "out"); err != nil || len(tr) != 1 {
