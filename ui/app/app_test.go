@@ -310,33 +310,11 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// goldBank returns the test sentences as a discbracket treebank (flat
-// trees under one smain node).
-func goldBank(t *testing.T) []byte {
-	var trees []*tree.Tree
-	for _, s := range apptest.Sentences {
-		tags := make([]string, len(s))
-		for i := range tags {
-			tags[i] = "N"
-		}
-		tr, err := tree.FromConstituents(s, tags, []tree.Labelled{{Label: "smain", Blocks: []tree.Span{{Start: 0, End: len(s) - 1}}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		trees = append(trees, tr)
-	}
-	var buf bytes.Buffer
-	if err := treebank.WriteDiscbracket(&buf, trees); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func TestTreebank(t *testing.T) {
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 7), 0)
 	a, env := start(t, plat, app.Options{})
-	plat.PickedName, plat.Picked = "dev.discbracket", goldBank(t)
+	plat.PickedName, plat.Picked = "dev.discbracket", bankOf(t, len(apptest.Sentences))
 	env.Do(func() { a.OpenFiles(js.Undefined()) })
 	env.Wait(t, "the first sentence's parse", wait, func() bool { return a.Bank != nil && a.Job == nil && a.Bank.Parsed == 1 })
 	b := a.Bank

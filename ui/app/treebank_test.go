@@ -47,6 +47,22 @@ func (e *stepEngine) release(k int) {
 	}
 }
 
+// bankApp starts the app over a step engine, with the models "default"
+// (the one loaded) and "other", opens a treebank of n sentences (bankOf)
+// named name and waits for its first sentence's parse.
+func bankApp(t *testing.T, name string, n int) (*app.App, *apptest.Env, *stepEngine) {
+	t.Helper()
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	plat.AddModel("other", apptest.Model(t, 9), 0)
+	eng := newStepEngine()
+	plat.Engine = eng
+	a, env := start(t, plat, app.Options{})
+	env.Do(func() { a.OpenBank(name, bankOf(t, n)) })
+	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	return a, env, eng
+}
+
 // bankOf returns n test sentences (the apptest ones, in turn) as a
 // discbracket treebank of flat trees under one smain node.
 func bankOf(t *testing.T, n int) []byte {
@@ -76,14 +92,7 @@ func bankOf(t *testing.T, n int) []byte {
 // a batch running meanwhile stores nothing more (the corpus score once
 // mixed two models).
 func TestBankModelChange(t *testing.T) {
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 7), 0)
-	plat.AddModel("other", apptest.Model(t, 9), 0)
-	eng := newStepEngine()
-	plat.Engine = eng
-	a, env := start(t, plat, app.Options{})
-	env.Do(func() { a.OpenBank("bank.discbracket", bankOf(t, 9)) })
-	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	a, env, eng := bankApp(t, "bank.discbracket", 9)
 	eng.gated.Store(true)
 	env.Do(a.BankParseAll)
 	eng.release(3)
@@ -143,13 +152,7 @@ func TestBankReadsPastErrors(t *testing.T) {
 // before stops the batch (its parses are dropped) and parses the new
 // file's first sentence.
 func TestBankNewFileDuringBatch(t *testing.T) {
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 7), 0)
-	eng := newStepEngine()
-	plat.Engine = eng
-	a, env := start(t, plat, app.Options{})
-	env.Do(func() { a.OpenBank("one.discbracket", bankOf(t, 20)) })
-	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	a, env, eng := bankApp(t, "one.discbracket", 20)
 	eng.gated.Store(true)
 	env.Do(a.BankParseAll)
 	eng.release(2)
@@ -174,13 +177,7 @@ func TestBankNewFileDuringBatch(t *testing.T) {
 // moving on twice while a parse runs, and when the tab's variant changes
 // during a batch (which stops, as its parses were the other variant's).
 func TestBankShownSentenceParsed(t *testing.T) {
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 7), 0)
-	eng := newStepEngine()
-	plat.Engine = eng
-	a, env := start(t, plat, app.Options{})
-	env.Do(func() { a.OpenBank("bank.discbracket", bankOf(t, 6)) })
-	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	a, env, eng := bankApp(t, "bank.discbracket", 6)
 	eng.gated.Store(true)
 	env.Do(func() { a.BankGo(1); a.BankGo(2) })
 	eng.gated.Store(false)
@@ -270,14 +267,7 @@ func TestBankSniffsFormats(t *testing.T) {
 // made while another tab is shown parses nothing until the Treebank tab
 // is shown again (a bank job would hold up the tab in use).
 func TestBankPendingParse(t *testing.T) {
-	plat := apptest.NewPlatform()
-	plat.AddModel("default", apptest.Model(t, 7), 0)
-	plat.AddModel("other", apptest.Model(t, 9), 0)
-	eng := newStepEngine()
-	plat.Engine = eng
-	a, env := start(t, plat, app.Options{})
-	env.Do(func() { a.OpenBank("bank.discbracket", bankOf(t, 8)) })
-	env.Wait(t, "the first parse", wait, func() bool { return a.Job == nil && a.Bank.Parsed == 1 })
+	a, env, eng := bankApp(t, "bank.discbracket", 8)
 	eng.gated.Store(true)
 	env.Do(a.BankParseAll)
 	env.Do(func() { a.BankGo(6) })
