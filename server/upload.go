@@ -55,8 +55,7 @@ func detectFormat(data []byte, contentType string) (treebank.Format, error) {
 			}
 		}
 	}
-	if bytes.HasPrefix(data, []byte("\xFF\xFE")) || bytes.HasPrefix(data, []byte("\xFE\xFF")) ||
-		len(data) >= 2 && (data[0] == 0) != (data[1] == 0) {
+	if treebank.LooksUTF16(data) {
 		// A UTF-16 byte order mark, or one byte of two zero (ASCII text
 		// in UTF-16): a common export of editors on Windows.
 		return treebank.Unknown, &uploadError{Msg: "the treebank is in UTF-16: send it in UTF-8 (iconv -f UTF-16 -t UTF-8)"}

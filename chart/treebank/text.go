@@ -32,3 +32,14 @@ func checkText(s string) error {
 	}
 	return nil
 }
+
+// LooksUTF16 reports whether data, the start of a file, is UTF-16 text:
+// a UTF-16 byte order mark, or one of its first two bytes zero (ASCII
+// text in UTF-16), which UTF-8 text never has. The readers take UTF-8
+// only; a caller says so before reading.
+func LooksUTF16(data []byte) bool {
+	if len(data) >= 2 && (data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		return true
+	}
+	return len(data) >= 2 && (data[0] == 0) != (data[1] == 0)
+}

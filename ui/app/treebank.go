@@ -173,7 +173,7 @@ func hasDiscbracketLeaf(s string) bool {
 func sniffFormat(name string, data []byte) (treebank.Format, error) {
 	s := string(data[:min(len(data), 4096)])
 	switch {
-	case strings.HasPrefix(s, "\xff\xfe") || strings.HasPrefix(s, "\xfe\xff") || len(s) >= 2 && (s[0] == 0) != (s[1] == 0):
+	case treebank.LooksUTF16(data):
 		return treebank.Unknown, fmt.Errorf("%s is in UTF-16: save it as UTF-8 first", name)
 	case strings.Contains(s, "#BOS"):
 		return treebank.Export, nil
