@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/discspan/discspan/chart/eval"
@@ -68,7 +69,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
-	res, err := evaluateFiles(rest[0], rest[1], params)
+	res, err := evaluateFiles(rest[0], rest[1], params, stderr)
 	if err != nil {
 		return err
 	}
@@ -89,28 +90,54 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 // one at goldPath, reading the two side by side one tree at a time, so that
 // memory does not grow with the treebanks, after a first pass that checks
 // and counts them (a file changed between the passes is reported as such).
-func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, error) {
+//
+// Sentences are paired in order, except where both files name their
+// sentences (export's #BOS, TIGER-XML's s id) and the candidate's names
+// are gold's in another order or some of them: then, as disco-dop does,
+// each candidate sentence is paired with gold's of the same name, and a
+// note on notes says so (the gold trees the candidate names are then held
+// in memory).
+func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*eval.Result, error) {
 	// A first pass reads each file whole, without keeping its trees, so
 	// that errors come in the order of reading the files whole: gold's
 	// parse errors, then the candidate's, then the numbers of sentences,
 	// and only then a pair that differs.
-	var counts [2]int
+	var ids [2][]string
+	named := true
 	for i, path := range []string{goldPath, candPath} {
+		format, err := treebank.FormatOf(path)
+		if err != nil {
+			return nil, err
+		}
+		named = named && namesSentences(format)
 		f, err := treebank.OpenFile(path)
 		if err != nil {
 			return nil, err
 		}
-		counts[i], err = f.Rest(nil)
+		err = f.Each(func(t *tree.Tree) error { ids[i] = append(ids[i], t.ID); return nil })
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
 	}
-	switch {
-	case counts[0] != counts[1]:
-		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order; a blank discbracket line is no sentence)", goldPath, counts[0], candPath, counts[1])
-	case counts[0] == 0:
-		return nil, fmt.Errorf("eval: no sentences")
+	counts := [2]int{len(ids[0]), len(ids[1])}
+	if counts[1] == 0 {
+		return nil, fmt.Errorf("eval: no sentences in %s", candPath)
+	}
+	if named && !slices.Equal(ids[0], ids[1]) {
+		if err := pairableByID(ids[0], ids[1]); err == nil {
+			if counts[1] < counts[0] {
+				fmt.Fprintf(notes, "eval: sentences paired by id: %s holds %d of the %d sentences of %s; the scores are of those %d\n", candPath, counts[1], counts[0], goldPath, counts[1])
+			} else {
+				fmt.Fprintf(notes, "eval: sentences paired by id (%s holds them in another order than %s)\n", candPath, goldPath)
+			}
+			return evaluateByID(goldPath, candPath, ids[1], p)
+		} else if counts[0] != counts[1] {
+			return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d, and they cannot be paired by id: %v", goldPath, counts[0], candPath, counts[1], err)
+		}
+	}
+	if counts[0] != counts[1] {
+		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order, or by id where both files are export or TIGER-XML; a blank discbracket line is no sentence)", goldPath, counts[0], candPath, counts[1])
 	}
 	gold, err := treebank.OpenFile(goldPath)
 	if err != nil {
@@ -143,6 +170,89 @@ func evaluateFiles(goldPath, candPath string, p eval.Params) (*eval.Result, erro
 			return nil, fmt.Errorf("%s and %s: %w", where(gold.Reader), where(cand.Reader), err)
 		}
 	}
+}
+
+// namesSentences reports whether format f names each sentence (export's
+// #BOS, TIGER-XML's s id) rather than numbering it as read.
+func namesSentences(f treebank.Format) bool {
+	return f == treebank.Export || f == treebank.TigerXML
+}
+
+// pairableByID returns nil when each candidate id names exactly one gold
+// sentence and no two candidate sentences share one; otherwise an error
+// naming the first id that does not.
+func pairableByID(gold, cand []string) error {
+	seen := make(map[string]int, len(gold))
+	for _, id := range gold {
+		seen[id]++
+	}
+	used := make(map[string]bool, len(cand))
+	for i, id := range cand {
+		switch {
+		case seen[id] == 0:
+			return fmt.Errorf("candidate sentence %d has id %q, which no gold sentence has", i+1, id)
+		case seen[id] > 1:
+			return fmt.Errorf("gold has %d sentences with id %q", seen[id], id)
+		case used[id]:
+			return fmt.Errorf("candidate has more than one sentence with id %q", id)
+		}
+		used[id] = true
+	}
+	return nil
+}
+
+// evaluateByID scores each candidate sentence against the gold sentence of
+// the same id (wanted lists the candidate's ids, checked by pairableByID).
+func evaluateByID(goldPath, candPath string, wanted []string, p eval.Params) (*eval.Result, error) {
+	type goldTree struct {
+		t     *tree.Tree
+		where string
+	}
+	want := make(map[string]bool, len(wanted))
+	for _, id := range wanted {
+		want[id] = true
+	}
+	gold, err := treebank.OpenFile(goldPath)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]goldTree, len(wanted))
+	err = gold.Each(func(t *tree.Tree) error {
+		if want[t.ID] {
+			byID[t.ID] = goldTree{t, where(gold.Reader)}
+		}
+		return nil
+	})
+	gold.Close()
+	if err != nil {
+		return nil, err
+	}
+	cand, err := treebank.OpenFile(candPath)
+	if err != nil {
+		return nil, err
+	}
+	defer cand.Close()
+	e := eval.NewEvaluator(p)
+	for n := 0; ; n++ {
+		c, err := nextTree(cand.Reader)
+		if err == io.EOF {
+			if n != len(wanted) {
+				break
+			}
+			return e.Result(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		g, ok := byID[c.ID]
+		if !ok || n >= len(wanted) || wanted[n] != c.ID {
+			break
+		}
+		if _, err := e.Add(g.t, c); err != nil {
+			return nil, fmt.Errorf("%s and %s: %w", g.where, where(cand.Reader), err)
+		}
+	}
+	return nil, fmt.Errorf("eval: %s or %s changed while it was read", goldPath, candPath)
 }
 
 // checkStdinFormat refuses standard input (kept at path) whose first

@@ -820,3 +820,94 @@ func TestDashIsStandardStream(t *testing.T) {
 		t.Errorf("files made: %v", left)
 	}
 }
+
+// TestEvalPairsExportByID checks that eval pairs export sentences by their
+// #BOS ids, as disco-dop does, when the candidate holds gold's sentences in
+// another order or only some of them: the scores equal those of the same
+// sentences paired in order, a note says so, and ids that cannot be paired
+// (unknown, repeated) are refused with the id named.
+func TestEvalPairsExportByID(t *testing.T) {
+	raw, err := os.ReadFile(dataPath(t, "dev.export"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sentences, each from its #BOS line to its #EOS line.
+	var header string
+	var sents []string
+	text := string(raw)
+	first := strings.Index(text, "#BOS ")
+	header, text = text[:first], text[first:]
+	for text != "" {
+		end := strings.Index(text, "#EOS")
+		end += strings.Index(text[end:], "\n") + 1
+		sents = append(sents, text[:end])
+		text = strings.TrimLeft(text[end:], "\n")
+	}
+	if len(sents) < 100 {
+		t.Fatalf("read %d sentences of dev.export", len(sents))
+	}
+	dir := t.TempDir()
+	file := func(name string, ss ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(header+strings.Join(ss, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gold := file("gold.export", sents[:100]...)
+	// The candidate's trees differ from gold's (every NP relabelled PP),
+	// so that the scores are not all 100.
+	parsed := make([]string, len(sents))
+	for i, s := range sents {
+		parsed[i] = strings.ReplaceAll(s, "\tNP\t", "\tPP\t")
+	}
+	subset := append(slices.Clone(parsed[60:100]), parsed[:20]...)
+	inOrder := append(slices.Clone(sents[:20]), sents[60:100]...)
+	parsedInOrder := append(slices.Clone(parsed[:20]), parsed[60:100]...)
+	reversed := slices.Clone(parsed[:100])
+	slices.Reverse(reversed)
+	jsonOf := func(gold, cand string) (string, string) {
+		t.Helper()
+		out, stderr, status := runCmd("eval", "--json", gold, cand)
+		if status != 0 {
+			t.Fatalf("eval %s %s: status %d: %s", gold, cand, status, stderr)
+		}
+		return out, stderr
+	}
+	wantSubset, _ := jsonOf(file("gold-subset.export", inOrder...), file("cand-in-order.export", parsedInOrder...))
+	if strings.Contains(wantSubset, `"f1":100,`) {
+		t.Fatalf("the relabelled candidate scores 100: %s", wantSubset)
+	}
+	gotSubset, note := jsonOf(gold, file("cand-subset.export", subset...))
+	if gotSubset != wantSubset {
+		t.Errorf("a subset out of order scored\n%s, the same sentences in order\n%s", gotSubset, wantSubset)
+	}
+	if !strings.Contains(note, "holds 60 of the 100 sentences") {
+		t.Errorf("no note on the subset: stderr %q", note)
+	}
+	wantAll, _ := jsonOf(gold, file("parsed.export", parsed[:100]...))
+	gotAll, note := jsonOf(gold, file("reversed.export", reversed...))
+	if gotAll != wantAll || !strings.Contains(note, "another order") {
+		t.Errorf("reversed: %s (stderr %q), want %s", gotAll, note, wantAll)
+	}
+	if _, stderr, _ := runCmd("eval", gold, file("parsed.export", parsed[:100]...)); strings.Contains(stderr, "paired by id") {
+		t.Errorf("a note for files in the same order: %q", stderr)
+	}
+
+	renamed := strings.ReplaceAll(strings.Replace(sents[100], "#BOS ", "#BOS x", 1), "#EOS ", "#EOS x")
+	for _, tc := range []struct {
+		name string
+		cand []string
+		want string
+	}{
+		{"unknown id", append(slices.Clone(sents[:10]), renamed), "cannot be paired by id: candidate sentence 11 has id"},
+		{"repeated id", append(slices.Clone(sents[:10]), sents[3]), "candidate has more than one sentence with id"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, status := runCmd("eval", gold, file(tc.name+".export", tc.cand...))
+			if status == 0 || !strings.Contains(stderr, tc.want) {
+				t.Errorf("status %d, stderr %q; want %q", status, stderr, tc.want)
+			}
+		})
+	}
+}
