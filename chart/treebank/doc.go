@@ -18,6 +18,9 @@
 // at the ends of lines; discbracket: children sorted by their leftmost
 // word, "(ROOT" outside). Other files give back the same trees.
 //
+// Lines end in "\n", "\r\n" or a lone "\r" (old Mac files), mixed as they
+// come; a byte order mark at the start is skipped.
+//
 // # Errors
 //
 // Parse errors are *Error values that print as "name:line: message" or

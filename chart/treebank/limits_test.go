@@ -216,10 +216,10 @@ func TestTigerLimits(t *testing.T) {
 
 // TestLongLineColumns: past the first MiB of a bracketed line longer than
 // MaxLineBytes, read piece by piece, columns still count from the start of
-// the line, also when that first part ends in "\r" characters.
+// the line, also when that first part ends in white space.
 func TestLongLineColumns(t *testing.T) {
 	head := "(S (A a))"
-	pad := strings.Repeat(" ", rawLimit-len(head)-2) + "\r\r"
+	pad := strings.Repeat(" ", rawLimit-len(head)-2) + "\t\t"
 	in := "(S (C c))\n" + head + pad + "  ) (S (B b))\n" // line 2: no room for a byte order mark
 	col := len(head) + len(pad) + 3
 	rd := NewReader(strings.NewReader(in), "in", PTB)

@@ -30,7 +30,59 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10)}
+	return &lineReader{br: bufio.NewReaderSize(&loneCRReader{r: r}, 64<<10)}
+}
+
+// loneCRReader passes its input on with each "\r" that no "\n" follows
+// turned into "\n": the line ends of files saved with old Mac line ends
+// (and of a file whose line ends are mixed) end lines, as "\n" and "\r\n"
+// do, instead of making the whole file one line. "a\r\r\nb" is then two
+// lines and a blank one between them, as the text readers of internal/cli
+// read it.
+type loneCRReader struct {
+	r      io.Reader
+	in     [4 << 10]byte
+	buf    [4<<10 + 1]byte // holds out: a read of in gives at most one byte more
+	out    []byte          // translated bytes not yet returned
+	heldCR bool            // the last byte read was "\r": what follows decides
+	err    error           // the error that ended r, returned once out is empty
+}
+
+func (c *loneCRReader) Read(p []byte) (int, error) {
+	for len(c.out) == 0 {
+		if c.err != nil {
+			if c.heldCR { // a "\r" at the very end ends its line
+				c.heldCR = false
+				c.out = append(c.buf[:0], '\n')
+				break
+			}
+			return 0, c.err
+		}
+		n, err := c.r.Read(c.in[:])
+		out := c.buf[:0]
+		for _, b := range c.in[:n] {
+			if c.heldCR {
+				c.heldCR = false
+				if b == '\n' {
+					out = append(out, '\r')
+				} else {
+					out = append(out, '\n')
+				}
+			}
+			if b == '\r' {
+				c.heldCR = true
+				continue
+			}
+			out = append(out, b)
+		}
+		c.out, c.err = out, err
+		if n == 0 && err == nil {
+			return 0, nil // as r did
+		}
+	}
+	n := copy(p, c.out)
+	c.out = c.out[n:]
+	return n, nil
 }
 
 // rawLimit is the most bytes of a line held: MaxLineBytes and a "\r\n"
