@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"github.com/discspan/discspan/server/api"
@@ -69,14 +70,22 @@ func ascendingRanges(n int) string {
 
 // TestStalledDownload: a client that asks for a large file and reads
 // nothing has its connection closed by the server once the socket buffers
-// are full and a write has waited StallTimeout; a client that reads gets
-// the whole file.
+// are full and a write has waited StallTimeout; a client that reads, with
+// pauses shorter than StallTimeout that add up to much more than it, gets
+// the whole file (the guard times each write, not the answer). The pauses
+// leave most of StallTimeout spare, so that a busy machine (or -race)
+// slowing the reading client down does not fail the test.
 func TestStalledDownload(t *testing.T) {
-	big := make([]byte, 64<<20)
+	const (
+		stall  = 2 * time.Second
+		pause  = stall / 8
+		pauses = 24 // 3 stalls in all
+	)
+	big := make([]byte, 48<<20)
 	for i := range big {
 		big[i] = byte(i * 7)
 	}
-	h, err := New(Options{App: fstest.MapFS{"index.html": {Data: []byte("x")}, "big.bin": {Data: big}}, Logf: t.Logf, StallTimeout: 200 * time.Millisecond})
+	h, err := New(Options{App: fstest.MapFS{"index.html": {Data: []byte("x")}, "big.bin": {Data: big}}, Logf: t.Logf, StallTimeout: stall})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,9 +99,25 @@ func TestStalledDownload(t *testing.T) {
 	srv.Start()
 	defer srv.Close()
 
-	resp, b := get(t, srv.URL+"/big.bin")
-	if resp.StatusCode != http.StatusOK || len(b) != len(big) {
-		t.Fatalf("a client that reads: %s, %d bytes of %d", resp.Status, len(b), len(big))
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/big.bin", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	for range pauses {
+		if _, err := io.CopyN(&got, resp.Body, int64(len(big)/pauses)); err != nil {
+			t.Fatalf("a client that reads, after %d bytes of %d: %v", got.Len(), len(big), err)
+		}
+		time.Sleep(pause)
+	}
+	_, err = io.Copy(&got, resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !bytes.Equal(got.Bytes(), big) {
+		t.Fatalf("a client that reads: %s, %d bytes of %d, %v", resp.Status, got.Len(), len(big), err)
 	}
 
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
