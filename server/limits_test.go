@@ -132,10 +132,12 @@ func (s *stalledBody) Read(p []byte) (int, error) {
 }
 
 // TestSlowUploads: a body that stalls gets 408 after the idle timeout, and
-// while MaxUploads bodies are being read another upload gets 503.
+// while MaxUploads bodies are being read another upload gets 503. The
+// idle timeout, 3 s, is the time the second upload has to be answered in
+// (a busy machine must not free the slot first).
 func TestSlowUploads(t *testing.T) {
 	data := shortTreebank(t, 12, 8)
-	h, srv := limitServer(t, Options{MaxUploads: 1, UploadIdleTimeout: time.Second}, nil)
+	h, srv := limitServer(t, Options{MaxUploads: 1, UploadIdleTimeout: 3 * time.Second}, nil)
 	release := make(chan struct{})
 	defer close(release)
 	started := make(chan struct{})
