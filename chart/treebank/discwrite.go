@@ -39,7 +39,7 @@ func appendDiscbracket(dst []byte, t *tree.Tree, p parenEscapes) ([]byte, error)
 			return dst, fmt.Errorf("node %d (%s) dominates no word", i, t.Nodes[i].Label)
 		}
 	}
-	if strings.Contains(t.BOSExtra, "\n") {
+	if strings.ContainsAny(t.BOSExtra, "\r\n") {
 		return dst, errors.New("comment (BOSExtra) contains a line break")
 	}
 	dst = append(dst, "(ROOT"...)

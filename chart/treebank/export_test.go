@@ -163,6 +163,8 @@ func TestWriteExportErrors(t *testing.T) {
 		{"cycle", func(t *tree.Tree) { t.Nodes[0].Parent = 0 }, "cycle"},
 		{"id with space", func(t *tree.Tree) { t.ID = "a b" }, "sentence id"},
 		{"line break in comment", func(t *tree.Tree) { t.Tokens[0].Comment = "a\nb" }, "line break"},
+		{"carriage return in comment", func(t *tree.Tree) { t.Nodes[0].Comment = "a\rb" }, "line break"},
+		{"carriage return in #BOS text", func(t *tree.Tree) { t.BOSExtra = "a\rb" }, "line break"},
 		{"too many nodes", func(t *tree.Tree) {
 			for range 500 {
 				t.Nodes = append(t.Nodes, tree.Node{Label: "Y", Parent: tree.Root})

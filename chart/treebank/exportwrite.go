@@ -39,7 +39,7 @@ func appendExport(dst []byte, t *tree.Tree, version int, fallbackID string) ([]b
 	if err := checkExportField(id, false); err != nil {
 		return dst, fmt.Errorf("sentence id %q: %w", id, err)
 	}
-	if strings.Contains(t.BOSExtra, "\n") {
+	if strings.ContainsAny(t.BOSExtra, "\r\n") {
 		return dst, errors.New("#BOS extra text contains a line break")
 	}
 	nums, order := nodeNumbers(t, l)
@@ -181,7 +181,7 @@ func checkExportValues(comment string, sec []tree.SecEdge, fields ...string) err
 			return fmt.Errorf("secondary edge label %q: %w", s.Label, err)
 		}
 	}
-	if strings.Contains(comment, "\n") {
+	if strings.ContainsAny(comment, "\r\n") {
 		return errors.New("comment contains a line break")
 	}
 	return nil
