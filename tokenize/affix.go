@@ -194,16 +194,25 @@ func (s *scanner) keepPeriod(lo, end int, atEnd bool) bool {
 }
 
 // endOfText reports whether nothing but white space and quotation marks
-// follows i. It looks a bounded way ahead.
+// follows i before the end of the text or a blank line (which ends the
+// sentence as the end of the text does). It looks a bounded way ahead.
 func (s *scanner) endOfText(i int) bool {
 	const limit = 64
+	newline := false // a line break since the last quotation mark
 	for n := 0; i < len(s.text); n++ {
 		if n == limit {
 			return false
 		}
 		r, size := utf8.DecodeRuneInString(s.text[i:])
-		if !isSpace(r) && !isDoubleQuote(r) && !isSingleQuote(r) {
+		switch {
+		case r == '\n' && newline:
+			return true
+		case r == '\n':
+			newline = true
+		case !isSpace(r) && !isDoubleQuote(r) && !isSingleQuote(r):
 			return false
+		case !isSpace(r):
+			newline = false
 		}
 		i += size
 	}

@@ -88,7 +88,11 @@
 // capital follows; titles, initials and the other abbreviations never do. A
 // straight double quote after a full stop closes the quotation when it is
 // glued to the text before it, opens one when glued to the text after it,
-// and otherwise the marks alternate. A blank line always ends a sentence.
+// and otherwise the marks alternate. A blank line always ends a sentence,
+// and nothing on one side of it changes how the other is read (a period
+// before it is the full stop, as at the end of the text): the sentences of
+// a text are those of its Paragraphs, so that an editor can tokenize again
+// only the paragraph that changed.
 // (The treebank also ends sentences at ":" and ";"; Sentences does not.)
 //
 // # Accuracy

@@ -6,7 +6,8 @@ import (
 )
 
 // FuzzTokenize checks the invariants of checkInvariants for both languages,
-// that Words gives the token texts and that Sentences partitions the tokens.
+// that Words gives the token texts, that Sentences partitions the tokens,
+// and that the sentences of a text are those of its Paragraphs.
 // Seeds are in testdata/fuzz/FuzzTokenize.
 func FuzzTokenize(f *testing.F) {
 	for _, s := range []string{
@@ -15,6 +16,7 @@ func FuzzTokenize(f *testing.F) {
 		"Don't stop. John's auto's, z'n m'n 's morgens 's-Gravenhage.",
 		"zie http://www.rug.nl/x?y=(1). Of mail jan@rug.nl!",
 		"1. de (werk)dag; \"proef\"-ballon enz.. A.. o.a. v.Chr.",
+		"Het steeg 4,6 pct.\"\n \n) en 12.\r\n\r\n'Ja",
 	} {
 		f.Add(s)
 	}
@@ -46,6 +48,9 @@ func FuzzTokenize(f *testing.F) {
 			}
 			if n != len(toks) {
 				t.Fatalf("%v: sentences hold %d of %d tokens", lang, n, len(toks))
+			}
+			if d := samePerParagraph(tk, in); d != "" {
+				t.Fatalf("%v: the sentences of the text are not those of its paragraphs: %s", lang, d)
 			}
 			if utf8.ValidString(in) {
 				for _, tok := range toks {

@@ -208,16 +208,62 @@ func (s *scanner) atListStart(lo int) bool {
 }
 
 // nextChunk returns the rest of the text from the first non-space character
-// at or after i.
+// at or after i, or "" when the text or a blank line comes first.
 func (s *scanner) nextChunk(i int) string {
+	newline := false
 	for i < len(s.text) {
 		r, n := utf8.DecodeRuneInString(s.text[i:])
-		if !isSpace(r) {
+		switch {
+		case r == '\n' && newline:
+			return ""
+		case r == '\n':
+			newline = true
+		case !isSpace(r):
 			return s.text[i:]
 		}
 		i += n
 	}
 	return ""
+}
+
+// Paragraphs cuts text at its blank lines (two line breaks with nothing but
+// white space between them), where a sentence always ends and nothing
+// before the blank line depends on what follows it or the reverse: the
+// sentences of the text are those of its paragraphs, one after another,
+// token for token (with offsets counted from each paragraph's start). A
+// caller that tokenizes a text again after an edit can keep the sentences
+// of the paragraphs that did not change. A paragraph ends before the first
+// line break of the blank lines after it; the next begins after their
+// last white space.
+func Paragraphs(text string) []string {
+	var paras []string
+	start := 0
+	for i := 0; i < len(text); {
+		if text[i] != '\n' {
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		// A run of white space from this line break: blank lines when it
+		// holds another one.
+		j, breaks := i, 0
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !isSpace(r) {
+				break
+			}
+			if r == '\n' {
+				breaks++
+			}
+			j += n
+		}
+		if breaks >= 2 {
+			paras = append(paras, text[start:i])
+			start = j
+		}
+		i = max(j, i+1)
+	}
+	return append(paras, text[start:])
 }
 
 // isFinalPunct reports whether a token is a sentence-final mark: ".", "!",

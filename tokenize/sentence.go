@@ -19,21 +19,27 @@ func splitSentences(lang Language, text string, toks []Token) [][]Token {
 	var sents [][]Token
 	start := 0
 	quoteOpen := false // a '"' is open
+	// blankBefore reports whether a blank line comes before toks[j]: the
+	// sentence ends there, and nothing after it is looked at, so that the
+	// sentences of a text are those of its paragraphs (see Paragraphs).
+	blankBefore := func(j int) bool { return j > 0 && blankLine(text[toks[j-1].End:toks[j].Start]) }
 	for i := 0; i < len(toks); i++ {
+		if blankBefore(i) {
+			quoteOpen = false
+		}
 		if toks[i].Text == "\"" {
 			quoteOpen = doubleQuoteOpens(toks, i, quoteOpen)
 		}
 		end := -1
 		switch {
-		case i+1 < len(toks) && blankLine(text[toks[i].End:toks[i+1].Start]):
+		case i+1 < len(toks) && blankBefore(i+1):
 			end = i + 1
-			quoteOpen = false
 		case isFinalPunct(toks[i].Text) || finalAbbrev(lang, toks[i].Text):
 			j := i + 1
-			for j < len(toks) && closesSentence(toks, j, &quoteOpen) {
+			for j < len(toks) && !blankBefore(j) && closesSentence(toks, j, &quoteOpen) {
 				j++
 			}
-			if j == len(toks) || fullWidthFinal(toks[i].Text) || startsSentence(toks, j, isFinalPunct(toks[i].Text)) || blankLine(text[toks[j-1].End:toks[j].Start]) {
+			if j == len(toks) || fullWidthFinal(toks[i].Text) || blankBefore(j) || startsSentence(text, toks, j, isFinalPunct(toks[i].Text)) {
 				end = j
 			}
 		}
@@ -93,9 +99,13 @@ func closesSentence(toks []Token, j int, quoteOpen *bool) bool {
 
 // startsSentence reports whether toks[j] can begin a sentence: it starts
 // with a capital, or with a digit if digits is set, possibly after opening
-// quotation marks, brackets, a dash or an elision.
-func startsSentence(toks []Token, j int, digits bool) bool {
-	for ; j < len(toks); j++ {
+// quotation marks, brackets, a dash or an elision. It looks no further
+// than a blank line after toks[j].
+func startsSentence(text string, toks []Token, j int, digits bool) bool {
+	for first := j; j < len(toks); j++ {
+		if j > first && blankLine(text[toks[j-1].End:toks[j].Start]) {
+			return false
+		}
 		t := toks[j].Text
 		r := firstRune(t)
 		switch {

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -96,5 +97,92 @@ func TestPackageFunctions(t *testing.T) {
 	}
 	if got := len(Tokenize(in)); got != 6 {
 		t.Errorf("Tokenize gives %d tokens, want 6: %v", got, Words(in))
+	}
+}
+
+// samePerParagraph reports the first difference between the sentences of
+// text and those of its paragraphs one after another, or "".
+func samePerParagraph(tk Tokenizer, text string) string {
+	whole := sentenceStrings(tk.Sentences(text))
+	var parts []string
+	for _, p := range Paragraphs(text) {
+		parts = append(parts, sentenceStrings(tk.Sentences(p))...)
+	}
+	for i := range max(len(whole), len(parts)) {
+		var w, p string
+		if i < len(whole) {
+			w = whole[i]
+		}
+		if i < len(parts) {
+			p = parts[i]
+		}
+		if w != p || i >= len(whole) || i >= len(parts) {
+			return "sentence " + strconv.Itoa(i+1) + ": whole text " + strconv.Quote(w) + ", paragraphs " + strconv.Quote(p)
+		}
+	}
+	return ""
+}
+
+// TestParagraphs: Paragraphs cuts at blank lines only, and the sentences of
+// a text are those of its paragraphs, also where what ends a paragraph
+// would go with what begins the next were there no blank line between
+// (an abbreviation, an enumeration number, a closing bracket, an opening
+// quote, a single quote left open).
+func TestParagraphs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"", []string{""}},
+		{"een\ntwee", []string{"een\ntwee"}},
+		{"een\n\ntwee", []string{"een", "twee"}},
+		{"een \r\n \t\r\n\n  twee\n", []string{"een \r", "twee\n"}},
+		{"\n\neen", []string{"", "een"}},
+		{"een\n\u00a0\ntwee\n\n", []string{"een", "twee", ""}},
+	} {
+		if got := Paragraphs(c.in); strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("Paragraphs(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"mid abbreviation before a blank line", "Het steeg 4,6 pct.\n\nDaarna niet.", []string{"Het steeg 4,6 pct .", "Daarna niet ."}},
+		{"enumeration number alone", "Hoofdstuk 3.\n\nDe inleiding.", []string{"Hoofdstuk 3 .", "De inleiding ."}},
+		{"closing bracket after a blank line", "Hij ging.\n\n) en toen", []string{"Hij ging .", ") en toen"}},
+		{"closing brackets on both sides of a blank line", "Hij ging. )\n\n) De rest.", []string{"Hij ging . )", ") De rest ."}},
+		{"enumeration number before a blank line", "Eerst dit.\n3.\n\nDe rest.", []string{"Eerst dit .", "3 .", "De rest ."}},
+		{"opening bracket before a blank line", "Hij ging. (\n\nDe rest.", []string{"Hij ging . (", "De rest ."}},
+		{"quote left open", "Hij zei: \" ja .\n\nNee . \" Zo .", []string{"Hij zei : \" ja .", "Nee .", "\" Zo ."}},
+		{"single quote left open", "'Ja\n\nnee' zei hij", []string{"' Ja", "nee' zei hij"}}, // an apostrophe: the quote closed at the blank line
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := sentenceStrings(Tokenizer{}.Sentences(c.in))
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") || len(got) != len(c.want) {
+				t.Errorf("Sentences(%q)\n got %q\nwant %q", c.in, got, c.want)
+			}
+			if d := samePerParagraph(Tokenizer{}, c.in); d != "" {
+				t.Errorf("%q: %s", c.in, d)
+			}
+		})
+	}
+	// Real text: the dev sentences of the treebank, as running text, cut
+	// into paragraphs of 1 to 7 sentences by blank lines of several kinds.
+	units := readExportSentences(t, "dev.export")
+	var b strings.Builder
+	gaps := []string{"\n\n", "\r\n\r\n", "\n \n", "\n\t\n\n"}
+	for i, u := range units {
+		b.WriteString(detokenize(u))
+		if i%7 == 3 || i%5 == 0 {
+			b.WriteString(gaps[i%len(gaps)])
+		} else {
+			b.WriteString(" ")
+		}
+	}
+	for _, lang := range []Language{Dutch, English} {
+		if d := samePerParagraph(Tokenizer{Lang: lang}, b.String()); d != "" {
+			t.Errorf("dev as text, %v: %s", lang, d)
+		}
 	}
 }
