@@ -16,6 +16,7 @@ import (
 // AnnNew adds the Sentence tab's sentence to the corpus (a new corpus of
 // that one sentence when there is none), parsed with the model.
 func (a *App) AnnNew() {
+	a.Parse.settle()
 	words := a.Parse.Words()
 	if len(words) == 0 {
 		a.Annotate.Msg, a.Annotate.Err = "", "the Sentence tab has no sentence: type one there, or in the box below"

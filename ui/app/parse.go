@@ -18,12 +18,23 @@ import (
 // ParseState is the sentence tab.
 type ParseState struct {
 	// Text is the text typed or pasted; Sentences its sentences as
-	// tokenized, Index the one to parse.
+	// tokenized (those of an earlier text while Tokenizing), Index the
+	// one to parse.
 	Text      string
 	Sentences [][]string
 	Index     int
-	// TokenizeNs is the time tokenizing Text took.
+	// TokenizeNs is the time tokenizing Text took (the paragraphs that
+	// changed).
 	TokenizeNs int64
+	// tokenized is the text Sentences are of; paras holds the sentences of
+	// each of its paragraphs, tokenizedBytes counts the bytes tokenized
+	// (for tests). tokenizeDue is set while a tokenization is scheduled,
+	// lastEdit is the time of the last edit it waits for.
+	tokenized      string
+	paras          map[string][][]string
+	tokenizedBytes int
+	tokenizeDue    bool
+	lastEdit       time.Time
 	// Variant is the decoder variant; with Compare, Other is parsed too
 	// and drawn beside it with the differences marked.
 	Variant, Other decode.Variant
@@ -50,22 +61,79 @@ func (p *ParseState) Words() []string {
 	return nil
 }
 
-// retokenize splits Text into sentences of words.
+// TokenizeNowBytes bounds the text an edit tokenizes at once: an edit
+// whose changed paragraphs (tokenize.Paragraphs) hold more, a large paste
+// or an edit inside a very long paragraph, is tokenized once typing has
+// paused for TokenizeDelay, so that keystrokes stay quick (a megabyte
+// takes about a third of a second in the browser). Until then the
+// sentence menu shows the sentences as they were, and an action that needs
+// the sentence (a parse, the stepper, the annotation) tokenizes first.
+const (
+	TokenizeNowBytes = 64 << 10
+	TokenizeDelay    = 300 * time.Millisecond
+)
+
+// Tokenizing reports whether the text has changed since it was last
+// tokenized: Sentences are those of an earlier text.
+func (p *ParseState) Tokenizing() bool { return p.tokenized != p.Text }
+
+// retokenize splits Text into sentences of words, tokenizing again only the
+// paragraphs that were not in the text tokenized before.
 func (p *ParseState) retokenize() {
 	start := time.Now()
+	paras := tokenize.Paragraphs(p.Text)
+	cache := make(map[string][][]string, len(paras))
 	var sents [][]string
-	for _, s := range tokenize.Sentences(p.Text) {
+	for _, para := range paras {
+		s, ok := cache[para]
+		if !ok {
+			s, ok = p.paras[para]
+		}
+		if !ok {
+			s = sentenceWords(para)
+			p.tokenizedBytes += len(para)
+		}
+		cache[para] = s
+		sents = append(sents, s...)
+	}
+	p.paras, p.tokenized = cache, p.Text
+	p.TokenizeNs = int64(time.Since(start))
+	old := p.Sentences
+	p.Sentences = sents
+	if p.Index >= len(sents) || !shareSentence(old, sents) {
+		p.Index = 0 // a text replaced whole (pasted) starts at its first sentence
+	}
+}
+
+// sentenceWords tokenizes text into sentences of words.
+func sentenceWords(text string) [][]string {
+	var sents [][]string
+	for _, s := range tokenize.Sentences(text) {
 		words := make([]string, len(s))
 		for i, t := range s {
 			words[i] = t.Text
 		}
 		sents = append(sents, words)
 	}
-	p.TokenizeNs = int64(time.Since(start))
-	old := p.Sentences
-	p.Sentences = sents
-	if p.Index >= len(sents) || !shareSentence(old, sents) {
-		p.Index = 0 // a text replaced whole (pasted) starts at its first sentence
+	return sents
+}
+
+// newBytes returns how many bytes of text lie in paragraphs that the last
+// tokenization did not meet.
+func (p *ParseState) newBytes(text string) int {
+	n := 0
+	for _, para := range tokenize.Paragraphs(text) {
+		if _, ok := p.paras[para]; !ok {
+			n += len(para)
+		}
+	}
+	return n
+}
+
+// settle tokenizes the text now if it changed since it was last tokenized.
+func (p *ParseState) settle() {
+	if p.Tokenizing() {
+		p.retokenize()
 	}
 }
 
@@ -84,13 +152,38 @@ func shareSentence(a, b [][]string) bool {
 	return false
 }
 
-// SetText replaces the text and tokenizes it.
+// SetText replaces the text and tokenizes it, now or, for an edit of more
+// than TokenizeNowBytes, once typing pauses (see TokenizeNowBytes).
 func (a *App) SetText(s string) {
 	if s == a.Parse.Text {
 		return
 	}
 	a.Parse.Text = s
-	a.Parse.retokenize()
+	if a.Parse.newBytes(s) <= TokenizeNowBytes {
+		a.Parse.retokenize()
+		return
+	}
+	a.Parse.lastEdit = time.Now()
+	if !a.Parse.tokenizeDue {
+		a.Parse.tokenizeDue = true
+		a.tokenizeAfter(TokenizeDelay)
+	}
+}
+
+// tokenizeAfter tokenizes the text after d, or later while it is still
+// being edited.
+func (a *App) tokenizeAfter(d time.Duration) {
+	time.AfterFunc(d, func() {
+		a.env.Lock()
+		defer a.env.UnlockRender()
+		p := &a.Parse
+		if wait := TokenizeDelay - time.Since(p.lastEdit); wait > 0 {
+			a.tokenizeAfter(wait) // edited meanwhile
+			return
+		}
+		p.tokenizeDue = false
+		p.settle()
+	})
 }
 
 // UseExample puts example i in the text box and parses it.
@@ -104,6 +197,7 @@ func (a *App) UseExample(i int) {
 
 // ChooseSentence picks the sentence of the text to parse.
 func (a *App) ChooseSentence(i int) {
+	a.Parse.settle()
 	if i >= 0 && i < len(a.Parse.Sentences) {
 		a.Parse.Index = i
 	}
@@ -193,6 +287,7 @@ func (a *App) ParseNow() {
 		defer a.bankJobDone()
 	}
 	a.Parse.Attempts++
+	a.Parse.settle()
 	words := a.Parse.Words()
 	if len(words) == 0 {
 		a.clearParse()

@@ -423,6 +423,7 @@ func (a *App) TeachSentenceBlocked() string {
 // TeachUseSentence replays the sentence tab's sentence with the model's
 // own scores (asked of the engine in the background).
 func (a *App) TeachUseSentence() {
+	a.Parse.settle()
 	if a.TeachSentenceBlocked() != "" {
 		return
 	}

@@ -202,9 +202,53 @@ func TestSentenceMenuWholeCharacters(t *testing.T) {
 	a, _, env := loaded(t, false)
 	env.Do(func() { a.SetText("a" + strings.Repeat("é", 80) + " .") })
 	c := &ParseTab{App: a}
-	for _, label := range c.sentences() {
-		if !utf8.ValidString(label) || !strings.HasSuffix(label, "…") {
-			t.Errorf("menu label %q: want whole characters, shortened", label)
+	for _, o := range c.sentences() {
+		if !utf8.ValidString(o.Label) || !strings.HasSuffix(o.Label, "…") {
+			t.Errorf("menu label %q: want whole characters, shortened", o.Label)
 		}
+	}
+}
+
+// TestSentenceMenuOfALongText: a text of thousands of sentences lists
+// maxSentenceOptions of them around the chosen one, each with its own
+// number, the chosen one among them; a short text lists all.
+func TestSentenceMenuOfALongText(t *testing.T) {
+	a, _, env := loaded(t, false)
+	var text strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&text, "Zin %d is kort . ", i+1)
+	}
+	for _, tc := range []struct {
+		name         string
+		text         string
+		choose       int
+		first, count int
+	}{
+		{"short text", "Een . Twee . Drie .", 1, 0, 3},
+		{"at the start", text.String(), 3, 0, maxSentenceOptions},
+		{"in the middle", text.String(), 1000, 1000 - maxSentenceOptions/2, maxSentenceOptions},
+		{"at the end", text.String(), 1999, 2000 - maxSentenceOptions, maxSentenceOptions},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []sentenceOption
+			env.Do(func() {
+				a.SetText(tc.text)
+				a.ChooseSentence(tc.choose)
+				opts = (&ParseTab{App: a}).sentences()
+			})
+			if len(opts) != tc.count || opts[0].Index != tc.first {
+				t.Fatalf("%d entries from sentence %d, want %d from %d", len(opts), opts[0].Index, tc.count, tc.first)
+			}
+			chosen := false
+			for k, o := range opts {
+				if o.Index != tc.first+k || !strings.HasPrefix(o.Label, fmt.Sprintf("%d: ", o.Index+1)) {
+					t.Fatalf("entry %d: %+v", k, o)
+				}
+				chosen = chosen || o.Index == tc.choose
+			}
+			if !chosen {
+				t.Errorf("the chosen sentence %d is not listed", tc.choose)
+			}
+		})
 	}
 }

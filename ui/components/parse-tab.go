@@ -32,6 +32,9 @@ func (c *ParseTab) keydown(event vugu.DOMEvent) {
 
 // tokens shows the chosen sentence's tokens.
 func (c *ParseTab) tokens() string {
+	if c.App.Parse.Tokenizing() {
+		return "tokenizing the text…"
+	}
 	w := c.App.Parse.Words()
 	if len(w) == 0 {
 		return "no words"
@@ -39,15 +42,32 @@ func (c *ParseTab) tokens() string {
 	return fmt.Sprintf("%s: %s", app.Count(len(w), "token"), strings.Join(w, " · "))
 }
 
+// maxSentenceOptions bounds the sentence menu: a text of thousands of
+// sentences lists those around the chosen one (choosing one near an end
+// of the list moves it on), so that a render stays quick.
+const maxSentenceOptions = 500
+
+// sentenceOption is an entry of the sentence menu.
+type sentenceOption struct {
+	Index int
+	Label string
+}
+
 // sentences labels the sentences of the text for the sentence menu.
-func (c *ParseTab) sentences() []string {
-	out := make([]string, len(c.App.Parse.Sentences))
-	for i, s := range c.App.Parse.Sentences {
-		label := strings.Join(s, " ")
+func (c *ParseTab) sentences() []sentenceOption {
+	sents := c.App.Parse.Sentences
+	lo, hi := 0, len(sents)
+	if hi > maxSentenceOptions {
+		lo = max(0, min(c.App.Parse.Index-maxSentenceOptions/2, len(sents)-maxSentenceOptions))
+		hi = lo + maxSentenceOptions
+	}
+	out := make([]sentenceOption, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		label := strings.Join(sents[i], " ")
 		if r := []rune(label); len(r) > 60 {
 			label = string(r[:60]) + "…" // whole characters
 		}
-		out[i] = fmt.Sprintf("%d: %s", i+1, label)
+		out = append(out, sentenceOption{i, fmt.Sprintf("%d: %s", i+1, label)})
 	}
 	return out
 }

@@ -114,18 +114,16 @@ func (c *ParseTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = vgparent
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
 							vgparent.AppendChild(vgn)
-							for i, s := range c.sentences() {
-								var vgiterkey interface{} = i
+							for vgiterkeyt, s := range c.sentences() {
+								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
-								i := i
-								_ = i
 								s := s
 								_ = s
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "option", Attr: []vugu.VGAttribute(nil)}
 								vgparent.AppendChild(vgn)
-								vgn.AddAttrInterface("selected", i == c.App.Parse.Index)
-								vgn.AddAttrInterface("value", i)
-								vgn.SetInnerHTML(s)
+								vgn.AddAttrInterface("selected", s.Index == c.App.Parse.Index)
+								vgn.AddAttrInterface("value", s.Index)
+								vgn.SetInnerHTML(s.Label)
 							}
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 							vgparent.AppendChild(vgn)
