@@ -420,7 +420,7 @@ func (c CreateConstituent) apply(e *edit) error {
 	if existing {
 		return fmt.Errorf("%w: %s %s exists and is fixed", ErrNoChange, c.Label, y)
 	}
-	parent, crossing := place(ys, y)
+	parent, crossing := place(e.t.Nodes, ys, y)
 	e.unforbid = append(e.unforbid, y)
 	if crossing >= 0 {
 		if !e.canReparse {
@@ -433,23 +433,30 @@ func (c CreateConstituent) apply(e *edit) error {
 	idx := len(t.Nodes)
 	t.Nodes = append(t.Nodes, tree.Node{Num: freeNum(t), Label: c.Label, Parent: parent})
 	e.fixed = append(e.fixed, true)
+	moved := 0
 	for _, p := range pos {
 		if t.Tokens[p].Parent == parent {
 			t.Tokens[p].Parent = idx
+			moved++
 		}
 	}
 	for j := range idx {
 		if t.Nodes[j].Parent == parent && len(ys[j]) > 0 && y.contains(ys[j]) {
 			t.Nodes[j].Parent = idx
+			moved++
 		}
+	}
+	if moved == 0 { // cannot happen: place finds y's words and nodes under parent
+		return fmt.Errorf("annotate: %s %s would cover no word", c.Label, y)
 	}
 	return nil
 }
 
 // place returns where a new constituent over y goes: the lowest node whose
-// yield strictly contains y, or tree.Root; or a node whose yield crosses
-// y (else -1).
-func place(ys []Yield, y Yield) (parent, crossing int) {
+// yield strictly contains y (the lowest of a unary chain, whatever the
+// order of the nodes), or tree.Root; or a node whose yield crosses y (else
+// -1). nodes are the tree's nodes, ys their yields.
+func place(nodes []tree.Node, ys []Yield, y Yield) (parent, crossing int) {
 	parent = tree.Root
 	size := 0
 	for i, yi := range ys {
@@ -461,6 +468,17 @@ func place(ys []Yield, y Yield) (parent, crossing int) {
 		}
 		if yi.contains(y) && !yi.Equal(y) && (parent == tree.Root || yi.Len() < size) {
 			parent, size = i, yi.Len()
+		}
+	}
+	// A node below parent with the same words (S over a lone NP) holds
+	// the words and nodes the new one takes: go down to the last of them.
+	for moved := parent != tree.Root; moved; {
+		moved = false
+		for j := range nodes {
+			if nodes[j].Parent == parent && ys[j].Equal(ys[parent]) {
+				parent, moved = j, true
+				break
+			}
 		}
 	}
 	return parent, -1
