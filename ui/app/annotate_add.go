@@ -138,6 +138,12 @@ func (a *App) annAppend(trees []*tree.Tree, status annotate.Status) {
 		s.Gold = nil // no longer parallel
 	}
 	next := nextID(s.Corpus)
+	if r := a.annRemoved(); r != nil {
+		// The sentence removed last may be put back: its id stays its own.
+		if id, err := strconv.Atoi(r.sent.ID()); err == nil && id >= next {
+			next = id + 1
+		}
+	}
 	first := len(s.Corpus.Sentences)
 	for i, t := range trees {
 		t.ID = strconv.Itoa(next + i)

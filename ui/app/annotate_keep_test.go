@@ -904,3 +904,32 @@ func TestAnnotateExportUnwritable(t *testing.T) {
 		t.Errorf("saved %v; want only the discbracket file", got)
 	}
 }
+
+// TestRemoveAddPutBackKeepsIDsUnique: a sentence added while the last one
+// removed (the highest id) may still be put back gets an id of its own, so
+// that putting it back leaves no two sentences with one id, and the corpus
+// exports as TIGER-XML (which refuses repeated ids).
+func TestRemoveAddPutBackKeepsIDsUnique(t *testing.T) {
+	a, env := annApp(t, &memStore{})
+	s0, s1, s2 := strings.Join(apptest.Sentences[0], " "), strings.Join(apptest.Sentences[1], " "), strings.Join(apptest.Sentences[2], " ")
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnSetAddText(s0 + "\n" + s1); a.AnnAddText() })
+	idle(t, a, env)
+	env.Do(func() { a.AnnGo(1); a.AnnRemove() })
+	env.Do(func() { a.AnnSetAddText(s2); a.AnnAddText() })
+	idle(t, a, env)
+	env.Do(func() {
+		a.AnnGo(0)
+		a.AnnRestoreRemoved()
+		var ids []string
+		for _, s := range a.Annotate.Corpus.Sentences {
+			ids = append(ids, s.ID())
+		}
+		if len(ids) != 3 || len(slices.Compact(slices.Sorted(slices.Values(ids)))) != 3 {
+			t.Fatalf("ids %v after remove, add, put back: want 3 ids, none repeated", ids)
+		}
+		a.AnnExport(app.FormatTigerXML)
+		if a.Annotate.Err != "" {
+			t.Errorf("TIGER-XML export: %s", a.Annotate.Err)
+		}
+	})
+}
