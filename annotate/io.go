@@ -118,7 +118,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // reports (0 if not known). Malformed sentences are skipped and reading
 // goes on to the end of the input: the corpus of every sentence read is
 // then returned with an *ImportError, which counts what was left out and
-// lists the first errors. A read error returns no corpus.
+// lists the first errors. A read error returns no corpus. A sentence
+// whose comment carries a status and note written by Export gets them
+// (in place of opt.Status), and its comment loses that field.
 func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, error) {
 	if !opt.Status.valid() {
 		return nil, fmt.Errorf("annotate: invalid status %d", int(opt.Status))
@@ -135,7 +137,11 @@ func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, e
 	for {
 		t, err := rd.Next()
 		if err == nil {
-			c.Sentences = append(c.Sentences, &Sentence{cur: &state{tree: t, status: opt.Status}, depth: DefaultUndoDepth})
+			st := &state{tree: t, status: opt.Status}
+			if rest, status, note, ok := splitMeta(t.BOSExtra); ok { // written by Export
+				t.BOSExtra, st.status, st.note = rest, status, note
+			}
+			c.Sentences = append(c.Sentences, &Sentence{cur: st, depth: DefaultUndoDepth})
 			if len(c.Sentences)%ProgressEvery == 0 {
 				report()
 			}
@@ -165,9 +171,10 @@ func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, e
 }
 
 // Export writes the current trees of the corpus to w in format f (see
-// chart/treebank; export is written as version 4).
+// chart/treebank; export is written as version 4), each sentence's status
+// and note in its comment (see metaPrefix), where Import reads them back.
 func (c *Corpus) Export(w io.Writer, f treebank.Format) error {
-	if err := treebank.Write(w, c.Trees(), f); err != nil {
+	if err := treebank.Write(w, c.exportTrees(), f); err != nil {
 		return fmt.Errorf("annotate: export: %w", err)
 	}
 	return nil
@@ -176,10 +183,20 @@ func (c *Corpus) Export(w io.Writer, f treebank.Format) error {
 // ExportFile writes the current trees to a file whose format comes from
 // its extension, replacing it atomically (see internal/bankfile).
 func (c *Corpus) ExportFile(path string) error {
-	if err := bankfile.Write(path, c.Trees(), bankfile.Options{}); err != nil {
+	if err := bankfile.Write(path, c.exportTrees(), bankfile.Options{}); err != nil {
 		return fmt.Errorf("annotate: export: %w", err)
 	}
 	return nil
+}
+
+// exportTrees returns the current trees with each sentence's status and
+// note in its comment.
+func (c *Corpus) exportTrees() []*tree.Tree {
+	out := make([]*tree.Tree, len(c.Sentences))
+	for i, s := range c.Sentences {
+		out[i] = withMeta(s.Tree(), s.Status(), s.Note())
+	}
+	return out
 }
 
 // Tree returns the current tree of sentence i, or nil when i is out of
