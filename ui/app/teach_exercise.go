@@ -556,8 +556,7 @@ func (a *App) openExercise(value string) {
 		err = fmt.Errorf("no exercise %q", e.ID)
 	}
 	if err != nil {
-		x.LinkErr = "This exercise link cannot be opened: " + strings.TrimPrefix(err.Error(), "teach: ") +
-			". The link may have been cut short when it was copied; ask for it again, or pick an exercise below."
+		x.LinkErr = "This exercise link cannot be opened: " + strings.TrimPrefix(err.Error(), "teach: ") + linkHint(err, "an exercise")
 		return
 	}
 	a.exerciseStart(i, t)

@@ -280,7 +280,7 @@ func TestExerciseShare(t *testing.T) {
 		a.TeachExerciseCheck()
 		frag = a.TeachExerciseShare()
 	})
-	if !strings.HasPrefix(frag, "#exercise=wh-question~t1.") || x.Link != frag {
+	if !strings.HasPrefix(frag, "#exercise=wh-question~t2.") || x.Link != frag {
 		t.Fatalf("share: %q (Link %q, error %q)", frag, x.Link, x.LinkErr)
 	}
 	e, tr, err := teach.DecodeAttempt(strings.TrimPrefix(frag, "#exercise="))

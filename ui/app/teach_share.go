@@ -42,13 +42,36 @@ type Fragment struct {
 // wrapping ErrNoAttemptInLink.
 func ParseFragment(frag string) (f Fragment, ok bool, err error) {
 	frag = strings.TrimPrefix(frag, "#")
-	if !strings.Contains(frag, "=") {
-		// A link whose "=" a mail client or chat percent-encoded
-		// ("#tree%3Dt1...") holds its keys encoded whole.
-		if v, uerr := url.PathUnescape(frag); uerr == nil {
-			frag = v
+	// A link whose "=" a mail client, chat or redirector percent-encoded,
+	// once or twice ("#tree%3Dt2...", "#tree%253Dt2..."), holds its keys
+	// encoded whole; one cut short may end inside an escape ("%2").
+	cut := false
+	for range 3 {
+		if strings.Contains(frag, "=") || !strings.Contains(frag, "%") {
+			break
 		}
+		whole := cutEscape(frag)
+		v, uerr := url.PathUnescape(whole)
+		if uerr != nil {
+			break
+		}
+		frag, cut = v, cut || whole != frag
 	}
+	defer func() {
+		// A fragment that names a key but reads as none, or that was cut
+		// inside an escape, is a damaged link, not one that asks for
+		// nothing (or for a bare exercise, its attempt lost).
+		damaged := !ok && err == nil && (strings.HasPrefix(frag, fragmentTree+"%") || strings.HasPrefix(frag, fragmentExercise+"%"))
+		if !damaged && !(cut && err == nil) {
+			return
+		}
+		f.Teach, ok = true, true
+		if f.Exercise != "" || strings.HasPrefix(frag, fragmentExercise) {
+			err = fmt.Errorf("exercise link: it was cut short or damaged: %w", ErrNoAttemptInLink)
+		} else {
+			err = fmt.Errorf("tree link: it was cut short or damaged: %w", ErrNoTreeInLink)
+		}
+	}()
 	for _, part := range strings.Split(frag, "&") {
 		key, value, hasValue := strings.Cut(part, "=")
 		switch key {
@@ -79,6 +102,23 @@ func ParseFragment(frag string) (f Fragment, ok bool, err error) {
 	return f, f.Teach, nil
 }
 
+// cutEscape drops an escape cut short at the end of s ("...%2", "...%").
+func cutEscape(s string) string {
+	if i := strings.LastIndexByte(s, '%'); i >= 0 && len(s)-i < 3 {
+		return s[:i]
+	}
+	return s
+}
+
+// linkHint is what a notice about a damaged link adds: how it may have
+// come about and what to do. A link of a newer version needs none.
+func linkHint(err error, pick string) string {
+	if errors.Is(err, teach.ErrNewerLink) {
+		return "."
+	}
+	return ". The link may have been cut short or changed when it was copied; ask for it again, or pick " + pick + " below."
+}
+
 // ShareFragment returns the URL fragment ("#tree=...") that shows t.
 func ShareFragment(t *tree.Tree) (string, error) {
 	link, err := teach.EncodeTree(t)
@@ -105,8 +145,7 @@ func (a *App) OpenFragment(frag string) bool {
 	if errors.Is(err, ErrNoAttemptInLink) {
 		a.TeachSetSection(TeachSectionExercises)
 		t.Exercise.Opened++
-		t.Exercise.LinkErr = "This exercise link cannot be opened: " + err.Error() +
-			". The link may have been cut short when it was copied; ask for it again, or pick an exercise below."
+		t.Exercise.LinkErr = "This exercise link cannot be opened: " + err.Error() + linkHint(err, "an exercise")
 		return true
 	}
 	if err == nil && f.Exercise != "" {
@@ -128,8 +167,7 @@ func (a *App) OpenFragment(frag string) bool {
 	}
 	a.TeachSetSection(TeachSectionVariants)
 	if err != nil {
-		t.LinkErr = "This link's tree cannot be shown: " + strings.TrimPrefix(err.Error(), "teach: ") +
-			". The link may have been cut short when it was copied; ask for it again, or pick an example below."
+		t.LinkErr = "This link's tree cannot be shown: " + strings.TrimPrefix(err.Error(), "teach: ") + linkHint(err, "an example")
 		return true
 	}
 	title := "Shared tree"

@@ -334,6 +334,12 @@ func TestParseFragment(t *testing.T) {
 		{"#teach%26exercise%3Dwh-question", true, app.Fragment{Teach: true, Exercise: "wh-question"}, nil},
 		{"#tree=", true, app.Fragment{Teach: true}, app.ErrNoTreeInLink},
 		{"#tree", true, app.Fragment{Teach: true}, app.ErrNoTreeInLink},
+		{"#trees-section", false, app.Fragment{}, nil},
+		{"#tree%253Dt2.abc", true, app.Fragment{Teach: true, Tree: "t2.abc"}, nil}, // encoded twice
+		{"#tree%3Dt2.abc%2", true, app.Fragment{Teach: true, Tree: "t2.abc"}, app.ErrNoTreeInLink},
+		{"#exercise%3Dwh-question%7", true, app.Fragment{Teach: true, Exercise: "wh-question"}, app.ErrNoAttemptInLink}, // its attempt cut off
+		{"#tree%3Dt2.a%zz", true, app.Fragment{Teach: true}, app.ErrNoTreeInLink},
+		{"#exercise%3D%zz", true, app.Fragment{Teach: true}, app.ErrNoAttemptInLink},
 	}
 	for _, tc := range tests {
 		f, ok, err := app.ParseFragment(tc.frag)
@@ -360,7 +366,7 @@ func TestOpenFragment(t *testing.T) {
 	ex := slices.IndexFunc(teach.Gallery(), func(e teach.Example) bool { return e.ID == "verb-second" })
 	var frag string
 	env.Do(func() { a.TeachShowExample(ex); frag = a.TeachShare() })
-	if !strings.HasPrefix(frag, "#tree=t1.") || a.Teach.Link != frag {
+	if !strings.HasPrefix(frag, "#tree=t2.") || a.Teach.Link != frag {
 		t.Fatalf("share: %q (Link %q)", frag, a.Teach.Link)
 	}
 
@@ -393,6 +399,11 @@ func TestOpenFragment(t *testing.T) {
 		{"#tree=t1.%%%", "damaged", true},
 		{"#tree=zz", "not a tree link", true},
 		{"#tree=", "holds no tree", true},
+		{"#tree=t7." + frag[len("#tree=t2."):], "newer version of discspan: reload the page to get it.", true},
+		{frag[:40] + "%0A%20" + frag[40:] + ".", "", true}, // wrapped by a mail client, a full stop after it
+		{strings.Replace(frag, "=", "%253D", 1), "", true},
+		{strings.Replace(frag, "=", "%3D", 1)[:60] + "%2", "cut short or damaged", true},
+		{frag[:len(frag)-9] + "A" + frag[len(frag)-8:], "damaged link", true},
 	}
 	for _, tc := range tests {
 		c := app.New(&apptest.Env{}, apptest.NewPlatform(), app.Options{})
