@@ -90,7 +90,7 @@ func (a *App) AnnImportFiles(files js.Value) { a.annReadFiles(files, a.annImport
 func (a *App) annReadFiles(files js.Value, use func(name string, data []byte)) {
 	a.Annotate.Msg = "reading the file…"
 	go func() {
-		name, data, err := a.plat.ReadFile(files)
+		name, data, err := a.plat.ReadFile(files, MaxFileBytes)
 		if err != nil {
 			a.update(func() { a.Annotate.Err = "could not read the file: " + err.Error() })
 			return

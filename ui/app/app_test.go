@@ -455,3 +455,31 @@ func TestMemoryText(t *testing.T) {
 		})
 	}
 }
+
+// TestFileTooLarge: a file of more than MaxFileBytes is refused before it
+// is read, in the treebank tab and in the annotation tab, with its name,
+// its size and what to do; the treebank and the corpus open before stay.
+func TestFileTooLarge(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	a, env := start(t, plat, app.Options{})
+	plat.PickedName, plat.Picked = "dev.discbracket", bankOf(t, len(apptest.Sentences))
+	env.Do(func() { a.OpenFiles(js.Undefined()) })
+	env.Wait(t, "the treebank", wait, func() bool { return a.Bank != nil && a.Job == nil })
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnSetAddText(strings.Join(apptest.Sentences[0], " ")); a.AnnAddText() })
+	env.Wait(t, "the corpus", wait, func() bool { return a.Annotate.Corpus != nil && a.Job == nil })
+
+	bank, corpus := a.Bank, a.Annotate.Corpus
+	plat.PickedName, plat.PickedSize = "tiger.xml", app.MaxFileBytes+1
+	want := fmt.Sprintf("tiger.xml is %.1f MB, more than the 64 MB the app opens", float64(app.MaxFileBytes+1)/1e6)
+	env.Do(func() { a.SetTab(app.TabTreebank); a.OpenFiles(js.Undefined()) })
+	env.Wait(t, "the refusal", wait, func() bool { return a.NoticeErr })
+	if !strings.Contains(a.Notice, want) || a.Bank != bank {
+		t.Errorf("treebank tab: notice %q, want %q; treebank kept %v", a.Notice, want, a.Bank == bank)
+	}
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImportFiles(js.Undefined()) })
+	env.Wait(t, "the refusal", wait, func() bool { return a.Annotate.Err != "" })
+	if !strings.Contains(a.Annotate.Err, want) || a.Annotate.Corpus != corpus || len(corpus.Sentences) != 1 {
+		t.Errorf("annotation tab: error %q, want %q; corpus kept %v", a.Annotate.Err, want, a.Annotate.Corpus == corpus)
+	}
+}

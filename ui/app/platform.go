@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/vugu/vugu/js"
@@ -40,8 +41,9 @@ type Platform interface {
 	// scale (2 for sharp prints) and returns the PNG bytes.
 	PNG(svg string, width, height, scale float64) ([]byte, error)
 	// ReadFile reads the first file of a FileList (an <input type=file>'s
-	// files or a drop's dataTransfer.files).
-	ReadFile(files js.Value) (name string, data []byte, err error)
+	// files or a drop's dataTransfer.files); a file of more than maxBytes
+	// is refused before it is read, with a FileTooLargeError.
+	ReadFile(files js.Value, maxBytes int64) (name string, data []byte, err error)
 	// Since returns the time since the page started loading.
 	Since() time.Duration
 	// Memory returns the page's own memory in bytes (its wasm memory, the
@@ -53,4 +55,21 @@ type Platform interface {
 	// must not hold a lock that the page's event handlers take (the
 	// Env's): they run before Yield returns.
 	Yield()
+}
+
+// MaxFileBytes bounds the treebank files the treebank and annotation tabs
+// open: a file is held in the page while it is read into trees that take
+// about four times its size, within a tab's memory (the Alpino training
+// set is 6 MB).
+const MaxFileBytes = 64 << 20
+
+// FileTooLargeError refuses a file of more than MaxFileBytes.
+type FileTooLargeError struct {
+	Name      string
+	Size, Max int64
+}
+
+func (e *FileTooLargeError) Error() string {
+	return fmt.Sprintf("%s is %.1f MB, more than the %d MB the app opens: split it, or use the command line (discspan parse, eval, convert)",
+		e.Name, float64(e.Size)/1e6, e.Max>>20)
 }

@@ -274,7 +274,7 @@ func (a *App) PasteBank(text string) {
 func (a *App) OpenFiles(files js.Value) {
 	a.note("reading the file…")
 	go func() {
-		name, data, err := a.plat.ReadFile(files)
+		name, data, err := a.plat.ReadFile(files, MaxFileBytes)
 		a.update(func() {
 			if err != nil {
 				a.noteErr("could not read the file: " + err.Error())

@@ -239,13 +239,17 @@ func (p *Platform) PNG(svg string, width, height, scale float64) ([]byte, error)
 	return bytesToGo(ab), nil
 }
 
-// ReadFile reads the first file of a FileList.
-func (p *Platform) ReadFile(files vjs.Value) (string, []byte, error) {
+// ReadFile reads the first file of a FileList, refusing one of more than
+// maxBytes before reading it.
+func (p *Platform) ReadFile(files vjs.Value, maxBytes int64) (string, []byte, error) {
 	fl := js.Value(files)
 	if !fl.Truthy() || fl.Get("length").Int() == 0 {
 		return "", nil, errors.New("no file")
 	}
 	f := fl.Call("item", 0)
+	if size := int64(f.Get("size").Float()); size > maxBytes {
+		return "", nil, &app.FileTooLargeError{Name: f.Get("name").String(), Size: size, Max: maxBytes}
+	}
 	ab, err := await(f.Call("arrayBuffer"))
 	if err != nil {
 		return "", nil, err

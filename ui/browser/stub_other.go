@@ -51,7 +51,7 @@ func (*Platform) Save(string, string, []byte) error { return errNotBrowser }
 func (*Platform) PNG(string, float64, float64, float64) ([]byte, error) { return nil, errNotBrowser }
 
 // ReadFile fails: not in a browser.
-func (*Platform) ReadFile(vjs.Value) (string, []byte, error) { return "", nil, errNotBrowser }
+func (*Platform) ReadFile(vjs.Value, int64) (string, []byte, error) { return "", nil, errNotBrowser }
 
 // Since returns 0.
 func (*Platform) Since() time.Duration { return 0 }

@@ -43,9 +43,11 @@ type Platform struct {
 	Saved map[string][]byte
 	// Engine, when set, replaces the parser.Engine NewEngine returns.
 	Engine app.Engine
-	// Picked is what ReadFile returns.
+	// Picked is what ReadFile returns; PickedSize, when set, is the size
+	// the file claims (a large file without the bytes).
 	PickedName string
 	Picked     []byte
+	PickedSize int64
 	start      time.Time
 }
 
@@ -170,10 +172,14 @@ func (p *Platform) PNG(svg string, width, height, scale float64) ([]byte, error)
 	return append([]byte("\x89PNG\r\n\x1a\n"), svg...), nil
 }
 
-// ReadFile implements app.Platform: it returns Picked.
-func (p *Platform) ReadFile(js.Value) (string, []byte, error) {
+// ReadFile implements app.Platform: it returns Picked, refusing it as the
+// browser's does when it (or PickedSize) is over maxBytes.
+func (p *Platform) ReadFile(_ js.Value, maxBytes int64) (string, []byte, error) {
 	if p.Picked == nil {
 		return "", nil, errors.New("no file")
+	}
+	if size := max(p.PickedSize, int64(len(p.Picked))); size > maxBytes {
+		return "", nil, &app.FileTooLargeError{Name: p.PickedName, Size: size, Max: maxBytes}
 	}
 	return p.PickedName, p.Picked, nil
 }
