@@ -466,7 +466,11 @@ func TestFileTooLarge(t *testing.T) {
 	plat.PickedName, plat.Picked = "dev.discbracket", bankOf(t, len(apptest.Sentences))
 	env.Do(func() { a.OpenFiles(js.Undefined()) })
 	env.Wait(t, "the treebank", wait, func() bool { return a.Bank != nil && a.Job == nil })
-	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnSetAddText(strings.Join(apptest.Sentences[0], " ")); a.AnnAddText() })
+	env.Do(func() {
+		a.SetTab(app.TabAnnotate)
+		a.AnnSetAddText(strings.Join(apptest.Sentences[0], " "))
+		a.AnnAddText()
+	})
 	env.Wait(t, "the corpus", wait, func() bool { return a.Annotate.Corpus != nil && a.Job == nil })
 
 	bank, corpus := a.Bank, a.Annotate.Corpus
