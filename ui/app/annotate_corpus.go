@@ -255,7 +255,10 @@ func (a *App) annRead(name string, data []byte, second bool, use func(*annotate.
 			}
 			return
 		}
-		if a.Annotate.Busy {
+		// A file to annotate waits for the annotator's answer (the
+		// open corpus has sentences while a re-parse runs), which waits
+		// for the re-parse; a second file to compare with cannot wait.
+		if a.Annotate.Busy && second {
 			p.Err = "a re-parse is running; import again"
 			return
 		}

@@ -264,3 +264,50 @@ func TestAnnotateOtherMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestImportDuringReparse: a file whose reading ends while a re-parse
+// runs is not thrown away: it waits, as over any open corpus, for the
+// annotator's answer, which opens it once the re-parse is done.
+func TestImportDuringReparse(t *testing.T) {
+	export, _ := otherData(t, 10)
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	eng := newStepEngine()
+	plat.Engine = eng
+	env := &apptest.Env{}
+	a := app.New(env, storePlatform{plat, &memStore{}}, app.Options{})
+	env.Do(a.Start)
+	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
+	env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+	env.Do(func() {
+		a.SetText(strings.Join(apptest.Sentences[0], " "))
+		a.SetTab(app.TabAnnotate)
+		a.AnnNew()
+	})
+	idle(t, a, env)
+	eng.gated.Store(true)
+	env.Do(func() {
+		a.Annotate.Sel = app.Selection{}
+		for _, k := range []string{"ArrowRight", "ArrowRight"} {
+			a.AnnKey(k, false, false)
+		}
+		a.AnnKey("ArrowRight", true, false)
+		a.AnnKey("c", false, false)
+		a.AnnSetLabelText("np")
+		a.AnnApplyLabel()
+		if !a.Annotate.Busy {
+			t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
+		}
+	})
+	p := importWait(t, a, env, "dev10.export", export, false)
+	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
+		t.Fatalf("import during a re-parse: %+v, pending %v; want it waiting", p, a.Annotate.PendingImport)
+	}
+	eng.gated.Store(false)
+	eng.release(1)
+	idle(t, a, env)
+	env.Do(a.AnnConfirmImport)
+	if c := a.Annotate.Corpus; c == nil || c.Name != "dev10.export" || len(c.Sentences) != 10 {
+		t.Fatalf("after the answer: corpus %+v", c)
+	}
+}
