@@ -30,8 +30,6 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
-
-	"github.com/ebitengine/purego"
 )
 
 //go:embed standin.cc.txt
@@ -84,16 +82,6 @@ func Build(dir string) (string, error) {
 		}
 	}
 	return lib, nil
-}
-
-// HasDriver reports whether the NVIDIA driver library can be opened here.
-func HasDriver() bool {
-	h, err := purego.Dlopen("libcuda.so.1", purego.RTLD_NOW|purego.RTLD_LOCAL)
-	if err != nil {
-		return false
-	}
-	purego.Dlclose(h)
-	return true
 }
 
 // Install builds the stand-in into dir (see Build) and points package cuda
