@@ -46,6 +46,16 @@ func openTrainer(params, m, v, avg *network.Params, scoringOnly bool) (*cuda.Dev
 	return dev, t, nil
 }
 
+// Probe opens GPU 0 and closes it again: nil when there is a usable GPU,
+// else an error satisfying Unavailable.
+func Probe() error {
+	dev, err := cuda.Open(0)
+	if err != nil {
+		return err
+	}
+	return dev.Close()
+}
+
 // Unavailable reports whether err says that there is no usable GPU (no
 // driver, no NVRTC or cuBLAS, no device).
 func Unavailable(err error) bool {

@@ -13,7 +13,7 @@ func TestCheckpointRoundTripAndTruncation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := newTrainer(o)
+	tr, err := newTrainer(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

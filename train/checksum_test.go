@@ -20,7 +20,7 @@ func TestCheckpointChecksum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := newTrainer(o)
+	tr, err := newTrainer(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

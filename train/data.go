@@ -279,6 +279,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 		for _, ex := range d.train {
 			d.stats.Train.Words += ex.input.Len()
 		}
+		if len(d.train) == 0 {
+			return nil, fmt.Errorf("train: %s: holding out fold %d of %d leaves no sentence to train on (%d in all)", trainPath, holdOut, folds, len(all))
+		}
 	}
 	d.stats.TrainSents = len(d.train)
 	if devPath != "" {

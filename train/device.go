@@ -58,11 +58,10 @@ func (t *trainer) openDevice() error {
 		return nil
 	}
 	if t.set.Hinge > 0 {
-		const unsupported = "the hinge loss (--hinge) runs on the CPU only"
 		if want == DeviceCUDA {
-			return fmt.Errorf("train: --device cuda: %s", unsupported)
+			return fmt.Errorf("train: --device cuda: %s", hingeOnCPU)
 		}
-		t.logf("device: cpu (%s)", unsupported)
+		t.logf("device: cpu (%s)", hingeOnCPU)
 		return nil
 	}
 	dev, err := netcuda.Open(t.model.Params, t.adam.M, t.adam.V, t.ema)
@@ -105,10 +104,11 @@ func (t *trainer) closeDevice() {
 // gpuTeacher scores with the teacher's models on the GPU (their mean, one
 // netcuda.Scorer each) when every one opens there, and otherwise on the CPU,
 // saying why: the scoring is a one-off before the first epoch, so a teacher
-// that does not fit does not stop the run.
-func gpuTeacher(models []*network.Model) (scorer.Scorer, string) {
+// that does not fit does not stop the run; strict (--device cuda, asked
+// for) makes that an error instead of hours on the CPU.
+func gpuTeacher(models []*network.Model, strict bool) (scorer.Scorer, string, error) {
 	if len(models) == 0 {
-		return scorer.MeanCPU(models), "cpu"
+		return scorer.MeanCPU(models), "cpu", nil
 	}
 	var members []scorer.Scorer
 	for _, m := range models {
@@ -117,9 +117,24 @@ func gpuTeacher(models []*network.Model) (scorer.Scorer, string) {
 			for _, o := range members {
 				o.Close()
 			}
-			return scorer.MeanCPU(models), fmt.Sprintf("cpu (%v)", err)
+			if strict {
+				return nil, "", fmt.Errorf("--device cuda: %w", err)
+			}
+			return scorer.MeanCPU(models), fmt.Sprintf("cpu (%v)", err), nil
 		}
 		members = append(members, s)
 	}
-	return scorer.Mean(members...), members[0].Backend()
+	return scorer.Mean(members...), members[0].Backend(), nil
+}
+
+// hingeOnCPU says why --device cuda and --hinge do not go together.
+const hingeOnCPU = "the hinge loss (--hinge) runs on the CPU only"
+
+// probeCUDA opens the GPU and closes it again: with --device cuda a run
+// without a usable GPU is refused before its data is read and scored.
+func probeCUDA() error {
+	if err := netcuda.Probe(); err != nil {
+		return fmt.Errorf("train: --device cuda: %w", err)
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -72,7 +73,7 @@ type teacherStats struct {
 
 // teacherScorer returns the scorer of a teacher's models (their mean) and
 // where it scores.
-type teacherScorer func(models []*network.Model) (scorer.Scorer, string)
+type teacherScorer func(models []*network.Model) (scorer.Scorer, string, error)
 
 // addTeacher scores the training sentences with the teacher(s) in path (see
 // Options.Teacher: one file, a single model or an ensemble whose scores are
@@ -84,7 +85,7 @@ type teacherScorer func(models []*network.Model) (scorer.Scorer, string)
 // not nil, is called with the sentences done. open, when not nil, gives
 // the scorer of a teacher's models and says where it scores (nil: their
 // mean on the CPU).
-func (d *dataset) addTeacher(path, trainPath string, temperature float64, workers int, open teacherScorer, progress func(done, total int)) (teacherStats, error) {
+func (d *dataset) addTeacher(ctx context.Context, path, trainPath string, temperature float64, workers int, open teacherScorer, progress func(done, total int)) (teacherStats, error) {
 	paths := splitFileList(path)
 	folds := len(paths)
 	st := teacherStats{DevF1: -1}
@@ -127,11 +128,17 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 		}
 		sc, where := scorer.MeanCPU(models), "cpu"
 		if open != nil {
-			sc, where = open(models)
+			if sc, where, err = open(models); err != nil {
+				return teacherStats{}, fmt.Errorf("train: teacher %s: %w", p, err)
+			}
 		}
 		st.Scoring = where
 		L := len(d.vocab.Labels)
 		for lo := 0; lo < len(idx); lo += teacherBatch {
+			if err := ctx.Err(); err != nil { // interrupted: nothing is kept
+				sc.Close()
+				return teacherStats{}, err
+			}
 			hi := min(len(idx), lo+teacherBatch)
 			ins := make([]network.Input, hi-lo)
 			for j := range ins {
@@ -164,6 +171,24 @@ func (d *dataset) addTeacher(path, trainPath string, temperature float64, worker
 	}
 	st.SHA256 = strings.Join(hashes, ",")
 	return st, nil
+}
+
+// teacherSHA256 returns what addTeacher gives as teacherStats.SHA256 for
+// the teacher list path (the tensors' hashes of its files), reading the
+// files only: a resumed run compares it with its checkpoint's before the
+// teacher scores anything.
+func teacherSHA256(path string) (string, error) {
+	var hashes []string
+	for _, p := range splitFileList(path) {
+		for _, file := range strings.Split(p, "+") {
+			f, err := weights.ReadFile(file)
+			if err != nil {
+				return "", fmt.Errorf("train: teacher: %w", err)
+			}
+			hashes = append(hashes, f.TensorsSHA256)
+		}
+	}
+	return strings.Join(hashes, ","), nil
 }
 
 // readTeacher reads one teacher of Options.Teacher: a weights file, or

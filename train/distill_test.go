@@ -1,6 +1,7 @@
 package train
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -115,6 +116,25 @@ func TestDistillResume(t *testing.T) {
 			}
 		})
 	}
+	// Another teacher is refused before it scores the training data (an
+	// hour on the CPU for a real teacher): so even with the run already
+	// interrupted, which stops any scoring, the refusal is what comes.
+	o := b
+	o.Teacher = a.Out
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, o); err == nil || !strings.Contains(err.Error(), "is not the teacher of checkpoint") {
+		t.Errorf("another teacher, the run interrupted: %v; want it refused before any scoring", err)
+	}
+	// Interrupted while the teacher scores: nothing trained or changed.
+	o.Teacher = ""
+	before := readFile(t, b.Out+".ckpt")
+	if _, err := Run(ctx, o); err == nil || !strings.Contains(err.Error(), "interrupted before training began") || !errors.Is(err, context.Canceled) {
+		t.Errorf("interrupted while the teacher scores: %v", err)
+	}
+	if !bytes.Equal(readFile(t, b.Out+".ckpt"), before) {
+		t.Error("the checkpoint changed")
+	}
 }
 
 func TestTeacherRefused(t *testing.T) {
@@ -192,7 +212,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := d.addTeacher(t1+","+t2, data, DefaultTeacherTemperature, 1, nil, nil)
+	st, err := d.addTeacher(t.Context(), t1+","+t2, data, DefaultTeacherTemperature, 1, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +263,7 @@ func TestCrossFittedTeachers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := d.addTeacher(tc.teachers, data, DefaultTeacherTemperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := d.addTeacher(t.Context(), tc.teachers, data, DefaultTeacherTemperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})
@@ -340,7 +360,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 
 	// a+b: the mean of the two models' scores.
 	const temperature = 2
-	if st, err := d.addTeacher(a+"+"+b, data, temperature, 1, nil, nil); err != nil || st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
+	if st, err := d.addTeacher(t.Context(), a+"+"+b, data, temperature, 1, nil, nil); err != nil || st.Models != 2 || strings.Count(st.SHA256, ",") != 1 {
 		t.Fatalf("a+b: stats %+v, error %v", st, err)
 	}
 	checked := 0
@@ -394,7 +414,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	dropped := filepath.Join(base, "dropped.safetensors")
 	writeWithoutLabels(t, dropped, []int{drop}, a)
 	d = load()
-	if _, err := d.addTeacher(dropped, data, temperature, 1, nil, nil); err != nil {
+	if _, err := d.addTeacher(t.Context(), dropped, data, temperature, 1, nil, nil); err != nil {
 		t.Fatalf("a teacher without label %q: %v", d.vocab.Labels[drop], err)
 	}
 	withLabel := 0
@@ -422,7 +442,7 @@ func TestTeacherOfSeveralFiles(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := load().addTeacher(a+"+"+o.Out, data, temperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), "teacher "+o.Out+" was trained with another vocabulary") {
+	if _, err := load().addTeacher(t.Context(), a+"+"+o.Out, data, temperature, 1, nil, nil); err == nil || !strings.Contains(err.Error(), "teacher "+o.Out+" was trained with another vocabulary") {
 		t.Errorf("a with a model of another vocabulary: error %v", err)
 	}
 }

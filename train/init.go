@@ -36,6 +36,17 @@ func readInit(path string, member int) (*parser.Models, error) {
 	return ms, nil
 }
 
+// InitialConfig returns the sizes and dropout rates of the model that
+// Options.Init and InitMember name: with --init and no --preset, a
+// --config file changes these, not the tiny preset's.
+func InitialConfig(path string, member int) (network.Config, error) {
+	ms, err := readInit(path, member)
+	if err != nil {
+		return network.Config{}, err
+	}
+	return ms.Models[0].Params.Config(), nil
+}
+
 // initFrom copies the parameters of initial, the one model of the weights file
 // path, into m and returns the file's tensor hash. The file must hold a
 // single model of m's sizes, trained with vocabulary v, or with v less

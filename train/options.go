@@ -159,6 +159,13 @@ type Options struct {
 	// CheckpointEvery is the longest time between checkpoints within an
 	// epoch; 0 means DefaultCheckpointEvery, negative disables them.
 	CheckpointEvery time.Duration
+	// MaxTime, when positive, stops the run (as a cancelled context does:
+	// the checkpoint is written, Resume continues) once it has trained for
+	// that long. The clock starts when training does, after the data are
+	// read and scored with the teacher; it is read between batches, so
+	// that every run trains at least one batch, and not during the dev
+	// evaluation that ends an epoch, which is always finished.
+	MaxTime time.Duration
 	// Log receives human-readable progress lines (nil: none).
 	Log io.Writer
 	// ProgressBar draws a progress bar on standard error during each epoch
@@ -217,9 +224,11 @@ type Summary struct {
 	BestEpoch   int     // 0 when no epoch was evaluated
 	BestDevF1   float64 // percent
 	BestDevDisc float64 // percent
-	// Interrupted is true when the context was cancelled: the checkpoint
-	// holds the position, and Run with Resume continues.
+	// Interrupted is true when the context was cancelled or MaxTime ran
+	// out (TimeLimit): the checkpoint holds the position, and Run with
+	// Resume continues.
 	Interrupted bool
+	TimeLimit   bool
 	Stats       DataStats
 	History     []EpochLog
 	Out         string // output weights file
@@ -245,6 +254,12 @@ func (o Options) resolved() (Options, error) {
 	}
 	if err := checkDevice(o.Device); err != nil {
 		return o, err
+	}
+	if o.Device == DeviceCUDA && o.Hinge > 0 {
+		return o, fmt.Errorf("train: --device cuda: %s", hingeOnCPU)
+	}
+	if o.MaxTime < 0 {
+		return o, fmt.Errorf("train: time limit %v", o.MaxTime)
 	}
 	if o.Hinge < 0 || math.IsNaN(o.Hinge) || math.IsInf(o.Hinge, 1) {
 		return o, fmt.Errorf("train: hinge weight %g: want 0 (off) or a positive number", o.Hinge)

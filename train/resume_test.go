@@ -432,3 +432,45 @@ func TestResumeKeepsEpochCount(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxTimeMakesProgress: with a time limit shorter than a batch (the
+// clock moves a minute at each reading, the limit is a minute), every run
+// trains one batch and stops, the dev evaluation that ends an epoch is
+// never cut, and the runs resumed one after another end where an
+// uninterrupted run does, identical to it.
+func TestMaxTimeMakesProgress(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	for _, d := range []string{dirA, dirB} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Run(context.Background(), resumeOptions(t, data, dirA)); err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Date(2026, 12, 7, 0, 0, 0, 0, time.UTC)}
+	opts := resumeOptions(t, data, dirB)
+	opts.MaxTime, opts.Now = time.Minute, clock.now
+	runs, updates := 0, 0
+	for ; runs < 100; runs++ {
+		sum, err := Run(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("run %d: %v", runs+1, err)
+		}
+		if sum.Updates != updates+1 && !(sum.Updates == updates && !sum.Interrupted) {
+			t.Fatalf("run %d: %d updates after %d: want one batch a run", runs+1, sum.Updates, updates)
+		}
+		updates = sum.Updates
+		if !sum.Interrupted {
+			break
+		}
+		if !sum.TimeLimit {
+			t.Fatalf("run %d stopped, but not at the time limit: %+v", runs+1, sum)
+		}
+		opts.Resume = true
+	}
+	equalRuns(t, filepath.Join(dirA, "model.safetensors.ckpt"), filepath.Join(dirB, "model.safetensors.ckpt"))
+	t.Logf("%d runs of one batch each", runs+1)
+}

@@ -44,13 +44,21 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
+	if o.Device == DeviceCUDA {
+		if err := probeCUDA(); err != nil { // before the data are read and scored
+			return nil, err
+		}
+	}
 	var t *trainer
 	if o.Resume {
-		t, err = resumeTrainer(o, opts)
+		t, err = resumeTrainer(ctx, o, opts)
 	} else {
-		t, err = newTrainer(o)
+		t, err = newTrainer(ctx, o)
 	}
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, fmt.Errorf("train: interrupted before training began (while reading the data or scoring with the teacher): nothing was trained, no checkpoint written or changed: %w", context.Cause(ctx))
+		}
 		return nil, err
 	}
 	t.lastCkpt = o.Now()
@@ -59,8 +67,14 @@ func Run(ctx context.Context, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer t.closeDevice()
+	if o.MaxTime > 0 {
+		t.deadline = o.Now().Add(o.MaxTime)
+	}
 	return t.run(ctx)
 }
+
+// timeUp reports whether Options.MaxTime has run out.
+func (t *trainer) timeUp() bool { return !t.deadline.IsZero() && !t.opts.Now().Before(t.deadline) }
 
 // run trains until the last epoch or until ctx is cancelled.
 func (t *trainer) run(ctx context.Context) (*Summary, error) {
@@ -76,7 +90,7 @@ func (t *trainer) run(ctx context.Context) (*Summary, error) {
 			bar.Set(t.st.Batch)
 		}
 		for t.st.Batch < len(batches) {
-			if interrupted(ctx) {
+			if interrupted(ctx) || t.timeUp() && t.stepsThisRun > 0 {
 				bar.Finish()
 				return t.stop(len(batches))
 			}
@@ -85,6 +99,7 @@ func (t *trainer) run(ctx context.Context) (*Summary, error) {
 				return nil, err
 			}
 			t.st.Batch++
+			t.stepsThisRun++
 			saved := false
 			if every := t.opts.CheckpointEvery; every > 0 && t.opts.Now().Sub(t.lastCkpt) >= every && t.st.Batch < len(batches) {
 				if err := t.saveCheckpoint(); err != nil {
@@ -103,6 +118,8 @@ func (t *trainer) run(ctx context.Context) (*Summary, error) {
 		if interrupted(ctx) {
 			return t.stop(len(batches))
 		}
+		// The time limit never cuts the dev evaluation: a run resumed
+		// would only evaluate again, and be cut again.
 		if err := t.endEpoch(ctx, len(batches)); err != nil {
 			if interrupted(ctx) {
 				return t.stop(len(batches))
@@ -253,7 +270,9 @@ func (t *trainer) stop(steps int) (*Summary, error) {
 		return nil, err
 	}
 	t.logf("interrupted in epoch %d at batch %d/%d; checkpoint %s (continue with resume)", t.st.Epoch+1, t.st.Batch, steps, t.opts.Checkpoint)
-	return t.summary(true), nil
+	sum := t.summary(true)
+	sum.TimeLimit = t.timeUp()
+	return sum, nil
 }
 
 func (t *trainer) meanLoss() float64 {

@@ -41,10 +41,15 @@ type trainer struct {
 	// gpu holds the parameters, moments and average during the epochs
 	// when training on a GPU (Options.Device); nil on the CPU.
 	gpu Device
+	// deadline is when Options.MaxTime runs out (zero: never);
+	// stepsThisRun counts the batches this run trained (at least one
+	// before the time limit stops it).
+	deadline     time.Time
+	stepsThisRun int
 }
 
 // newTrainer starts a run from scratch.
-func newTrainer(o Options) (*trainer, error) {
+func newTrainer(ctx context.Context, o Options) (*trainer, error) {
 	if _, err := os.Stat(o.Checkpoint); err == nil {
 		return nil, fmt.Errorf("train: checkpoint %s exists: resume from it, or remove it to start afresh", o.Checkpoint)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -105,7 +110,7 @@ func newTrainer(o Options) (*trainer, error) {
 		if set.TeacherTemperature == 0 {
 			set.TeacherTemperature = DefaultTeacherTemperature
 		}
-		ts, err := scoreWithTeacher(data, o, set.Teacher, set.teacherTemperature(), set.Workers)
+		ts, err := scoreWithTeacher(ctx, data, o, set.Teacher, set.teacherTemperature(), set.Workers)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +139,7 @@ func newTrainer(o Options) (*trainer, error) {
 
 // resumeTrainer continues a run from its checkpoint. raw are the options as
 // given, to tell the settings a caller chose from the defaults.
-func resumeTrainer(o, raw Options) (*trainer, error) {
+func resumeTrainer(ctx context.Context, o, raw Options) (*trainer, error) {
 	if _, err := os.Stat(o.Checkpoint); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("train: resume: no checkpoint %s to resume from (a run writes it as it goes; start without --resume, or name it with --checkpoint)", o.Checkpoint)
 	}
@@ -145,6 +150,9 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 	set := ck.Settings
 	if err := checkResumeOptions(raw, set); err != nil {
 		return nil, err
+	}
+	if o.Device == DeviceCUDA && set.Hinge > 0 {
+		return nil, fmt.Errorf("train: --device cuda: %s (checkpoint %s trains with --hinge)", hingeOnCPU, o.Checkpoint)
 	}
 	if raw.Dev == "" {
 		o.Dev = set.Dev
@@ -180,12 +188,20 @@ func resumeTrainer(o, raw Options) (*trainer, error) {
 		if raw.Teacher != "" {
 			set.Teacher = raw.Teacher
 		}
-		ts, err := scoreWithTeacher(data, o, set.Teacher, set.teacherTemperature(), set.Workers)
+		// Its files are compared before the teacher scores the training
+		// data (which may take an hour on the CPU), and again after.
+		notTheTeacher := fmt.Errorf("train: teacher %s is not the teacher of checkpoint %s (different weights)", set.Teacher, o.Checkpoint)
+		if sum, err := teacherSHA256(set.Teacher); err != nil {
+			return nil, err
+		} else if sum != set.TeacherSHA256 {
+			return nil, notTheTeacher
+		}
+		ts, err := scoreWithTeacher(ctx, data, o, set.Teacher, set.teacherTemperature(), set.Workers)
 		if err != nil {
 			return nil, err
 		}
 		if ts.SHA256 != set.TeacherSHA256 {
-			return nil, fmt.Errorf("train: teacher %s is not the teacher of checkpoint %s (different weights)", set.Teacher, o.Checkpoint)
+			return nil, notTheTeacher
 		}
 	}
 	data.applyRepeats()
@@ -357,16 +373,18 @@ func withSizesOf(c, d network.Config) network.Config {
 
 // scoreWithTeacher gives the training examples the teacher's distributions,
 // with a progress bar when the options ask for one.
-func scoreWithTeacher(data *dataset, o Options, teacher string, temperature float64, workers int) (teacherStats, error) {
+func scoreWithTeacher(ctx context.Context, data *dataset, o Options, teacher string, temperature float64, workers int) (teacherStats, error) {
 	bar := &cli.Progress{}
 	if o.ProgressBar {
 		bar = cli.NewProgress(len(data.train), "teacher")
 	}
 	var open teacherScorer
 	if o.Device != DeviceCPU {
-		open = gpuTeacher
+		open = func(models []*network.Model) (scorer.Scorer, string, error) {
+			return gpuTeacher(models, o.Device == DeviceCUDA)
+		}
 	}
-	ts, err := data.addTeacher(teacher, o.Train, temperature, workers, open, func(done, _ int) { bar.Set(done) })
+	ts, err := data.addTeacher(ctx, teacher, o.Train, temperature, workers, open, func(done, _ int) { bar.Set(done) })
 	bar.Finish()
 	if err != nil {
 		return ts, err
@@ -379,11 +397,14 @@ func scoreWithTeacher(data *dataset, o Options, teacher string, temperature floa
 		}
 		p.Scorer = scorer.MeanCPU(ts.models)
 		if open != nil {
-			sc, _ := open(ts.models)
+			sc, _, err := open(ts.models)
+			if err != nil {
+				return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)
+			}
 			defer sc.Close()
 			p.Scorer = sc
 		}
-		res, err := parseAndScore(context.Background(), p, data.devWords, data.devGold, DevVariant, workers)
+		res, err := parseAndScore(ctx, p, data.devWords, data.devGold, DevVariant, workers)
 		if err != nil {
 			return ts, fmt.Errorf("train: teacher %s: %w", teacher, err)
 		}

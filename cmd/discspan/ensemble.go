@@ -78,6 +78,11 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%w: --out %s is %s: writing the ensemble would overwrite it", errUsage, *out, what)
 			}
 		}
+		// A folder that is missing or read-only is said now, not after
+		// the evaluation and calibration.
+		if err := atomicfile.Check(*out); err != nil {
+			return fmt.Errorf("ensemble: --out: %w", err)
+		}
 	}
 	dt, err := weights.ParseDType(*dtype)
 	if err != nil {

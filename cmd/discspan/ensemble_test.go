@@ -36,6 +36,12 @@ func TestEnsembleCommand(t *testing.T) {
 		}
 		models = append(models, out)
 	}
+	// An --out in a folder that does not exist is refused before the
+	// models are read and evaluated on dev.
+	missing := filepath.Join(dir, "nodir", "ens.safetensors")
+	if stdout, stderr, status := runCmd(append([]string{"ensemble", "--out", missing, "--dtype", "F32", "--dev", small}, models...)...); status == 0 || !strings.Contains(stderr, "does not exist") || strings.Contains(stdout, "F1") {
+		t.Errorf("--out in a missing folder: status %d, stdout %q, stderr %q; want it refused before any evaluation", status, stdout, stderr)
+	}
 	ens := filepath.Join(dir, "ens.safetensors")
 	stdout, stderr, status := runCmd(append([]string{"ensemble", "--out", ens, "--dtype", "F32", "--dev", small}, models...)...)
 	if status != 0 {

@@ -735,19 +735,46 @@ func TestTrainCommandTeacher(t *testing.T) {
 			t.Errorf("--hold-out %s: status %d, stderr %q", bad, status, stderr)
 		}
 	}
+	// A fold that holds every sentence leaves nothing to train on.
+	one := filepath.Join(dir, "one.discbracket")
+	if err := os.WriteFile(one, []byte(strings.SplitAfter(string(readTestFile(t, small)), "\n")[0]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, status := runCmd("train", "--train", one, "--dev", small, "--out", filepath.Join(dir, "o.safetensors"), "--epochs", "1", "--config", cfg, "--hold-out", "1/2"); status == 0 || !strings.Contains(stderr, "holding out fold 1 of 2 leaves no sentence to train on") {
+		t.Errorf("--hold-out of the only sentence: status %d, stderr %q", status, stderr)
+	}
+	// --device cuda with --hinge is refused before anything is read.
+	if _, stderr, status := runCmd("train", "--train", filepath.Join(dir, "missing.discbracket"), "--dev", small, "--out", filepath.Join(dir, "c.safetensors"), "--device", "cuda", "--hinge", "1"); status == 0 || !strings.Contains(stderr, "the hinge loss (--hinge) runs on the CPU only") {
+		t.Errorf("--device cuda --hinge: status %d, stderr %q", status, stderr)
+	}
+}
+
+// readTestFile returns a file's bytes or fails the test.
+func readTestFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestTrainMaxTime checks --max-time: a run past its limit stops as Ctrl-C
 // stops it (the checkpoint written, exit status 0) and says it was the
 // time limit; --resume then finishes the run. The limit (1 ns) has passed
-// before the first batch on any machine.
+// after the first batch on any machine; every run trains that one, so
+// that runs resumed with the limit make progress.
 func TestTrainMaxTime(t *testing.T) {
 	dir, small, cfg := smallTrainingSetup(t)
 	out := filepath.Join(dir, "m.safetensors")
-	args := []string{"train", "--train", small, "--dev", small, "--out", out, "--epochs", "1", "--config", cfg, "--workers", "1"}
+	args := []string{"train", "--train", small, "--dev", small, "--out", out, "--epochs", "1", "--config", cfg, "--workers", "1", "--batch-words", "60"}
 	stdout, stderr, status := runCmd(append(args, "--max-time", "1ns")...)
-	if status != 0 || !strings.Contains(stdout, "stopped at the time limit (--max-time 1ns) after 0 epochs (0 updates); continue with --resume") {
+	if status != 0 || !strings.Contains(stdout, "stopped at the time limit (--max-time 1ns) after 0 epochs (1 updates); continue with --resume") {
 		t.Fatalf("--max-time 1ns: status %d, output %q, %q", status, stdout, stderr)
+	}
+	stdout, stderr, status = runCmd(append(args, "--max-time", "1ns", "--resume")...)
+	if status != 0 || !strings.Contains(stdout, "stopped at the time limit (--max-time 1ns) after 0 epochs (2 updates); continue with --resume") {
+		t.Fatalf("--resume --max-time 1ns: status %d, output %q, %q", status, stdout, stderr)
 	}
 	if _, err := os.Stat(out + ".ckpt"); err != nil {
 		t.Fatalf("no checkpoint after the time limit: %v", err)
@@ -909,5 +936,36 @@ func TestEvalPairsExportByID(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want %q", status, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestTrainInitWithConfig: with --init and no --preset, a --config that
+// changes only the dropout rates applies to the initial model's sizes
+// (not the tiny preset's, which the sizes would not match), and the run
+// fine-tunes the model with those rates.
+func TestTrainInitWithConfig(t *testing.T) {
+	dir, small, cfg := smallTrainingSetup(t)
+	first := filepath.Join(dir, "first.safetensors")
+	if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", first, "--epochs", "1", "--config", cfg, "--workers", "1"); status != 0 {
+		t.Fatalf("train: %s", stderr)
+	}
+	drop := filepath.Join(dir, "drop.json")
+	if err := os.WriteFile(drop, []byte(`{"drop_lstm": 0.5}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tuned := filepath.Join(dir, "tuned.safetensors")
+	stdout, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", tuned, "--epochs", "1", "--init", first, "--config", drop, "--workers", "1")
+	if status != 0 || !strings.Contains(stdout, "done: 1 epochs") {
+		t.Fatalf("--init with a dropout-only --config: status %d, %s%s", status, stdout, stderr)
+	}
+	f, err := weights.ReadFile(tuned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Meta.Config.DropLSTM; got != 0.5 {
+		t.Errorf("LSTM dropout %g, want 0.5", got)
+	}
+	if got := f.Meta.Config.LSTM1Hidden; got != 10 {
+		t.Errorf("first LSTM %d wide, want the initial model's 10", got)
 	}
 }

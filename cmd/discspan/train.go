@@ -28,7 +28,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	devPath := fs.String("dev", "", "development treebank: the model with the best dev F1 (n3 decoder, proper.prm) is kept")
 	out := fs.String("out", "", "output weights file; OUT.log.jsonl, OUT.plot.svg and OUT.ckpt are written next to it")
 	preset := fs.String("preset", "", "network sizes: tiny, small or paper (default tiny, or with --init the initial model's; a resumed run keeps its own)")
-	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's")
+	configPath := fs.String("config", "", "JSON file of network sizes and dropout rates (network.Config fields) replacing the preset's (with --init and no --preset, the initial model's)")
 	maxWords := fs.Int("max-words", 0, "longest sentence of the training and dev data, in words (a longer one is an error; default 300, -1: no limit)")
 	minCount := fs.Int("min-word-count", 0, "words (lower-cased) seen at least this often in the training data get an embedding (default 2; a larger threshold keeps a model trained on more data small)")
 	wordDrop := fs.Float64("word-dropout", 0, "alpha of word dropout: a training word seen c times is read as unknown with probability alpha/(alpha+c) (e.g. 0.25); 0: off")
@@ -49,7 +49,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	workers := fs.Int("workers", 0, "goroutines of the network and of dev parsing (default: all cores; results are reproducible for a given count)")
 	ckpt := fs.String("checkpoint", "", "checkpoint file (default OUT.ckpt)")
 	every := fs.Duration("checkpoint-every", train.DefaultCheckpointEvery, "longest time between checkpoints within an epoch (0: the default; negative: only at the end of each epoch)")
-	maxTime := fs.Duration("max-time", 0, "stop after this long (e.g. 7m, 2h30m) as Ctrl-C does: the current batch is finished, the checkpoint written, the best epoch kept in the output; --resume continues (with a limit of its own); exit status 0, as for a finished run, where a signal gives 128 plus its number; 0: no limit")
+	maxTime := fs.Duration("max-time", 0, "stop after training for this long (e.g. 7m, 2h30m) as Ctrl-C does: the current batch is finished, the checkpoint written, the best epoch kept in the output; --resume continues (with a limit of its own); the clock starts once the data are read and scored with the teacher, every run trains at least one batch, and an epoch's dev evaluation is always finished; exit status 0, as for a finished run, where a signal gives 128 plus its number; 0: no limit")
 	dtype := fs.String("dtype", "F32", "how the output stores weights: F32, F16, I8 or I4")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	rest, err := parseFlags(fs, args)
@@ -83,6 +83,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	baseConfig, err := network.Preset(base)
 	if err != nil {
 		return fmt.Errorf("%w: --preset %q: want one of %s", errUsage, *preset, strings.Join(network.PresetNames(), ", "))
+	}
+	if *preset == "" && *initPath != "" && *configPath != "" && !*resume {
+		// The configuration changes the initial model's sizes and rates,
+		// which the run takes without --preset.
+		if baseConfig, err = train.InitialConfig(*initPath, *initMember); err != nil {
+			return err
+		}
 	}
 	var cfg *network.Config
 	if *configPath != "" {
@@ -163,11 +170,6 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	signalled, release := onInterrupt(stderr, "interrupted: finishing the current batch and writing the checkpoint (Ctrl-C again to quit at once)")
 	defer release()
 	ctx := signalled
-	if *maxTime > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(signalled, *maxTime)
-		defer cancel()
-	}
 	epochCount := *epochs
 	if epochCount == 0 && !*resume {
 		epochCount = defaultEpochs
@@ -177,7 +179,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		Train: *trainPath, MinWordCount: *minCount, MaxWords: *maxWords, Dev: *devPath, Out: *out, Preset: *preset, Config: cfg, Adam: adam, EMA: *ema, WordDropout: *wordDrop, Teacher: *teacher, TeacherWeight: *teacherWeight, TeacherTemperature: *teacherTemp, Init: *initPath, InitMember: *initMember, Hinge: *hinge, HoldOut: fold, Folds: folds, Epochs: epochCount, MaxBatchWords: *batchWords,
 		Seed: *seed, Resume: *resume, Device: *device, Workers: *workers, Checkpoint: *ckpt, CheckpointEvery: *every, DType: dt,
 		CreatedBy: "discspan train " + strings.Join(args, " "), Log: stdout, ProgressBar: true,
-		ConfigFile: *configPath, AdamFile: *adamPath, ProfileFile: *cpuProfile,
+		ConfigFile: *configPath, AdamFile: *adamPath, ProfileFile: *cpuProfile, MaxTime: *maxTime,
 		Progress: func(train.Progress) { trained = true },
 	})
 	if err != nil {
@@ -186,6 +188,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 				return errors.Join(err, perr)
 			}
 		}
+		if sig := context.Cause(signalled); sig != nil && signalled.Err() != nil {
+			fmt.Fprintf(stderr, "discspan train: %v\n", err)
+			return sig // exit status 128 + the signal
+		}
 		return err
 	}
 	if err := writeProfile(); err != nil {
@@ -193,7 +199,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	if sum.Interrupted {
 		why := ""
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && signalled.Err() == nil {
+		if sum.TimeLimit && signalled.Err() == nil {
 			why = fmt.Sprintf(" at the time limit (--max-time %v)", *maxTime)
 		}
 		fmt.Fprintf(stdout, "stopped%s after %d epochs (%d updates); continue with --resume\n", why, sum.Epochs, sum.Updates)
