@@ -81,15 +81,23 @@ func equalRuns(t *testing.T, a, b string) {
 	}
 }
 
-func TestResumeAfterEpoch(t *testing.T) {
-	base := t.TempDir()
-	data := shortSentences(t, base, 30, 12)
+// twoRunDirs makes the folders "a" and "b" in base, for two runs to
+// compare.
+func twoRunDirs(t *testing.T, base string) (string, string) {
+	t.Helper()
 	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
 	for _, d := range []string{dirA, dirB} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dirA, dirB
+}
+
+func TestResumeAfterEpoch(t *testing.T) {
+	base := t.TempDir()
+	data := shortSentences(t, base, 30, 12)
+	dirA, dirB := twoRunDirs(t, base)
 	optsA := resumeOptions(t, data, dirA)
 	sumA, err := Run(context.Background(), optsA)
 	if err != nil {
@@ -336,12 +344,7 @@ func TestResumeMidEpoch(t *testing.T) {
 func TestEMAResume(t *testing.T) {
 	base := t.TempDir()
 	data := shortSentences(t, base, 30, 12)
-	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []string{dirA, dirB} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dirA, dirB := twoRunDirs(t, base)
 	optsA := resumeOptions(t, data, dirA)
 	optsA.EMA = 0.9
 	if _, err := Run(context.Background(), optsA); err != nil {
@@ -441,12 +444,7 @@ func TestResumeKeepsEpochCount(t *testing.T) {
 func TestMaxTimeMakesProgress(t *testing.T) {
 	base := t.TempDir()
 	data := shortSentences(t, base, 30, 12)
-	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
-	for _, d := range []string{dirA, dirB} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dirA, dirB := twoRunDirs(t, base)
 	if _, err := Run(context.Background(), resumeOptions(t, data, dirA)); err != nil {
 		t.Fatal(err)
 	}

@@ -286,19 +286,7 @@ func TestImportDuringReparse(t *testing.T) {
 	})
 	idle(t, a, env)
 	eng.gated.Store(true)
-	env.Do(func() {
-		a.Annotate.Sel = app.Selection{}
-		for _, k := range []string{"ArrowRight", "ArrowRight"} {
-			a.AnnKey(k, false, false)
-		}
-		a.AnnKey("ArrowRight", true, false)
-		a.AnnKey("c", false, false)
-		a.AnnSetLabelText("np")
-		a.AnnApplyLabel()
-		if !a.Annotate.Busy {
-			t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
-		}
-	})
+	env.Do(func() { startReparse(t, a) })
 	p := importWait(t, a, env, "dev10.export", export, false)
 	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
 		t.Fatalf("import during a re-parse: %+v, pending %v; want it waiting", p, a.Annotate.PendingImport)

@@ -638,6 +638,24 @@ func TestAnnPreAnnotateKeepsEdits(t *testing.T) {
 	})
 }
 
+// startReparse makes a constituent np over the third and fourth words of
+// the pre-annotated sentence shown, a structural edit, which starts a
+// re-parse (the caller holds the lock).
+func startReparse(t *testing.T, a *app.App) {
+	t.Helper()
+	a.Annotate.Sel = app.Selection{}
+	for _, k := range []string{"ArrowRight", "ArrowRight"} {
+		a.AnnKey(k, false, false)
+	}
+	a.AnnKey("ArrowRight", true, false)
+	a.AnnKey("c", false, false)
+	a.AnnSetLabelText("np")
+	a.AnnApplyLabel()
+	if !a.Annotate.Busy {
+		t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
+	}
+}
+
 // TestAnnotateNoteDuringReparse: a note set while a re-parse runs is kept
 // (applied when the re-parse ends, as a step of its own), not refused
 // while the note field still shows it.
@@ -650,17 +668,7 @@ func TestAnnotateNoteDuringReparse(t *testing.T) {
 	})
 	idle(t, a, env)
 	env.Do(func() {
-		a.Annotate.Sel = app.Selection{}
-		for _, k := range []string{"ArrowRight", "ArrowRight"} {
-			a.AnnKey(k, false, false)
-		}
-		a.AnnKey("ArrowRight", true, false)
-		a.AnnKey("c", false, false)
-		a.AnnSetLabelText("np")
-		a.AnnApplyLabel()
-		if !a.Annotate.Busy {
-			t.Fatal("the structural edit of a pre-annotated sentence started no re-parse")
-		}
+		startReparse(t, a)
 		a.AnnNoteInput("check the np")
 		a.AnnSetNote("check the np")
 		if a.Annotate.Err != "" {
