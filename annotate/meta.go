@@ -10,10 +10,16 @@ import (
 // metaPrefix begins the field of a sentence's comment (Tree.BOSExtra: the
 // rest of export's #BOS line, the text after a discbracket tree's TAB,
 // TIGER-XML's comment attribute) that carries its status and note through
-// an export and back in: "discspan:status=checked&note=zie+p.+3". It is
-// written only for a sentence checked, pre-annotated or with a note, so
-// that a corpus exported as it was imported gives back the imported file.
-const metaPrefix = "discspan:"
+// an export and back in: "%% discspan:note=zie+p.+3&status=checked". The
+// "%%" makes it a comment for other tools reading export's #BOS line (an
+// editor, a date and an origin may come before it); it is written only
+// where the comment has none yet. The field is written only for a
+// sentence checked, pre-annotated or with a note, so that a corpus
+// exported as it was imported gives back the imported file.
+const (
+	metaPrefix    = "discspan:"
+	commentMarker = "%%"
+)
 
 // withMeta returns a copy of t whose comment carries status and note (in
 // place of a field an earlier export left), or t itself when there is
@@ -29,7 +35,11 @@ func withMeta(t *tree.Tree, status Status, note string) *tree.Tree {
 		if note != "" {
 			v.Set("note", note)
 		}
-		extra = strings.TrimSpace(rest + " " + metaPrefix + v.Encode())
+		field := metaPrefix + v.Encode()
+		if !strings.Contains(rest, commentMarker) {
+			field = commentMarker + " " + field
+		}
+		extra = strings.TrimSpace(rest + " " + field)
 	}
 	if extra == t.BOSExtra {
 		return t
@@ -58,9 +68,14 @@ func splitMeta(extra string) (rest string, status Status, note string, ok bool) 
 		if err != nil {
 			return extra, 0, "", false
 		}
-		// The comment keeps its own spacing before and after the field.
+		// The comment keeps its own spacing before and after the field,
+		// less the "%%" withMeta put before it.
 		at := strings.LastIndex(extra, fields[i])
-		rest = strings.TrimSpace(strings.TrimRight(extra[:at], " \t") + " " + strings.TrimLeft(extra[at+len(fields[i]):], " \t"))
+		before := strings.TrimRight(extra[:at], " \t")
+		if i > 0 && fields[i-1] == commentMarker && strings.Count(before, commentMarker) == 1 {
+			before = strings.TrimRight(strings.TrimSuffix(before, commentMarker), " \t")
+		}
+		rest = strings.TrimSpace(before + " " + strings.TrimLeft(extra[at+len(fields[i]):], " \t"))
 		return rest, st, v.Get("note"), true
 	}
 	return extra, 0, "", false

@@ -25,6 +25,7 @@ func TestExportKeepsStatusAndNotes(t *testing.T) {
 	src.Sentences = src.Sentences[:40]
 	src.Sentences[3].cur.tree.BOSExtra = "2 899993242 1" // editor, date, origin
 	src.Sentences[7].cur.tree.BOSExtra = "discspan:status=approved"
+	src.Sentences[5].cur.tree.BOSExtra = "7 %% a comment of the file's"
 	notes := map[int]string{1: "te controleren", 3: "zie p. 3 & 4\nregel twee: 100% «zeker»", 8: "discspan:status=checked"}
 	statuses := map[int]Status{1: Checked, 2: PreAnnotated, 3: Checked, 5: Checked}
 	for i, n := range notes {
@@ -65,7 +66,7 @@ func TestExportKeepsStatusAndNotes(t *testing.T) {
 			if !bytes.Equal(again.Bytes(), first.Bytes()) {
 				t.Errorf("exported again, the %v file differs", f)
 			}
-			if f == treebank.Export && !strings.Contains(first.String(), "#BOS cdb-5726 2 899993242 1 discspan:note=zie+p.+3+%26+4%0Aregel") {
+			if f == treebank.Export && !strings.Contains(first.String(), "#BOS cdb-5726 2 899993242 1 %% discspan:note=zie+p.+3+%26+4%0Aregel") {
 				t.Errorf("sentence 3's #BOS line: %q", strings.SplitN(first.String()[strings.Index(first.String(), "#BOS cdb-5726"):], "\n", 2)[0])
 			}
 		})
