@@ -52,6 +52,9 @@ func EncodeTree(t *tree.Tree) (string, error) {
 	if err := treebank.WriteExport(&raw, []*tree.Tree{t}, 4); err != nil {
 		return "", fmt.Errorf("teach: encode %q: %w", t.ID, err)
 	}
+	if n := t.Len(); n > MaxSharedWords {
+		return "", fmt.Errorf("teach: encode %q: %d words, more than a shared tree may have (%d)", t.ID, n, MaxSharedWords)
+	}
 	if raw.Len() > maxSharedBytes {
 		return "", fmt.Errorf("teach: encode %q: %d bytes of export lines, more than a link holds (%d)", t.ID, raw.Len(), maxSharedBytes)
 	}

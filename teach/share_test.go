@@ -179,3 +179,15 @@ func TestShareLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestShareRefusesLongTrees: a tree of more than MaxSharedWords words is
+// not encoded (its link would not open).
+func TestShareRefusesLongTrees(t *testing.T) {
+	tr := &tree.Tree{ID: "long", Nodes: []tree.Node{{Label: "X", Parent: tree.Root}}}
+	for i := range MaxSharedWords + 1 {
+		tr.Tokens = append(tr.Tokens, tree.Token{Word: fmt.Sprint("w", i), Tag: "N", Parent: 0})
+	}
+	if _, err := EncodeTree(tr); err == nil || !strings.Contains(err.Error(), "more than a shared tree may have") {
+		t.Errorf("a tree of %d words: %v", tr.Len(), err)
+	}
+}

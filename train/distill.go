@@ -174,14 +174,15 @@ func (d *dataset) addTeacher(ctx context.Context, path, trainPath string, temper
 }
 
 // teacherSHA256 returns what addTeacher gives as teacherStats.SHA256 for
-// the teacher list path (the tensors' hashes of its files), reading the
-// files only: a resumed run compares it with its checkpoint's before the
-// teacher scores anything.
+// the teacher list path (the tensors' hashes of its files), from the
+// files' headers only (the full read that follows checks the data): a
+// resumed run compares it with its checkpoint's before the teacher scores
+// anything.
 func teacherSHA256(path string) (string, error) {
 	var hashes []string
 	for _, p := range splitFileList(path) {
 		for _, file := range strings.Split(p, "+") {
-			f, err := weights.ReadFile(file)
+			f, err := weights.ReadMeta(file)
 			if err != nil {
 				return "", fmt.Errorf("train: teacher: %w", err)
 			}

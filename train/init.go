@@ -6,6 +6,7 @@ import (
 
 	"github.com/discspan/discspan/network"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/weights"
 )
 
 // initLabelScore is what a label that the initial model lacks (the
@@ -37,14 +38,15 @@ func readInit(path string, member int) (*parser.Models, error) {
 }
 
 // InitialConfig returns the sizes and dropout rates of the model that
-// Options.Init and InitMember name: with --init and no --preset, a
-// --config file changes these, not the tiny preset's.
-func InitialConfig(path string, member int) (network.Config, error) {
-	ms, err := readInit(path, member)
+// Options.Init names (an ensemble file's members share them), from its
+// header: with --init and no --preset, a --config file changes these, not
+// the tiny preset's.
+func InitialConfig(path string) (network.Config, error) {
+	f, err := weights.ReadMeta(path)
 	if err != nil {
-		return network.Config{}, err
+		return network.Config{}, fmt.Errorf("train: initial model: %w", err)
 	}
-	return ms.Models[0].Params.Config(), nil
+	return f.Meta.Config, nil
 }
 
 // initFrom copies the parameters of initial, the one model of the weights file

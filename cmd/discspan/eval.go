@@ -125,14 +125,19 @@ func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*
 		return nil, fmt.Errorf("eval: no sentences in %s", candPath)
 	}
 	if named && !slices.Equal(ids[0], ids[1]) {
-		if err := pairableByID(ids[0], ids[1]); err == nil {
+		err := pairableByID(ids[0], ids[1])
+		if err == nil {
 			if counts[1] < counts[0] {
 				fmt.Fprintf(notes, "eval: sentences paired by id: %s holds %d of the %d sentences of %s; the scores are of those %d\n", candPath, counts[1], counts[0], goldPath, counts[1])
 			} else {
 				fmt.Fprintf(notes, "eval: sentences paired by id (%s holds them in another order than %s)\n", candPath, goldPath)
 			}
 			return evaluateByID(goldPath, candPath, ids[1], p)
-		} else if counts[0] != counts[1] {
+		}
+		// Ids of another naming (a parser's 1, 2, 3 against a treebank's
+		// own) pair in order; ids that are partly gold's cannot pair at
+		// all, and in order only by chance.
+		if counts[0] != counts[1] || sharesID(ids[0], ids[1]) {
 			return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d, and they cannot be paired by id: %v", goldPath, counts[0], candPath, counts[1], err)
 		}
 	}
@@ -199,6 +204,15 @@ func pairableByID(gold, cand []string) error {
 		used[id] = true
 	}
 	return nil
+}
+
+// sharesID reports whether a candidate id is also a gold id.
+func sharesID(gold, cand []string) bool {
+	in := make(map[string]bool, len(gold))
+	for _, id := range gold {
+		in[id] = true
+	}
+	return slices.ContainsFunc(cand, func(id string) bool { return in[id] })
 }
 
 // evaluateByID scores each candidate sentence against the gold sentence of

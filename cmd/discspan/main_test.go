@@ -929,6 +929,9 @@ func TestEvalPairsExportByID(t *testing.T) {
 	}{
 		{"unknown id", append(slices.Clone(sents[:10]), renamed), "cannot be paired by id: candidate sentence 11 has id"},
 		{"repeated id", append(slices.Clone(sents[:10]), sents[3]), "candidate has more than one sentence with id"},
+		// As many sentences as gold, some ids gold's and one not: no
+		// pairing in order by chance.
+		{"unknown id, as many sentences", append(slices.Clone(reversed[1:]), renamed), "cannot be paired by id: candidate sentence 100 has id"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, status := runCmd("eval", gold, file(tc.name+".export", tc.cand...))

@@ -87,7 +87,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *preset == "" && *initPath != "" && *configPath != "" && !*resume {
 		// The configuration changes the initial model's sizes and rates,
 		// which the run takes without --preset.
-		if baseConfig, err = train.InitialConfig(*initPath, *initMember); err != nil {
+		if baseConfig, err = train.InitialConfig(*initPath); err != nil {
 			return err
 		}
 	}

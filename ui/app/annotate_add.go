@@ -10,7 +10,6 @@ import (
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/parser"
-	"github.com/discspan/discspan/tokenize"
 )
 
 // AnnNew adds the Sentence tab's sentence to the corpus (a new corpus of
@@ -49,15 +48,7 @@ func (a *App) AnnAddText() {
 func splitLines(text string) [][]string {
 	var out [][]string
 	for _, line := range strings.Split(text, "\n") {
-		for _, s := range tokenize.Sentences(line) {
-			words := make([]string, len(s))
-			for i, t := range s {
-				words[i] = t.Text
-			}
-			if len(words) > 0 {
-				out = append(out, words)
-			}
-		}
+		out = append(out, sentenceWords(line)...)
 	}
 	return out
 }

@@ -113,8 +113,9 @@ func (a *App) annImport(name string, data []byte) {
 	a.annRead(name, data, false, func(c *annotate.Corpus, p *ImportProgress) string {
 		s := &a.Annotate
 		// Before the restore ends, the saved project may be about to
-		// open: ask then too.
-		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 || !s.Restored {
+		// open: ask then too; and while sentences are being added (the
+		// first ones of a corpus too), which would go into the file.
+		if s.Corpus != nil && len(s.Corpus.Sentences) > 0 || !s.Restored || s.Busy {
 			a.annDropPending("another file was imported")
 			s.PendingImport = &PendingImport{Name: name, Corpus: c, progress: p}
 			p.Waiting = true

@@ -265,11 +265,10 @@ func TestAnnotateOtherMismatch(t *testing.T) {
 	}
 }
 
-// TestImportDuringReparse: a file whose reading ends while a re-parse
-// runs is not thrown away: it waits, as over any open corpus, for the
-// annotator's answer, which opens it once the re-parse is done.
-func TestImportDuringReparse(t *testing.T) {
-	export, _ := otherData(t, 10)
+// gatedAnnApp is annApp over a step engine (its parses let through one at
+// a time once gated).
+func gatedAnnApp(t *testing.T) (*app.App, *apptest.Env, *stepEngine) {
+	t.Helper()
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 1), 61.25)
 	eng := newStepEngine()
@@ -279,6 +278,46 @@ func TestImportDuringReparse(t *testing.T) {
 	env.Do(a.Start)
 	env.Wait(t, "the model", wait, func() bool { return a.Model.Ready() })
 	env.Wait(t, "the restore", wait, func() bool { return a.Annotate.Restored })
+	return a, env, eng
+}
+
+// TestImportWhileAdding: a file whose reading ends while the first typed
+// sentences are parsed (no corpus is open yet) waits for the annotator's
+// answer: opened at once, it would get those sentences appended to it.
+func TestImportWhileAdding(t *testing.T) {
+	export, _ := otherData(t, 10)
+	a, env, eng := gatedAnnApp(t)
+	eng.gated.Store(true)
+	env.Do(func() {
+		a.SetTab(app.TabAnnotate)
+		a.AnnSetAddText(strings.Join(apptest.Sentences[0], " "))
+		a.AnnAddText()
+		if !a.Annotate.Busy || a.Annotate.Corpus != nil {
+			t.Fatalf("adding the first sentence: busy %v, corpus %v", a.Annotate.Busy, a.Annotate.Corpus != nil)
+		}
+	})
+	p := importWait(t, a, env, "dev10.export", export, false)
+	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
+		t.Fatalf("import while adding: %+v, pending %v; want it waiting", p, a.Annotate.PendingImport)
+	}
+	eng.gated.Store(false)
+	eng.release(1)
+	idle(t, a, env)
+	if c := a.Annotate.Corpus; c == nil || len(c.Sentences) != 1 {
+		t.Fatalf("after the parse: corpus %+v; want the typed sentence alone", c)
+	}
+	env.Do(a.AnnConfirmImport)
+	if c := a.Annotate.Corpus; c == nil || c.Name != "dev10.export" || len(c.Sentences) != 10 || len(a.Annotate.Gold.Sentences) != 10 {
+		t.Fatalf("after the answer: corpus %+v", c)
+	}
+}
+
+// TestImportDuringReparse: a file whose reading ends while a re-parse
+// runs is not thrown away: it waits, as over any open corpus, for the
+// annotator's answer, which opens it once the re-parse is done.
+func TestImportDuringReparse(t *testing.T) {
+	export, _ := otherData(t, 10)
+	a, env, eng := gatedAnnApp(t)
 	env.Do(func() {
 		a.SetText(strings.Join(apptest.Sentences[0], " "))
 		a.SetTab(app.TabAnnotate)

@@ -475,7 +475,7 @@ func TestFileTooLarge(t *testing.T) {
 
 	bank, corpus := a.Bank, a.Annotate.Corpus
 	plat.PickedName, plat.PickedSize = "tiger.xml", app.MaxFileBytes+1
-	want := fmt.Sprintf("tiger.xml is %.1f MB, more than the 64 MB the app opens", float64(app.MaxFileBytes+1)/1e6)
+	want := "tiger.xml is 64.0 MiB, more than the 64 MiB the app opens"
 	env.Do(func() { a.SetTab(app.TabTreebank); a.OpenFiles(js.Undefined()) })
 	env.Wait(t, "the refusal", wait, func() bool { return a.NoticeErr })
 	if !strings.Contains(a.Notice, want) || a.Bank != bank {

@@ -81,28 +81,49 @@ func (p *ParseState) Tokenizing() bool { return p.tokenized != p.Text }
 // paragraphs that were not in the text tokenized before.
 func (p *ParseState) retokenize() {
 	start := time.Now()
-	paras := tokenize.Paragraphs(p.Text)
-	cache := make(map[string][][]string, len(paras))
-	var sents [][]string
-	for _, para := range paras {
-		s, ok := cache[para]
-		if !ok {
-			s, ok = p.paras[para]
-		}
-		if !ok {
-			s = sentenceWords(para)
-			p.tokenizedBytes += len(para)
-		}
-		cache[para] = s
-		sents = append(sents, s...)
-	}
-	p.paras, p.tokenized = cache, p.Text
-	p.TokenizeNs = int64(time.Since(start))
+	sents, cache, n := tokenizeParagraphs(p.Text, p.paras, nil)
+	p.publish(p.Text, sents, cache, n, time.Since(start))
+}
+
+// publish makes sents, the sentences of text, those shown; cache holds
+// its paragraphs' sentences, n the bytes tokenized, took the time taken.
+func (p *ParseState) publish(text string, sents [][]string, cache map[string][][]string, n int, took time.Duration) {
+	p.paras, p.tokenized = cache, text
+	p.tokenizedBytes += n
+	p.TokenizeNs = int64(took)
 	old := p.Sentences
 	p.Sentences = sents
 	if p.Index >= len(sents) || !shareSentence(old, sents) {
 		p.Index = 0 // a text replaced whole (pasted) starts at its first sentence
 	}
+}
+
+// tokenizeParagraphs returns the sentences of text, taking those of the
+// paragraphs (tokenize.Paragraphs) that cache holds and tokenizing the
+// others, with the cache of text's paragraphs and the bytes tokenized.
+// cache is only read (it may be the one shown). pause, when not nil, runs
+// after each paragraph tokenized.
+func tokenizeParagraphs(text string, cache map[string][][]string, pause func()) ([][]string, map[string][][]string, int) {
+	paras := tokenize.Paragraphs(text)
+	next := make(map[string][][]string, len(paras))
+	var sents [][]string
+	n := 0
+	for _, para := range paras {
+		s, ok := next[para]
+		if !ok {
+			s, ok = cache[para]
+		}
+		if !ok {
+			s = sentenceWords(para)
+			n += len(para)
+			if pause != nil {
+				pause()
+			}
+		}
+		next[para] = s
+		sents = append(sents, s...)
+	}
+	return sents, next, n
 }
 
 // sentenceWords tokenizes text into sentences of words.
@@ -171,18 +192,35 @@ func (a *App) SetText(s string) {
 }
 
 // tokenizeAfter tokenizes the text after d, or later while it is still
-// being edited.
+// being edited. The text is tokenized without the lock, pausing for the
+// page, and the sentences are shown if the text is still the same then.
 func (a *App) tokenizeAfter(d time.Duration) {
 	time.AfterFunc(d, func() {
 		a.env.Lock()
-		defer a.env.UnlockRender()
 		p := &a.Parse
 		if wait := TokenizeDelay - time.Since(p.lastEdit); wait > 0 {
+			a.env.UnlockRender()
 			a.tokenizeAfter(wait) // edited meanwhile
 			return
 		}
-		p.tokenizeDue = false
-		p.settle()
+		text, cache := p.Text, p.paras
+		a.env.UnlockRender()
+
+		start := time.Now()
+		sents, next, n := tokenizeParagraphs(text, cache, a.newPacer().pause)
+		took := time.Since(start)
+
+		a.env.Lock()
+		defer a.env.UnlockRender()
+		switch {
+		case p.Text != text:
+			a.tokenizeAfter(TokenizeDelay) // edited meanwhile: after the next pause
+		case p.tokenized != text: // not settled meanwhile (a sentence needed)
+			p.tokenizeDue = false
+			p.publish(text, sents, next, n, took)
+		default:
+			p.tokenizeDue = false
+		}
 	})
 }
 
@@ -400,7 +438,7 @@ func describeParseError(err error, n int) string {
 // model (see tokenize.MostlyUnknown), that its parse will mean little:
 // text in another language than the model's. It is "" otherwise.
 func (a *App) UnknownWarning() string {
-	if a.Model.known == nil {
+	if a.Model.known == nil || a.Parse.Tokenizing() {
 		return ""
 	}
 	words := a.Parse.Words()

@@ -70,6 +70,6 @@ type FileTooLargeError struct {
 }
 
 func (e *FileTooLargeError) Error() string {
-	return fmt.Sprintf("%s is %.1f MB, more than the %d MB the app opens: split it, or use the command line (discspan parse, eval, convert)",
-		e.Name, float64(e.Size)/1e6, e.Max>>20)
+	return fmt.Sprintf("%s is %.1f MiB, more than the %d MiB the app opens: split it, or use the command line (discspan parse, eval, convert)",
+		e.Name, float64(e.Size)/(1<<20), e.Max>>20)
 }

@@ -412,6 +412,8 @@ func (a *App) TeachSentenceBlocked() string {
 		return "no model is loaded yet"
 	case a.Job != nil:
 		return "the app is busy"
+	case a.Parse.Tokenizing():
+		return "the sentence tab's text is being tokenized"
 	case n == 0:
 		return "the sentence tab has no sentence"
 	case n > teach.MaxStepperWords:

@@ -252,3 +252,32 @@ func TestSentenceMenuOfALongText(t *testing.T) {
 		})
 	}
 }
+
+// TestSentenceMenuWhileTokenizing: while a large paste waits to be
+// tokenized, the sentence menu (the old text's sentences, which a choice
+// would apply to the new text's) is not shown, and the tokens line says
+// why; once tokenized, the menu lists the new text's sentences.
+func TestSentenceMenuWhileTokenizing(t *testing.T) {
+	a, _, env := loaded(t, false)
+	var text strings.Builder
+	for text.Len() <= app.TokenizeNowBytes {
+		fmt.Fprintf(&text, "Zin %d is kort . ", text.Len())
+	}
+	var html string
+	env.Do(func() {
+		a.SetText("Een . Twee . Drie .")
+		a.SetText(text.String())
+		if !a.Parse.Tokenizing() {
+			t.Fatal("a paste of more than TokenizeNowBytes was tokenized at once")
+		}
+		html = render(t, &ParseTab{App: a})
+	})
+	if strings.Contains(html, `id="sentence"`) || !strings.Contains(html, "tokenizing the text") {
+		t.Errorf("while tokenizing: menu shown %v, tokens line %v", strings.Contains(html, `id="sentence"`), strings.Contains(html, "tokenizing the text"))
+	}
+	env.Wait(t, "the tokenization", 30*time.Second, func() bool { return !a.Parse.Tokenizing() })
+	env.Do(func() { html = render(t, &ParseTab{App: a}) })
+	if !strings.Contains(html, `id="sentence"`) || !strings.Contains(html, "Zin 0 is kort") {
+		t.Error("after the tokenization: no menu of the new sentences")
+	}
+}
