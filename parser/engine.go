@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -192,9 +193,17 @@ type Engine struct {
 
 // Load reads the weights held in data (name names them in errors) and
 // chooses the backend (see chooseBackend). It replaces the model loaded
-// before.
+// before, which it drops first, so that the two are never held at once
+// (a phone's tab may not hold them): after a failed load there is none.
 func (e *Engine) Load(ctx context.Context, data []byte, name string, opt LoadOptions) (*Info, error) {
 	start := time.Now()
+	e.mu.Lock()
+	dropped := e.p != nil
+	e.closeLocked()
+	e.mu.Unlock()
+	if dropped {
+		runtime.GC() // its memory is reused for the next, not added to
+	}
 	progress := opt.Progress
 	if progress == nil {
 		progress = func(string) {}

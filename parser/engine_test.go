@@ -538,3 +538,35 @@ type failedThread struct{ local scorer.Scorer }
 func (f failedThread) Score(b []network.Input) ([]scorer.Result, error) { return f.local.Score(b) }
 func (f failedThread) Backend() string                                  { return f.local.Backend() + " (here)" }
 func (f failedThread) Close() error                                     { return f.local.Close() }
+
+// TestEngineLoadDropsTheOldModel: a load gives up the model loaded before
+// as it starts, so that the two are never held at once (a phone's worker
+// may not hold them): while the new one is read, and after a load that
+// fails, there is no model.
+func TestEngineLoadDropsTheOldModel(t *testing.T) {
+	ctx := context.Background()
+	e := &parser.Engine{}
+	defer e.Close()
+	words := parsertest.Sentences[0]
+	if _, err := e.Load(ctx, parsertest.Model(t, 3), "A", parser.LoadOptions{Backend: parser.BackendCPU}); err != nil {
+		t.Fatal(err)
+	}
+	var during error
+	progress := func(step string) {
+		if step == parser.LoadReading {
+			_, during = e.Parse(ctx, parser.Request{Words: words, Variant: "n3"})
+		}
+	}
+	if _, err := e.Load(ctx, parsertest.Model(t, 5), "B", parser.LoadOptions{Backend: parser.BackendCPU, Progress: progress}); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(during, parser.ErrNoModel) {
+		t.Errorf("a parse while B is read: %v; want ErrNoModel (A given up)", during)
+	}
+	if _, err := e.Load(ctx, []byte("no weights"), "C", parser.LoadOptions{Backend: parser.BackendCPU}); err == nil {
+		t.Fatal("a load of no weights did not fail")
+	}
+	if _, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3"}); !errors.Is(err, parser.ErrNoModel) {
+		t.Errorf("after a failed load: %v; want ErrNoModel", err)
+	}
+}

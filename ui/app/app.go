@@ -27,6 +27,10 @@ type Options struct {
 	// Workers: 0 as the cores allow, 1 one after the other, 2 or more each
 	// in a worker of its own).
 	Workers int
+	// ListTimeout bounds the wait for the model list (0:
+	// DefaultListTimeout), DownloadStall a weights download that receives
+	// nothing (0: DefaultDownloadStall).
+	ListTimeout, DownloadStall time.Duration
 }
 
 // Tabs of the app.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -317,6 +318,13 @@ func (a *App) load(ctx context.Context, gen int) {
 		}})
 	a.engineLoad.Unlock()
 	if err != nil {
+		a.update(func() {
+			if a.loadGen == gen && ctx.Err() == nil {
+				// The parsing worker may have died in it (out of memory):
+				// Retry, or another model, starts a new one.
+				a.engineFailed = true
+			}
+		})
 		fail("could not load the model %s: %v", m.Name, err)
 		return
 	}
@@ -356,11 +364,22 @@ func (a *App) dropUnlistedWeights(list []api.Model) {
 // offline, or when the answer is no model list (a captive portal's page,
 // a proxy's error), it returns the copy.
 func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, err error) {
-	b, err := a.plat.Fetch(ctx, api.ModelsPath, nil)
+	// A connection that is up but answers nothing (a portal holding it, a
+	// dead mobile link) must not keep the tab waiting: the kept copy is
+	// used after ListTimeout.
+	lctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(a.opts.ListTimeout, DefaultListTimeout),
+		fmt.Errorf("no answer within %v", cmp.Or(a.opts.ListTimeout, DefaultListTimeout)))
+	b, err := a.plat.Fetch(lctx, api.ModelsPath, nil)
+	if err != nil && lctx.Err() != nil && ctx.Err() == nil {
+		err = context.Cause(lctx)
+	}
+	cancel()
+	if ctx.Err() != nil {
+		return nil, false, ctx.Err()
+	}
 	if err == nil {
-		if jerr := json.Unmarshal(b, &list); jerr != nil {
-			err = fmt.Errorf("bad model list: %v", jerr)
-			list = nil
+		if list, err = parseModelList(b); err != nil {
+			err = fmt.Errorf("bad model list: %v", err)
 		}
 	}
 	if err != nil {
@@ -369,7 +388,7 @@ func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, 
 			return nil, false, err
 		}
 		b, fromCache = cb, true
-		if err := json.Unmarshal(b, &list); err != nil {
+		if list, err = parseModelList(b); err != nil {
 			return nil, false, fmt.Errorf("bad model list (kept copy): %v", err)
 		}
 	}
@@ -379,8 +398,34 @@ func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, 
 	return list, fromCache, nil
 }
 
+// DefaultListTimeout bounds the wait for the model list, after which the
+// copy kept from before is used (Options.ListTimeout); DefaultDownloadStall
+// fails a weights download that has received nothing for that long, so
+// that Retry is offered (Options.DownloadStall).
+const (
+	DefaultListTimeout   = 15 * time.Second
+	DefaultDownloadStall = 30 * time.Second
+)
+
+// parseModelList reads the server's model list; a list whose entries lack
+// a name, a URL or a hash (a proxy's JSON, another server's schema) is no
+// model list.
+func parseModelList(b []byte) ([]api.Model, error) {
+	var list []api.Model
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, err
+	}
+	for i, m := range list {
+		if m.Name == "" || m.URL == "" || m.SHA256 == "" {
+			return nil, fmt.Errorf("entry %d has no name, URL or SHA-256", i+1)
+		}
+	}
+	return list, nil
+}
+
 // weightsFile returns the weights of m from the cache or, when absent or
-// damaged, downloaded, checked against m.SHA256 and cached.
+// damaged, downloaded, checked against m.SHA256 and cached. A download
+// that receives nothing for DownloadStall fails.
 func (a *App) weightsFile(ctx context.Context, m api.Model, progress func(done, total int64), verifying func()) (data []byte, cached bool, err error) {
 	if b, ok := a.plat.CacheLoad(m.URL); ok {
 		if sum, err := a.plat.SHA256(b); err == nil && sum == m.SHA256 {
@@ -388,7 +433,18 @@ func (a *App) weightsFile(ctx context.Context, m api.Model, progress func(done, 
 		}
 	}
 	progress(0, m.Bytes)
-	b, err := a.plat.Fetch(ctx, m.URL, progress)
+	stall := cmp.Or(a.opts.DownloadStall, DefaultDownloadStall)
+	dctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watchdog := time.AfterFunc(stall, func() { cancel(fmt.Errorf("nothing received for %v", stall)) })
+	b, err := a.plat.Fetch(dctx, m.URL, func(done, total int64) {
+		watchdog.Reset(stall)
+		progress(done, total)
+	})
+	watchdog.Stop()
+	if err != nil && ctx.Err() == nil && dctx.Err() != nil {
+		err = context.Cause(dctx)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("could not download the weights of %s (%s): %v", m.Name, Bytes(m.Bytes), err)
 	}

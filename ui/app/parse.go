@@ -361,7 +361,12 @@ func (a *App) ParseNow() {
 			if a.Job != job {
 				return // replaced by a newer parse (see above)
 			}
-			a.finishJob(job)
+			if err == nil && ctx.Err() != nil {
+				// Cancelled after the parse ended (a model switch, Cancel):
+				// its trees may be of the model given up.
+				err = context.Cause(ctx)
+			}
+			a.finishJob(job) // cancels ctx
 			if err != nil {
 				a.clearParse()
 				a.Parse.Err = describeParseError(err, len(words))

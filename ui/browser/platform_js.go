@@ -4,6 +4,7 @@ package browser
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -31,10 +32,21 @@ type Platform struct {
 var _ app.Platform = (*Platform)(nil)
 
 // Fetch GETs url with fetch() and reads the body chunk by chunk, reporting
-// progress.
+// progress. ctx's end aborts the request, also while it waits for the
+// server or for the next chunk.
 func (p *Platform) Fetch(ctx context.Context, url string, progress func(done, total int64)) ([]byte, error) {
-	resp, err := await(js.Global().Call("fetch", url))
+	init := map[string]any{}
+	if ac := js.Global().Get("AbortController"); ac.Truthy() {
+		ctrl := ac.New()
+		init["signal"] = ctrl.Get("signal")
+		stop := context.AfterFunc(ctx, func() { ctrl.Call("abort") })
+		defer stop()
+	}
+	resp, err := await(js.Global().Call("fetch", url, init))
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
 		return nil, fmt.Errorf("%s: %v", url, err)
 	}
 	if !resp.Get("ok").Bool() {
@@ -65,6 +77,9 @@ func (p *Platform) Fetch(ctx context.Context, url string, progress func(done, to
 		}
 		r, err := await(reader.Call("read"))
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, context.Cause(ctx)
+			}
 			return nil, fmt.Errorf("%s: %v", url, err)
 		}
 		if r.Get("done").Bool() {
@@ -155,11 +170,16 @@ func (p *Platform) CacheRetain(keep []string) (int, error) {
 	return dropped, nil
 }
 
-// SHA256 hashes data with crypto.subtle.
+// SHA256 hashes data with crypto.subtle, or in Go where the page has none
+// (served over plain http to another machine: no secure context).
 func (p *Platform) SHA256(data []byte) (string, error) {
-	subtle := js.Global().Get("crypto").Get("subtle")
+	subtle := js.Global().Get("crypto")
+	if subtle.Truthy() {
+		subtle = subtle.Get("subtle")
+	}
 	if !subtle.Truthy() {
-		return "", errors.New("crypto.subtle is not available here")
+		sum := sha256.Sum256(data)
+		return hex.EncodeToString(sum[:]), nil
 	}
 	d, err := await(subtle.Call("digest", "SHA-256", bytesToJS(data)))
 	if err != nil {
