@@ -91,6 +91,7 @@ func (a *App) annAdd(sents [][]string) bool {
 	if a.Job != nil {
 		s.Msg += " (after the job running: " + a.Job.What + ")"
 	}
+	gen := a.loadGen // the model parsing them
 	go func() {
 		var trees []*tree.Tree
 		var err error
@@ -104,6 +105,12 @@ func (a *App) annAdd(sents [][]string) bool {
 		}
 		a.update(func() {
 			s.Busy = false
+			if a.loadGen != gen {
+				// Some may be parsed by the model given up, some by the
+				// new one (or by none while it loaded).
+				s.Msg, s.Err = "", errModelChanged
+				return
+			}
 			if err != nil {
 				s.Msg, s.Err = "", err.Error()
 				return
@@ -114,6 +121,10 @@ func (a *App) annAdd(sents [][]string) bool {
 	}()
 	return true
 }
+
+// errModelChanged says why sentences parsed while the model was changed
+// are not added.
+const errModelChanged = "the model was changed while the sentences were parsed: nothing was added; add them again"
 
 // annAppend appends trees to the corpus (and to its reference analyses)
 // with fresh ids and shows the first of them. A second file compared by

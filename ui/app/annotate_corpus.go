@@ -536,10 +536,14 @@ func (a *App) AnnShowDiff(kind string) {
 			return
 		}
 		v := a.annVariant()
-		idx := s.Index
+		idx, gen := s.Index, a.loadGen
 		go func() {
 			p, err := a.engine.Parse(context.Background(), parser.Request{Words: cur.Words(), Variant: v.String()})
 			a.update(func() {
+				if a.loadGen != gen {
+					s.Err = "the model was changed meanwhile: ask for the comparison again"
+					return
+				}
 				if err != nil {
 					s.Err = describeParseError(err, cur.Len())
 					return

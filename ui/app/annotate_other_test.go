@@ -266,11 +266,12 @@ func TestAnnotateOtherMismatch(t *testing.T) {
 }
 
 // gatedAnnApp is annApp over a step engine (its parses let through one at
-// a time once gated).
+// a time once gated), with a second model, "other".
 func gatedAnnApp(t *testing.T) (*app.App, *apptest.Env, *stepEngine) {
 	t.Helper()
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", apptest.Model(t, 1), 61.25)
+	plat.AddModel("other", apptest.Model(t, 9), 60)
 	eng := newStepEngine()
 	plat.Engine = eng
 	env := &apptest.Env{}
@@ -336,5 +337,29 @@ func TestImportDuringReparse(t *testing.T) {
 	env.Do(a.AnnConfirmImport)
 	if c := a.Annotate.Corpus; c == nil || c.Name != "dev10.export" || len(c.Sentences) != 10 {
 		t.Fatalf("after the answer: corpus %+v", c)
+	}
+}
+
+// TestAddWhileModelChanges: sentences being parsed to be added when the
+// model is changed are not added (some would be the old model's parses,
+// some the new one's, all labelled alike); the message says to add them
+// again.
+func TestAddWhileModelChanges(t *testing.T) {
+	a, env, eng := gatedAnnApp(t)
+	eng.gated.Store(true)
+	env.Do(func() {
+		a.SetTab(app.TabAnnotate)
+		a.AnnSetAddText(strings.Join(apptest.Sentences[0], " ") + "\n" + strings.Join(apptest.Sentences[1], " "))
+		a.AnnAddText()
+		if !a.Annotate.Busy {
+			t.Fatal("adding sentences started no parse")
+		}
+		a.SetModel("other")
+	})
+	loadEnd(t, a, env)
+	eng.release(2)
+	env.Wait(t, "the parses", wait, func() bool { return !a.Annotate.Busy })
+	if a.Annotate.Corpus != nil || !strings.Contains(a.Annotate.Err, "the model was changed while the sentences were parsed") {
+		t.Errorf("after a model change: corpus %v, error %q", a.Annotate.Corpus != nil, a.Annotate.Err)
 	}
 }
