@@ -111,6 +111,11 @@ func TestReadOnlyMatchesNew(t *testing.T) {
 					t.Errorf("%s: New %q, NewReadOnly %q", k, a.Header.Get(k), b.Header.Get(k))
 				}
 			}
+			// An error is never cached (a cache would keep it after the
+			// file is back).
+			if cc := b.Header.Get("Cache-Control"); tc.status == 404 && strings.HasPrefix(tc.path, api.WeightsPrefix) && cc != "no-store" {
+				t.Errorf("Cache-Control %q on a 404, want no-store", cc)
+			}
 		})
 	}
 

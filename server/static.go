@@ -196,6 +196,7 @@ func (s *static) etag(file string, fi fs.FileInfo, content io.ReadSeeker) (strin
 // explains how to build the app.
 func (s *static) missing(w http.ResponseWriter, r *http.Request, name string) {
 	if name != "index.html" {
+		w.Header().Set("Cache-Control", "no-store") // the file may come with the next build
 		http.NotFound(w, r)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -37,25 +38,45 @@ func (h *Handler) serveModels(w http.ResponseWriter, r *http.Request) {
 // its content, so it is cached for good ("immutable"); http.ServeContent
 // answers Range and conditional requests (the ETag is the SHA-256).
 func (h *Handler) serveWeights(w http.ResponseWriter, r *http.Request) {
+	// An error is not cached: the file may be back (or published) soon,
+	// under the same name.
+	fail := func(msg string, code int) {
+		w.Header().Set("Cache-Control", "no-store")
+		http.Error(w, msg, code)
+	}
 	name := strings.TrimPrefix(r.URL.Path, api.WeightsPrefix)
 	sum, ok := strings.CutSuffix(name, api.WeightsExt)
 	if !ok || !isHexSHA256(sum) {
-		http.NotFound(w, r)
+		fail("404 page not found", http.StatusNotFound)
 		return
 	}
 	f, err := h.models.open(sum)
 	switch {
 	case errors.Is(err, errNotFound):
-		http.NotFound(w, r)
+		fail("404 page not found", http.StatusNotFound)
 		return
 	case errors.Is(err, errGone):
-		http.Error(w, errGone.Error(), http.StatusNotFound)
+		fail(errGone.Error(), http.StatusNotFound)
 		return
 	case err != nil:
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		fail(err.Error(), http.StatusInternalServerError)
 		return
 	}
 	defer f.close()
+	// Content that is fetched when first read (the Worker's assets) is
+	// fetched now, unless the answer is 304, so that a missing or changed
+	// file is an error status, not a 200 with a short body (nor a HEAD
+	// saying it is there).
+	if c, ok := f.content.(interface{ Check() error }); ok && r.Header.Get("If-None-Match") != `"`+sum+`"` {
+		if err := c.Check(); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				fail(errGone.Error(), http.StatusNotFound)
+			} else {
+				fail(err.Error(), http.StatusInternalServerError)
+			}
+			return
+		}
+	}
 	hd := w.Header()
 	hd.Set("Content-Type", "application/octet-stream")
 	hd.Set("ETag", `"`+sum+`"`)

@@ -176,6 +176,20 @@ func (f *assetFile) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Check fetches a file opened without a request (its size known), so that
+// a missing asset, or one of another size than the model list says, is an
+// error before any answer is written (server.serveWeights); the fetched
+// stream serves the reads that follow.
+func (f *assetFile) Check() error {
+	if f.data != nil || f.body != nil {
+		return nil
+	}
+	if err := f.refetch(); err != nil {
+		return &fs.PathError{Op: "open", Path: f.name, Err: err}
+	}
+	return nil
+}
+
 // refetch fetches the file again, from its start.
 func (f *assetFile) refetch() error {
 	if f.body != nil {

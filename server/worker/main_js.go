@@ -4,7 +4,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"syscall/js"
 
 	"github.com/discspan/discspan/server"
@@ -39,7 +41,7 @@ func newHandler() (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rejoinHeaders(headOnly(h)), nil
+	return rejoinHeaders(headOnly(backpressured(h))), nil
 }
 
 // errNoAssets says that the worker runs without its static assets.
@@ -67,11 +69,135 @@ func headOnly(h http.Handler) http.Handler {
 			return
 		}
 		rw.WriteRawJSBody(js.Null())
-		h.ServeHTTP(discardBody{rw}, r)
+		d := &discardBody{ResponseWriter: rw}
+		h.ServeHTTP(d, r)
+		// The head is sent when the handler returns (nothing was
+		// written): a handler that left the length to the server (the
+		// model list, an error page) gets it, as from net/http.
+		if rw.Header().Get("Content-Length") == "" && d.n > 0 {
+			rw.Header().Set("Content-Length", strconv.FormatInt(d.n, 10))
+		}
 	})
 }
 
-// discardBody is a ResponseWriter whose body goes nowhere.
-type discardBody struct{ http.ResponseWriter }
+// discardBody is a ResponseWriter whose body goes nowhere; it counts it.
+type discardBody struct {
+	http.ResponseWriter
+	n int64
+}
 
-func (d discardBody) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discardBody) Write(p []byte) (int, error) { d.n += int64(len(p)); return len(p), nil }
+
+// backpressured writes a body whose Content-Length is set into a
+// FixedLengthStream of its own, waiting for the stream to take each chunk
+// before the handler reads the next. syumai/workers' own stream takes the
+// chunks without waiting: for a client on a slow link, or one that went
+// away, the isolate read the whole weights file into memory (128 MB is
+// its limit). A write that fails (the client went) ends the handler's
+// copy. Other bodies, and HEAD, go the library's way.
+func backpressured(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rw, ok := w.(rawBodyWriter)
+		ready, readyOK := w.(interface{ Ready() })
+		if r.Method == http.MethodHead || !ok || !readyOK || js.Global().Get("FixedLengthStream").IsUndefined() {
+			h.ServeHTTP(w, r)
+			return
+		}
+		sw := &streamWriter{rawBodyWriter: rw, ready: ready}
+		h.ServeHTTP(sw, r)
+		sw.close()
+	})
+}
+
+// streamWriter is backpressured's ResponseWriter.
+type streamWriter struct {
+	rawBodyWriter
+	ready       interface{ Ready() } // sends the response (its head)
+	wroteHeader bool
+	writer      js.Value // the stream's writer; undefined: the library's way
+	err         error
+}
+
+func (s *streamWriter) WriteHeader(code int) {
+	if s.wroteHeader {
+		return
+	}
+	s.wroteHeader = true
+	s.rawBodyWriter.WriteHeader(code)
+	n, err := strconv.ParseInt(s.Header().Get("Content-Length"), 10, 64)
+	if err != nil || n <= 0 || (code != http.StatusOK && code != http.StatusPartialContent) {
+		return
+	}
+	stream := js.Global().Get("FixedLengthStream").New(n)
+	s.writer = stream.Get("writable").Call("getWriter")
+	s.WriteRawJSBody(stream.Get("readable"))
+	s.ready.Ready() // the status and headers are set
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	if !s.wroteHeader {
+		s.WriteHeader(http.StatusOK)
+	}
+	if s.writer.IsUndefined() {
+		return s.rawBodyWriter.Write(p)
+	}
+	if s.err != nil {
+		return 0, s.err
+	}
+	if _, err := await(s.writer.Get("ready")); err != nil {
+		s.err = fmt.Errorf("the client is gone: %v", err)
+		return 0, s.err
+	}
+	b := js.Global().Get("Uint8Array").New(len(p))
+	js.CopyBytesToJS(b, p)
+	if _, err := await(s.writer.Call("write", b)); err != nil {
+		s.err = fmt.Errorf("the client is gone: %v", err)
+		return 0, s.err
+	}
+	return len(p), nil
+}
+
+// close ends the stream once the handler is done (a short body then
+// fails the response, as the client must learn).
+func (s *streamWriter) close() {
+	if s.writer.IsUndefined() {
+		return
+	}
+	if s.err == nil {
+		_, _ = await(s.writer.Call("close"))
+		return
+	}
+	s.writer.Call("abort")
+}
+
+// await waits for a JavaScript promise and returns its value, or its
+// rejection as an error.
+func await(p js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	var then, catch js.Func
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var v js.Value
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ch <- result{v: v}
+		return nil
+	})
+	catch = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "rejected"
+		if len(args) > 0 {
+			msg = args[0].Call("toString").String()
+		}
+		ch <- result{err: errors.New(msg)}
+		return nil
+	})
+	p.Call("then", then, catch)
+	r := <-ch
+	then.Release()
+	catch.Release()
+	return r.v, r.err
+}

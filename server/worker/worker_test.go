@@ -73,6 +73,18 @@ func TestWorker(t *testing.T) {
 		t.Fatalf("published %d models, want 1", len(ms))
 	}
 	m := ms[0]
+	// A model the list names whose file is not there (deleted, or not
+	// yet uploaded): its weights are an error, not a 200 with no body.
+	gone := api.Model{Name: "gone", Bytes: 1000, SHA256: strings.Repeat("cd", 32)}
+	gone.URL = api.WeightsURL(gone.SHA256)
+	manifest := filepath.Join(build, "assets", server.ManifestName)
+	list, err := json.Marshal([]api.Model{m, gone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(manifest, list, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	config, err := os.ReadFile("wrangler.jsonc")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +107,7 @@ func TestWorker(t *testing.T) {
 		}
 	})
 
-	checkAnswers(t, base, m, data)
+	checkAnswers(t, base, m, gone, data)
 
 	// workerd reports failed responses (a HEAD response that announces a
 	// body it never sends, for one) only in its log.
@@ -314,7 +326,7 @@ func freePort(t *testing.T) int {
 
 // checkAnswers checks the worker's answers for the model m, whose file
 // holds data.
-func checkAnswers(t *testing.T, base string, m api.Model, data []byte) {
+func checkAnswers(t *testing.T, base string, m, gone api.Model, data []byte) {
 	t.Helper()
 	size := int64(len(data))
 	etag := `"` + m.SHA256 + `"`
@@ -325,9 +337,45 @@ func checkAnswers(t *testing.T, base string, m api.Model, data []byte) {
 	if err := json.Unmarshal(body, &got); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("%s: %d %q (%v)", api.ModelsPath, resp.StatusCode, body, err)
 	}
-	if len(got) != 1 || got[0] != m {
-		t.Errorf("%s lists %+v, want [%+v]", api.ModelsPath, got, m)
+	if len(got) != 2 || got[0] != m || got[1] != gone {
+		t.Errorf("%s lists %+v, want [%+v %+v]", api.ModelsPath, got, m, gone)
 	}
+	// HEAD gives the length a GET's body has, also where the handler
+	// leaves it to the server.
+	if head, _ := request(t, http.MethodHead, base+api.ModelsPath); head.ContentLength != int64(len(body)) {
+		t.Errorf("HEAD %s: Content-Length %d, want %d", api.ModelsPath, head.ContentLength, len(body))
+	}
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		if resp, _ := request(t, method, base+gone.URL); resp.StatusCode != http.StatusNotFound || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s of weights whose file is gone: %d, Cache-Control %q; want 404, no-store", method, resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+	}
+	// A client that reads slowly gets the whole file (the worker writes
+	// as fast as it takes the bytes).
+	t.Run("slow client", func(t *testing.T) {
+		req, err := http.NewRequest(http.MethodGet, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := &http.Transport{DisableCompression: true}
+		defer tr.CloseIdleConnections()
+		resp, err := tr.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var got bytes.Buffer
+		for {
+			n, err := io.CopyN(&got, resp.Body, 256<<10)
+			if err != nil || n == 0 {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if !bytes.Equal(got.Bytes(), data) {
+			t.Errorf("a slow client got %d bytes of %d (equal: %v)", got.Len(), len(data), bytes.Equal(got.Bytes(), data))
+		}
+	})
 	// The security headers of discspan serve, through workerd.
 	for name, want := range map[string]string{
 		"Content-Security-Policy":      server.ContentSecurityPolicy,
