@@ -22,8 +22,9 @@ const assetsHost = "http://assets.invalid/"
 // assetsFS is an fs.FS over a Worker's static assets (the ASSETS binding),
 // enough for server.NewReadOnly. Files whose size it is told (setSize: the
 // weight files, from the model list) open without a request, and are
-// fetched only when read, so that a HEAD request or a revalidation (304)
-// never fetches them; a fetched body is read only as far as needed.
+// fetched when read or checked (assetFile.Check: before any answer but a
+// 304 to the exact ETag, so that a missing file is a 404); a fetched body
+// is read only as far as needed.
 // Seeking forward skips bytes, seeking backward fetches again (wrangler's
 // local asset server ignores Range requests). Other files are fetched
 // whole when opened, and those read through readAll are kept in memory.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"syscall/js"
 
+	"github.com/discspan/discspan/internal/jsawait"
 	"github.com/discspan/discspan/server"
 	"github.com/discspan/discspan/server/api"
 	"github.com/syumai/workers/cloudflare"
@@ -144,13 +145,13 @@ func (s *streamWriter) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
-	if _, err := await(s.writer.Get("ready")); err != nil {
+	if _, err := jsawait.Await(s.writer.Get("ready")); err != nil {
 		s.err = fmt.Errorf("the client is gone: %v", err)
 		return 0, s.err
 	}
 	b := js.Global().Get("Uint8Array").New(len(p))
 	js.CopyBytesToJS(b, p)
-	if _, err := await(s.writer.Call("write", b)); err != nil {
+	if _, err := jsawait.Await(s.writer.Call("write", b)); err != nil {
 		s.err = fmt.Errorf("the client is gone: %v", err)
 		return 0, s.err
 	}
@@ -164,40 +165,8 @@ func (s *streamWriter) close() {
 		return
 	}
 	if s.err == nil {
-		_, _ = await(s.writer.Call("close"))
+		_, _ = jsawait.Await(s.writer.Call("close"))
 		return
 	}
 	s.writer.Call("abort")
-}
-
-// await waits for a JavaScript promise and returns its value, or its
-// rejection as an error.
-func await(p js.Value) (js.Value, error) {
-	type result struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan result, 1)
-	var then, catch js.Func
-	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		var v js.Value
-		if len(args) > 0 {
-			v = args[0]
-		}
-		ch <- result{v: v}
-		return nil
-	})
-	catch = js.FuncOf(func(_ js.Value, args []js.Value) any {
-		msg := "rejected"
-		if len(args) > 0 {
-			msg = args[0].Call("toString").String()
-		}
-		ch <- result{err: errors.New(msg)}
-		return nil
-	})
-	p.Call("then", then, catch)
-	r := <-ch
-	then.Release()
-	catch.Release()
-	return r.v, r.err
 }

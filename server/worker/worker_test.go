@@ -350,8 +350,9 @@ func checkAnswers(t *testing.T, base string, m, gone api.Model, data []byte) {
 			t.Errorf("%s of weights whose file is gone: %d, Cache-Control %q; want 404, no-store", method, resp.StatusCode, resp.Header.Get("Cache-Control"))
 		}
 	}
-	// A client that reads slowly gets the whole file (the worker writes
-	// as fast as it takes the bytes).
+	// A client that reads slowly gets the whole file through the
+	// worker's own stream, which writes as fast as the client takes the
+	// bytes (the memory this saves is measured, not tested: docs/server.md).
 	t.Run("slow client", func(t *testing.T) {
 		req, err := http.NewRequest(http.MethodGet, url, nil)
 		if err != nil {

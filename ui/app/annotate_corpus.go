@@ -540,15 +540,14 @@ func (a *App) AnnShowDiff(kind string) {
 		go func() {
 			p, err := a.engine.Parse(context.Background(), parser.Request{Words: cur.Words(), Variant: v.String()})
 			a.update(func() {
-				if a.loadGen != gen {
+				switch {
+				case s.Index != idx:
+					return // another sentence is shown
+				case a.loadGen != gen:
 					s.Err = "the model was changed meanwhile: ask for the comparison again"
 					return
-				}
-				if err != nil {
+				case err != nil:
 					s.Err = describeParseError(err, cur.Len())
-					return
-				}
-				if s.Index != idx {
 					return
 				}
 				s.Diff = makeDiff("the annotator's analysis against the parser's ("+v.String()+")", "annotator", "parser", cur, p.Tree)

@@ -363,3 +363,27 @@ func TestAddWhileModelChanges(t *testing.T) {
 		t.Errorf("after a model change: corpus %v, error %q", a.Annotate.Corpus != nil, a.Annotate.Err)
 	}
 }
+
+// TestComparisonWhileModelChanges: the parser's tree for a comparison,
+// asked of the model given up, is not shown once the model is changed;
+// the message says to ask again.
+func TestComparisonWhileModelChanges(t *testing.T) {
+	a, env, eng := gatedAnnApp(t)
+	env.Do(func() {
+		a.SetTab(app.TabAnnotate)
+		a.AnnSetAddText(strings.Join(apptest.Sentences[0], " "))
+		a.AnnAddText()
+	})
+	idle(t, a, env)
+	eng.gated.Store(true)
+	asked := eng.asked.Load()
+	env.Do(func() { a.AnnShowDiff(app.DiffParser) })
+	env.Wait(t, "the comparison's parse", wait, func() bool { return eng.asked.Load() > asked })
+	env.Do(func() { a.SetModel("other") })
+	loadEnd(t, a, env)
+	eng.release(1)
+	env.Wait(t, "the comparison's answer", wait, func() bool { return a.Annotate.Err != "" || a.Annotate.Diff != nil })
+	if a.Annotate.Diff != nil || !strings.Contains(a.Annotate.Err, "the model was changed meanwhile") {
+		t.Errorf("after a model change: diff shown %v, error %q", a.Annotate.Diff != nil, a.Annotate.Err)
+	}
+}

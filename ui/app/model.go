@@ -365,15 +365,21 @@ func (a *App) dropUnlistedWeights(list []api.Model) {
 // a proxy's error), it returns the copy.
 func (a *App) modelList(ctx context.Context) (list []api.Model, fromCache bool, err error) {
 	// A connection that is up but answers nothing (a portal holding it, a
-	// dead mobile link) must not keep the tab waiting: the kept copy is
-	// used after ListTimeout.
-	lctx, cancel := context.WithTimeoutCause(ctx, cmp.Or(a.opts.ListTimeout, DefaultListTimeout),
-		fmt.Errorf("no answer within %v", cmp.Or(a.opts.ListTimeout, DefaultListTimeout)))
+	// dead mobile link) must not keep the tab waiting when a copy is kept:
+	// that is used after ListTimeout. Without one, a slow first visit
+	// waits (the download's stall watchdog bounds what follows).
+	lctx, cancel := context.WithCancelCause(ctx)
+	if _, kept := a.plat.CacheLoad(modelsCacheKey); kept {
+		limit := cmp.Or(a.opts.ListTimeout, DefaultListTimeout)
+		var stop context.CancelFunc
+		lctx, stop = context.WithTimeoutCause(lctx, limit, fmt.Errorf("no answer within %v", limit))
+		defer stop()
+	}
 	b, err := a.plat.Fetch(lctx, api.ModelsPath, nil)
 	if err != nil && lctx.Err() != nil && ctx.Err() == nil {
 		err = context.Cause(lctx)
 	}
-	cancel()
+	cancel(nil)
 	if ctx.Err() != nil {
 		return nil, false, ctx.Err()
 	}

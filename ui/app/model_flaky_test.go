@@ -23,6 +23,7 @@ type flakyPlatform struct {
 	*apptest.Platform
 	mu      sync.Mutex
 	stall   func(url string) bool
+	slow    time.Duration // a weights download takes this long, in steady steps
 	list    []byte
 	engines []app.Engine
 	made    int
@@ -30,11 +31,21 @@ type flakyPlatform struct {
 
 func (p *flakyPlatform) Fetch(ctx context.Context, url string, progress func(done, total int64)) ([]byte, error) {
 	p.mu.Lock()
-	stall, list := p.stall, p.list
+	stall, slow, list := p.stall, p.slow, p.list
 	p.mu.Unlock()
 	if stall != nil && stall(url) {
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
+	}
+	if slow > 0 && strings.HasPrefix(url, "/weights/") {
+		for end := time.Now().Add(slow); time.Now().Before(end); {
+			select {
+			case <-ctx.Done():
+				return nil, context.Cause(ctx)
+			case <-time.After(2 * time.Millisecond):
+				progress(1, 2) // a few bytes more
+			}
+		}
 	}
 	if url == api.ModelsPath && list != nil {
 		return list, nil
@@ -72,7 +83,8 @@ func loadEnd(t *testing.T, a *app.App, env *apptest.Env) app.Phase {
 // TestStalledNetwork: a model list that never comes gives way to the copy
 // kept from before (and the model kept with it) after ListTimeout; a
 // weights download that receives nothing fails after DownloadStall,
-// offering Retry, which loads the model once the network answers.
+// offering Retry, which loads the model once the network answers, also
+// slowly (receiving all along for longer than DownloadStall).
 func TestStalledNetwork(t *testing.T) {
 	base := apptest.NewPlatform()
 	base.AddModel("default", apptest.Model(t, 3), 0)
@@ -104,6 +116,18 @@ func TestStalledNetwork(t *testing.T) {
 	envC.Do(c.Retry)
 	if p := loadEnd(t, c, envC); p != app.PhaseReady {
 		t.Errorf("Retry once the network answers: %s %q", p, c.Model.Err)
+	}
+
+	// A download that takes five stall limits but receives something
+	// every few milliseconds is not cut (the limit, half a second, is far
+	// above any pause of a busy machine).
+	slow := &flakyPlatform{Platform: apptest.NewPlatform(), slow: 2500 * time.Millisecond}
+	slow.AddModel("default", apptest.Model(t, 3), 0)
+	envD := &apptest.Env{}
+	d := app.New(envD, slow, app.Options{DownloadStall: 500 * time.Millisecond})
+	envD.Do(d.Start)
+	if p := loadEnd(t, d, envD); p != app.PhaseReady {
+		t.Errorf("a slow download, receiving all along: %s %q", p, d.Model.Err)
 	}
 }
 

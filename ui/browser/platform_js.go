@@ -4,7 +4,6 @@ package browser
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -173,19 +172,8 @@ func (p *Platform) CacheRetain(keep []string) (int, error) {
 // SHA256 hashes data with crypto.subtle, or in Go where the page has none
 // (served over plain http to another machine: no secure context).
 func (p *Platform) SHA256(data []byte) (string, error) {
-	subtle := js.Global().Get("crypto")
-	if subtle.Truthy() {
-		subtle = subtle.Get("subtle")
-	}
-	if !subtle.Truthy() {
-		sum := sha256.Sum256(data)
-		return hex.EncodeToString(sum[:]), nil
-	}
-	d, err := await(subtle.Call("digest", "SHA-256", bytesToJS(data)))
-	if err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(bytesToGo(d)), nil
+	sum := subtleSHA256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 // workerScript is the parsing worker's script, of this page's build:

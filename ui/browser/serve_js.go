@@ -75,7 +75,10 @@ func ServeWorker(eng app.Engine) {
 // shipped 7.8 MB), or with Go's where that fails.
 func subtleSHA256(data []byte) [32]byte {
 	var sum [32]byte
-	subtle := js.Global().Get("crypto").Get("subtle")
+	subtle := js.Global().Get("crypto")
+	if subtle.Truthy() {
+		subtle = subtle.Get("subtle")
+	}
 	if subtle.Truthy() {
 		if d, err := await(subtle.Call("digest", "SHA-256", bytesToJS(data))); err == nil {
 			if b := bytesToGo(d); len(b) == len(sum) {

@@ -267,6 +267,12 @@ func (e *WorkerEngine) Load(ctx context.Context, data []byte, name string, opt p
 	if err != nil {
 		return nil, err
 	}
+	e.mu.Lock()
+	// The worker drops its model as the load starts (parser.Engine.Load):
+	// the page's copy of the old weights goes too, before the new ones
+	// are copied, and a restart reloads none.
+	e.model, e.loadReq = js.Undefined(), nil
+	e.mu.Unlock()
 	model := bytesToJS(data)
 	e.mu.Lock()
 	if e.failed != nil || len(e.pending) > 0 {
