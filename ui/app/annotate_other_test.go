@@ -282,6 +282,19 @@ func gatedAnnApp(t *testing.T) (*app.App, *apptest.Env, *stepEngine) {
 	return a, env, eng
 }
 
+// importWaits imports dev10.export while the gated parse runs, checks
+// that the file waits for the annotator's answer, then lets the parse end.
+func importWaits(t *testing.T, a *app.App, env *apptest.Env, eng *stepEngine, export []byte, when string) {
+	t.Helper()
+	p := importWait(t, a, env, "dev10.export", export, false)
+	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
+		t.Fatalf("import %s: %+v, pending %v; want it waiting", when, p, a.Annotate.PendingImport)
+	}
+	eng.gated.Store(false)
+	eng.release(1)
+	idle(t, a, env)
+}
+
 // TestImportWhileAdding: a file whose reading ends while the first typed
 // sentences are parsed (no corpus is open yet) waits for the annotator's
 // answer: opened at once, it would get those sentences appended to it.
@@ -297,13 +310,7 @@ func TestImportWhileAdding(t *testing.T) {
 			t.Fatalf("adding the first sentence: busy %v, corpus %v", a.Annotate.Busy, a.Annotate.Corpus != nil)
 		}
 	})
-	p := importWait(t, a, env, "dev10.export", export, false)
-	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
-		t.Fatalf("import while adding: %+v, pending %v; want it waiting", p, a.Annotate.PendingImport)
-	}
-	eng.gated.Store(false)
-	eng.release(1)
-	idle(t, a, env)
+	importWaits(t, a, env, eng, export, "while adding")
 	if c := a.Annotate.Corpus; c == nil || len(c.Sentences) != 1 {
 		t.Fatalf("after the parse: corpus %+v; want the typed sentence alone", c)
 	}
@@ -327,13 +334,7 @@ func TestImportDuringReparse(t *testing.T) {
 	idle(t, a, env)
 	eng.gated.Store(true)
 	env.Do(func() { startReparse(t, a) })
-	p := importWait(t, a, env, "dev10.export", export, false)
-	if p.Err != "" || !p.Waiting || a.Annotate.PendingImport == nil {
-		t.Fatalf("import during a re-parse: %+v, pending %v; want it waiting", p, a.Annotate.PendingImport)
-	}
-	eng.gated.Store(false)
-	eng.release(1)
-	idle(t, a, env)
+	importWaits(t, a, env, eng, export, "during a re-parse")
 	env.Do(a.AnnConfirmImport)
 	if c := a.Annotate.Corpus; c == nil || c.Name != "dev10.export" || len(c.Sentences) != 10 {
 		t.Fatalf("after the answer: corpus %+v", c)
