@@ -18,6 +18,11 @@ const (
 	// abbrNumber abbreviations are abbreviations only before a number:
 	// "No. 5", "fig. 3".
 	abbrNumber
+	// abbrAmount abbreviations follow an amount ("4,75 pct.", "3 mln."):
+	// like abbrMid they end no sentence, but their period is the full stop
+	// at the end of the text or before a capitalized function word ("4,75
+	// pct. Op de beurs"), which starts a sentence and no name.
+	abbrAmount
 )
 
 // abbrevTable holds the abbreviations of one language, without their final
@@ -26,6 +31,9 @@ const (
 // "Jan", "Kon" but not the verb "kon").
 type abbrevTable struct {
 	fold, exact map[string]abbrKind
+	// starters are the lower-cased function words that, capitalized, begin
+	// a sentence after an amount abbreviation.
+	starters map[string]bool
 }
 
 // The tables are built once and only read afterwards.
@@ -37,7 +45,10 @@ var (
 // An abbrevList gives abbreviations as space-separated words per kind; a
 // word starting with "=" is matched exactly, the others in any case.
 type abbrevList struct {
-	mid, final, number string
+	mid, final, number, amount string
+	// starters: function words that are capitalized only at the start of a
+	// sentence (see abbrAmount).
+	starters string
 }
 
 // Shared by both languages: titles, company forms, Latin.
@@ -52,12 +63,16 @@ var dutchAbbrevList = abbrevList{
 		" a.h.w aanv afd afz alg art bijv bijl blz b.v ca dgl d.i d.m.v d.w.z" +
 		" evt excl fa fig gem gld gr herv geref kath prot lib soc chr nom" +
 		" i.c i.e.g i.h.b i.o i.p.v i.s.m i.t.t i.v.m incl m.a.w m.b.t m.i m.n" +
-		" =max min mld mln mrd nl nr nrs o.a o.b.v o.i o.l.v o.m p.a pct plm pnt ptn" +
+		" =max min nl nr nrs o.a o.b.v o.i o.l.v o.m p.a plm" +
 		" red sec t.a.v t.b.v t.g.v t.n.v t.o.v t.w tel vgl vlg vnl zg zgn z.g z.i z.o.z v.j" +
 		" =jan =feb =mrt =apr =jun =jul =aug =sep =sept =okt =nov =dec" +
 		" bv ong fl hfl pag hfdst vlgs wnd afb =Prov =Stb",
 	final:  commonFinal + " enz jl a.s e.a e.d e.v o.i.d v.chr n.chr",
 	number: "",
+	amount: "pct mln mld mrd pnt ptn",
+	starters: "aan al als bij daar daarbij daarmee daarna daarnaast daarom dan dat de deze die dit door" +
+		" een en er hier hij hoewel ik in je maar met na naar niet nog nu of ook op over" +
+		" sinds tegen toch toen tot u uit van volgens voor vooral want wat we wij ze zij zo",
 }
 
 var englishAbbrevList = abbrevList{
@@ -69,7 +84,7 @@ var englishAbbrevList = abbrevList{
 
 // newAbbrevTable builds the maps of a list.
 func newAbbrevTable(l abbrevList) abbrevTable {
-	t := abbrevTable{fold: map[string]abbrKind{}, exact: map[string]abbrKind{}}
+	t := abbrevTable{fold: map[string]abbrKind{}, exact: map[string]abbrKind{}, starters: map[string]bool{}}
 	add := func(words string, kind abbrKind) {
 		for _, w := range strings.Fields(words) {
 			if exact, ok := strings.CutPrefix(w, "="); ok {
@@ -82,6 +97,10 @@ func newAbbrevTable(l abbrevList) abbrevTable {
 	add(l.mid, abbrMid)
 	add(l.final, abbrFinal)
 	add(l.number, abbrNumber)
+	add(l.amount, abbrAmount)
+	for _, w := range strings.Fields(l.starters) {
+		t.starters[w] = true
+	}
 	return t
 }
 
@@ -145,4 +164,31 @@ func dotted(w string) bool {
 		w = rest
 	}
 	return true
+}
+
+// startsWithStarter reports whether text begins with a capitalized function
+// word of lang that only starts a sentence ("Op de beurs", "De koers"), as
+// a whole word: the first letter upper case, the others lower case.
+func startsWithStarter(lang Language, text string) bool {
+	end := 0
+	for end < len(text) && end <= maxAbbrevLen {
+		r, n := utf8.DecodeRuneInString(text[end:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		end += n
+	}
+	w := text[:end]
+	if w == "" || end < len(text) && isWord(firstRune(text[end:])) {
+		return false
+	}
+	first, n := utf8.DecodeRuneInString(w)
+	if !unicode.IsUpper(first) || strings.ToLower(w[n:]) != w[n:] {
+		return false
+	}
+	t := &dutchAbbrevs
+	if lang == English {
+		t = &englishAbbrevs
+	}
+	return t.starters[strings.ToLower(w)]
 }

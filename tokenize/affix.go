@@ -164,17 +164,20 @@ func (s *scanner) suffix(lo, hi int) int {
 
 // keepPeriod reports whether the period after text[lo:end] belongs to the
 // word: an abbreviation, an initial, or the number of an enumeration at the
-// start of a sentence, a line or after a colon ("1. de Stichting ..."). When atEnd is set, a period
-// that ends the text (but for quotation marks) is the full stop instead,
-// unless the abbreviation is one that may end a sentence ("etc.", "jl."):
-// the treebank writes "... 4,6 pct ." but "... vanaf 15 september jl.".
+// start of a sentence or a line, or "1." after a colon ("1. de Stichting
+// ..."). When atEnd is set, a period that ends the text (but for quotation
+// marks) is the full stop instead, unless the abbreviation is one that may
+// end a sentence ("etc.", "jl."): the treebank writes "... 4,6 pct ." but
+// "... vanaf 15 september jl.". The period after an amount abbreviation is
+// also the full stop before a capitalized function word ("4,75 pct. Op de
+// beurs ...").
 func (s *scanner) keepPeriod(lo, end int, atEnd bool) bool {
 	w := s.text[lo:end]
 	if !isWord(lastRune(w)) {
 		return false
 	}
 	if allDigits(w) {
-		return len(w) <= 2 && s.atListStart(lo) && s.nextChunk(end+1) != ""
+		return len(w) <= 2 && s.enumerationNumber(lo, w) && s.nextChunk(end+1) != ""
 	}
 	kind, ok := lookupAbbrev(s.lang, w)
 	if !ok {
@@ -187,6 +190,11 @@ func (s *scanner) keepPeriod(lo, end int, atEnd bool) bool {
 		return false
 	case kind == abbrNumber:
 		return isDigit(firstRune(s.nextChunk(end + 1)))
+	case kind == abbrAmount:
+		if atEnd && s.endOfText(end+1) {
+			return false
+		}
+		return !startsWithStarter(s.lang, s.nextChunk(end+1))
 	case kind == abbrMid && atEnd:
 		return !s.endOfText(end + 1)
 	}

@@ -50,10 +50,14 @@
 //   - At the very end of the text (but for quotation marks) such a period is
 //     the full stop instead ("... 4,6 pct ."), except after the abbreviations
 //     that may end a sentence ("etc.", "enz.", "jl.", "a.s.", "Inc."), as in
-//     the treebank; "enz.." gives "enz." ".".
-//   - A number of one or two digits with a period starting a sentence, a
-//     line or what follows a colon is an enumeration: "1. de Stichting".
-//     Other numbers lose their period ("in 1969 .").
+//     the treebank; "enz.." gives "enz." ".". After an amount ("pct.",
+//     "mln.", "mld.", "mrd.", "pnt.") it is also the full stop before a
+//     capitalized function word, which starts the next sentence ("4,75 pct
+//     ." "Op de beurs ..."), but not before a name ("2 mln. Nederlanders").
+//   - A number of one or two digits with a period starting a sentence or a
+//     line is an enumeration ("1. de Stichting"), and so is "1." after a
+//     colon. Other numbers lose their period ("in 1969 .", "Het antwoord :
+//     42 . Daarna").
 //   - An apostrophe starting an elided word stays: Dutch "'s", "'t", "'n",
 //     "'m", "'k", "'r", "'ns" ("'s morgens" gives "'s" "morgens";
 //     "'s-Gravenhage" is one token), English "'em", "'cause", "'til", and

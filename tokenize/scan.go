@@ -196,15 +196,23 @@ func (s *scanner) piece(lo, hi int) {
 	s.suf = s.suf[:mark]
 }
 
-// atListStart reports whether a token starting at lo would begin a
-// sentence or a list item: it is the first token, or follows a line break,
-// a sentence-final punctuation mark or a colon.
-func (s *scanner) atListStart(lo int) bool {
+// enumerationNumber reports whether the number num, followed by a period,
+// starting at lo, numbers an item of a list: it is the first token, or
+// follows a line break or a sentence-final punctuation mark; after a colon
+// only "1." does, the first item ("de volgende: 1. de Stichting"), as an
+// answer is more often a number than a list ("Het antwoord: 42. Daarna").
+func (s *scanner) enumerationNumber(lo int, num string) bool {
 	if len(s.toks) == 0 {
 		return true
 	}
 	last := s.toks[len(s.toks)-1]
-	return isFinalPunct(last.Text) || last.Text == ":" || strings.IndexByte(s.text[last.End:lo], '\n') >= 0
+	switch {
+	case isFinalPunct(last.Text) || strings.IndexByte(s.text[last.End:lo], '\n') >= 0:
+		return true
+	case last.Text == ":":
+		return num == "1"
+	}
+	return false
 }
 
 // nextChunk returns the rest of the text from the first non-space character
