@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/discspan/discspan/chart/eval"
@@ -91,58 +92,64 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 // memory does not grow with the treebanks, after a first pass that checks
 // and counts them (a file changed between the passes is reported as such).
 //
-// Sentences are paired in order, except where both files name their
-// sentences (export's #BOS, TIGER-XML's s id) and the candidate's names
-// are gold's in another order or some of them: then, as disco-dop does,
-// each candidate sentence is paired with gold's of the same name, and a
-// note on notes says so (the gold trees the candidate names are then held
-// in memory).
+// Sentences are paired in order, except where both files key their
+// sentences (export's #BOS and TIGER-XML's s id name them; a discbracket
+// sentence is keyed by its line, as disco-dop numbers it) and the
+// candidate's keys are gold's in another order or some of them: then, as
+// disco-dop does, each candidate sentence is paired with gold's of the same
+// key, and a note on notes says so (the gold trees the candidate names are
+// then held in memory). So a discbracket candidate of gold's first lines,
+// or one with a blank line where a sentence was left out, scores the
+// sentences it holds.
 func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*eval.Result, error) {
 	// A first pass reads each file whole, without keeping its trees, so
 	// that errors come in the order of reading the files whole: gold's
 	// parse errors, then the candidate's, then the numbers of sentences,
 	// and only then a pair that differs.
-	var ids [2][]string
-	named := true
+	var keys [2][]string
+	var kinds [2]keyKind
 	for i, path := range []string{goldPath, candPath} {
 		format, err := treebank.FormatOf(path)
 		if err != nil {
 			return nil, err
 		}
-		named = named && namesSentences(format)
+		kinds[i] = keyKindOf(format)
 		f, err := treebank.OpenFile(path)
 		if err != nil {
 			return nil, err
 		}
-		err = f.Each(func(t *tree.Tree) error { ids[i] = append(ids[i], t.ID); return nil })
+		err = f.Each(func(t *tree.Tree) error { keys[i] = append(keys[i], kinds[i].key(f.Reader, t)); return nil })
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
 	}
-	counts := [2]int{len(ids[0]), len(ids[1])}
+	counts := [2]int{len(keys[0]), len(keys[1])}
 	if counts[1] == 0 {
 		return nil, fmt.Errorf("eval: no sentences in %s", candPath)
 	}
-	if named && !slices.Equal(ids[0], ids[1]) {
-		err := pairableByID(ids[0], ids[1])
+	kind := kinds[0]
+	if kind != noKeys && kind == kinds[1] && !slices.Equal(keys[0], keys[1]) {
+		err := pairable(kind, keys[0], keys[1])
 		if err == nil {
 			if counts[1] < counts[0] {
-				fmt.Fprintf(notes, "eval: sentences paired by id: %s holds %d of the %d sentences of %s; the scores are of those %d\n", candPath, counts[1], counts[0], goldPath, counts[1])
+				fmt.Fprintf(notes, "eval: sentences paired by %s: %s holds %d of the %d sentences of %s; the scores are of those %d\n", kind, candPath, counts[1], counts[0], goldPath, counts[1])
 			} else {
-				fmt.Fprintf(notes, "eval: sentences paired by id (%s holds them in another order than %s)\n", candPath, goldPath)
+				fmt.Fprintf(notes, "eval: sentences paired by %s (%s holds them in another order than %s)\n", kind, candPath, goldPath)
 			}
-			return evaluateByID(goldPath, candPath, ids[1], p)
+			return evaluateByKey(goldPath, candPath, kind, keys[1], p)
 		}
 		// Ids of another naming (a parser's 1, 2, 3 against a treebank's
 		// own) pair in order; ids that are partly gold's cannot pair at
-		// all, and in order only by chance.
-		if counts[0] != counts[1] || sharesID(ids[0], ids[1]) {
-			return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d, and they cannot be paired by id: %v", goldPath, counts[0], candPath, counts[1], err)
+		// all, and in order only by chance. Lines pair in order where
+		// both files hold as many sentences (blank lines between trees in
+		// one file only).
+		if counts[0] != counts[1] || kind == byID && sharesKey(keys[0], keys[1]) {
+			return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d, and they cannot be paired by %s: %v", goldPath, counts[0], candPath, counts[1], kind, err)
 		}
 	}
 	if counts[0] != counts[1] {
-		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order, or by id where both files are export or TIGER-XML; a blank discbracket line is no sentence)", goldPath, counts[0], candPath, counts[1])
+		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order, by id where both files are export or TIGER-XML, by line where both are discbracket)", goldPath, counts[0], candPath, counts[1])
 	}
 	gold, err := treebank.OpenFile(goldPath)
 	if err != nil {
@@ -177,63 +184,101 @@ func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*
 	}
 }
 
-// namesSentences reports whether format f names each sentence (export's
-// #BOS, TIGER-XML's s id) rather than numbering it as read.
-func namesSentences(f treebank.Format) bool {
-	return f == treebank.Export || f == treebank.TigerXML
+// A keyKind says how a format keys its sentences for pairing.
+type keyKind uint8
+
+const (
+	noKeys keyKind = iota // sentences pair in order only
+	byID                  // export's #BOS, TIGER-XML's s id
+	byLine                // discbracket: one sentence per line
+)
+
+// keyKindOf returns how sentences of format f are keyed.
+func keyKindOf(f treebank.Format) keyKind {
+	switch f {
+	case treebank.Export, treebank.TigerXML:
+		return byID
+	case treebank.Discbracket:
+		return byLine
+	}
+	return noKeys
 }
 
-// pairableByID returns nil when each candidate id names exactly one gold
+// String names the kind in messages ("paired by id").
+func (k keyKind) String() string {
+	switch k {
+	case byID:
+		return "id"
+	case byLine:
+		return "line"
+	}
+	return "order"
+}
+
+// key returns the key of t, just read from r.
+func (k keyKind) key(r *treebank.Reader, t *tree.Tree) string {
+	switch k {
+	case byID:
+		return t.ID
+	case byLine:
+		return strconv.Itoa(r.Line())
+	}
+	return ""
+}
+
+// pairable returns nil when each candidate key names exactly one gold
 // sentence and no two candidate sentences share one; otherwise an error
-// naming the first id that does not.
-func pairableByID(gold, cand []string) error {
+// naming the first key that does not.
+func pairable(kind keyKind, gold, cand []string) error {
 	seen := make(map[string]int, len(gold))
-	for _, id := range gold {
-		seen[id]++
+	for _, k := range gold {
+		seen[k]++
 	}
 	used := make(map[string]bool, len(cand))
-	for i, id := range cand {
+	for i, k := range cand {
 		switch {
-		case seen[id] == 0:
-			return fmt.Errorf("candidate sentence %d has id %q, which no gold sentence has", i+1, id)
-		case seen[id] > 1:
-			return fmt.Errorf("gold has %d sentences with id %q", seen[id], id)
-		case used[id]:
-			return fmt.Errorf("candidate has more than one sentence with id %q", id)
+		case seen[k] == 0 && kind == byLine:
+			return fmt.Errorf("candidate sentence %d is on line %s, where gold has none", i+1, k)
+		case seen[k] == 0:
+			return fmt.Errorf("candidate sentence %d has id %q, which no gold sentence has", i+1, k)
+		case seen[k] > 1:
+			return fmt.Errorf("gold has %d sentences with id %q", seen[k], k)
+		case used[k]:
+			return fmt.Errorf("candidate has more than one sentence with id %q", k)
 		}
-		used[id] = true
+		used[k] = true
 	}
 	return nil
 }
 
-// sharesID reports whether a candidate id is also a gold id.
-func sharesID(gold, cand []string) bool {
+// sharesKey reports whether a candidate key is also a gold key.
+func sharesKey(gold, cand []string) bool {
 	in := make(map[string]bool, len(gold))
-	for _, id := range gold {
-		in[id] = true
+	for _, k := range gold {
+		in[k] = true
 	}
-	return slices.ContainsFunc(cand, func(id string) bool { return in[id] })
+	return slices.ContainsFunc(cand, func(k string) bool { return in[k] })
 }
 
-// evaluateByID scores each candidate sentence against the gold sentence of
-// the same id (wanted lists the candidate's ids, checked by pairableByID).
-func evaluateByID(goldPath, candPath string, wanted []string, p eval.Params) (*eval.Result, error) {
+// evaluateByKey scores each candidate sentence against the gold sentence of
+// the same key (wanted lists the candidate's keys, checked by pairable).
+func evaluateByKey(goldPath, candPath string, kind keyKind, wanted []string, p eval.Params) (*eval.Result, error) {
 	type goldTree struct {
 		t     *tree.Tree
 		where string
 	}
 	want := make(map[string]bool, len(wanted))
-	for _, id := range wanted {
-		want[id] = true
+	for _, k := range wanted {
+		want[k] = true
 	}
 	gold, err := treebank.OpenFile(goldPath)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[string]goldTree, len(wanted))
+	byKey := make(map[string]goldTree, len(wanted))
 	err = gold.Each(func(t *tree.Tree) error {
-		if want[t.ID] {
-			byID[t.ID] = goldTree{t, where(gold.Reader)}
+		if k := kind.key(gold.Reader, t); want[k] {
+			byKey[k] = goldTree{t, where(gold.Reader)}
 		}
 		return nil
 	})
@@ -258,8 +303,9 @@ func evaluateByID(goldPath, candPath string, wanted []string, p eval.Params) (*e
 		if err != nil {
 			return nil, err
 		}
-		g, ok := byID[c.ID]
-		if !ok || n >= len(wanted) || wanted[n] != c.ID {
+		k := kind.key(cand.Reader, c)
+		g, ok := byKey[k]
+		if !ok || n >= len(wanted) || wanted[n] != k {
 			break
 		}
 		if _, err := e.Add(g.t, c); err != nil {

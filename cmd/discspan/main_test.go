@@ -252,12 +252,15 @@ func TestEvalErrors(t *testing.T) {
 	const bad = "(S (NP 0=a) 1=b\n"
 	whole := file("whole.discbracket", lines...)
 	short := file("short.discbracket", lines[:100]...)
+	spaced := file("spaced.discbracket", strings.Join(lines, "\n"))
 	broken := file("broken.discbracket", append(append(append([]string{}, lines[:300]...), bad), lines[300:]...)...)
 	twice := file("twice.discbracket", append(append(append(append([]string{}, lines[:10]...), bad), lines[10:20]...), bad)...)
 	for _, tc := range []struct {
 		name, gold, cand, want string
 	}{
-		{"candidate shorter", whole, short, "whole.discbracket has 714 sentences, candidate " + short + " 100"},
+		// A candidate of gold's first lines pairs by line (see
+		// TestEvalPairsDiscbracketByLine); lines that are not gold's do not.
+		{"candidate shorter", spaced, short, "spaced.discbracket has 714 sentences, candidate " + short + " 100, and they cannot be paired by line: candidate sentence 2 is on line 2, where gold has none"},
 		{"gold shorter", short, whole, "short.discbracket has 100 sentences, candidate " + whole + " 714"},
 		{"malformed candidate", whole, broken, "broken.discbracket:301:13: word \"1=b\""},
 		{"malformed gold", broken, whole, "broken.discbracket:301:13"},
@@ -939,6 +942,76 @@ func TestEvalPairsExportByID(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want %q", status, stderr, tc.want)
 			}
 		})
+	}
+}
+
+// TestEvalPairsDiscbracketByLine: discbracket sentences are keyed by their
+// line, as disco-dop numbers them, so a candidate of gold's first lines, or
+// one with a blank line for a sentence left out, scores the sentences it
+// holds, exactly as the same pairs in files of their own, with a note;
+// files with blank lines between trees in one of them only still pair in
+// order.
+func TestEvalPairsDiscbracketByLine(t *testing.T) {
+	raw, err := os.ReadFile(dataPath(t, "dev.discbracket"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sents := strings.SplitAfter(strings.TrimSuffix(string(raw), "\n"), "\n")[:100]
+	// The candidate's trees differ from gold's (every NP relabelled PP),
+	// so that the scores are not all 100.
+	parsed := make([]string, len(sents))
+	for i, s := range sents {
+		parsed[i] = strings.ReplaceAll(s, "(NP ", "(PP ")
+	}
+	dir := t.TempDir()
+	file := func(name string, ls ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(ls, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	score := func(t *testing.T, gold, cand string) (string, string) {
+		t.Helper()
+		out, stderr, status := runCmd("eval", "--json", gold, cand)
+		if status != 0 {
+			t.Fatalf("eval %s %s: status %d: %s", gold, cand, status, stderr)
+		}
+		return out, stderr
+	}
+	gold := file("gold.discbracket", sents...)
+	without := func(ls []string, i int) []string { return append(slices.Clone(ls[:i]), ls[i+1:]...) }
+	blanked := slices.Clone(parsed)
+	blanked[30] = "\n"
+	for _, tc := range []struct {
+		name               string
+		cand               []string
+		wantGold, wantCand []string // the pairs scored, in files of their own
+		note               string
+	}{
+		{"first lines", parsed[:60], sents[:60], parsed[:60], "paired by line: "},
+		{"a blank line for a sentence", blanked, without(sents, 30), without(parsed, 30), "holds 99 of the 100 sentences"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, _ := score(t, file(tc.name+"-gold.discbracket", tc.wantGold...), file(tc.name+"-cand.discbracket", tc.wantCand...))
+			if strings.Contains(want, `"f1":100,`) {
+				t.Fatalf("the relabelled candidate scores 100: %s", want)
+			}
+			got, note := score(t, gold, file(tc.name+".discbracket", tc.cand...))
+			if got != want {
+				t.Errorf("scored\n%s, the same pairs in files of their own\n%s", got, want)
+			}
+			if !strings.Contains(note, tc.note) {
+				t.Errorf("stderr %q, want a note %q", note, tc.note)
+			}
+		})
+	}
+	want, note := score(t, gold, file("parsed.discbracket", parsed...))
+	if note != "" {
+		t.Errorf("a note for files of the same lines: %q", note)
+	}
+	if got, _ := score(t, file("spaced.discbracket", strings.Join(sents, "\n")), file("parsed.discbracket", parsed...)); got != want {
+		t.Errorf("gold with blank lines between trees scored\n%s, without\n%s", got, want)
 	}
 }
 
