@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"syscall"
 	"time"
 )
 
@@ -27,7 +26,7 @@ func Run(ctx context.Context, addr string, h http.Handler, ready func(url string
 // jobs) learns first that it cannot serve.
 func Listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
-	if errors.Is(err, syscall.EADDRINUSE) {
+	if addrInUse(err) {
 		return nil, fmt.Errorf("server: %w: another program listens there (another discspan serve or make demo?); choose another address with --addr (make demo ADDR=127.0.0.1:8081)", err)
 	}
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 )
 
 // signalError is the cause of a context that onInterrupt cancelled: the
@@ -20,8 +19,8 @@ func (e *signalError) Error() string { return "interrupted (" + e.sig.String() +
 
 // exitStatus is 128 plus the signal's number.
 func (e *signalError) exitStatus() int {
-	if s, ok := e.sig.(syscall.Signal); ok {
-		return 128 + int(s)
+	if n, ok := signalNumber(e.sig); ok {
+		return 128 + n
 	}
 	return 130
 }
@@ -35,7 +34,7 @@ func (e *signalError) exitStatus() int {
 // *signalError when one came.
 func onInterrupt(stderr io.Writer, note string) (ctx context.Context, release func()) {
 	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(signals, stopSignals()...)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done, finished := make(chan struct{}), make(chan struct{})
 	go func() {
