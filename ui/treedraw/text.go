@@ -2,7 +2,6 @@ package treedraw
 
 import (
 	"strings"
-	"unicode"
 )
 
 // box holds the characters a text drawing is made of.
@@ -145,18 +144,13 @@ func drawText(g *Grid, b box) string {
 		}
 		start := x[nd.Col] - (width(id)-1)/2
 		c := start
-		for _, r := range nd.Label {
-			switch {
-			case unicode.Is(unicode.Mn, r) && c > start:
-				line[c-1] += string(r)
-			case isWide(r):
-				line[c], line[c+1] = string(r), ""
-				c += 2
-			default:
-				line[c] = string(r)
-				c++
+		forEachCluster(nd.Label, func(cluster string, cells int) {
+			line[c] = cluster
+			for k := 1; k < cells; k++ {
+				line[c+k] = ""
 			}
-		}
+			c += cells
+		})
 	}
 	var sb strings.Builder
 	for _, line := range canvas {

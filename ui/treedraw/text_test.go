@@ -114,3 +114,55 @@ func TestTextEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// TestTextClusterWidths: a word is drawn in the cells a terminal gives its
+// grapheme clusters (an emoji, an emoji sequence or a flag two, a letter
+// with combining marks one, a combining mark on its own one), so that its
+// drawing is that of a word of as many cells in plain or East Asian
+// letters, the word put in its place. A word starting with a combining mark
+// used to shift the rest of its label and index past the canvas.
+func TestTextClusterWidths(t *testing.T) {
+	for _, tc := range []struct{ word, like string }{
+		{"🤔🤔", "日本"},
+		{"👨‍👩‍👧x", "日x"},
+		{"👍🏽", "日"},
+		{"🇳🇱", "日"},
+		{"e\u0301e\u0301", "ee"},
+		{"\u0301你", "a你"},
+		{"\u0301", "a"},
+	} {
+		draw := func(word string) string {
+			t.Helper()
+			tr := &tree.Tree{
+				Tokens: []tree.Token{{Word: "q", Tag: "N", Parent: 0}, {Word: word, Tag: "N", Parent: 0}, {Word: word, Tag: "N", Parent: tree.Root}},
+				Nodes:  []tree.Node{{Label: "NP", Parent: tree.Root}},
+			}
+			g, err := Layout(tr, DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return Text(g)
+		}
+		got := draw(tc.word)
+		want := strings.ReplaceAll(draw(tc.like), tc.like, tc.word)
+		if got != want {
+			t.Errorf("%q drawn\n%s\nwant, as %q\n%s", tc.word, got, tc.like, want)
+		}
+	}
+}
+
+// TestEstimateWidthByCluster: the SVG's width estimate counts a grapheme
+// cluster once: an emoji sequence or a flag as one wide character, a
+// letter with combining marks as the letter.
+func TestEstimateWidthByCluster(t *testing.T) {
+	for _, tc := range []struct{ s, like string }{
+		{"👨‍👩‍👧", "日"},
+		{"👍🏽", "日"},
+		{"🇳🇱🤔", "日本"},
+		{"e\u0301te\u0301", "ete"},
+	} {
+		if got, want := EstimateWidth(tc.s), EstimateWidth(tc.like); got != want {
+			t.Errorf("EstimateWidth(%q) = %g, want %g as %q", tc.s, got, want, tc.like)
+		}
+	}
+}

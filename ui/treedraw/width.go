@@ -1,14 +1,36 @@
 package treedraw
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
 
 // EstimateWidth estimates the width of s in a proportional sans-serif font,
 // in abstract units of UnitEm (0.6 em, about one lower-case letter): narrow
 // letters and punctuation count less, capitals and wide letters more, East
-// Asian wide characters about double. Cost O(len(s)).
+// Asian wide characters and emoji about double. It counts each grapheme
+// cluster once, by its first character, so that combining marks and the
+// parts of an emoji sequence ("👨‍👩‍👧", "👍🏽", a flag) add nothing. Cost
+// O(len(s)).
 func EstimateWidth(s string) float64 {
 	var w float64 // in em
-	for _, r := range s {
+	state := -1
+	for s != "" {
+		if asciiCluster(s) {
+			w += runeEm(rune(s[0]))
+			s, state = s[1:], -1
+			continue
+		}
+		var cluster string
+		var cells int
+		cluster, s, cells, state = uniseg.FirstGraphemeClusterInString(s, state)
+		if cells >= 2 {
+			w += 1.0
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(cluster)
 		w += runeEm(r)
 	}
 	return w / UnitEm
@@ -49,8 +71,6 @@ func runeEm(r rune) float64 {
 		return 0.73
 	case r < 0x80:
 		return 0.84 // + = < > # & ~ ^ $
-	case isWide(r):
-		return 1.0
 	case unicode.Is(unicode.Mn, r):
 		return 0
 	case unicode.IsUpper(r):
@@ -59,31 +79,38 @@ func runeEm(r rune) float64 {
 	return 0.62
 }
 
-// isWide reports whether r is an East Asian wide or full-width character.
-func isWide(r rune) bool {
-	return r >= 0x1100 && (r <= 0x115f || // Hangul Jamo
-		(r >= 0x2e80 && r <= 0xa4cf && r != 0x303f) || // CJK ... Yi
-		(r >= 0xac00 && r <= 0xd7a3) || // Hangul syllables
-		(r >= 0xf900 && r <= 0xfaff) || // CJK compatibility ideographs
-		(r >= 0xfe30 && r <= 0xfe4f) || // CJK compatibility forms
-		(r >= 0xff00 && r <= 0xff60) || // full-width forms
-		(r >= 0xffe0 && r <= 0xffe6) ||
-		(r >= 0x1f300 && r <= 0x1f64f) || // pictographs, emoticons
-		(r >= 0x20000 && r <= 0x3fffd))
-}
-
-// textWidth is the number of terminal cells s takes: one per rune, two for
-// wide characters, none for combining marks.
+// textWidth is the number of terminal cells s takes: one per grapheme
+// cluster, two for wide characters and emoji (a letter with its combining
+// marks, an emoji sequence or a flag is one cluster). A cluster the
+// terminal would draw in no cell (a combining mark or a joiner on its own)
+// takes one, so that drawText can put it somewhere.
 func textWidth(s string) int {
 	n := 0
-	for _, r := range s {
-		switch {
-		case isWide(r):
-			n += 2
-		case unicode.Is(unicode.Mn, r):
-		default:
-			n++
-		}
-	}
+	forEachCluster(s, func(_ string, cells int) { n += cells })
 	return n
+}
+
+// forEachCluster calls f with each grapheme cluster of s and the cells a
+// terminal draws it in, at least one and at most two.
+func forEachCluster(s string, f func(cluster string, cells int)) {
+	state := -1
+	for s != "" {
+		if asciiCluster(s) {
+			f(s[:1], 1)
+			s, state = s[1:], -1
+			continue
+		}
+		var cluster string
+		var cells int
+		cluster, s, cells, state = uniseg.FirstGraphemeClusterInString(s, state)
+		f(cluster, min(max(cells, 1), 2))
+	}
+}
+
+// asciiCluster reports whether s starts with an ASCII character that is a
+// grapheme cluster of its own, one cell wide: one followed by another
+// printable ASCII character or by nothing (the common case, without
+// uniseg's tables).
+func asciiCluster(s string) bool {
+	return s[0] >= ' ' && s[0] < 0x7f && (len(s) == 1 || s[1] >= ' ' && s[1] < 0x7f)
 }
