@@ -40,6 +40,20 @@ func isSpace(r rune) bool {
 	return r >= 0x80 && unicode.IsSpace(r)
 }
 
+// invisible reports whether s holds only characters that are drawn as
+// nothing on their own: format characters (a soft hyphen, a zero-width
+// joiner or non-joiner, the invisible operators) and variation selectors.
+// Inside a word they stay ("👨‍👩‍👧", "Wort\u00ADtrennung"); alone they are no
+// token.
+func invisible(s string) bool {
+	for _, r := range s {
+		if !unicode.Is(unicode.Cf, r) && !unicode.Is(unicode.Variation_Selector, r) {
+			return false
+		}
+	}
+	return true
+}
+
 // isWordish reports whether r counts as word material when deciding if a
 // punctuation mark sits inside a word ("4,75", "pct.-loonsverhoging",
 // "5,-").

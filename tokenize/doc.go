@@ -8,7 +8,9 @@
 // English ones. Token texts are always slices of the input: nothing is
 // normalised, white space (any Unicode space, also the zero-width space,
 // the byte-order mark and the marks that set the direction of text) only
-// separates tokens, and runs of it count as one.
+// separates tokens, and runs of it count as one. Characters drawn as
+// nothing (a soft hyphen, a zero-width joiner, a variation selector) stay
+// inside a token but make none on their own.
 // Bytes that are not valid UTF-8 are kept, each counting as a symbol.
 //
 // # Rules

@@ -8,7 +8,8 @@ import (
 // checkInvariants checks what holds for every tokenization: tokens are
 // non-empty, in order and apart, inside the input, equal to the input slice
 // they cover (Tokenize normalises nothing), free of white space, and only
-// white space lies between them.
+// white space and characters drawn as nothing (see invisible) lie between
+// them.
 func checkInvariants(t testing.TB, in string, toks []Token) {
 	t.Helper()
 	prev := 0
@@ -25,14 +26,14 @@ func checkInvariants(t testing.TB, in string, toks []Token) {
 			}
 		}
 		for _, r := range in[prev:tok.Start] {
-			if !isSpace(r) {
+			if !isSpace(r) && !invisible(string(r)) {
 				t.Fatalf("%q: %q between tokens %d and %d is not white space", in, in[prev:tok.Start], i-1, i)
 			}
 		}
 		prev = tok.End
 	}
 	for _, r := range in[prev:] {
-		if !isSpace(r) {
+		if !isSpace(r) && !invisible(string(r)) {
 			t.Fatalf("%q: text %q after the last token was dropped", in, in[prev:])
 		}
 	}

@@ -59,13 +59,20 @@ func blankLineAt(text string, i int) bool {
 	return false
 }
 
-// emit appends the token text[lo:hi].
+// emit appends the token text[lo:hi], unless nothing of it is visible.
 func (s *scanner) emit(lo, hi int) {
+	if invisible(s.text[lo:hi]) {
+		return
+	}
 	s.toks = append(s.toks, Token{Text: s.text[lo:hi], Start: lo, End: hi})
 }
 
-// push records the token text[lo:hi] split off the end of the current piece.
+// push records the token text[lo:hi] split off the end of the current
+// piece, unless nothing of it is visible.
 func (s *scanner) push(lo, hi int) {
+	if invisible(s.text[lo:hi]) {
+		return
+	}
 	s.suf = append(s.suf, Token{Text: s.text[lo:hi], Start: lo, End: hi})
 }
 

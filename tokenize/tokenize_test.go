@@ -93,6 +93,8 @@ func TestNumbers(t *testing.T) {
 		{"percent then full stop", "steeg 4,5%.", "steeg | 4,5% | ."},
 		{"percent alone", "20 % meer", "20 | % | meer"},
 		{"time", "om 23.20 uur", "om | 23.20 | uur"},
+		{"invisible characters alone are no tokens", "zei \u200d hallo \u00ad daar \ufe0f of \u2063 dan \u180e ok \u200d.", "zei | hallo | daar | of | dan | ok | ."},
+		{"invisible characters inside words stay", "een 👨\u200d👩\u200d👧 en hyper\u00adlang", "een | 👨\u200d👩\u200d👧 | en | hyper\u00adlang"},
 		{"time with colon", "om 12:30 uur", "om | 12:30 | uur"},
 		{"score", "won met 2-1", "won | met | 2-1"},
 		{"fraction", "98 1/2 pct", "98 | 1/2 | pct"},
