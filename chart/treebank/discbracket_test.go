@@ -112,6 +112,10 @@ func TestWriteDiscbracketErrors(t *testing.T) {
 		{"node without words", &tree.Tree{Nodes: []tree.Node{{Label: "A", Parent: tree.Root}}}, "dominates no word"},
 		{"cycle", &tree.Tree{Tokens: []tree.Token{{Word: "a", Tag: "T", Parent: 0}}, Nodes: []tree.Node{{Label: "A", Parent: 1}, {Label: "B", Parent: 0}}}, "cycle"},
 		{"line break in comment", &tree.Tree{BOSExtra: "a\nb"}, "line break"},
+		// A reader would take them for parentheses: "a#LRB#b" read back
+		// as "a(b".
+		{"escape in word", &tree.Tree{Tokens: []tree.Token{{Word: "a#LRB#b", Tag: "T", Parent: tree.Root}}}, "word \"a#LRB#b\": contains #LRB#, which discbracket readers take for a parenthesis"},
+		{"escape in label", &tree.Tree{Tokens: []tree.Token{{Word: "a", Tag: "T", Parent: 0}}, Nodes: []tree.Node{{Label: "#RRB#", Parent: tree.Root}}}, "contains #RRB#"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -87,10 +87,17 @@ func appendDiscbracket(dst []byte, t *tree.Tree, p parenEscapes) ([]byte, error)
 }
 
 // appendAtom appends a label or word, writing ( and ) as p says. It
-// refuses white space and what checkText refuses.
+// refuses white space, disco-dop's escapes (a reader would take "#LRB#"
+// for a parenthesis, and discbracket has no way to write it as such) and
+// what checkText refuses.
 func appendAtom(dst []byte, s string, p parenEscapes) ([]byte, error) {
 	if err := checkText(s); err != nil {
 		return dst, err
+	}
+	for _, esc := range [...]string{discoParens.open, discoParens.close} {
+		if strings.Contains(s, esc) {
+			return dst, fmt.Errorf("contains %s, which discbracket readers take for a parenthesis", esc)
+		}
 	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
