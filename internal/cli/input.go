@@ -231,7 +231,13 @@ func (in *Input) openTreebank(path string, f treebank.Format) {
 			case err != nil:
 				return Sentence{}, fmt.Errorf("reading %s: %w", path, err)
 			default:
-				return Sentence{Where: fmt.Sprintf("%s (tree %s)", path, t.ID), ID: t.ID, Words: t.Words()}, nil
+				// The line tells apart two trees of one id (export's
+				// #EOS line); TIGER-XML counts none.
+				where := path
+				if line := r.Line(); line > 0 {
+					where = fmt.Sprintf("%s:%d", path, line)
+				}
+				return Sentence{Where: fmt.Sprintf("%s (tree %s)", where, t.ID), ID: t.ID, Words: t.Words()}, nil
 			}
 		}
 	}

@@ -36,13 +36,13 @@ func TestReadInput(t *testing.T) {
 		want      []string // where: words
 		refused   []string // prefixes
 	}{
-		{"treebank", bank, false, []string{"two.discbracket (tree 1): De kat slaapt", "two.discbracket (tree 2): Ja"}, nil},
-		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket (tree 1): De kat slaapt", "bad.discbracket:2: ", "bad.discbracket (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
+		{"treebank", bank, false, []string{"two.discbracket:1 (tree 1): De kat slaapt", "two.discbracket:2 (tree 2): Ja"}, nil},
+		{"treebank with a malformed tree", bad, false, []string{"bad.discbracket:1 (tree 1): De kat slaapt", "bad.discbracket:2: ", "bad.discbracket:3 (tree 3): Ja"}, []string{"bad.discbracket:2:"}},
 		{"bracketed trees, stray text and a line not UTF-8 inside a tree", stray, false,
-			[]string{"stray.ptb (tree 1): a", "stray.ptb (tree 2): b", "stray.ptb:3: ", "stray.ptb (tree 4): c"},
+			[]string{"stray.ptb:1 (tree 1): a", "stray.ptb:1 (tree 2): b", "stray.ptb:3: ", "stray.ptb:5 (tree 4): c"},
 			[]string{"stray.ptb:1:11: unbalanced ')'", "stray.ptb:3:5: invalid UTF-8"}},
 		{"export with a bad header and a stray line", strayExport, false,
-			[]string{"stray.export (tree 1): a", "stray.export (tree 2): b"},
+			[]string{"stray.export:4 (tree 1): a", "stray.export:8 (tree 2): b"},
 			[]string{"stray.export:1: #FORMAT", "stray.export:5: unexpected"}},
 		{"text, tokenized here", text, false,
 			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
