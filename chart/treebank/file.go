@@ -38,6 +38,12 @@ func OpenFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return OpenFileFormat(path, f)
+}
+
+// OpenFileFormat opens a treebank file of format f for reading, whatever
+// its extension.
+func OpenFileFormat(path string, f Format) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("treebank: %w", err)

@@ -22,7 +22,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 	verbose := fs.Bool("verbose", false, "also print the per-sentence table")
 	labels := fs.Bool("labels", false, "also print the per-label table (recall, precision and F1 of each label)")
 	prm := fs.String("prm", "", "evaluation parameter file (default: disco-dop's proper.prm)")
-	format := fs.String("format", "discbracket", "format of a GOLD or PRED given as - (standard input: discspan parse ... | discspan eval GOLD -): discbracket, export, tigerxml or ptb")
+	format := fs.String("format", "discbracket", "format of a GOLD or PRED given as - (standard input: discspan parse ... | discspan eval GOLD -) or named without a treebank extension (parse ... > out): discbracket, export, tigerxml or ptb")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -50,13 +50,19 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 			err = renamePaths(err, paths, names)
 		}
 	}()
-	rest = paths
-	for k := range paths {
-		if names[k] == "standard input" {
-			if err := checkStdinFormat(paths[k], stdinFormat); err != nil {
+	// A file named without a treebank extension (parse ... > out) is read
+	// in --format's format, as standard input is, once its first line
+	// agrees.
+	var formats [2]treebank.Format
+	for k, path := range paths {
+		f, err := treebank.FormatOf(path)
+		if err != nil || names[k] == "standard input" {
+			f = stdinFormat
+			if err := checkFirstLine(path, names[k], f); err != nil {
 				return err
 			}
 		}
+		formats[k] = f
 	}
 	params := eval.ProperPrm()
 	if *prm != "" {
@@ -70,7 +76,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
-	res, err := evaluateFiles(rest[0], rest[1], params, stderr)
+	res, err := evaluateFiles([2]string(paths), formats, params, stderr)
 	if err != nil {
 		return err
 	}
@@ -101,20 +107,17 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 // then held in memory). So a discbracket candidate of gold's first lines,
 // or one with a blank line where a sentence was left out, scores the
 // sentences it holds.
-func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*eval.Result, error) {
+func evaluateFiles(paths [2]string, formats [2]treebank.Format, p eval.Params, notes io.Writer) (*eval.Result, error) {
+	goldPath, candPath := paths[0], paths[1]
 	// A first pass reads each file whole, without keeping its trees, so
 	// that errors come in the order of reading the files whole: gold's
 	// parse errors, then the candidate's, then the numbers of sentences,
 	// and only then a pair that differs.
 	var keys [2][]string
 	var kinds [2]keyKind
-	for i, path := range []string{goldPath, candPath} {
-		format, err := treebank.FormatOf(path)
-		if err != nil {
-			return nil, err
-		}
-		kinds[i] = keyKindOf(format)
-		f, err := treebank.OpenFile(path)
+	for i, path := range paths {
+		kinds[i] = keyKindOf(formats[i])
+		f, err := treebank.OpenFileFormat(path, formats[i])
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +140,7 @@ func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*
 			} else {
 				fmt.Fprintf(notes, "eval: sentences paired by %s (%s holds them in another order than %s)\n", kind, candPath, goldPath)
 			}
-			return evaluateByKey(goldPath, candPath, kind, keys[1], p)
+			return evaluateByKey(paths, formats, kind, keys[1], p)
 		}
 		// Ids of another naming (a parser's 1, 2, 3 against a treebank's
 		// own) pair in order; ids that are partly gold's cannot pair at
@@ -151,12 +154,12 @@ func evaluateFiles(goldPath, candPath string, p eval.Params, notes io.Writer) (*
 	if counts[0] != counts[1] {
 		return nil, fmt.Errorf("eval: gold %s has %d sentences, candidate %s %d (sentences are paired in order, by id where both files are export or TIGER-XML, by line where both are discbracket)", goldPath, counts[0], candPath, counts[1])
 	}
-	gold, err := treebank.OpenFile(goldPath)
+	gold, err := treebank.OpenFileFormat(goldPath, formats[0])
 	if err != nil {
 		return nil, err
 	}
 	defer gold.Close()
-	cand, err := treebank.OpenFile(candPath)
+	cand, err := treebank.OpenFileFormat(candPath, formats[1])
 	if err != nil {
 		return nil, err
 	}
@@ -262,7 +265,8 @@ func sharesKey(gold, cand []string) bool {
 
 // evaluateByKey scores each candidate sentence against the gold sentence of
 // the same key (wanted lists the candidate's keys, checked by pairable).
-func evaluateByKey(goldPath, candPath string, kind keyKind, wanted []string, p eval.Params) (*eval.Result, error) {
+func evaluateByKey(paths [2]string, formats [2]treebank.Format, kind keyKind, wanted []string, p eval.Params) (*eval.Result, error) {
+	goldPath, candPath := paths[0], paths[1]
 	type goldTree struct {
 		t     *tree.Tree
 		where string
@@ -271,7 +275,7 @@ func evaluateByKey(goldPath, candPath string, kind keyKind, wanted []string, p e
 	for _, k := range wanted {
 		want[k] = true
 	}
-	gold, err := treebank.OpenFile(goldPath)
+	gold, err := treebank.OpenFileFormat(goldPath, formats[0])
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +290,7 @@ func evaluateByKey(goldPath, candPath string, kind keyKind, wanted []string, p e
 	if err != nil {
 		return nil, err
 	}
-	cand, err := treebank.OpenFile(candPath)
+	cand, err := treebank.OpenFileFormat(candPath, formats[1])
 	if err != nil {
 		return nil, err
 	}
@@ -315,11 +319,12 @@ func evaluateByKey(goldPath, candPath string, kind keyKind, wanted []string, p e
 	return nil, fmt.Errorf("eval: %s or %s changed while it was read", goldPath, candPath)
 }
 
-// checkStdinFormat refuses standard input (kept at path) whose first
-// non-blank line shows another format than --format's, with the flag to
+// checkFirstLine refuses an input read in --format's format f (standard
+// input, or a file without a treebank extension, kept at path and called
+// name) whose first non-blank line shows another format, with the flag to
 // give: `parse --format export | eval GOLD -` would otherwise fail on the
 // first line without saying why.
-func checkStdinFormat(path string, f treebank.Format) error {
+func checkFirstLine(path, name string, f treebank.Format) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return err
@@ -342,7 +347,7 @@ func checkStdinFormat(path string, f treebank.Format) error {
 			seen = treebank.Discbracket
 		}
 		if seen != treebank.Unknown && seen != f {
-			return fmt.Errorf("%w: standard input looks like %v (it starts with %.20q), not %v: add --format %v", errUsage, seen, line, f, seen)
+			return fmt.Errorf("%w: %s looks like %v (it starts with %.20q), not %v: add --format %v", errUsage, name, seen, line, f, seen)
 		}
 		return nil
 	}

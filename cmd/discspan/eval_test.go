@@ -56,4 +56,17 @@ func TestEvalStandardInput(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, "discspan-stdin-*")); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
+
+	// A file named without a treebank extension (parse ... > p) is read
+	// in --format's format too, once its first line agrees.
+	plain := filepath.Join(dir, "p")
+	if err := os.WriteFile(plain, []byte(gold), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, stderr, status := run("", "--json", goldPath, plain); status != 0 || !strings.Contains(out, `"f1":100`) {
+		t.Errorf("PRED without an extension: status %d, %s%s", status, out, stderr)
+	}
+	if _, stderr, status := run("", "--format", "export", goldPath, plain); status != 2 || !strings.Contains(stderr, plain+" looks like discbracket") {
+		t.Errorf("discbracket without an extension read as export: status %d, %q; want the flag to give", status, stderr)
+	}
 }
