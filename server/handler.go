@@ -254,7 +254,7 @@ func isAPI(path string) bool { return path == "/api" || strings.HasPrefix(path, 
 func (h *Handler) unknownEndpoint(path string) string {
 	trimmed := strings.TrimRight(path, "/")
 	if h.jobs == nil && isTraining(trimmed) {
-		return "this server does not run training jobs (discspan serve trains with --jobs DIR; a read-only server never does)"
+		return "this server does not run training jobs (discspan serve trains with --train or --jobs DIR; a read-only server never does)"
 	}
 	known := []string{api.ModelsPath}
 	if h.jobs != nil {

@@ -32,7 +32,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	runs := fs.Int("runs", 3, "runs; the best time is reported")
 	asJSON := fs.Bool("json", false, "print JSON")
 	table := fs.Bool("table", false, "print the comparison table with the reference C++ decoder (n = 20, 40, 80)")
-	full := fs.Bool("full", false, "with --table: include n6 at n = 80 (about 10 s a run)")
+	full := fs.Bool("full", false, "with --table: include n6 at n = 80 (one run of it, under a second)")
 	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "memory budget in MiB of the random scores and of the chart, each (larger sizes are refused before anything is generated)")
 	rest, err := parseFlags(fs, args[1:])
 	if err != nil {

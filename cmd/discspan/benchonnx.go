@@ -14,7 +14,7 @@ func runBenchONNXExport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench onnx-export", "--out FILE [--weights W] [--member K]", stdout)
 	weightsPath := fs.String("weights", "", "weights file (default: the shipped default model, embedded)")
 	out := fs.String("out", "", "the ONNX file to write (required)")
-	member := fs.Int("member", 0, "with an ensemble: the model to export, from 0")
+	member := fs.Int("member", 1, "with an ensemble: the model to export, from 1 (as train --init-member)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -29,10 +29,10 @@ func runBenchONNXExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("loading --weights: %w", err)
 	}
-	if *member < 0 || *member >= len(ms.Models) {
-		return fmt.Errorf("%w: --member %d: %s has %d model(s)", errUsage, *member, ms.Name, len(ms.Models))
+	if *member < 1 || *member > len(ms.Models) {
+		return fmt.Errorf("%w: --member %d: %s has %d model(s), counted from 1", errUsage, *member, ms.Name, len(ms.Models))
 	}
-	data, err := onnxexport.Export(ms.Models[*member].Params)
+	data, err := onnxexport.Export(ms.Models[*member-1].Params)
 	if err != nil {
 		return err
 	}

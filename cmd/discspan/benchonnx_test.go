@@ -16,10 +16,11 @@ func TestBenchONNXExport(t *testing.T) {
 		status int
 		want   string // in stdout (status 0) or stderr
 	}{
-		{"default model", []string{"--out", out}, 0, "model 0 of 2 of"},
-		{"second member", []string{"--out", out, "--member", "1"}, 0, "model 1 of 2 of"},
+		{"default model", []string{"--out", out}, 0, "model 1 of 2 of"},
+		{"second member", []string{"--out", out, "--member", "2"}, 0, "model 2 of 2 of"},
+		{"member 0", []string{"--out", out, "--member", "0"}, 2, "has 2 model(s), counted from 1"},
 		{"no --out", nil, 2, "--out is required"},
-		{"member out of range", []string{"--out", out, "--member", "2"}, 2, "has 2 model(s)"},
+		{"member out of range", []string{"--out", out, "--member", "3"}, 2, "has 2 model(s)"},
 		{"positional argument", []string{"--out", out, "x"}, 2, "no positional arguments"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
