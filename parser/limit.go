@@ -2,6 +2,8 @@ package parser
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -86,16 +88,24 @@ func (p *Parser) LongestFitting(v decode.Variant, limit int) int {
 
 // CheckWords reports why a sentence cannot be parsed: more words than
 // p.MaxWords (a *tree.LengthError; the network's and the decoder's memory
-// grow with the square of the length and faster), or a word that is not
-// valid UTF-8 (the vocabulary reads words as characters). It allocates
-// nothing; callers check before scoring.
+// grow with the square of the length and faster), a word that is not
+// valid UTF-8 (the vocabulary reads words as characters), or one that no
+// treebank file could hold as a word: empty, or holding ASCII white space
+// or a NUL byte (the tokenizer never makes such a word; a no-break space
+// inside a word of a treebank stays, as the files hold it). It allocates nothing;
+// callers check before scoring.
 func (p *Parser) CheckWords(words []string) error {
 	if err := tree.CheckLength(len(words), p.MaxWords); err != nil {
 		return err
 	}
 	for i, w := range words {
-		if !utf8.ValidString(w) {
+		switch {
+		case w == "":
+			return fmt.Errorf("word %d is empty", i+1)
+		case !utf8.ValidString(w):
 			return fmt.Errorf("word %d (%q) is not valid UTF-8", i+1, w)
+		case strings.IndexFunc(w, func(r rune) bool { return r == 0 || r < utf8.RuneSelf && unicode.IsSpace(r) }) >= 0:
+			return fmt.Errorf("word %d (%q) holds white space or a NUL byte: a word is one token", i+1, w)
 		}
 	}
 	return nil
