@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -526,6 +527,60 @@ func TestTigerXMLSpill(t *testing.T) {
 			left, _ := os.ReadDir(tmp)
 			if len(left) != 0 {
 				t.Errorf("%d files left in %s: %v", len(left), tmp, left[0].Name())
+			}
+		})
+	}
+}
+
+// TestTigerXMLElementIDs: a sentence id that is an element id of another
+// sentence ("7_1", the first terminal of sentence "7") is refused, in
+// either order, so that no XML id of a document repeats; ids that only
+// look alike are written.
+func TestTigerXMLElementIDs(t *testing.T) {
+	sentence := func(id string) *tree.Tree { // elements ID_1, ID_2, ID_500, ID_VROOT
+		return &tree.Tree{ID: id, Tokens: []tree.Token{{Word: "a", Tag: "N", Parent: 0}, {Word: "b", Tag: "N", Parent: 0}},
+			Nodes: []tree.Node{{Label: "NP", Parent: tree.Root}}}
+	}
+	idAttr := regexp.MustCompile(`<(?:s|t|nt) id="([^"]*)"`)
+	for _, tc := range []struct {
+		ids  []string
+		want string // part of the error of the last; "" for none
+	}{
+		{[]string{"7", "7_1"}, `sentence id "7_1": an element of sentence "7" has it`},
+		{[]string{"7", "7_500"}, `an element of sentence "7" has it`},
+		{[]string{"7", "7_VROOT"}, `an element of sentence "7" has it`},
+		{[]string{"7_2", "7"}, `sentence id "7": its element "7_2" has the id of an earlier sentence`},
+		{[]string{"7_VROOT", "8", "7"}, `its element "7_VROOT"`},
+		{[]string{"7", "7_3", "7_01", "7_n500", "7_1_1", "8"}, ""},
+	} {
+		t.Run(strings.Join(tc.ids, ","), func(t *testing.T) {
+			var buf bytes.Buffer
+			w := NewTigerXMLWriter(&buf, "c")
+			var err error
+			for _, id := range tc.ids {
+				if err = w.Write(sentence(id)); err != nil {
+					break
+				}
+			}
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, m := range idAttr.FindAllStringSubmatch(buf.String(), -1) {
+				if seen[m[1]] {
+					t.Errorf("id %q repeats", m[1])
+				}
+				seen[m[1]] = true
+			}
+			want := len(tc.ids)
+			if tc.want != "" {
+				want--
+			}
+			if trees, err := ReadTigerXML(&buf, "ids"); err != nil || len(trees) != want {
+				t.Errorf("read back %d trees, %v; want %d", len(trees), err, want)
 			}
 		})
 	}

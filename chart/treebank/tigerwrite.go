@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/tree"
@@ -25,7 +26,10 @@ import (
 // more). Node numbers are Node.Num when these are distinct and in
 // 500..999, else numbers from 500 in post-order, as the export writer
 // gives them. Every graph has a virtual root <nt cat="VROOT"> with id
-// "<sentence id>_VROOT" above the elements attached to tree.Root. The
+// "<sentence id>_VROOT" above the elements attached to tree.Root. XML ids
+// must not repeat: a sentence whose id is an earlier one's, or an element
+// id of an earlier one ("7_1" after "7"), or whose element ids hold an
+// earlier one's ("7" after "7_1"), is refused. The
 // nonterminals are written in the order of Tree.Nodes and the edges of
 // each in the order of the leftmost word of the child. Empty lemma, pos,
 // morph, cat and edge labels are written "--". Tree.BOSExtra, Token.Comment
@@ -54,7 +58,7 @@ type tigerWriter struct {
 	spill    tigerSpill // the sentences before body, beyond spillAt bytes
 	spillAt  int
 	finished bool
-	ids      map[string]bool // sentence ids used: XML ids must not repeat
+	ids      map[string]elementIDs // the sentences written: XML ids must not repeat
 
 	// Values used, for the header.
 	pos, morph, cat, edge, secEdge map[string]bool
@@ -67,7 +71,7 @@ func newTigerWriter(corpusID string) *tigerWriter {
 		corpusID: corpusID,
 		idErr:    checkCorpusID(corpusID),
 		spillAt:  tigerSpillAt,
-		ids:      map[string]bool{},
+		ids:      map[string]elementIDs{},
 		pos:      map[string]bool{},
 		morph:    map[string]bool{},
 		cat:      map[string]bool{tigerVRoot: true},
@@ -94,19 +98,101 @@ func (tw *tigerWriter) add(t *tree.Tree, fallbackID string) error {
 	if err := checkTigerTree(t, id); err != nil {
 		return err
 	}
-	if tw.ids[id] {
+	if _, ok := tw.ids[id]; ok {
 		return fmt.Errorf("sentence id %q: an earlier sentence has it (TIGER-XML ids must not repeat)", id)
 	}
 	nums, _ := nodeNumbers(t, l)
+	elems := newElementIDs(len(t.Tokens), nums)
+	if err := tw.checkElementIDs(id, elems, nums); err != nil {
+		return err
+	}
 	b, err := appendTigerSentence(tw.body, t, id, l, nums)
 	if err != nil {
 		return err // tw.body keeps its length: what was appended is dropped
 	}
-	tw.ids[id] = true
+	tw.ids[id] = elems
 	tw.declare(t)
 	tw.body = b
 	if len(tw.body) >= tw.spillAt && tw.spill.take(tw.body) {
 		tw.body = tw.body[:0]
+	}
+	return nil
+}
+
+// elementIDs describes the element ids of a sentence written (see
+// WriteTigerXML): its terminals' numbers run from 1 to terms, its
+// nonterminals' from minNode to maxNode (some numbers between may be
+// unused), after "_n" when nodeN is set, else after "_".
+type elementIDs struct {
+	terms            int
+	minNode, maxNode int
+	nodeN            bool
+}
+
+// newElementIDs describes the element ids of a sentence of terms
+// terminals and nonterminals numbered nums.
+func newElementIDs(terms int, nums []int) elementIDs {
+	e := elementIDs{terms: terms, minNode: 1, maxNode: 0, nodeN: terms >= minNodeNum}
+	if len(nums) > 0 {
+		e.minNode, e.maxNode = slices.Min(nums), slices.Max(nums)
+	}
+	return e
+}
+
+// has reports whether suffix, what follows the sentence id and "_" in an
+// element id, may be one of the sentence's ("VROOT", "3", "n512").
+func (e elementIDs) has(suffix string) bool {
+	if suffix == tigerVRoot {
+		return true
+	}
+	node := false
+	if rest, ok := strings.CutPrefix(suffix, "n"); ok && e.nodeN {
+		suffix, node = rest, true
+	}
+	n, err := strconv.Atoi(suffix)
+	if err != nil || strconv.Itoa(n) != suffix {
+		return false
+	}
+	inNodes := n >= e.minNode && n <= e.maxNode
+	if node || e.nodeN {
+		return node && inNodes || !node && n >= 1 && n <= e.terms
+	}
+	return n >= 1 && n <= e.terms || inNodes
+}
+
+// checkElementIDs refuses sentence id, of terms terminals and
+// nonterminals numbered nums (described by e), when an element id of it is
+// an earlier sentence's id, or id is an element id of an earlier sentence:
+// "7_1" is the first terminal of sentence "7".
+func (tw *tigerWriter) checkElementIDs(id string, e elementIDs, nums []int) error {
+	if i := strings.LastIndexByte(id, '_'); i >= 0 {
+		if earlier, ok := tw.ids[id[:i]]; ok && earlier.has(id[i+1:]) {
+			return fmt.Errorf("sentence id %q: an element of sentence %q has it (TIGER-XML ids must not repeat)", id, id[:i])
+		}
+	}
+	buf := append(make([]byte, 0, len(id)+8), id...)
+	taken := func(b []byte) error {
+		if _, ok := tw.ids[string(b)]; ok {
+			return fmt.Errorf("sentence id %q: its element %q has the id of an earlier sentence (TIGER-XML ids must not repeat)", id, b)
+		}
+		return nil
+	}
+	if err := taken(append(append(buf, '_'), tigerVRoot...)); err != nil {
+		return err
+	}
+	for k := 1; k <= e.terms; k++ {
+		if err := taken(strconv.AppendInt(append(buf, '_'), int64(k), 10)); err != nil {
+			return err
+		}
+	}
+	sep := "_"
+	if e.nodeN {
+		sep = "_n"
+	}
+	for _, n := range nums {
+		if err := taken(strconv.AppendInt(append(buf, sep...), int64(n), 10)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
