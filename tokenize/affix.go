@@ -211,12 +211,16 @@ func (s *scanner) endOfText(i int) bool {
 		if n == limit {
 			return false
 		}
+		if breaks, size := lineBreakAt(s.text, i); breaks > 0 {
+			if newline || breaks > 1 {
+				return true
+			}
+			newline = true
+			i += size
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s.text[i:])
 		switch {
-		case r == '\n' && newline:
-			return true
-		case r == '\n':
-			newline = true
 		case !isSpace(r) && !isDoubleQuote(r) && !isSingleQuote(r):
 			return false
 		case !isSpace(r):

@@ -98,7 +98,9 @@
 // and nothing on one side of it changes how the other is read (a period
 // before it is the full stop, as at the end of the text): the sentences of
 // a text are those of its Paragraphs, so that an editor can tokenize again
-// only the paragraph that changed.
+// only the paragraph that changed. A line ends at LF, CR LF, a lone CR
+// (old Mac files), NEL or U+2028; the paragraph separator U+2029 is a
+// blank line.
 // (The treebank also ends sentences at ":" and ";"; Sentences does not.)
 //
 // # Accuracy

@@ -24,7 +24,7 @@ func (s *scanner) run() {
 	for i < len(text) {
 		r, n := utf8.DecodeRuneInString(text[i:])
 		if isSpace(r) {
-			if r == '\n' && s.openSingle && blankLineAt(text, i) {
+			if s.openSingle && blankLineAt(text, i) {
 				s.openSingle = false
 			}
 			i += n
@@ -43,20 +43,64 @@ func (s *scanner) run() {
 	}
 }
 
-// blankLineAt reports whether the newline at i is followed by another one
-// before any other text.
+// blankLineAt reports whether a line break at i is followed by another
+// one before any other text (or is a paragraph separator).
 func blankLineAt(text string, i int) bool {
-	for j := i + 1; j < len(text); {
-		r, n := utf8.DecodeRuneInString(text[j:])
-		if r == '\n' {
-			return true
+	breaks, size := lineBreakAt(text, i)
+	if breaks == 0 {
+		return false
+	}
+	for j := i + size; breaks < 2 && j < len(text); {
+		b, n := lineBreakAt(text, j)
+		if b == 0 {
+			var r rune
+			r, n = utf8.DecodeRuneInString(text[j:])
+			if !isSpace(r) {
+				return false
+			}
 		}
-		if !isSpace(r) {
-			return false
-		}
+		breaks += b
 		j += n
 	}
-	return false
+	return breaks >= 2
+}
+
+// lineBreakAt returns how many line breaks text[i:] starts with, and
+// their length in bytes: one for LF, CR LF, a lone CR (old Mac files),
+// NEL and the line separator U+2028; two, a blank line, for the paragraph
+// separator U+2029; none otherwise.
+func lineBreakAt(text string, i int) (breaks, size int) {
+	switch c := text[i]; {
+	case c == '\n':
+		return 1, 1
+	case c == '\r' && i+1 < len(text) && text[i+1] == '\n':
+		return 1, 2
+	case c == '\r':
+		return 1, 1
+	case c < utf8.RuneSelf:
+		return 0, 0
+	}
+	switch r, n := utf8.DecodeRuneInString(text[i:]); r {
+	case 0x85, 0x2028:
+		return 1, n
+	case 0x2029:
+		return 2, n
+	}
+	return 0, 0
+}
+
+// lineBreaks counts the line breaks of gap (see lineBreakAt).
+func lineBreaks(gap string) int {
+	count := 0
+	for i := 0; i < len(gap); {
+		b, n := lineBreakAt(gap, i)
+		if b == 0 {
+			_, n = utf8.DecodeRuneInString(gap[i:])
+		}
+		count += b
+		i += n
+	}
+	return count
 }
 
 // emit appends the token text[lo:hi], unless nothing of it is visible.
@@ -214,7 +258,7 @@ func (s *scanner) enumerationNumber(lo int, num string) bool {
 	}
 	last := s.toks[len(s.toks)-1]
 	switch {
-	case isFinalPunct(last.Text) || strings.IndexByte(s.text[last.End:lo], '\n') >= 0:
+	case isFinalPunct(last.Text) || lineBreaks(s.text[last.End:lo]) > 0:
 		return true
 	case last.Text == ":":
 		return num == "1"
@@ -227,13 +271,16 @@ func (s *scanner) enumerationNumber(lo int, num string) bool {
 func (s *scanner) nextChunk(i int) string {
 	newline := false
 	for i < len(s.text) {
-		r, n := utf8.DecodeRuneInString(s.text[i:])
-		switch {
-		case r == '\n' && newline:
-			return ""
-		case r == '\n':
+		if breaks, n := lineBreakAt(s.text, i); breaks > 0 {
+			if newline || breaks > 1 {
+				return ""
+			}
 			newline = true
-		case !isSpace(r):
+			i += n
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s.text[i:])
+		if !isSpace(r) {
 			return s.text[i:]
 		}
 		i += n
@@ -242,7 +289,8 @@ func (s *scanner) nextChunk(i int) string {
 }
 
 // Paragraphs cuts text at its blank lines (two line breaks with nothing but
-// white space between them), where a sentence always ends and nothing
+// white space between them; LF, CR LF, a lone CR, NEL or U+2028 is one, the
+// paragraph separator U+2029 two), where a sentence always ends and nothing
 // before the blank line depends on what follows it or the reverse: the
 // sentences of the text are those of its paragraphs, one after another,
 // token for token (with offsets counted from each paragraph's start). A
@@ -254,7 +302,7 @@ func Paragraphs(text string) []string {
 	var paras []string
 	start := 0
 	for i := 0; i < len(text); {
-		if text[i] != '\n' {
+		if b, _ := lineBreakAt(text, i); b == 0 {
 			_, n := utf8.DecodeRuneInString(text[i:])
 			i += n
 			continue
@@ -263,13 +311,15 @@ func Paragraphs(text string) []string {
 		// holds another one.
 		j, breaks := i, 0
 		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
-			if !isSpace(r) {
-				break
+			b, n := lineBreakAt(text, j)
+			if b == 0 {
+				var r rune
+				r, n = utf8.DecodeRuneInString(text[j:])
+				if !isSpace(r) {
+					break
+				}
 			}
-			if r == '\n' {
-				breaks++
-			}
+			breaks += b
 			j += n
 		}
 		if breaks >= 2 {

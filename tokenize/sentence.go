@@ -143,6 +143,5 @@ func finalAbbrev(lang Language, t string) bool {
 
 // blankLine reports whether the white space gap holds two line breaks.
 func blankLine(gap string) bool {
-	i := strings.IndexByte(gap, '\n')
-	return i >= 0 && strings.IndexByte(gap[i+1:], '\n') >= 0
+	return lineBreaks(gap) >= 2
 }

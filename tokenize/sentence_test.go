@@ -56,6 +56,9 @@ func TestSentences(t *testing.T) {
 		{"dash start", Dutch, "Hij ging. - En toen?", []string{"Hij ging .", "- En toen ?"}},
 		{"blank line", Dutch, "Een kop\n\nDe tekst begint", []string{"Een kop", "De tekst begint"}},
 		{"single line break", Dutch, "een regel\ndie doorloopt", []string{"een regel die doorloopt"}},
+		{"lone CR", Dutch, "een regel\rdie doorloopt", []string{"een regel die doorloopt"}},
+		{"blank line of lone CRs", Dutch, "Een kop\r\rA. Jansen zei", []string{"Een kop", "A. Jansen zei"}},
+		{"paragraph separator", Dutch, "Een kop\u2029A. Jansen zei", []string{"Een kop", "A. Jansen zei"}},
 		{"English titles", English, "Mr. Smith met Dr. Jones. They talked.", []string{"Mr. Smith met Dr. Jones .", "They talked ."}},
 		{"English company at end", English, "He works at Apple Inc. The company grew.", []string{"He works at Apple Inc.", "The company grew ."}},
 		{"English clitics", English, "It's late. Don't go.", []string{"It 's late .", "Do n't go ."}},
@@ -140,9 +143,17 @@ func TestParagraphs(t *testing.T) {
 		{"", []string{""}},
 		{"een\ntwee", []string{"een\ntwee"}},
 		{"een\n\ntwee", []string{"een", "twee"}},
-		{"een \r\n \t\r\n\n  twee\n", []string{"een \r", "twee\n"}},
+		{"een \r\n \t\r\n\n  twee\n", []string{"een ", "twee\n"}},
 		{"\n\neen", []string{"", "een"}},
 		{"een\n\u00a0\ntwee\n\n", []string{"een", "twee", ""}},
+		// Other line ends: a lone CR (old Mac files), NEL and U+2028 are
+		// one line break, CR LF too, the paragraph separator U+2029 a
+		// blank line.
+		{"een\r\rtwee", []string{"een", "twee"}},
+		{"een\r\ntwee\r\n\r\ndrie", []string{"een\r\ntwee", "drie"}},
+		{"een\u2029twee", []string{"een", "twee"}},
+		{"een\u2028twee\u0085drie", []string{"een\u2028twee\u0085drie"}},
+		{"een\u2028 \u2028twee", []string{"een", "twee"}},
 	} {
 		if got := Paragraphs(c.in); strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
 			t.Errorf("Paragraphs(%q) = %q, want %q", c.in, got, c.want)

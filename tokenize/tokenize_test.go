@@ -112,6 +112,7 @@ func TestNumbers(t *testing.T) {
 		{"enumeration after full stop", "Eerst dit. 2. op grond daarvan", "Eerst | dit | . | 2. | op | grond | daarvan"},
 		{"enumeration after colon", "de volgende: 1. de Stichting", "de | volgende | : | 1. | de | Stichting"},
 		{"enumeration on a new line", "punten\n2. verder", "punten | 2. | verder"},
+		{"enumeration after a lone CR", "punten\r2. verder", "punten | 2. | verder"},
 		{"number at end of text is not an enumeration", "1.", "1 | ."},
 	})
 }
