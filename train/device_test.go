@@ -47,6 +47,13 @@ func TestDevice(t *testing.T) {
 		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "--device cuda") || !strings.Contains(err.Error(), "no usable GPU") {
 			t.Errorf("--device cuda without a GPU: %v, want an error saying there is none", err)
 		}
+		// Refused before the data are read: a missing training file is
+		// not what it reports.
+		o, _ = opts("cuda-nodata", "cuda")
+		o.Train = filepath.Join(base, "missing.export")
+		if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "no usable GPU") {
+			t.Errorf("--device cuda without a GPU and without data: %v, want the GPU refused first", err)
+		}
 		t.Logf("no GPU here, so the GPU run is not compared with the CPU: %v", openErr)
 		return
 	}
