@@ -241,6 +241,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 	if err := checkLengths(trainPath, trees, maxWords); err != nil {
 		return nil, err
 	}
+	if err := checkLabels(trainPath, trees); err != nil {
+		return nil, err
+	}
 	merged := Merge(trees)
 	var added []string
 	switch {
@@ -250,6 +253,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 		if v, added, err = withDataLabels(v, merged); err != nil {
 			return nil, err
 		}
+	}
+	if len(v.Labels) == 0 {
+		return nil, fmt.Errorf("train: %s: no constituent to learn: every sentence is flat (words under the root only), or its constituents are of block degree 3 or more, which no decoder builds", trainPath)
 	}
 	d := &dataset{vocab: v, hash: treesHash(trees, repeats)}
 	d.stats.AddedLabels = added
@@ -292,6 +298,9 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 			return nil, fmt.Errorf("train: %s: no trees in the dev data (a model is chosen by its dev F1)", devPath)
 		}
 		if err := checkLengths(devPath, d.devGold, maxWords); err != nil {
+			return nil, err
+		}
+		if err := checkLabels(devPath, d.devGold); err != nil {
 			return nil, err
 		}
 		d.devHash = treesHash(d.devGold, nil)
@@ -347,6 +356,30 @@ func checkLengths(name string, trees []*tree.Tree, maxWords int) error {
 		}
 	}
 	return nil
+}
+
+// checkLabels reports the first constituent whose label the parser cannot
+// learn or write, naming its tree: an empty one ("--" in export and
+// discbracket files), or one holding tree.ChainSep, which the parser reads
+// as a unary chain ("S/NP" would come back as an S over an NP).
+func checkLabels(name string, trees []*tree.Tree) error {
+	for i, t := range trees {
+		for k, nd := range t.Nodes {
+			switch {
+			case nd.Label == "":
+				return fmt.Errorf("train: %s: sentence %d (id %s): constituent %d has no label (\"--\" in the file), which a parser cannot predict or write", name, i+1, t.ID, k+1)
+			case strings.Contains(nd.Label, tree.ChainSep):
+				return fmt.Errorf("train: %s: sentence %d (id %s): label %q holds %q, which the parser reads as a unary chain (it would predict %s)", name, i+1, t.ID, nd.Label, tree.ChainSep, chainNote(nd.Label))
+			}
+		}
+	}
+	return nil
+}
+
+// chainNote says what a label holding tree.ChainSep would come back as.
+func chainNote(label string) string {
+	parts := strings.Split(label, tree.ChainSep)
+	return strings.Join(parts, " over ")
 }
 
 // foldOf returns the fold (1-based) of training example i of folds.

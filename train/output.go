@@ -20,22 +20,27 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 	meta := weights.Meta{
 		Config:       p.Config(),
 		Vocab:        t.data.vocab,
-		TrainingData: t.trainingData(),
+		TrainingData: validText(t.trainingData()),
 		DevF1:        f1,
 		DevDiscF1:    disc,
 		Epochs:       epoch,
-		CreatedBy:    t.opts.CreatedBy,
+		CreatedBy:    validText(t.opts.CreatedBy),
 		Extra: map[string]string{
 			"train_preset":          t.set.Preset,
 			"train_seed":            strconv.FormatUint(t.set.Seed, 10),
 			"train_max_batch_words": strconv.Itoa(t.set.MaxBatchWords),
 			"train_updates":         strconv.Itoa(updates),
-			"dev_data":              filepath.Base(t.set.Dev),
+			"dev_data":              validText(filepath.Base(t.set.Dev)),
 			"dev_decoder":           DevVariant.String(),
 		},
 	}
 	return weights.WriteFile(t.opts.Out, p, meta, t.opts.DType)
 }
+
+// validText is s with each byte that is not UTF-8 (a file name of another
+// encoding) replaced by U+FFFD: the model card holds text only, and a file
+// name must not stop a model from being written after hours of training.
+func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // trainingData describes the training data in the output file: the file
 // name, and the fold left out if any.

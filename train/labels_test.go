@@ -1,0 +1,78 @@
+package train
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/weights"
+)
+
+// TestUnlearnableData: training data whose constituents a parser cannot
+// predict or write are refused before training, naming the file, the
+// sentence and the label: an empty label ("--"), which used to enter the
+// vocabulary and stop the run at a later epoch's dev parse, a label
+// holding "/", which the parser reads as a unary chain (dev F1 stayed 0),
+// and data with no constituent at all ("labels = 0" of the network's
+// config named no file).
+func TestUnlearnableData(t *testing.T) {
+	dir := t.TempDir()
+	good := "(ROOT (NP (DT 0=the) (NN 1=dog)) (VB 2=runs))\n"
+	for _, tc := range []struct {
+		name, train, dev, want string
+	}{
+		{"empty label", good + "(ROOT (-- (DT 0=a) (NN 1=cat)) (VB 2=sleeps))\n", good,
+			`empty label.discbracket: sentence 2 (id 2): constituent 1 has no label ("--" in the file)`},
+		{"label with a slash", good + "(ROOT (S/NP (DT 0=a) (NN 1=cat)) (VB 2=sleeps))\n", good,
+			`label "S/NP" holds "/", which the parser reads as a unary chain (it would predict S over NP)`},
+		{"empty label in dev", good, good + "(ROOT (-- (DT 0=a) (NN 1=cat)) (VB 2=sleeps))\n",
+			`dev.discbracket: sentence 2 (id 2): constituent 1 has no label`},
+		{"no constituent", "(ROOT (DT 0=the) (NN 1=dog))\n(ROOT (VB 0=runs))\n", good,
+			"no constituent to learn"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			train := filepath.Join(dir, tc.name+".discbracket")
+			dev := filepath.Join(dir, "dev.discbracket")
+			for path, text := range map[string]string{train: tc.train, dev: tc.dev} {
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := resumeOptions(t, train, dir)
+			o.Dev, o.Epochs = dev, 1
+			_, err := Run(context.Background(), o)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+			if _, err := os.Stat(o.Out); err == nil {
+				t.Error("a model was written")
+			}
+		})
+	}
+}
+
+// TestFileNameNotUTF8: a training file whose name is not UTF-8 (another
+// encoding's) gives a model whose card names it with U+FFFD; the write
+// used to fail after the first epoch, and again on every --resume.
+func TestFileNameNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	data := shortSentences(t, dir, 20, 10)
+	odd := filepath.Join(dir, "bad\xffname.discbracket")
+	if err := os.Rename(data, odd); err != nil {
+		t.Skipf("this file system takes no such name: %v", err)
+	}
+	o := resumeOptions(t, odd, dir)
+	o.Epochs = 1
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	meta, err := weights.ReadMeta(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "bad\uFFFDname.discbracket"; meta.Meta.TrainingData != want {
+		t.Errorf("training data %q, want %q", meta.Meta.TrainingData, want)
+	}
+}
