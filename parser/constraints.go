@@ -80,11 +80,23 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 			}
 		}
 		k := fmt.Sprint(r.Blocks)
-		if _, ok := byYield[k]; !ok {
+		parts := strings.Split(r.Label, "/")
+		chain, ok := byYield[k]
+		if !ok {
 			order = append(order, k)
 			blocksOf[k] = r.Blocks
+			byYield[k] = parts
+			continue
 		}
-		byYield[k] = append(byYield[k], strings.Split(r.Label, "/")...)
+		// Another requirement of the yield adds the labels of its own that
+		// the chain lacks: NP required twice, or NP and NP/MWU, is one
+		// node, not a chain NP/NP.
+		for _, part := range parts {
+			if !slices.Contains(chain, part) {
+				chain = append(chain, part)
+			}
+		}
+		byYield[k] = chain
 	}
 	if len(order) > 0 && len(labels) == 0 {
 		return nil, fmt.Errorf("the model has no labels: %w", decode.ErrBadConstraint)
@@ -99,6 +111,9 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 		c.Require = append(c.Require, decode.Required{Label: label, Blocks: blocksOf[k]})
 	}
 	for _, f := range forbid {
+		if f.Label != "" {
+			return nil, fmt.Errorf("forbidden yield %v with a label (%q): a forbidden yield is no constituent's, of any label: %w", f.Blocks, f.Label, decode.ErrBadConstraint)
+		}
 		c.Forbid = append(c.Forbid, decode.Forbidden{Blocks: f.Blocks})
 	}
 	return &constraints{decode: c, extra: extra}, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -46,7 +47,7 @@ func (o *Options) Fits(v Variant, n, l int) error {
 	if need := ScoreBytes(n, l); need > budget {
 		return fmt.Errorf("%d words and %d labels need %d MiB of span scores, budget %d MiB: %w", n, l, need>>20, budget>>20, ErrTooLong)
 	}
-	if need := ChartBytes(v, n, l); need > budget {
+	if need := ChartBytes(v, n, l); need > budget || need == math.MaxInt64 {
 		return fmt.Errorf("decode %s: %d words need %d MiB of chart, budget %d MiB: %w", v, n, need>>20, budget>>20, ErrTooLong)
 	}
 	return nil
@@ -75,6 +76,9 @@ func ChartBytes(v Variant, n, l int) int64 {
 	case N4:
 		return 5 * span
 	default:
+		if n > maxExactBlockWords { // about n^4/12 cells: more than int64 counts
+			return math.MaxInt64
+		}
 		return 5*span + blockCells(n)*4 + n1*n1*8 + n1*8 + (triPad+n1)*4 + int64(n)*int64(n)*4
 	}
 }
@@ -88,6 +92,11 @@ func blockCells(n int) int64 {
 	}
 	return total
 }
+
+// maxExactBlockWords is the longest sentence whose discontinuous chart
+// ChartBytes counts: its bytes (petabytes) stay far below int64's range;
+// a longer one's are given as math.MaxInt64, which no budget holds.
+const maxExactBlockWords = 40000
 
 // Decoder decodes sentences one after another and keeps its chart memory
 // between them. A Decoder is not safe for concurrent use; use one per
@@ -147,7 +156,7 @@ func (dec *Decoder) run(v Variant, s *Scores, con *conTable) (*Derivation, error
 	if con != nil && v == N3 {
 		chart = N4
 	}
-	if need, budget := ChartBytes(chart, s.N, s.L), dec.opt.maxBytes(); need > budget {
+	if need, budget := ChartBytes(chart, s.N, s.L), dec.opt.maxBytes(); need > budget || need == math.MaxInt64 {
 		return nil, fmt.Errorf("decode %s: %d words need %d MiB of chart, budget %d MiB: %w",
 			v, s.N, need>>20, budget>>20, ErrTooLong)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -172,6 +173,52 @@ func TestProgress(t *testing.T) {
 			if shares[i]-shares[i-1] < 0.01-1e-12 && shares[i] != 1 || shares[i] > 1 {
 				t.Errorf("%v: report %d is %v after %v", v, i, shares[i], shares[i-1])
 			}
+		}
+	}
+}
+
+// TestScoresBeyondMaxScore: finite scores whose sums leave float32's range
+// are refused as non-finite ones, by every variant and with constraints,
+// where they used to give a tree of score +Inf, "no tree satisfies the
+// constraints" (sums of -3e38) or an internal error (+Inf minus +Inf).
+func TestScoresBeyondMaxScore(t *testing.T) {
+	for _, big := range []float32{3e38, -3e38, 2 * MaxScore} {
+		s := NewScores(3, 1)
+		s.Cont[s.Index(0, 0, 0)], s.Cont[s.Index(1, 1, 0)] = big, big
+		require := &Constraints{Labels: []string{"X"}, Require: []Required{{Label: 0, Blocks: [][2]int{{1, 3}}}}}
+		for v := Continuous; v <= N6; v++ {
+			if _, err := Decode(v, s, nil); !errors.Is(err, ErrNotFinite) || !strings.Contains(err.Error(), "cont[0][0][0]") {
+				t.Errorf("%s, scores of %g: %v, want ErrNotFinite naming cont[0][0][0]", v, big, err)
+			}
+			if _, err := DecodeConstrained(v, s, require, nil); !errors.Is(err, ErrNotFinite) {
+				t.Errorf("%s, scores of %g, constrained: %v, want ErrNotFinite", v, big, err)
+			}
+		}
+	}
+	s := NewScores(3, 1)
+	s.Cont[s.Index(0, 0, 0)] = MaxScore
+	if _, err := Decode(N6, s, nil); err != nil {
+		t.Errorf("a score of MaxScore: %v", err)
+	}
+}
+
+// TestChartBytesDoesNotOverflow: the chart sizes grow with the sentence up
+// to the longest Check accepts (n6's used to wrap negative from about
+// 72,800 words, which a large budget then let through).
+func TestChartBytesDoesNotOverflow(t *testing.T) {
+	for v := Continuous; v <= N6; v++ {
+		prev := int64(0)
+		for _, n := range []int{10, 1000, maxExactBlockWords, maxExactBlockWords + 1, 80000, MaxScoreWords} {
+			b := ChartBytes(v, n, MaxScoreLabels)
+			if b < prev {
+				t.Errorf("%s: %d words need %d bytes, fewer than a shorter sentence's %d", v, n, b, prev)
+			}
+			prev = b
+		}
+	}
+	for _, budget := range []int64{1 << 62, math.MaxInt64} {
+		if err := (&Options{MaxBytes: budget}).Fits(N6, 80000, 1); err == nil {
+			t.Errorf("80,000 words fit n6's chart in a budget of %d bytes", budget)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func maxSum(x, y []float32) float32 {
 }
 
 // rowMax returns the largest value of x (-Inf when empty) and whether every
-// value is finite.
+// value is finite and within ±MaxScore.
 func rowMax(x []float32) (float32, bool) {
 	if len(x) == 0 {
 		return negInf, true

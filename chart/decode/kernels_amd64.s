@@ -112,8 +112,10 @@ done:
 
 // func rowMaxKernel(x *float32, n int) (m float32, finite bool)
 // Returns max over i < n of x[i] (-Inf when n is 0) and whether every x[i]
-// is finite: x*0 is 0 for finite x and NaN otherwise, and NaN sticks in the
-// running sum. Two accumulators of each kind hide the instruction latency.
+// is finite and within ±MaxScore: x*2^28 is exact, and infinite for x
+// beyond; (x*2^28)*0 is 0 for such finite x and NaN otherwise, and NaN
+// sticks in the running sum. Two accumulators of each kind hide the
+// instruction latency.
 TEXT ·rowMaxKernel(SB), NOSPLIT, $0-21
 	MOVQ x+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -122,7 +124,10 @@ TEXT ·rowMaxKernel(SB), NOSPLIT, $0-21
 	SHUFPS $0, X0, X0
 	MOVAPS X0, X4 // second max accumulator
 	XORPS X6, X6 // zeros
-	XORPS X7, X7 // running sum of x*0
+	MOVL $0x4d800000, AX // 2^28
+	MOVQ AX, X3
+	SHUFPS $0, X3, X3
+	XORPS X7, X7 // running sum of x*2^28*0
 	XORPS X5, X5 // second running sum
 loop8:
 	CMPQ  CX, $8
@@ -131,6 +136,8 @@ loop8:
 	MOVUPS 16(SI), X2
 	MAXPS X1, X0
 	MAXPS X2, X4
+	MULPS X3, X1
+	MULPS X3, X2
 	MULPS X6, X1
 	MULPS X6, X2
 	ADDPS X1, X7
@@ -145,6 +152,7 @@ loop4:
 	JLT   reduce
 	MOVUPS (SI), X1
 	MAXPS X1, X0
+	MULPS X3, X1
 	MULPS X6, X1
 	ADDPS X1, X7
 	ADDQ  $16, SI
@@ -165,6 +173,7 @@ tail:
 	JEQ   done
 	MOVSS (SI), X1
 	MAXSS X1, X0
+	MULSS X3, X1
 	MULSS X6, X1
 	ADDSS X1, X7
 	ADDQ  $4, SI

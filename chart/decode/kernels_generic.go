@@ -29,7 +29,7 @@ func maxSumKernel(x, y *float32, n int) float32 {
 func rowMaxKernel(x *float32, n int) (float32, bool) {
 	m, finite := negInf, true
 	for _, v := range unsafe.Slice(x, n) {
-		if v-v != 0 { // NaN and ±Inf give NaN
+		if v*maxScoreScale*0 != 0 { // NaN, ±Inf and beyond ±MaxScore give NaN
 			finite = false
 		}
 		if v > m {

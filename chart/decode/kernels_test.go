@@ -53,6 +53,13 @@ func TestRowMax(t *testing.T) {
 		{"inf in body", []float32{1, inf, 2, 3}, inf, false},
 		{"nan in tail", []float32{1, 2, 3, 4, 5, float32(nanValue())}, 5, false},
 		{"-inf", []float32{negInf, 0, 0, 0, 0}, 0, false},
+		// Scores beyond ±MaxScore count as not finite, in each part of the
+		// kernel (blocks of 8, of 4, the tail); MaxScore itself is within.
+		{"MaxScore", []float32{MaxScore, -MaxScore, 1, 1, 1, 1, 1, 1, -MaxScore}, MaxScore, true},
+		{"beyond in a block of 8", []float32{1, 1, 1, 1, 1, 1, 1, -3e38, 1}, 1, false},
+		{"beyond in a block of 4", []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2e30, 1, 1}, 2e30, false},
+		{"beyond in the tail", []float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1.3e30}, 1.3e30, false},
+		{"just beyond MaxScore", []float32{math.Nextafter32(MaxScore, inf)}, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -16,7 +16,8 @@ import (
 // ScoreFile is the JSON hand-off between a scorer and the decoders: the
 // words, the label names and the three score tensors as nested lists
 // [x][y][label] over word indices (entries with x > y are ignored but must
-// be present).
+// be present). Every list must be there (empty for an empty sentence);
+// scores are numbers of magnitude at most MaxScore, never null.
 type ScoreFile struct {
 	Words  []string      `json:"words"`
 	Labels []string      `json:"labels"`
@@ -32,9 +33,27 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// A null where a score belongs would be read as 0 (JavaScript's
+	// JSON.stringify writes NaN as null).
+	if at, ok := findNull(data); ok {
+		line, col := position(data, int64(at))
+		return nil, nil, fmt.Errorf("%s:%d:%d: null where a score or list belongs (a NaN written by JSON.stringify?)", name, line, col)
+	}
 	var f ScoreFile
-	if _, err := decodeJSON(data, name, &f); err != nil {
+	dec, err := decodeJSON(data, name, &f)
+	if err != nil {
 		return nil, nil, err
+	}
+	if dec.More() {
+		return nil, nil, fmt.Errorf("%s: data after the score object", name)
+	}
+	for _, field := range []struct {
+		name    string
+		missing bool
+	}{{"words", f.Words == nil}, {"labels", f.Labels == nil}, {"cont", f.Cont == nil}, {"disc", f.Disc == nil}, {"gap", f.Gap == nil}} {
+		if field.missing {
+			return nil, nil, fmt.Errorf("%s: no %q list (an empty sentence has \"words\": [] and empty lists)", name, field.name)
+		}
 	}
 	s, err := f.Scores()
 	if err != nil {
@@ -106,12 +125,32 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 		for x, row := range tensors[k].in {
 			for y, cell := range row {
 				for a, v := range cell {
+					if y >= x && (v > MaxScore || v < -MaxScore) {
+						return nil, fmt.Errorf("%s[%d][%d][%d] is %g, beyond ±%.3g (sums of such scores overflow)", tensors[k].name, x, y, a, v, float64(MaxScore))
+					}
 					out[s.Index(x, y, a)] = float32(v)
 				}
 			}
 		}
 	}
 	return s, nil
+}
+
+// findNull returns the offset of the first JSON null literal of data
+// outside strings, if any.
+func findNull(data []byte) (int, bool) {
+	inString := false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte
+		case c == '"':
+			inString = !inString
+		case !inString && c == 'n' && bytes.HasPrefix(data[i:], []byte("null")):
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // position converts a byte offset to a 1-based line and column.

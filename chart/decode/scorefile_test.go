@@ -2,6 +2,7 @@ package decode
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -25,6 +26,18 @@ func TestReadScoreFile(t *testing.T) {
 		{"duplicate label", `{"words":["a"],"labels":["X","X"],"cont":[[[1,1]]],"disc":[[[0,0]]],"gap":[[[0,0]]]}`, "appears twice"},
 		{"short row", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]],[[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "cont[1] has 1 entries"},
 		{"short cell", `{"words":["a"],"labels":["X"],"cont":[[[]]],"disc":[[[0]]],"gap":[[[0]]]}`, "cont[0][0] has 0 scores"},
+		// A null, JavaScript's NaN, used to be read as 0; the word "null"
+		// and an escaped quote before it are no null.
+		{"null score", "{\"words\":[\"a\"],\"labels\":[\"X\"],\"cont\":[[[1]]],\"disc\":[[[0]]],\n\"gap\":[[[null]]]}", "f.json:2:10: null where a score"},
+		{"the word null", `{"words":["null","\"null"],"labels":["X"],"cont":[[[1],[1]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
+		{"null file", `null`, "f.json:1:1: null"},
+		{"empty object", `{}`, `no "words" list`},
+		{"no gap", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]]}`, `no "gap" list`},
+		{"data after the object", `{"words":[],"labels":[],"cont":[],"disc":[],"gap":[]} {"x":1}`, "data after the score object"},
+		// Finite but beyond float32, or summing to an infinity.
+		{"score beyond float32", `{"words":["a"],"labels":["X"],"cont":[[[1e39]]],"disc":[[[0]]],"gap":[[[0]]]}`, "cont[0][0][0] is 1e+39, beyond ±1.27e+30"},
+		{"score beyond MaxScore", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[3e38]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "cont[0][1][0] is 3e+38"},
+		{"large score below the diagonal is ignored", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]],[[1e39],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -49,6 +62,9 @@ func FuzzReadScoreFile(f *testing.F) {
 		_, s, err := ReadScoreFile(bytes.NewReader(data), "fuzz.json")
 		if err != nil || s.N > 12 {
 			return
+		}
+		if d, err := Decode(N6, s, nil); err == nil && (math.IsInf(float64(d.Score), 0) || math.IsNaN(float64(d.Score))) {
+			t.Fatalf("an accepted file decodes to score %v", d.Score)
 		}
 		for _, v := range []Variant{Continuous, N3, N4} {
 			if _, err := Decode(v, s, nil); err != nil && !strings.Contains(err.Error(), "is ") {

@@ -92,6 +92,21 @@ func newWeights(a *arena, s *Scores, what int) (*weights, error) {
 	return w, nil
 }
 
+// MaxScore bounds the magnitude of a score (about 1.27e30; scores beyond
+// count as non-finite): a tree's score sums a few scores per word (at most
+// MaxScoreWords words), which then stays far within float32's range
+// (3.4e38), where larger finite scores could add up to an infinity, and an
+// infinity minus another to NaN. A network's scores are a few dozen at
+// most. It is float32's largest value over 2^28, so that the check costs
+// one exact multiplication (see rowMax).
+const MaxScore = math.MaxFloat32 / maxScoreScale
+
+// maxScoreScale times a score beyond MaxScore overflows to an infinity.
+const maxScoreScale = 1 << 28
+
+// beyondMaxScore reports whether v is NaN, infinite or beyond ±MaxScore.
+func beyondMaxScore(v float32) bool { return !(v <= MaxScore && v >= -MaxScore) }
+
 // ErrNotFinite matches the error of decoding scores of which one is NaN or
 // infinite (a model whose training diverged gives them).
 var ErrNotFinite = errors.New("a score is not finite")
@@ -115,8 +130,11 @@ func nonFiniteRun(name string, s *Scores, t []float32, x int) error {
 
 func nonFinite(name string, row []float32, x, y int) error {
 	for a, v := range row {
-		if v-v != 0 {
+		switch {
+		case v-v != 0:
 			return notFiniteError{fmt.Sprintf("%s[%d][%d][%d] is %v", name, x, y, a, v)}
+		case beyondMaxScore(v):
+			return notFiniteError{fmt.Sprintf("%s[%d][%d][%d] is %v, beyond ±%.3g (sums of such scores overflow)", name, x, y, a, v, float64(MaxScore))}
 		}
 	}
 	return notFiniteError{fmt.Sprintf("%s[%d][%d] holds a non-finite score", name, x, y)}
