@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/decode"
@@ -49,6 +50,10 @@ type AnnotateState struct {
 	LabelSeq             int
 	// Help shows the shortcut sheet.
 	Help bool
+	// LetterKeysOff turns the single-character shortcuts (letters and "?")
+	// off, for users whose screen reader or speech input types them
+	// (WCAG 2.1.4); the arrows, Enter, Esc and Ctrl keys stay.
+	LetterKeysOff bool
 	// Busy is set while a re-parse runs (edits wait for it).
 	Busy bool
 	// Msg says what the last action did, Err why it failed.
@@ -301,7 +306,7 @@ func (a *App) annRefresh() {
 	v := &TreeView{ID: "ann", Title: sent.ID(), Tree: t, grid: g, selected: -1,
 		Width:  g.Width*treedraw.UnitEm*fontSize + fontSize,
 		Height: g.Height*treedraw.LineHeight*fontSize + fontSize}
-	v.SVG = treedraw.SVG(g, treedraw.SVGOptions{FontSize: fontSize, Classes: nodeCls, TokenClasses: tokCls, ID: "tree-ann"})
+	v.SVG = treedraw.SVG(g, treedraw.SVGOptions{FontSize: fontSize, Classes: nodeCls, TokenClasses: tokCls, ID: "tree-ann", Title: "sentence " + sent.ID()})
 	v.Key = svgKey(v.ID, v.SVG)
 	s.View = v
 }
@@ -793,6 +798,9 @@ func (a *App) annDown() {
 // name. It reports whether the key was used.
 func (a *App) AnnKey(key string, shift, ctrl bool) bool {
 	s := &a.Annotate
+	if s.LetterKeysOff && !ctrl && utf8.RuneCountInString(key) == 1 {
+		return false
+	}
 	if ctrl {
 		switch strings.ToLower(key) {
 		case "z":
@@ -883,6 +891,9 @@ func AnnHandlesKey(key string, ctrl bool) bool {
 	}
 	return false
 }
+
+// AnnSetLetterKeys turns the single-character shortcuts on or off.
+func (a *App) AnnSetLetterKeys(on bool) { a.Annotate.LetterKeysOff = !on }
 
 // Shortcuts lists the annotation tab's keys and what they do, for the
 // shortcut sheet.

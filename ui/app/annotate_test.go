@@ -275,6 +275,14 @@ func TestAnnotateKeyboard(t *testing.T) {
 		if !a.Annotate.Help {
 			t.Error("? did not open the shortcut sheet")
 		}
+		// With the single-key shortcuts off (a screen reader or speech
+		// input types letters), letters and ? do nothing; the other keys
+		// still work.
+		a.AnnSetLetterKeys(false)
+		if a.AnnKey("?", false, false) || a.AnnKey("n", false, false) || !a.Annotate.Help {
+			t.Error("a single-key shortcut worked while they were off")
+		}
+		a.AnnSetLetterKeys(true)
 		a.AnnKey("Delete", false, false) // the pp
 	})
 	idle(t, a, env)

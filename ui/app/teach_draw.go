@@ -33,7 +33,7 @@ func instanceSVG(words []string, cons, left, right teach.Item, antecedents bool)
 	}
 	width := x[len(words)] + instMargin
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="rule-diagram instance" viewBox="0 0 %.0f %d" width="%.0f" height="%d" role="img">`,
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="rule-diagram instance" viewBox="0 0 %.0f %d" width="%.0f" height="%d" aria-hidden="true">`,
 		width, instHeight, width, instHeight)
 	item := func(it teach.Item, y int, cls string) {
 		blocks := it.Blocks()

@@ -117,7 +117,7 @@ func (v *TreeView) draw() {
 	if v.selected >= 0 {
 		cls[v.selected] = strings.TrimSpace(cls[v.selected] + " sel")
 	}
-	v.SVG = treedraw.SVG(v.grid, treedraw.SVGOptions{FontSize: fontSize, Classes: cls, ID: "tree-" + v.ID})
+	v.SVG = treedraw.SVG(v.grid, treedraw.SVGOptions{FontSize: fontSize, Classes: cls, ID: "tree-" + v.ID, Title: v.Title})
 	v.Key = svgKey(v.ID, v.SVG)
 }
 

@@ -2,6 +2,7 @@ package components
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/discspan/discspan/annotate"
@@ -81,6 +82,12 @@ func (c *AnnotateCorpus) lastPage() bool {
 	a := &c.App.Annotate
 	return a.ListFrom+app.ListRows >= len(a.Corpus.Sentences)
 }
+
+// rowLabel names a row's button for screen readers.
+func (c *AnnotateCorpus) rowLabel(i int) string { return "open sentence " + strconv.Itoa(i+1) }
+
+// rowCurrent marks the row of the sentence shown.
+func (c *AnnotateCorpus) rowCurrent(i int) string { return currentIf(i == c.App.Annotate.Index) }
 
 func (c *AnnotateCorpus) rowClass(i int) string {
 	if i == c.App.Annotate.Index {

@@ -59,7 +59,7 @@ func (c *AnnotateCorpus) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
 			if c.App.Annotate.Import != nil && !c.App.Annotate.Import.Done {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "aria-label", Val: "import"}, vugu.VGAttribute{Namespace: "", Key: "max", Val: "100"}}}
 				vgparent.AppendChild(vgn)
 				vgn.AddAttrInterface("value", c.App.Annotate.Import.Percent())
 			}
@@ -69,14 +69,14 @@ func (c *AnnotateCorpus) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		if c.App.Annotate.PendingImport != nil {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "controls ann-confirm"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-import-confirm"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alertdialog"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "controls ann-confirm"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-import-confirm"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alertdialog"}, vugu.VGAttribute{Namespace: "", Key: "aria-labelledby", Val: "ann-import-question"}}}
 			vgparent.AppendChild(vgn)
 			{
 				vgparent := vgn
 				_ = vgparent
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-import-question"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.App.AnnImportQuestion())
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
@@ -290,7 +290,7 @@ func (c *AnnotateCorpus) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-query"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "words, or label:NP"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-query"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "search the corpus"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "words, or label:NP"}}}
 					vgparent.AppendChild(vgn)
 					{
 						b, err := vjson.Marshal(c.App.Annotate.Query)
@@ -623,7 +623,15 @@ func (c *AnnotateCorpus) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgparent.AppendChild(vgn)
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute(nil)}
 									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(r.Index + 1)
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "rowpick"}}}
+										vgparent.AppendChild(vgn)
+										vgn.AddAttrInterface("aria-current", c.rowCurrent(r.Index))
+										vgn.AddAttrInterface("aria-label", c.rowLabel(r.Index))
+										vgn.SetInnerHTML(r.Index + 1)
+									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "td", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "status"}}}
 									vgparent.AppendChild(vgn)
 									vgn.SetInnerHTML(r.Sentence.Status().String())

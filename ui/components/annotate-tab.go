@@ -26,6 +26,84 @@ type AnnotateTab struct {
 	keys js.Func
 	// focused is the label field opening last focused.
 	focused int
+	// consOpen is set while the list of constituents is shown.
+	consOpen bool
+}
+
+// statusPressed says whether a status button is the sentence's status.
+func (c *AnnotateTab) statusPressed(st string) string {
+	s := c.App.AnnSentence()
+	return pressedIf(s != nil && s.Status().String() == st)
+}
+
+// helpExpanded says whether the shortcut sheet is shown.
+func (c *AnnotateTab) helpExpanded() string { return strconv.FormatBool(c.App.Annotate.Help) }
+
+// selectionText says in words what is selected, for screen readers: the
+// drawing shows it only by colour.
+func (c *AnnotateTab) selectionText() string {
+	s := c.App.AnnSentence()
+	if s == nil {
+		return ""
+	}
+	t := s.Tree()
+	words := t.Words()
+	var parts []string
+	if ws := c.App.Annotate.Sel.Words(); len(ws) > 0 {
+		var sel []string
+		for _, w := range ws {
+			if w >= 0 && w < len(words) {
+				sel = append(sel, words[w])
+			}
+		}
+		parts = append(parts, "selected words: "+strings.Join(sel, " "))
+	}
+	if n := c.App.Annotate.Node; n >= 0 && n < len(t.Nodes) {
+		parts = append(parts, "selected constituent: "+t.Nodes[n].Label)
+	}
+	if cur := c.App.Annotate.Sel.Cursor(); cur >= 0 && cur < len(words) {
+		parts = append(parts, "cursor on word "+strconv.Itoa(cur+1)+", "+words[cur])
+	}
+	return strings.Join(parts, "; ")
+}
+
+// annCons is a constituent of the sentence annotated, for the list that
+// gives the drawing as text.
+type annCons struct {
+	index    int
+	text     string
+	selected bool
+}
+
+// consSummary counts the constituents listed.
+func (c *AnnotateTab) consSummary() string {
+	s := c.App.AnnSentence()
+	if s == nil {
+		return ""
+	}
+	return "the tree as text: " + app.Count(len(s.Tree().Nodes), "constituent")
+}
+
+// consList lists the sentence's constituents (label, blocks and words),
+// each a button that selects it as a click on its label does; empty while
+// the list is closed.
+func (c *AnnotateTab) consList() []annCons {
+	s := c.App.AnnSentence()
+	if s == nil || !c.consOpen {
+		return nil
+	}
+	t := s.Tree()
+	words := t.Words()
+	var out []annCons
+	for i, y := range t.Yields() {
+		var covered []string
+		for _, p := range y {
+			covered = append(covered, words[p])
+		}
+		text := tree.Labelled{Label: t.Nodes[i].Label, Blocks: tree.Blocks(y)}.String() + ": " + strings.Join(covered, " ")
+		out = append(out, annCons{index: i, text: text, selected: i == c.App.Annotate.Node})
+	}
+	return out
 }
 
 func (c *AnnotateTab) seq() string   { return strconv.Itoa(c.App.Annotate.Seq) }

@@ -88,7 +88,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			_ = vgparent
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "textarea", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-add-text"}, vugu.VGAttribute{Namespace: "", Key: "rows", Val: "2"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "Type or paste sentences to add to the corpus (one or more a line)"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "textarea", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-add-text"}, vugu.VGAttribute{Namespace: "", Key: "rows", Val: "2"}, vugu.VGAttribute{Namespace: "", Key: "spellcheck", Val: "false"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "sentences to add to the corpus"}, vugu.VGAttribute{Namespace: "", Key: "placeholder", Val: "Type or paste sentences to add to the corpus (one or more a line)"}}}
 			vgparent.AppendChild(vgn)
 			{
 				b, err := vjson.Marshal(c.App.Annotate.AddText)
@@ -308,7 +308,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					_ = vgparent
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-prev"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "previous sentence (p)"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-prev"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "previous sentence (p)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "previous sentence"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "click",
@@ -328,7 +328,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn.SetInnerHTML(c.position())
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-next"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "next sentence (n)"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-next"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "next sentence (n)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "next sentence"}}}
 					vgparent.AppendChild(vgn)
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "click",
@@ -357,6 +357,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							_ = st
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
+							vgn.AddAttrInterface("aria-pressed", c.statusPressed(st))
 							vgn.AddAttrInterface("class", c.statusClass(st))
 							vgn.AddAttrInterface("id", "ann-status-"+st)
 							vgn.SetInnerHTML(st)
@@ -403,8 +404,9 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-help-button"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "shortcuts (?)"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-help-button"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "shortcuts (?)"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "keyboard shortcuts"}}}
 					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("aria-expanded", c.helpExpanded())
 					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 						EventType: "click",
 						Func:      func(event vugu.DOMEvent) { c.App.AnnKey("?", false, false) },
@@ -595,7 +597,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(vugu.HTML(""))
 					if c.App.Annotate.Msg != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-msg"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "ann-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-msg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.App.Annotate.Msg)
 					}
@@ -611,7 +613,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(vugu.HTML(""))
 					if c.App.Annotate.Err != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-err"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-err"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.App.Annotate.Err)
 					}
@@ -681,6 +683,30 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgn.SetInnerHTML(vugu.HTML("Shortcuts"))
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " (keys work anywhere outside text fields)\n      "}
 							vgparent.AppendChild(vgn)
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "label", Attr: []vugu.VGAttribute(nil)}
+							vgparent.AppendChild(vgn)
+							{
+								vgparent := vgn
+								_ = vgparent
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "ann-letter-keys"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "checkbox"}}}
+								vgparent.AppendChild(vgn)
+								{
+									b, err := vjson.Marshal(!c.App.Annotate.LetterKeysOff)
+									if err != nil {
+										panic(err)
+									}
+									vgn.Prop = append(vgn.Prop, vugu.VGProperty{Key: "checked", JSONVal: vjson.RawMessage(b)})
+								}
+								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+									EventType: "change",
+									Func:      func(event vugu.DOMEvent) { c.App.AnnSetLetterKeys(event.PropBool("target", "checked")) },
+									// TODO: implement capture, etc. mostly need to decide syntax
+								})
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " single-key shortcuts (letters and ?; turn them off where a screen reader or speech input types them)"}
+								vgparent.AppendChild(vgn)
+							}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+							vgparent.AppendChild(vgn)
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "table", Attr: []vugu.VGAttribute(nil)}
 							vgparent.AppendChild(vgn)
 							{
@@ -749,7 +775,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								_ = vgparent
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "zoom out"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "zoom out"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "zoom out"}}}
 								vgparent.AppendChild(vgn)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 									EventType: "click",
@@ -764,7 +790,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "natural size"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "natural size"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "natural size"}}}
 								vgparent.AppendChild(vgn)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 									EventType: "click",
@@ -779,7 +805,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								}
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 								vgparent.AppendChild(vgn)
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "zoom in"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "title", Val: "zoom in"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "zoom in"}}}
 								vgparent.AppendChild(vgn)
 								vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 									EventType: "click",
@@ -821,7 +847,7 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn.SetInnerHTML(vugu.HTML("\x3Cspan class=\"l-sel\"\x3Eselected words\x3C/span\x3E \x3Cspan class=\"l-fixed\"\x3Efixed constituents (kept by re-parses)\x3C/span\x3E \x3Cspan class=\"l-problem\"\x3Eproblems\x3C/span\x3E \x3Cspan class=\"l-node\"\x3Eselected node\x3C/span\x3E"))
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "scroll"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "group"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "the tree being annotated (its constituents are listed as text below it)"}}}
 						vgparent.AppendChild(vgn)
 						{
 							vgparent := vgn
@@ -840,6 +866,68 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							})
 							vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 							vgparent.AppendChild(vgn)
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+						vgparent.AppendChild(vgn)
+					}
+				}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr-only"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-selection"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
+				vgparent.AppendChild(vgn)
+				vgn.SetInnerHTML(c.selectionText())
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
+				vgparent.AppendChild(vgn)
+				if c.App.Annotate.View != nil {
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "constituents ann-cons"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "ann-cons"}}}
+					vgparent.AppendChild(vgn)
+					vgn.AddAttrInterface("open", c.consOpen)
+					vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+						EventType: "toggle",
+						Func:      func(event vugu.DOMEvent) { c.consOpen = event.PropBool("target", "open") },
+						// TODO: implement capture, etc. mostly need to decide syntax
+					})
+					{
+						vgparent := vgn
+						_ = vgparent
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "summary", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						vgn.SetInnerHTML(c.consSummary())
+						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+							EventType: "click",
+							Func:      func(event vugu.DOMEvent) { c.consOpen = toggled(event, c.consOpen) },
+							// TODO: implement capture, etc. mostly need to decide syntax
+						})
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "ul", Attr: []vugu.VGAttribute(nil)}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							for vgiterkeyt, n := range c.consList() {
+								var vgiterkey interface{} = vgiterkeyt
+								_ = vgiterkey
+								n := n
+								_ = n
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute(nil)}
+								vgparent.AppendChild(vgn)
+								{
+									vgparent := vgn
+									_ = vgparent
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}}}
+									vgparent.AppendChild(vgn)
+									vgn.AddAttrInterface("aria-pressed", pressedIf(n.selected))
+									vgn.SetInnerHTML(n.text)
+									vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+										EventType: "click",
+										Func:      func(event vugu.DOMEvent) { c.App.AnnClickNode(n.index) },
+										// TODO: implement capture, etc. mostly need to decide syntax
+									})
+								}
+							}
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)

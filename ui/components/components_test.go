@@ -83,8 +83,15 @@ func TestRootParsed(t *testing.T) {
 			t.Errorf("%s: %d rows for %d nodes", v.ID, got, len(v.Nodes))
 		}
 		for _, n := range v.Nodes {
-			contains(t, table, fmt.Sprintf(`data-view="%s" data-node="%d" data-label="%s" data-cons="%s"><td>%s</td>`, v.ID, n.Index, n.Label, n.Cons, n.Label))
+			contains(t, table, fmt.Sprintf(`data-view="%s" data-node="%d" data-label="%s" data-cons="%s"><td><button type="button" class="pick" aria-pressed="false">%s</button>`, v.ID, n.Index, n.Label, n.Cons, n.Label))
 		}
+	}
+	// A comparison's marks, colours in the drawing, are said in words.
+	if v := a.Parse.Main; len(v.Nodes) > 1 {
+		saved := [2]string{v.Nodes[0].Class, v.Nodes[1].Class}
+		v.Nodes[0].Class, v.Nodes[1].Class = "miss", "extra"
+		contains(t, (&Constituents{App: a, View: v, Open: true}).rowsHTML(), "(missed by the parse)", "(not in the other tree)")
+		v.Nodes[0].Class, v.Nodes[1].Class = saved[0], saved[1]
 	}
 	// Words are escaped.
 	v := a.Parse.Main
@@ -126,7 +133,7 @@ func TestLoaderStates(t *testing.T) {
 	contains(t, render(t, &Root{App: a}), `id="no-model"`, "weights/default.safetensors is missing")
 
 	a.Model.Phase, a.Model.Done, a.Model.Total, a.Model.Current.Name = app.PhaseDownloading, 2e6, 8e6, "default"
-	contains(t, render(t, &Loader{App: a}), "downloading the weights of default: 2.0 MB of 8.0 MB", `<progress max="100" value="25">`)
+	contains(t, render(t, &Loader{App: a}), "downloading the weights of default: 2.0 MB of 8.0 MB", `<progress max="100" aria-label="model download" value="25">`)
 }
 
 func TestJobBar(t *testing.T) {

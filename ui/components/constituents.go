@@ -87,7 +87,12 @@ func (c *Constituents) rowsHTML() string {
 	for _, n := range c.rows() {
 		fmt.Fprintf(&b, `<tr class="%s" data-view="%s" data-node="%d" data-label="%s" data-cons="%s">`,
 			html.EscapeString(c.rowClass(n)), view, n.Index, html.EscapeString(n.Label), html.EscapeString(n.Cons))
-		for _, cell := range []string{n.Label, c.blocks(n), n.Words, c.score(n), c.rule(n)} {
+		// The label is a button, so that a keyboard selects the node as a
+		// click does (the click reaches the table); a comparison's mark,
+		// a colour in the drawing, is said in words.
+		fmt.Fprintf(&b, `<td><button type="button" class="pick" aria-pressed="%t">%s</button>%s</td>`,
+			strings.Contains(c.rowClass(n), " sel"), html.EscapeString(n.Label), compareMark(n.Class))
+		for _, cell := range []string{c.blocks(n), n.Words, c.score(n), c.rule(n)} {
 			b.WriteString("<td>")
 			b.WriteString(html.EscapeString(cell))
 			b.WriteString("</td>")
@@ -95,6 +100,17 @@ func (c *Constituents) rowsHTML() string {
 		b.WriteString("</tr>")
 	}
 	return b.String()
+}
+
+// compareMark says in words what a comparison class shows in colour.
+func compareMark(class string) string {
+	switch class {
+	case "miss":
+		return ` <small class="mark">(missed by the parse)</small>`
+	case "extra":
+		return ` <small class="mark">(not in the other tree)</small>`
+	}
+	return ""
 }
 
 // row returns the node of the row under the event; ok is false elsewhere

@@ -49,3 +49,15 @@ func setHTML(el js.Value, html string) {
 	el.Set("innerHTML", html)
 	el.Set("discspanHTML", key)
 }
+
+// currentIf is an aria-current value: "page" for the current one of a set
+// (a tab, a section, a row), "false" for the others.
+func currentIf(on bool) string {
+	if on {
+		return "page"
+	}
+	return "false"
+}
+
+// pressedIf is an aria-pressed value.
+func pressedIf(on bool) string { return strconv.FormatBool(on) }

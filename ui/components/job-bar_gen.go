@@ -39,7 +39,7 @@ func (c *JobBar) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 				vgparent.AppendChild(vgn)
 				if c.App.Job.Total > 0 {
-					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}}}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "progress of the job"}}}
 					vgparent.AppendChild(vgn)
 					vgn.AddAttrInterface("value", c.percent())
 				}

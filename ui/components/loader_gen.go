@@ -26,7 +26,7 @@ func (c *Loader) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn.SetInnerHTML(vugu.HTML(""))
 		if !c.App.Model.Ready() {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "status"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "section", Attr: []vugu.VGAttribute(nil)}
 			vgparent.AppendChild(vgn)
 			vgn.AddAttrInterface("class", c.class())
 			{
@@ -42,7 +42,7 @@ func (c *Loader) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgparent
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "load-error"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "load-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.App.Model.Err)
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
@@ -122,7 +122,7 @@ func (c *Loader) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 						vgparent.AppendChild(vgn)
 						if c.App.Model.Phase == "downloading" {
-							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}}}
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "progress", Attr: []vugu.VGAttribute{{Namespace: "", Key: "max", Val: "100"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "model download"}}}
 							vgparent.AppendChild(vgn)
 							vgn.AddAttrInterface("value", c.progress())
 						}

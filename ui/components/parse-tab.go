@@ -99,3 +99,18 @@ func (c *ParseTab) unknownWarning() []string {
 	}
 	return nil
 }
+
+// lang is the language code of the model's language, for the text field
+// and the tokens (screen readers pronounce Dutch as Dutch); "" when the
+// model card names none the page knows.
+func (c *ParseTab) lang() string {
+	switch strings.ToLower(c.App.Model.Language) {
+	case "dutch", "nederlands":
+		return "nl"
+	case "english":
+		return "en"
+	case "german", "deutsch":
+		return "de"
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package components
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/discspan/discspan/ui/app"
@@ -49,6 +50,32 @@ func (c *Root) tabClass(tab string) string {
 		return "tab on"
 	}
 	return "tab"
+}
+
+// tabCurrent marks the tab shown for screen readers.
+func (c *Root) tabCurrent(tab string) string { return currentIf(c.App.Tab == tab) }
+
+// announce is the text of the page's live region, which screen readers
+// read when it changes: the model loading, then ready, and each parse of
+// the Sentence tab with its result. (Notices and errors have their own.)
+func (c *Root) announce() string {
+	m := &c.App.Model
+	switch {
+	case m.Phase == app.PhaseFailed || m.Phase == app.PhaseNoModel:
+		return ""
+	case !m.Ready():
+		return "Loading the model."
+	}
+	if p := &c.App.Parse; c.App.Tab == "parse" && p.Main != nil {
+		disc := 0
+		for _, n := range p.Main.Nodes {
+			if n.Disc {
+				disc++
+			}
+		}
+		return fmt.Sprintf("Parse %d, %s: %s, %d discontinuous.", p.Seq, p.Main.Title, app.Count(len(p.Main.Nodes), "constituent"), disc)
+	}
+	return "Model " + m.Current.Name + " ready."
 }
 
 // readyMS is the time from the page's start to the model being ready, in

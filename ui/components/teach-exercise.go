@@ -58,6 +58,20 @@ func (c *TeachExercise) cons() string {
 // would write a bool attribute's name or leave it out.
 func (c *TeachExercise) flag(b bool) string { return strconv.FormatBool(b) }
 
+// entryCurrent marks the chosen exercise for screen readers.
+func (c *TeachExercise) entryCurrent(e app.ExerciseEntry) string { return currentIf(e.Chosen) }
+
+// nodeMark says a constituent's verdict in words (shown by colour).
+func (c *TeachExercise) nodeMark(n app.ExerciseNode) string {
+	switch n.Class {
+	case "match":
+		return " (right)"
+	case "wrong":
+		return " (wrong)"
+	}
+	return ""
+}
+
 // entryClass marks the chosen exercise.
 func (c *TeachExercise) entryClass(e app.ExerciseEntry) string {
 	if e.Chosen {

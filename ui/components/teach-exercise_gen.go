@@ -45,7 +45,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(vugu.HTML(""))
 			if c.App.Teach.Exercise.LinkErr != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notice error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-link-error"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notice error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-link-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.App.Teach.Exercise.LinkErr)
 			}
@@ -71,6 +71,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = e
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-current", c.entryCurrent(e))
 				vgn.AddAttrInterface("class", c.entryClass(e))
 				vgn.AddAttrInterface("id", "exercise-"+e.ID)
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
@@ -170,7 +171,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "selection hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-selection"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "selection hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-selection"}, vugu.VGAttribute{Namespace: "", Key: "aria-live", Val: "polite"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.selection())
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
@@ -338,7 +339,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(vugu.HTML(""))
 					if c.App.Teach.Exercise.Msg != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-msg"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.App.Teach.Exercise.Msg)
 					}
@@ -354,7 +355,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(vugu.HTML(""))
 					if c.App.Teach.Exercise.Err != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-error"}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 						vgparent.AppendChild(vgn)
 						vgn.SetInnerHTML(c.App.Teach.Exercise.Err)
 					}
@@ -496,14 +497,24 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									_ = vgparent
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n            "}
 									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "b", Attr: []vugu.VGAttribute(nil)}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute{{Namespace: "", Key: "type", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "class", Val: "exnode-pick"}}}
 									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(n.Label)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
-									vgparent.AppendChild(vgn)
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
-									vgparent.AppendChild(vgn)
-									vgn.SetInnerHTML(n.Words)
+									vgn.AddAttrInterface("aria-pressed", pressedIf(n.Selected))
+									{
+										vgparent := vgn
+										_ = vgparent
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "b", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(n.Label)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: " "}
+										vgparent.AppendChild(vgn)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(n.Words)
+										vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "sr-only"}}}
+										vgparent.AppendChild(vgn)
+										vgn.SetInnerHTML(c.nodeMark(n))
+									}
 									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n          "}
 									vgparent.AppendChild(vgn)
 								}
@@ -568,7 +579,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)
 					if c.url != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "exercise-url"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "readonly", Val: ""}}}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "exercise-url"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "link to this attempt"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "text"}, vugu.VGAttribute{Namespace: "", Key: "readonly", Val: ""}}}
 						vgparent.AppendChild(vgn)
 						{
 							b, err := vjson.Marshal(c.url)
@@ -610,7 +621,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 							vgparent.AppendChild(vgn)
 							vgn.SetInnerHTML(vugu.HTML(""))
 							if c.App.Teach.Exercise.Verdict.Solved {
-								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "solved"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-solved"}}}
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "solved"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-solved"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 								vgparent.AppendChild(vgn)
 								{
 									vgparent := vgn

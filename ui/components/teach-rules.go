@@ -6,6 +6,7 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/ui/app"
+	"github.com/vugu/vugu"
 )
 
 // TeachRules lists the twelve deduction rules, each with its diagram, form,
@@ -21,6 +22,19 @@ func (c *TeachRules) cards() []app.TeachRuleCard { return c.App.TeachRuleCards()
 
 // cardID is the element id of a rule's card.
 func (c *TeachRules) cardID(r app.TeachRuleCard) string { return "rule-" + strconv.Itoa(r.ID) }
+
+// cardPressed says whether a rule's card is the chosen one.
+func (c *TeachRules) cardPressed(r app.TeachRuleCard) string { return pressedIf(r.Chosen) }
+
+// cardKey chooses a rule's card with Enter or Space, as a click does (the
+// card is a button for the keyboard).
+func (c *TeachRules) cardKey(event vugu.DOMEvent, id int) {
+	switch event.PropString("key") {
+	case "Enter", " ":
+		event.PreventDefault()
+		c.App.TeachChooseRule(id)
+	}
+}
 
 // cardClass marks the chosen rule's card.
 func (c *TeachRules) cardClass(r app.TeachRuleCard) string {

@@ -46,14 +46,20 @@ func (c *TeachRules) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = vgiterkey
 				r := r
 				_ = r
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute(nil)}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "button"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-pressed", c.cardPressed(r))
 				vgn.AddAttrInterface("class", c.cardClass(r))
 				vgn.AddAttrInterface("data-rule", r.ID)
 				vgn.AddAttrInterface("id", c.cardID(r))
 				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 					EventType: "click",
 					Func:      func(event vugu.DOMEvent) { c.App.TeachChooseRule(r.ID) },
+					// TODO: implement capture, etc. mostly need to decide syntax
+				})
+				vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
+					EventType: "keydown",
+					Func:      func(event vugu.DOMEvent) { c.cardKey(event, r.ID) },
 					// TODO: implement capture, etc. mostly need to decide syntax
 				})
 				{

@@ -242,8 +242,9 @@ func (c *TeachStepper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			}
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "step-slider"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "input", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "step-slider"}, vugu.VGAttribute{Namespace: "", Key: "type", Val: "range"}, vugu.VGAttribute{Namespace: "", Key: "min", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "step"}}}
 			vgparent.AppendChild(vgn)
+			vgn.AddAttrInterface("aria-valuetext", c.s().Status())
 			vgn.AddAttrInterface("max", c.maxPos())
 			{
 				b, err := vjson.Marshal(c.pos())
@@ -259,7 +260,7 @@ func (c *TeachStepper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			})
 			vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 			vgparent.AppendChild(vgn)
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "step-speed"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "select", Attr: []vugu.VGAttribute{{Namespace: "", Key: "id", Val: "step-speed"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "speed"}}}
 			vgparent.AppendChild(vgn)
 			vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 				EventType: "change",
@@ -304,7 +305,7 @@ func (c *TeachStepper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(vugu.HTML(""))
 			if c.s().Err != "" {
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "stepper-error"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "stepper-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.s().Err)
 			}

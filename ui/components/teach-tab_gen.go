@@ -25,7 +25,7 @@ func (c *TeachTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		if c.App.Teach.LinkErr != "" {
-			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notice error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teach-link-error"}}}
+			vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "notice error"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teach-link-error"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "alert"}}}
 			vgparent.AppendChild(vgn)
 			vgn.SetInnerHTML(c.App.Teach.LinkErr)
 		}
@@ -36,7 +36,7 @@ func (c *TeachTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgn.SetInnerHTML(vugu.HTML("How the chart decoders build discontinuous trees: the deduction rules, a decoder replayed item by item,\n    what each variant can and cannot build, classic examples and exercises. Everything here runs in this tab."))
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
-		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "teach-nav"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teach-nav"}}}
+		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "nav", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "teach-nav"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "teach-nav"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "teaching sections"}}}
 		vgparent.AppendChild(vgn)
 		vgn.AddAttrInterface("data-section", c.App.TeachShown())
 		{
@@ -51,6 +51,7 @@ func (c *TeachTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = s
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-current", currentIf(s.On))
 				vgn.AddAttrInterface("class", c.navClass(s.On))
 				vgn.AddAttrInterface("id", "teach-nav-"+s.ID)
 				vgn.SetInnerHTML(s.Name)

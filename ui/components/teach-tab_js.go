@@ -22,6 +22,9 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 			return nil
 		}
 		ev := args[0]
+		if ev.Get("defaultPrevented").Bool() {
+			return nil // an element's own keys took it (a rule card's Enter)
+		}
 		ctrl := ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool()
 		if ev.Get("altKey").Bool() {
 			return nil

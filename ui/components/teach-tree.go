@@ -14,6 +14,14 @@ type TeachTree struct {
 	Caption string
 }
 
+// label names the drawing for screen readers.
+func (c *TeachTree) label() string {
+	if c.Caption != "" {
+		return c.Caption + ": the drawing"
+	}
+	return c.View.Title + ": the drawing"
+}
+
 // size is the drawing's CSS size.
 func (c *TeachTree) size() string {
 	return fmt.Sprintf("width:%.0fpx;height:%.0fpx", c.View.Width, c.View.Height)

@@ -55,8 +55,8 @@ const DefaultCSS = `.treedraw{background:#fff}
 .treedraw line.match{stroke:#1b7f3b}
 .treedraw text.miss{fill:#c62828}
 .treedraw line.miss{stroke:#c62828}
-.treedraw text.extra{fill:#c05a00}
-.treedraw line.extra{stroke:#c05a00}
+.treedraw text.extra{fill:#a84f00}
+.treedraw line.extra{stroke:#a84f00}
 .treedraw text[data-node]:hover,.treedraw text[data-word]:hover{fill:#d81b60;cursor:pointer}
 `
 
