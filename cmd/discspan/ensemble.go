@@ -126,6 +126,8 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 	meta.Extra = map[string]string{"ensemble_of": strings.Join(names, "; ")}
 	if *trainingData != "" {
 		meta.TrainingData = *trainingData
+	} else if err := describeMembers(&meta, rest); err != nil {
+		return err
 	}
 	if *language != "" {
 		meta.Extra[weights.LanguageKey] = *language
@@ -322,4 +324,31 @@ func calibrateEnsemble(w, stderr io.Writer, devPath string, gold []*tree.Tree, e
 		cal[variant.String()] = o
 	}
 	return cal, nil
+}
+
+// describeMembers gives the model card of an ensemble of the files at
+// paths the training data of all of them ("a.dbr + b.dbr" where they
+// differ; the first file's was taken before) and an epoch count only when
+// they agree (0, unknown, otherwise).
+func describeMembers(meta *weights.Meta, paths []string) error {
+	var data []string
+	epochs := -1
+	for _, p := range paths {
+		f, err := weights.ReadMeta(p)
+		if err != nil {
+			return err
+		}
+		if d := f.Meta.TrainingData; d != "" && !slices.Contains(data, d) {
+			data = append(data, d)
+		}
+		switch {
+		case epochs == -1:
+			epochs = f.Meta.Epochs
+		case epochs != f.Meta.Epochs:
+			epochs = 0
+		}
+	}
+	meta.TrainingData = strings.Join(data, " + ")
+	meta.Epochs = max(epochs, 0)
+	return nil
 }

@@ -28,10 +28,15 @@ func TestEnsembleCommand(t *testing.T) {
 	os.WriteFile(small, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
 	cfg := filepath.Join(dir, "cfg.json")
 	os.WriteFile(cfg, []byte(`{"word_dim": 8, "char_dim": 4, "char_hidden": 6, "lstm1_hidden": 10, "lstm2_hidden": 12, "label_mlp": 7, "span_mlp": 5}`), 0o644)
+	// The second model is trained on a copy under another name: the
+	// ensemble's card names both.
+	small2 := filepath.Join(dir, "small2.discbracket")
+	os.WriteFile(small2, []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:15], "")), 0o644)
 	var models []string
 	for _, seed := range []string{"1", "2"} {
 		out := filepath.Join(dir, "m"+seed+".safetensors")
-		if _, stderr, status := runCmd("train", "--train", small, "--dev", small, "--out", out, "--epochs", "2", "--config", cfg, "--workers", "1", "--seed", seed); status != 0 {
+		train := map[string]string{"1": small, "2": small2}[seed]
+		if _, stderr, status := runCmd("train", "--train", train, "--dev", small, "--out", out, "--epochs", "2", "--config", cfg, "--workers", "1", "--seed", seed); status != 0 {
 			t.Fatalf("train: %s", stderr)
 		}
 		models = append(models, out)
@@ -58,6 +63,9 @@ func TestEnsembleCommand(t *testing.T) {
 	}
 	if f.Ensemble != 2 || !strings.Contains(f.Meta.Extra["ensemble_of"], "m2.safetensors") || !strings.HasPrefix(f.Meta.CreatedBy, "discspan ensemble") {
 		t.Errorf("file: %d models, ensemble_of %q, created_by %q", f.Ensemble, f.Meta.Extra["ensemble_of"], f.Meta.CreatedBy)
+	}
+	if want := "small.discbracket + small2.discbracket"; f.Meta.TrainingData != want {
+		t.Errorf("training data %q, want %q (each member's)", f.Meta.TrainingData, want)
 	}
 	parse := func(w string) string {
 		t.Helper()
