@@ -35,7 +35,7 @@ func runDecode(args []string, stdout, stderr io.Writer) error {
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	scores := fs.String("scores", "", "score file (JSON with words, labels, cont, disc, gap)")
 	constraints := fs.String("constraints", "", `constraint file: {"require":[{"label":"NP","blocks":[[0,2]]}],"forbid":[{"blocks":[[1,3],[5,6]]}]}`)
-	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "chart memory budget in MiB")
+	maxMB := fs.Int64("max-mb", decode.DefaultMaxBytes>>20, "memory budget in MiB: of the chart, and of reading the score file (about 16 times its size)")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -53,7 +53,7 @@ func runDecode(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	file, s, err := readScores(*scores)
+	file, s, err := readScores(*scores, *maxMB<<20)
 	if err != nil {
 		return err
 	}
@@ -89,14 +89,26 @@ func runDecode(args []string, stdout, stderr io.Writer) error {
 }
 
 // readScores reads a score file.
-func readScores(name string) (*decode.ScoreFile, *decode.Scores, error) {
+func readScores(name string, budget int64) (*decode.ScoreFile, *decode.Scores, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
+	// Reading takes about scoreFileExpansion times the file's size (its
+	// text, the lists of numbers, then the scores): a file too large for
+	// the budget is refused before it is read.
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > budget/scoreFileExpansion {
+		return nil, nil, fmt.Errorf("%w: %s: %d MiB of scores take about %d MiB to read, over the budget of %d MiB (--max-mb)",
+			decode.ErrTooLong, name, st.Size()>>20, st.Size()*scoreFileExpansion>>20, budget>>20)
+	}
 	return decode.ReadScoreFile(f, name)
 }
+
+// scoreFileExpansion bounds the memory reading a score file takes, as a
+// multiple of its size: measured, 16 (a 27 MB file of 1,500 words and one
+// label peaked at 430 MB).
+const scoreFileExpansion = 16
 
 // readConstraints reads a constraint file whose labels are names from the
 // score file's labels.
