@@ -861,9 +861,12 @@ func (a *App) AnnKey(key string, shift, ctrl bool) bool {
 	case "p", "PageUp":
 		a.AnnGo(s.Index - 1)
 	case "Escape":
-		if s.Help {
+		switch {
+		case s.PendingImport != nil:
+			a.AnnCancelImport() // the import question: keep the open corpus
+		case s.Help:
 			s.Help = false
-		} else {
+		default:
 			a.AnnCancel()
 		}
 	default:

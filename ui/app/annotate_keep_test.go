@@ -45,7 +45,7 @@ func TestAnnotateImportAsksBeforeReplacing(t *testing.T) {
 		if got := corpusWords(a); !slices.Equal(got, first) || a.Annotate.Index != 3 {
 			t.Errorf("the open corpus changed before the answer: at %d", a.Annotate.Index)
 		}
-		a.AnnCancelImport()
+		a.AnnKey("Escape", false, false) // answers the question: keep the open corpus
 		if a.Annotate.PendingImport != nil || p.Waiting || p.Err == "" {
 			t.Errorf("after keeping the open corpus: pending %v, progress %+v", a.Annotate.PendingImport, p)
 		}

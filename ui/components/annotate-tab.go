@@ -234,11 +234,22 @@ func (c *AnnotateTab) labelKey(event vugu.DOMEvent) {
 			c.App.Annotate.LabelMode = app.LabelCreate
 		}
 		c.App.AnnApplyLabel()
-		event.JSEventTarget().Call("blur")
+		leaveLabelField(event.JSEventTarget())
 	case "Escape":
 		c.App.AnnCancel()
-		event.JSEventTarget().Call("blur")
+		leaveLabelField(event.JSEventTarget())
 	}
+}
+
+// leaveLabelField moves the focus from the label field to the drawing,
+// where the tab's keys work: blurring the field dropped the focus to the
+// page's start, and a keyboard user's next Tab with it.
+func leaveLabelField(field js.Value) {
+	if tree := js.Global().Get("document").Call("querySelector", ".ann-tree .scroll"); tree.Truthy() {
+		tree.Call("focus", map[string]any{"preventScroll": true})
+		return
+	}
+	field.Call("blur")
 }
 
 // populate sets the drawing into its element when it changed.
