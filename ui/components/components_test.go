@@ -3,6 +3,7 @@ package components
 import (
 	"bytes"
 	"fmt"
+	htmlpkg "html"
 	"strings"
 	"testing"
 	"time"
@@ -83,7 +84,7 @@ func TestRootParsed(t *testing.T) {
 			t.Errorf("%s: %d rows for %d nodes", v.ID, got, len(v.Nodes))
 		}
 		for _, n := range v.Nodes {
-			contains(t, table, fmt.Sprintf(`data-view="%s" data-node="%d" data-label="%s" data-cons="%s"><td><button type="button" class="pick" aria-pressed="false">%s</button>`, v.ID, n.Index, n.Label, n.Cons, n.Label))
+			contains(t, table, fmt.Sprintf(`data-view="%s" data-node="%d" data-label="%s" data-cons="%s"><td><button type="button" class="pick" aria-pressed="false" aria-label="%s">%s</button>`, v.ID, n.Index, n.Label, n.Cons, htmlpkg.EscapeString(n.Label+", "+n.Words), n.Label))
 		}
 	}
 	// A comparison's marks, colours in the drawing, are said in words.

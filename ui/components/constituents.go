@@ -90,8 +90,8 @@ func (c *Constituents) rowsHTML() string {
 		// The label is a button, so that a keyboard selects the node as a
 		// click does (the click reaches the table); a comparison's mark,
 		// a colour in the drawing, is said in words.
-		fmt.Fprintf(&b, `<td><button type="button" class="pick" aria-pressed="%t">%s</button>%s</td>`,
-			strings.Contains(c.rowClass(n), " sel"), html.EscapeString(n.Label), compareMark(n.Class))
+		fmt.Fprintf(&b, `<td><button type="button" class="pick" aria-pressed="%t" aria-label="%s">%s</button>%s</td>`,
+			strings.Contains(c.rowClass(n), " sel"), html.EscapeString(n.Label+", "+n.Words), html.EscapeString(n.Label), compareMark(n.Class))
 		for _, cell := range []string{c.blocks(n), n.Words, c.score(n), c.rule(n)} {
 			b.WriteString("<td>")
 			b.WriteString(html.EscapeString(cell))

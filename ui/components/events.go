@@ -46,8 +46,20 @@ func setHTML(el js.Value, html string) {
 	if el.Get("discspanHTML").String() == key {
 		return
 	}
+	// A focused button of the old content (a table row's) hands the focus
+	// to the one at its place in the new, which a keyboard user expects
+	// to keep.
+	focused := -1
+	if active := js.Global().Get("document").Get("activeElement"); active.Truthy() && el.Call("contains", active).Bool() {
+		focused = js.Global().Get("Array").Get("prototype").Get("indexOf").Call("call", el.Call("querySelectorAll", "button"), active).Int()
+	}
 	el.Set("innerHTML", html)
 	el.Set("discspanHTML", key)
+	if focused >= 0 {
+		if buttons := el.Call("querySelectorAll", "button"); buttons.Length() > 0 {
+			buttons.Index(min(focused, buttons.Length()-1)).Call("focus", map[string]any{"preventScroll": true})
+		}
+	}
 }
 
 // currentIf is an aria-current value: "page" for the current one of a set
