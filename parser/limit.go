@@ -3,7 +3,6 @@ package parser
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/discspan/discspan/chart/decode"
@@ -90,9 +89,9 @@ func (p *Parser) LongestFitting(v decode.Variant, limit int) int {
 // p.MaxWords (a *tree.LengthError; the network's and the decoder's memory
 // grow with the square of the length and faster), a word that is not
 // valid UTF-8 (the vocabulary reads words as characters), or one that no
-// treebank file could hold as a word: empty, or holding ASCII white space
-// or a NUL byte (the tokenizer never makes such a word; a no-break space
-// inside a word of a treebank stays, as the files hold it). It allocates nothing;
+// treebank file could hold as a word: empty, or holding a NUL byte (the
+// tokenizer never makes such a word). White space is left to the writers:
+// TIGER-XML holds a word "New York", export and discbracket refuse it. It allocates nothing;
 // callers check before scoring.
 func (p *Parser) CheckWords(words []string) error {
 	if err := tree.CheckLength(len(words), p.MaxWords); err != nil {
@@ -104,8 +103,8 @@ func (p *Parser) CheckWords(words []string) error {
 			return fmt.Errorf("word %d is empty", i+1)
 		case !utf8.ValidString(w):
 			return fmt.Errorf("word %d (%q) is not valid UTF-8", i+1, w)
-		case strings.IndexFunc(w, func(r rune) bool { return r == 0 || r < utf8.RuneSelf && unicode.IsSpace(r) }) >= 0:
-			return fmt.Errorf("word %d (%q) holds white space or a NUL byte: a word is one token", i+1, w)
+		case strings.IndexByte(w, 0) >= 0:
+			return fmt.Errorf("word %d (%q) holds a NUL byte, which no treebank file holds", i+1, w)
 		}
 	}
 	return nil

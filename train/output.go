@@ -37,8 +37,8 @@ func (t *trainer) writeOutput(p *network.Params, epoch int, f1, disc float64) er
 	return weights.WriteFile(t.opts.Out, p, meta, t.opts.DType)
 }
 
-// validText is s with each byte that is not UTF-8 (a file name of another
-// encoding) replaced by U+FFFD: the model card holds text only, and a file
+// validText is s with each run of bytes that is not UTF-8 (a file name of
+// another encoding) replaced by one U+FFFD: the model card holds text only, and a file
 // name must not stop a model from being written after hours of training.
 func validText(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 

@@ -38,7 +38,7 @@ func ReadConstraintFile(r io.Reader, name string, labels []string) (*Constraints
 	if err != nil {
 		return nil, err
 	}
-	if dec.More() {
+	if trailing(dec, data) {
 		return nil, fmt.Errorf("%s: data after the constraint object", name)
 	}
 	index := make(map[string]int, len(labels))

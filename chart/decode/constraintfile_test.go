@@ -26,6 +26,7 @@ func TestReadConstraintFile(t *testing.T) {
 		{"no label", `{"require":[{"blocks":[[0,1]]}]}`, `require[0]: no "label"`, nil},
 		{"three numbers", `{"forbid":[{"blocks":[[0,1,2]]}]}`, "forbid[0]: block 0 has 3 numbers", nil},
 		{"trailing data", `{} {}`, "data after", nil},
+		{"a stray bracket", `{}]`, "data after", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -44,7 +44,7 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if dec.More() {
+	if trailing(dec, data) {
 		return nil, nil, fmt.Errorf("%s: data after the score object", name)
 	}
 	for _, field := range []struct {
@@ -134,6 +134,12 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 		}
 	}
 	return s, nil
+}
+
+// trailing reports whether anything but white space follows the value
+// dec decoded from data (dec.More misses a stray "}" or "]").
+func trailing(dec *json.Decoder, data []byte) bool {
+	return len(bytes.TrimSpace(data[dec.InputOffset():])) > 0
 }
 
 // findNull returns the offset of the first JSON null literal of data

@@ -34,6 +34,8 @@ func TestReadScoreFile(t *testing.T) {
 		{"empty object", `{}`, `no "words" list`},
 		{"no gap", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]]}`, `no "gap" list`},
 		{"data after the object", `{"words":[],"labels":[],"cont":[],"disc":[],"gap":[]} {"x":1}`, "data after the score object"},
+		{"a stray brace after the object", "{\"words\":[],\"labels\":[],\"cont\":[],\"disc\":[],\"gap\":[]}}", "data after the score object"},
+		{"white space after the object", "{\"words\":[],\"labels\":[],\"cont\":[],\"disc\":[],\"gap\":[]}\n\t \n", ""},
 		// Finite but beyond float32, or summing to an infinity.
 		{"score beyond float32", `{"words":["a"],"labels":["X"],"cont":[[[1e39]]],"disc":[[[0]]],"gap":[[[0]]]}`, "cont[0][0][0] is 1e+39, beyond ±1.27e+30"},
 		{"score beyond MaxScore", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[3e38]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "cont[0][1][0] is 3e+38"},

@@ -92,9 +92,10 @@ func newWeights(a *arena, s *Scores, what int) (*weights, error) {
 	return w, nil
 }
 
-// MaxScore bounds the magnitude of a score (about 1.27e30; scores beyond
-// count as non-finite): a tree's score sums a few scores per word (at most
-// MaxScoreWords words), which then stays far within float32's range
+// MaxScore bounds the magnitude of a score (just under 2^100, about
+// 1.27e30; scores beyond count as non-finite): a tree's score sums a few
+// scores per word (at most MaxScoreWords words), which then stays far
+// within float32's range
 // (3.4e38), where larger finite scores could add up to an infinity, and an
 // infinity minus another to NaN. A network's scores are a few dozen at
 // most. It is float32's largest value over 2^28, so that the check costs

@@ -99,8 +99,8 @@ func readScores(name string, budget int64) (*decode.ScoreFile, *decode.Scores, e
 	// text, the lists of numbers, then the scores): a file too large for
 	// the budget is refused before it is read.
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > budget/scoreFileExpansion {
-		return nil, nil, fmt.Errorf("%w: %s: %d MiB of scores take about %d MiB to read, over the budget of %d MiB (--max-mb)",
-			decode.ErrTooLong, name, st.Size()>>20, st.Size()*scoreFileExpansion>>20, budget>>20)
+		return nil, nil, fmt.Errorf("%w: %s: %d KiB of scores take about %d KiB to read; a budget of %d MiB (--max-mb) reads score files of at most %d KiB",
+			decode.ErrTooLong, name, (st.Size()+1023)>>10, (st.Size()*scoreFileExpansion+1023)>>10, budget>>20, budget/scoreFileExpansion>>10)
 	}
 	return decode.ReadScoreFile(f, name)
 }

@@ -47,7 +47,7 @@ func TestLimits(t *testing.T) {
 		status int
 		want   string // part of stdout (status 0) or stderr
 	}{
-		{"decode, a score file over the budget", []string{"decode", "--variant", "n3", "--scores", scores, "--max-mb", "1"}, 2, "take about 1 MiB to read, over the budget of 1 MiB (--max-mb)"},
+		{"decode, a score file over the budget", []string{"decode", "--variant", "n3", "--scores", scores, "--max-mb", "1"}, 2, "a budget of 1 MiB (--max-mb) reads score files of at most 64 KiB"},
 		{"decode, the same file within the default budget", []string{"decode", "--variant", "n3", "--scores", scores}, 0, `"label"`},
 		{"bench decode n=100000", []string{"bench", "decode", "--n", "100000"}, 2, "MiB of random scores, budget 1024 MiB"},
 		{"bench decode n=2000 n5", []string{"bench", "decode", "--variant", "n5", "--n", "2000"}, 2, "MiB of random scores"},

@@ -89,7 +89,7 @@ func (c *AnnotateCorpus) lastPage() bool {
 func (c *AnnotateCorpus) rowLabel(i int) string { return "open sentence " + strconv.Itoa(i+1) }
 
 // rowCurrent marks the row of the sentence shown.
-func (c *AnnotateCorpus) rowCurrent(i int) string { return currentIf(i == c.App.Annotate.Index) }
+func (c *AnnotateCorpus) rowCurrent(i int) string { return trueIf(i == c.App.Annotate.Index) }
 
 func (c *AnnotateCorpus) rowClass(i int) string {
 	if i == c.App.Annotate.Index {

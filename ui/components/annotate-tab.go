@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
@@ -28,6 +29,9 @@ type AnnotateTab struct {
 	focused int
 	// consOpen is set while the list of constituents is shown.
 	consOpen bool
+	// lettersOff mirrors app.AnnotateState.LetterKeysOff for the key
+	// listener (set by Rendered).
+	lettersOff atomic.Bool
 }
 
 // statusPressed says whether a status button is the sentence's status.

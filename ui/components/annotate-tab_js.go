@@ -4,6 +4,7 @@ package components
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/discspan/discspan/ui/app"
 	"github.com/vugu/vugu"
@@ -37,6 +38,9 @@ func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
 		if !app.AnnHandlesKey(key, ctrl) {
 			return nil
 		}
+		if c.lettersOff.Load() && !ctrl && utf8.RuneCountInString(key) == 1 {
+			return nil // single-key shortcuts off: the key is the page's (see Rendered)
+		}
 		// Cancel the default (scrolling, or the key's character landing in
 		// the label field that the key opens) now: taking the lock may
 		// block, and the handler then returns to the browser at once.
@@ -52,8 +56,11 @@ func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
 	js.Global().Get("document").Call("addEventListener", "keydown", c.keys)
 }
 
-// Rendered focuses the label field when it was just opened.
+// Rendered focuses the label field when it was just opened, and notes
+// for the key listener, which answers before it may take the app's lock,
+// whether the single-key shortcuts are off.
 func (c *AnnotateTab) Rendered(vugu.RenderedCtx) {
+	c.lettersOff.Store(c.App.Annotate.LetterKeysOff)
 	if c.App.Annotate.LabelSeq == c.focused || c.App.Annotate.LabelMode == "" {
 		return
 	}

@@ -62,8 +62,8 @@ func setHTML(el js.Value, html string) {
 	}
 }
 
-// currentIf is an aria-current value: "page" for the current one of a set
-// (a tab, a section, a row), "false" for the others.
+// currentIf is the aria-current value of the page's tabs: "page" for the
+// one shown, "false" for the others.
 func currentIf(on bool) string {
 	if on {
 		return "page"
@@ -71,5 +71,9 @@ func currentIf(on bool) string {
 	return "false"
 }
 
+// trueIf is an aria-current (of a section, a row, an exercise) or
+// aria-pressed value.
+func trueIf(on bool) string { return strconv.FormatBool(on) }
+
 // pressedIf is an aria-pressed value.
-func pressedIf(on bool) string { return strconv.FormatBool(on) }
+func pressedIf(on bool) string { return trueIf(on) }

@@ -64,7 +64,8 @@ func (c *Root) tabCurrent(tab string) string { return currentIf(c.App.Tab == tab
 
 // announce is the text of the page's live region, which screen readers
 // read when it changes: the model loading, then ready, and each parse of
-// the Sentence tab with its result. (Notices and errors have their own.)
+// the Sentence tab with its result (the last one stays, so that a tab
+// switch says nothing). (Notices and errors have their own.)
 func (c *Root) announce() string {
 	m := &c.App.Model
 	switch {
@@ -73,7 +74,7 @@ func (c *Root) announce() string {
 	case !m.Ready():
 		return "Loading the model."
 	}
-	if p := &c.App.Parse; c.App.Tab == "parse" && p.Main != nil {
+	if p := &c.App.Parse; p.Main != nil { // the last parse, whatever the tab: a tab switch is no news
 		disc := 0
 		for _, n := range p.Main.Nodes {
 			if n.Disc {

@@ -59,7 +59,7 @@ func (c *TeachExercise) cons() string {
 func (c *TeachExercise) flag(b bool) string { return strconv.FormatBool(b) }
 
 // entryCurrent marks the chosen exercise for screen readers.
-func (c *TeachExercise) entryCurrent(e app.ExerciseEntry) string { return currentIf(e.Chosen) }
+func (c *TeachExercise) entryCurrent(e app.ExerciseEntry) string { return trueIf(e.Chosen) }
 
 // nodeMark says a constituent's verdict in words (shown by colour).
 func (c *TeachExercise) nodeMark(n app.ExerciseNode) string {

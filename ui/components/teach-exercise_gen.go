@@ -338,11 +338,9 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "i", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
 					vgparent.AppendChild(vgn)
 					vgn.SetInnerHTML(vugu.HTML(""))
-					if c.App.Teach.Exercise.Msg != "" {
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
-						vgparent.AppendChild(vgn)
-						vgn.SetInnerHTML(c.App.Teach.Exercise.Msg)
-					}
+					vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-msg"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
+					vgparent.AppendChild(vgn)
+					vgn.SetInnerHTML(c.App.Teach.Exercise.Msg)
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)

@@ -51,7 +51,7 @@ func (c *TeachTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				_ = s
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "button", Attr: []vugu.VGAttribute(nil)}
 				vgparent.AppendChild(vgn)
-				vgn.AddAttrInterface("aria-current", currentIf(s.On))
+				vgn.AddAttrInterface("aria-current", trueIf(s.On))
 				vgn.AddAttrInterface("class", c.navClass(s.On))
 				vgn.AddAttrInterface("id", "teach-nav-"+s.ID)
 				vgn.SetInnerHTML(s.Name)
