@@ -80,6 +80,20 @@ func (c *TeachExercise) entryClass(e app.ExerciseEntry) string {
 	return "exercise"
 }
 
+// wordID is the element id of word i of the exercise.
+func wordID(i int) string { return "exword-" + strconv.Itoa(i) }
+
+// activeWord is the id of the word under the cursor, which a screen reader
+// follows in the word list ("" without a cursor).
+func (c *TeachExercise) activeWord() string {
+	for _, w := range c.App.Teach.Exercise.Words {
+		if w.Cur {
+			return wordID(w.Index)
+		}
+	}
+	return ""
+}
+
 // wordClass marks the selected words and the cursor.
 func (c *TeachExercise) wordClass(w app.ExerciseWord) string {
 	cls := "exword"

@@ -130,8 +130,9 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				vgn.SetInnerHTML(c.App.Teach.Exercise.Prompt)
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exwords"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-words"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "click words, or move with ← → and press space to select; Enter makes the constituent"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "exwords"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "exercise-words"}, vugu.VGAttribute{Namespace: "", Key: "tabindex", Val: "0"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "listbox"}, vugu.VGAttribute{Namespace: "", Key: "aria-multiselectable", Val: "true"}, vugu.VGAttribute{Namespace: "", Key: "aria-label", Val: "words of the sentence: ← → move, space selects, Enter makes the constituent"}, vugu.VGAttribute{Namespace: "", Key: "title", Val: "click words, or move with ← → and press space to select; Enter makes the constituent"}}}
 				vgparent.AppendChild(vgn)
+				vgn.AddAttrInterface("aria-activedescendant", c.activeWord())
 				{
 					vgparent := vgn
 					_ = vgparent
@@ -142,10 +143,12 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						_ = vgiterkey
 						w := w
 						_ = w
-						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute(nil)}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "span", Attr: []vugu.VGAttribute{{Namespace: "", Key: "role", Val: "option"}}}
 						vgparent.AppendChild(vgn)
+						vgn.AddAttrInterface("aria-selected", trueIf(w.Selected))
 						vgn.AddAttrInterface("class", c.wordClass(w))
 						vgn.AddAttrInterface("data-word", w.Index)
+						vgn.AddAttrInterface("id", wordID(w.Index))
 						vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 							EventType: "click",
 							Func:      func(event vugu.DOMEvent) { c.App.TeachExerciseClickWord(w.Index) },
