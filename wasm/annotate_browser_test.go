@@ -166,6 +166,12 @@ func TestBrowserAnnotate(t *testing.T) {
 	if !strings.Contains(read, "waiting") || !strings.Contains(question, "Replace the open corpus") {
 		t.Fatalf("the import replaced the open corpus without asking: %q, %q", read, question)
 	}
+	// The question takes the focus, on the answer that loses nothing.
+	var focus string
+	annEval(t, ctx, `document.activeElement ? document.activeElement.id : ''`, &focus)
+	if focus != "ann-import-cancel" {
+		t.Errorf("the focus is on %q when the question appears, want #ann-import-cancel (keep the open corpus)", focus)
+	}
 	if err := chromedp.Run(ctx, chromedp.Click(`#ann-import-replace`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}

@@ -69,9 +69,11 @@ func main() {
 		close(wake)
 	}()
 	render := func() {
+		kept := components.KeepFocus()
 		if err := renderer.Render(build.RunBuild(root)); err != nil {
 			panic(err)
 		}
+		kept.Restore() // after the components' Rendered, which may focus a field
 	}
 	render()
 	for range wake {

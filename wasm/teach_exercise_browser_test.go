@@ -301,6 +301,17 @@ func TestBrowserTeachFocusedButtons(t *testing.T) {
 		t.Errorf("Enter on the focused share button made a constituent: %+v (link %s)", s, url)
 	}
 
+	// A button that disables itself under the focus ("undo" at its last
+	// step) hands the focus to its neighbour in the tab order ("redo"),
+	// not to the page's start (wasm/main.go's components.KeepFocus).
+	click(t, ctx, `#exercise-make`)
+	waitExercise(t, ctx, "the constituent", `s.cons !== '' && s.undo === 'true'`)
+	evalString(t, ctx, `(() => { document.getElementById('exercise-undo').focus(); return ''; })()`)
+	press(t, ctx, kb.Enter, 1)
+	if s := waitExercise(t, ctx, "the undo", `s.cons === '' && s.undo === 'false'`); s.Focus != "exercise-redo" {
+		t.Errorf("after Enter on the last undo the focus is on %q, want #exercise-redo (the next control)", s.Focus)
+	}
+
 	section(t, ctx, app.TeachSectionStepper)
 	waitStepper(t, ctx, "the stepper", `s.steps > 0 && s.pos === 0 && s.playing === '0'`)
 	tabTo(t, ctx, "step-play", "step-next")

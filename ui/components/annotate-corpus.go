@@ -17,8 +17,6 @@ import (
 // analyses of the current sentence.
 type AnnotateCorpus struct {
 	App *app.App
-	// asking is set while the import question has the focus.
-	asking bool
 }
 
 func (c *AnnotateCorpus) importDone() string {

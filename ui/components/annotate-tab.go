@@ -32,6 +32,8 @@ type AnnotateTab struct {
 	// lettersOff mirrors app.AnnotateState.LetterKeysOff for the key
 	// listener (set by Rendered).
 	lettersOff atomic.Bool
+	// asking is set while the import question has the focus.
+	asking bool
 }
 
 // statusPressed says whether a status button is the sentence's status.

@@ -59,8 +59,24 @@ func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
 // Rendered focuses the label field when it was just opened, and notes
 // for the key listener, which answers before it may take the app's lock,
 // whether the single-key shortcuts are off.
+//
+// It also moves the focus into the import question when it appears (to
+// "keep the open corpus", the choice that loses nothing) and back to the
+// file field when it has been answered, so that a keyboard or screen
+// reader user meets it. (vugu calls Rendered on the root's children only:
+// the corpus part, a child of this tab, would not be called.)
 func (c *AnnotateTab) Rendered(vugu.RenderedCtx) {
 	c.lettersOff.Store(c.App.Annotate.LetterKeysOff)
+	if pending := c.App.Annotate.PendingImport != nil; pending != c.asking {
+		c.asking = pending
+		id := "ann-file"
+		if pending {
+			id = "ann-import-cancel"
+		}
+		if el := js.Global().Get("document").Call("getElementById", id); el.Truthy() {
+			el.Call("focus")
+		}
+	}
 	if c.App.Annotate.LabelSeq == c.focused || c.App.Annotate.LabelMode == "" {
 		return
 	}

@@ -5,19 +5,12 @@ import (
 	"strconv"
 
 	"github.com/discspan/discspan/ui/app"
-	"github.com/vugu/vugu/js"
 )
 
 // Root is the page: the model bar, the loader while the model loads, and
 // the sentence, treebank and teaching tabs.
 type Root struct {
 	App *app.App
-	// focusin is the document's focus listener; lastFocus the element
-	// focused last and lastIndex its place among the page's focusable
-	// elements (see Rendered).
-	focusin   js.Func
-	lastFocus js.Value
-	lastIndex int
 }
 
 // backend is the scoring backend in use, "" before the model is loaded.

@@ -84,14 +84,15 @@ func (c *TeachExercise) entryClass(e app.ExerciseEntry) string {
 func wordID(i int) string { return "exword-" + strconv.Itoa(i) }
 
 // activeWord is the id of the word under the cursor, which a screen reader
-// follows in the word list ("" without a cursor).
-func (c *TeachExercise) activeWord() string {
+// follows in the word list (nil without a cursor: vugu then writes no
+// attribute, where an empty one would name no element).
+func (c *TeachExercise) activeWord() any {
 	for _, w := range c.App.Teach.Exercise.Words {
 		if w.Cur {
 			return wordID(w.Index)
 		}
 	}
-	return ""
+	return nil
 }
 
 // wordClass marks the selected words and the cursor.
