@@ -36,6 +36,13 @@ func KeepFocus() FocusKeeper {
 	if !app.Truthy() || !active.Truthy() || !app.Call("contains", active).Bool() {
 		return FocusKeeper{}
 	}
+	switch active.Get("tagName").String() {
+	case "INPUT", "TEXTAREA", "SELECT":
+		// A field typed in renders at every key; no render removes or
+		// disables one under the focus (the label field that goes away
+		// hands the focus on itself), so it costs nothing there.
+		return FocusKeeper{}
+	}
 	list := focusables(app)
 	k := FocusKeeper{el: active, index: -1}
 	for i, el := range list {
