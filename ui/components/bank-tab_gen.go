@@ -309,7 +309,7 @@ func (c *BankTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 				}
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
 				vgparent.AppendChild(vgn)
-				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "score"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "bank-score"}}}
+				vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "score"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "bank-score"}, vugu.VGAttribute{Namespace: "", Key: "role", Val: "status"}}}
 				vgparent.AppendChild(vgn)
 				vgn.SetInnerHTML(c.sentenceScore())
 				vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n    "}
