@@ -17,10 +17,11 @@ import (
 )
 
 func runEval(args []string, stdout, stderr io.Writer) (err error) {
-	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] [--format F] GOLD PRED", stdout)
+	fs := newFlags("eval", "[--json] [--verbose] [--labels] [--prm FILE] [--format F] [--strict] GOLD PRED", stdout)
 	asJSON := fs.Bool("json", false, `print {"all":{...},"le40":{...}} as JSON`)
 	verbose := fs.Bool("verbose", false, "also print the per-sentence table")
 	labels := fs.Bool("labels", false, "also print the per-label table (recall, precision and F1 of each label)")
+	strict := fs.Bool("strict", false, "refuse a PRED that holds only some of GOLD's sentences (by default they are paired by id or line and only those are scored, as disco-dop does)")
 	prm := fs.String("prm", "", "evaluation parameter file (default: disco-dop's proper.prm)")
 	format := fs.String("format", "discbracket", "format of a GOLD or PRED given as - (standard input: discspan parse ... | discspan eval GOLD -) or named without a treebank extension (parse ... > out): discbracket, export, tigerxml or ptb")
 	rest, err := parseFlags(fs, args)
@@ -76,7 +77,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 	}
-	res, err := evaluateFiles([2]string(paths), formats, params, stderr)
+	res, err := evaluateFiles([2]string(paths), formats, params, *strict, stderr)
 	if err != nil {
 		return err
 	}
@@ -107,7 +108,7 @@ func runEval(args []string, stdout, stderr io.Writer) (err error) {
 // then held in memory). So a discbracket candidate of gold's first lines,
 // or one with a blank line where a sentence was left out, scores the
 // sentences it holds.
-func evaluateFiles(paths [2]string, formats [2]treebank.Format, p eval.Params, notes io.Writer) (*eval.Result, error) {
+func evaluateFiles(paths [2]string, formats [2]treebank.Format, p eval.Params, strict bool, notes io.Writer) (*eval.Result, error) {
 	goldPath, candPath := paths[0], paths[1]
 	// A first pass reads each file whole, without keeping its trees, so
 	// that errors come in the order of reading the files whole: gold's
@@ -134,6 +135,9 @@ func evaluateFiles(paths [2]string, formats [2]treebank.Format, p eval.Params, n
 	kind := kinds[0]
 	if kind != noKeys && kind == kinds[1] && !slices.Equal(keys[0], keys[1]) {
 		err := pairable(kind, keys[0], keys[1])
+		if err == nil && strict && counts[1] < counts[0] {
+			return nil, fmt.Errorf("eval: %s holds %d of the %d sentences of %s (--strict: every sentence is scored)", candPath, counts[1], counts[0], goldPath)
+		}
 		if err == nil {
 			if counts[1] < counts[0] {
 				fmt.Fprintf(notes, "eval: sentences paired by %s: %s holds %d of the %d sentences of %s; the scores are of those %d\n", kind, candPath, counts[1], counts[0], goldPath, counts[1])

@@ -1006,6 +1006,10 @@ func TestEvalPairsDiscbracketByLine(t *testing.T) {
 			}
 		})
 	}
+	// --strict refuses a candidate of some of gold's sentences.
+	if _, stderr, status := runCmd("eval", "--strict", gold, file("first lines.discbracket", parsed[:60]...)); status == 0 || !strings.Contains(stderr, "holds 60 of the 100 sentences") {
+		t.Errorf("--strict with 60 of 100 sentences: status %d, %q", status, stderr)
+	}
 	want, note := score(t, gold, file("parsed.discbracket", parsed...))
 	if note != "" {
 		t.Errorf("a note for files of the same lines: %q", note)
