@@ -234,14 +234,14 @@ type dataset struct {
 // sentence of train or dev longer than maxWords (tree.CheckLength) is an
 // error, found before any example is built.
 func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
-	trees, repeats, excluded, err := readTrainingTrees(trainPath)
+	checkFile := func(name string, trees []*tree.Tree) error {
+		if err := checkLengths(name, trees, maxWords); err != nil {
+			return err
+		}
+		return checkLabels(name, trees)
+	}
+	trees, repeats, excluded, err := readTrainingTrees(trainPath, checkFile)
 	if err != nil {
-		return nil, err
-	}
-	if err := checkLengths(trainPath, trees, maxWords); err != nil {
-		return nil, err
-	}
-	if err := checkLabels(trainPath, trees); err != nil {
 		return nil, err
 	}
 	merged := Merge(trees)
@@ -394,18 +394,6 @@ func heldOutNote(holdOut, folds int) string {
 // MaxRepeat is the largest K of a training list entry FILE*K.
 const MaxRepeat = 100
 
-// readTrainingTrees reads the training treebank, or several given as a
-// comma-separated list (read in that order, as one treebank). A file whose
-// name starts with "-" is no training data but a list of sentences to keep
-// out of it: a training sentence with the very words of one of its
-// sentences is dropped (to keep dev and test sentences out of extra
-// training material, e.g. "train.dbr,suites.dbr,-dev.dbr,-test.dbr"). A
-// name ending in *K (K from 1 to MaxRepeat) is read once but its sentences
-// are trained on K times an epoch, to weight one domain against others
-// ("train.dbr*2,suites.dbr"); the vocabulary counts them once.
-//
-// It returns the trees, each one's repeat count, and the number of
-// sentences dropped.
 // splitFileList splits a list of files separated by commas, unless the
 // whole list names a file that exists (a path with a comma in it, as a
 // server's jobs folder may have).
@@ -416,7 +404,21 @@ func splitFileList(list string) []string {
 	return strings.Split(list, ",")
 }
 
-func readTrainingTrees(list string) ([]*tree.Tree, []int, int, error) {
+// readTrainingTrees reads the training treebank, or several given as a
+// comma-separated list (read in that order, as one treebank). A file whose
+// name starts with "-" is no training data but a list of sentences to keep
+// out of it: a training sentence with the very words of one of its
+// sentences is dropped (to keep dev and test sentences out of extra
+// training material, e.g. "train.dbr,suites.dbr,-dev.dbr,-test.dbr"). A
+// name ending in *K (K from 1 to MaxRepeat) is read once but its sentences
+// are trained on K times an epoch, to weight one domain against others
+// ("train.dbr*2,suites.dbr"); the vocabulary counts them once.
+//
+// Each training file's trees are given to check (with the file's name)
+// as it is read, so that a refused sentence is named by its file and its
+// number there, not by its place in the list. It returns the trees, each
+// one's repeat count, and the number of sentences dropped.
+func readTrainingTrees(list string, check func(file string, trees []*tree.Tree) error) ([]*tree.Tree, []int, int, error) {
 	var trees []*tree.Tree
 	var repeats []int
 	excluded := map[string]bool{}
@@ -440,6 +442,9 @@ func readTrainingTrees(list string) ([]*tree.Tree, []int, int, error) {
 			return nil, nil, 0, fmt.Errorf("train: %s: no trees", name)
 		}
 		if !exclude {
+			if err := check(name, ts); err != nil {
+				return nil, nil, 0, err
+			}
 			trees = append(trees, ts...)
 			for range ts {
 				repeats = append(repeats, k)

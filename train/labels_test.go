@@ -16,7 +16,8 @@ import (
 // vocabulary and stop the run at a later epoch's dev parse, a label
 // holding "/", which the parser reads as a unary chain (dev F1 stayed 0),
 // and data with no constituent at all ("labels = 0" of the network's
-// config named no file).
+// config named no file). A sentence of a --train list is named by its
+// file and its number in that file.
 func TestUnlearnableData(t *testing.T) {
 	dir := t.TempDir()
 	good := "(ROOT (NP (DT 0=the) (NN 1=dog)) (VB 2=runs))\n"
@@ -31,6 +32,9 @@ func TestUnlearnableData(t *testing.T) {
 			`dev.discbracket: sentence 2 (id 2): constituent 1 has no label`},
 		{"no constituent", "(ROOT (DT 0=the) (NN 1=dog))\n(ROOT (VB 0=runs))\n", good,
 			"no constituent to learn"},
+		// The second file of a list: its own name and its own count.
+		{"second file of a list", good + good, good,
+			`extra.discbracket: sentence 1 (id 1): constituent 1 has no label`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			train := filepath.Join(dir, tc.name+".discbracket")
@@ -42,6 +46,13 @@ func TestUnlearnableData(t *testing.T) {
 			}
 			o := resumeOptions(t, train, dir)
 			o.Dev, o.Epochs = dev, 1
+			if tc.name == "second file of a list" {
+				extra := filepath.Join(dir, "extra.discbracket")
+				if err := os.WriteFile(extra, []byte("(ROOT (-- (DT 0=a) (NN 1=cat)) (VB 2=sleeps))\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				o.Train = train + "," + extra
+			}
 			_, err := Run(context.Background(), o)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
