@@ -222,8 +222,8 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 		return c, err
 	}
 	rd := treebank.NewReader(br, "upload", c.Format)
-	lineNo := func() int { // of the last line read; 0 when the format counts none (TIGER-XML)
-		if n := rd.Line(); n > 0 {
+	lineNo := func() int { // where the last tree began; 0 when the format counts none (TIGER-XML)
+		if n := rd.StartLine(); n > 0 {
 			return n + skipped
 		}
 		return 0

@@ -33,6 +33,8 @@ type exportReader struct {
 	heldLine int
 	hasHeld  bool
 
+	start int // the #BOS line of the last sentence returned
+
 	// Scratch space for the sentence being read.
 	toks  []tree.Token
 	nodes []tree.Node
@@ -42,6 +44,9 @@ type exportReader struct {
 func newExportReader(r io.Reader, name string) *exportReader {
 	return &exportReader{name: name, lr: newLineReader(r), intern: make(map[string]string)}
 }
+
+// startLine returns the #BOS line of the last sentence returned.
+func (x *exportReader) startLine() int { return x.start }
 
 // versionSeen returns the format version (3 or 4) seen so far, or 0.
 func (x *exportReader) versionSeen() int { return x.version }
@@ -241,6 +246,7 @@ func (x *exportReader) sentence(bos []byte, f [][]byte, bosLine int, bosErr *Err
 			if err := x.finish(t, s, bosLine); err != nil {
 				return nil, err
 			}
+			x.start = bosLine
 			return &tree.Tree{ID: t.ID, BOSExtra: t.BOSExtra, Tokens: exact(t.Tokens), Nodes: exact(t.Nodes)}, nil
 		}
 		if sentErr != nil {

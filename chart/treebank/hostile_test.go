@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,30 +154,44 @@ func TestBOM(t *testing.T) {
 	}
 }
 
-// TestReaderLine: after each tree, Reader.Line is the tree's last line.
+// TestReaderLine: after each tree, Reader.Line is the tree's last line and
+// Reader.StartLine its first (export's #BOS line, PTB's opening bracket),
+// also after a malformed tree was skipped.
 func TestReaderLine(t *testing.T) {
 	tests := []struct {
-		name   string
-		format Format
-		text   string
-		lines  []int
+		name          string
+		format        Format
+		text          string
+		lines, starts []int
 	}{
-		{"discbracket", Discbracket, "(ROOT (A 0=a))\n\n(ROOT (A 0=b))\n", []int{1, 3}},
-		{"export", Export, "%% x\n#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\n" + tok("b", 0) + "#EOS 2\n", []int{4, 7}},
-		{"ptb", PTB, "(S\n (A a))\n(S (B b))\n", []int{2, 3}},
+		{"discbracket", Discbracket, "(ROOT (A 0=a))\n\n(ROOT (A 0=b))\n", []int{1, 3}, []int{1, 3}},
+		{"export", Export, "%% x\n#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\n" + tok("b", 0) + "#EOS 2\n", []int{4, 7}, []int{2, 5}},
+		{"export after a bad sentence", Export, "#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\nx\n#EOS 2\n#BOS 3\n" + tok("b", 0) + "#EOS 3\n", []int{3, 9}, []int{1, 7}},
+		{"ptb", PTB, "(S\n (A a))\n(S (B b))\n", []int{2, 3}, []int{1, 3}},
+		{"ptb after a bad tree", PTB, "(S (A a))\n(S\n (A b) x)\n\n(S\n (B b))\n", []int{1, 6}, []int{1, 5}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := NewReader(strings.NewReader(tc.text), "in", tc.format)
-			var got []int
+			if r.StartLine() != 0 {
+				t.Errorf("StartLine %d before the first tree, want 0", r.StartLine())
+			}
+			var got, starts []int
 			for {
-				if _, err := r.Next(); err != nil {
+				_, err := r.Next()
+				if err == io.EOF {
 					break
 				}
-				got = append(got, r.Line())
+				if err != nil {
+					continue
+				}
+				got, starts = append(got, r.Line()), append(starts, r.StartLine())
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.lines) {
 				t.Errorf("lines %v, want %v", got, tc.lines)
+			}
+			if fmt.Sprint(starts) != fmt.Sprint(tc.starts) {
+				t.Errorf("start lines %v, want %v", starts, tc.starts)
 			}
 		})
 	}

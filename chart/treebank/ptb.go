@@ -25,7 +25,11 @@ type ptbReader struct {
 	lineErr  *Error // why the current line refuses its trees, or nil
 	n        int    // number of trees seen
 	skipping bool   // after text outside brackets: skip to the next "("
+	start    int    // line of the open bracket of the tree being read or last returned
 }
+
+// startLine returns the line where the last tree returned began.
+func (r *ptbReader) startLine() int { return r.start }
 
 func newPTBReader(r io.Reader, name string) *ptbReader {
 	lr := newLineReader(r)
@@ -77,6 +81,7 @@ func (r *ptbReader) next() (*tree.Tree, error) {
 		case tokOpen:
 			if p.depth() == 0 {
 				p.reset()
+				r.start = r.lineNo
 				r.skipping = false
 				if r.lineErr != nil {
 					p.refuse(r.lineErr)

@@ -14,6 +14,7 @@ type Reader struct {
 	next    func() (*tree.Tree, error)
 	version func() int
 	line    func() int
+	start   func() int
 }
 
 // NewReader returns a Reader of trees in format f from r. name is used in
@@ -22,13 +23,13 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 	switch f {
 	case Export:
 		x := newExportReader(r, name)
-		return &Reader{name: name, next: x.next, version: x.versionSeen, line: x.lr.lineNo}
+		return &Reader{name: name, next: x.next, version: x.versionSeen, line: x.lr.lineNo, start: x.startLine}
 	case Discbracket:
 		d := newDiscReader(r, name)
-		return &Reader{name: name, next: d.next, line: d.lr.lineNo}
+		return &Reader{name: name, next: d.next, line: d.lr.lineNo, start: d.lr.lineNo}
 	case PTB:
 		p := newPTBReader(r, name)
-		return &Reader{name: name, next: p.next, line: p.lr.lineNo}
+		return &Reader{name: name, next: p.next, line: p.lr.lineNo, start: p.startLine}
 	case TigerXML:
 		return &Reader{name: name, next: newTigerReader(r, name).next}
 	}
@@ -55,6 +56,18 @@ func (r *Reader) Line() int {
 		return 0
 	}
 	return r.line()
+}
+
+// StartLine returns the number (1-based) of the line where the tree last
+// returned by Next began: its #BOS line in export, the line of its opening
+// bracket in PTB, its line in discbracket. This is the line that names a
+// tree to a person (two trees of one id are told apart by it). It is 0
+// before the first tree and for TIGER-XML, whose reader counts no lines.
+func (r *Reader) StartLine() int {
+	if r.start == nil {
+		return 0
+	}
+	return r.start()
 }
 
 // ExportVersion returns the export format version (3 or 4) that the Reader

@@ -359,9 +359,9 @@ func checkFirstLine(path, name string, f treebank.Format) error {
 }
 
 // where names r's file and, where it counts lines, the line of the tree
-// it read last.
+// it read last (where that tree began).
 func where(r *treebank.Reader) string {
-	if l := r.Line(); l > 0 {
+	if l := r.StartLine(); l > 0 {
 		return fmt.Sprintf("%s:%d", r.Name(), l)
 	}
 	return r.Name()

@@ -231,10 +231,10 @@ func (in *Input) openTreebank(path string, f treebank.Format) {
 			case err != nil:
 				return Sentence{}, fmt.Errorf("reading %s: %w", path, err)
 			default:
-				// The line tells apart two trees of one id (export's
-				// #EOS line); TIGER-XML counts none.
+				// The line where the tree begins (export's #BOS line)
+				// tells apart two trees of one id; TIGER-XML counts none.
 				where := path
-				if line := r.Line(); line > 0 {
+				if line := r.StartLine(); line > 0 {
 					where = fmt.Sprintf("%s:%d", path, line)
 				}
 				return Sentence{Where: fmt.Sprintf("%s (tree %s)", where, t.ID), ID: t.ID, Words: t.Words()}, nil

@@ -42,7 +42,7 @@ func TestReadInput(t *testing.T) {
 			[]string{"stray.ptb:1 (tree 1): a", "stray.ptb:1 (tree 2): b", "stray.ptb:3: ", "stray.ptb:5 (tree 4): c"},
 			[]string{"stray.ptb:1:11: unbalanced ')'", "stray.ptb:3:5: invalid UTF-8"}},
 		{"export with a bad header and a stray line", strayExport, false,
-			[]string{"stray.export:4 (tree 1): a", "stray.export:8 (tree 2): b"},
+			[]string{"stray.export:2 (tree 1): a", "stray.export:6 (tree 2): b"},
 			[]string{"stray.export:1: #FORMAT", "stray.export:5: unexpected"}},
 		{"text, tokenized here", text, false,
 			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
