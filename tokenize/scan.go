@@ -344,3 +344,30 @@ func isFinalPunct(t string) bool {
 	}
 	return true
 }
+
+// Lines splits text into its lines at every line break the tokenizer
+// knows (LF, CR LF, a lone CR, NEL, U+2028, and U+2029, which also ends
+// an empty line after it: a blank line), without the breaks. A text that
+// ends with a break has no empty last line; "" has none at all.
+func Lines(text string) []string {
+	var lines []string
+	start := 0
+	for i := 0; i < len(text); {
+		b, n := lineBreakAt(text, i)
+		if b == 0 {
+			_, n = utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		lines = append(lines, text[start:i])
+		for range b - 1 {
+			lines = append(lines, "")
+		}
+		i += n
+		start = i
+	}
+	if start < len(text) {
+		lines = append(lines, text[start:])
+	}
+	return lines
+}

@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,6 +199,29 @@ func TestParagraphs(t *testing.T) {
 	for _, lang := range []Language{Dutch, English} {
 		if d := samePerParagraph(Tokenizer{Lang: lang}, b.String()); d != "" {
 			t.Errorf("dev as text, %v: %s", lang, d)
+		}
+	}
+}
+
+// TestLines: Lines breaks at each line end the tokenizer knows, as
+// Paragraphs and Sentences do.
+func TestLines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"een", []string{"een"}},
+		{"een\ntwee\n", []string{"een", "twee"}},
+		{"een\r\ntwee\rdrie", []string{"een", "twee", "drie"}},
+		{"een\n\ntwee", []string{"een", "", "twee"}},
+		{"een\u0085twee\u2028drie", []string{"een", "twee", "drie"}},
+		{"een\u2029twee", []string{"een", "", "twee"}},
+		{"\r\r\n", []string{"", ""}},
+		{"één\u00a0twee", []string{"één\u00a0twee"}},
+	} {
+		if got := Lines(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Lines(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

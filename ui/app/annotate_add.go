@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/tree"
 	"github.com/discspan/discspan/parser"
+	"github.com/discspan/discspan/tokenize"
 )
 
 // AnnNew adds the Sentence tab's sentence to the corpus (a new corpus of
@@ -44,10 +44,11 @@ func (a *App) AnnAddText() {
 }
 
 // splitLines tokenizes text line by line into sentences of words: a
-// sentence never spans two lines.
+// sentence never spans two lines, whichever line end a pasted text has
+// (CR LF, a lone CR, NEL, U+2028: tokenize.Lines).
 func splitLines(text string) [][]string {
 	var out [][]string
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range tokenize.Lines(text) {
 		out = append(out, sentenceWords(line)...)
 	}
 	return out

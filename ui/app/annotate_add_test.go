@@ -29,6 +29,7 @@ func TestAnnotateAddRemove(t *testing.T) {
 	store := &memStore{}
 	a, env := annApp(t, store)
 	s0, s1, s2 := strings.Join(apptest.Sentences[0], " "), strings.Join(apptest.Sentences[1], " "), strings.Join(apptest.Sentences[2], " ")
+	bare0, bare1 := strings.TrimSuffix(s0, " ."), strings.TrimSuffix(s1, " .")
 	steps := []struct {
 		name string
 		do   func()
@@ -39,6 +40,9 @@ func TestAnnotateAddRemove(t *testing.T) {
 		{"a second, typed", func() { a.AnnSetAddText(s1); a.AnnAddText() }, []string{s0, s1}, 1},
 		{"a third, and the first again, pasted as two lines", func() { a.AnnSetAddText(s2 + "\n\n" + s0 + "\n"); a.AnnAddText() }, []string{s0, s1, s2, s0}, 2},
 		{"remove the second", func() { a.AnnGo(1); a.AnnRemove() }, []string{s0, s2, s0}, 1},
+		// Lines without a full stop, ended by a lone CR (an old Mac file)
+		// and U+2028: each is a sentence of its own.
+		{"two more, pasted with other line ends", func() { a.AnnSetAddText(bare1 + "\r" + bare0 + "\u2028" + bare1); a.AnnAddText() }, []string{s0, s2, s0, bare1, bare0, bare1}, 3},
 	}
 	for _, st := range steps {
 		env.Do(st.do)
@@ -71,7 +75,7 @@ func TestAnnotateAddRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := annApp(t, store)
-	if got := corpusWords(b); !slices.Equal(got, []string{s0, s2, s0}) {
+	if got := corpusWords(b); !slices.Equal(got, steps[len(steps)-1].want) {
 		t.Errorf("restored %q", got)
 	}
 
