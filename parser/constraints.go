@@ -31,8 +31,9 @@ type constraints struct {
 // relabel returns the labels d's items index: the model's, followed by
 // the extra labels, each given to the item decoded with its stand-in.
 // Required constituents with a label the model lacks were decoded with a
-// stand-in label (a constant offset of every tree's score, so the search
-// is the same); they get their own label here.
+// stand-in label, unscored (decode.Required.Unscored: they add nothing to
+// the tree's score, and the search is the same); they get their own label
+// here.
 func (c *constraints) relabel(labels []string, d *decode.Derivation) []string {
 	all := append(slices.Clone(labels), make([]string, len(c.extra))...)
 	for k, x := range c.extra {
@@ -105,10 +106,12 @@ func buildConstraints(labels []string, require, forbid []Constraint) (*constrain
 		chain := byYield[k]
 		label, ok := chainLabel(index, chain)
 		if !ok {
+			// A stand-in label, unscored: the model has no score for
+			// this one, so it adds nothing to the tree's score.
 			label = 0
 			extra = append(extra, extraLabel{label: strings.Join(chain, "/"), stand: label, blocks: blocksOf[k]})
 		}
-		c.Require = append(c.Require, decode.Required{Label: label, Blocks: blocksOf[k]})
+		c.Require = append(c.Require, decode.Required{Label: label, Blocks: blocksOf[k], Unscored: !ok})
 	}
 	for _, f := range forbid {
 		if f.Label != "" {

@@ -304,7 +304,8 @@ func constituents(tr *tree.Tree) []string {
 // TestEngineParse follows one sentence through an Engine's requests: the
 // scores are reused for another variant, for a constrained re-parse and for
 // the stepper's scores; a required constituent (one of a label the model
-// lacks among them) is in the tree, a forbidden one is not.
+// lacks among them, adding nothing to the score) is in the tree, a
+// forbidden one is not.
 func TestEngineParse(t *testing.T) {
 	ctx := context.Background()
 	e := &parser.Engine{}
@@ -312,7 +313,8 @@ func TestEngineParse(t *testing.T) {
 	if _, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3"}); !errors.Is(err, parser.ErrNoModel) {
 		t.Fatalf("before Load: %v, want ErrNoModel", err)
 	}
-	if _, err := e.Load(ctx, parsertest.Model(t, 3), "m", parser.LoadOptions{Backend: parser.BackendCPU}); err != nil {
+	info, err := e.Load(ctx, parsertest.Model(t, 3), "m", parser.LoadOptions{Backend: parser.BackendCPU})
+	if err != nil {
 		t.Fatal(err)
 	}
 	defer e.Close()
@@ -360,6 +362,23 @@ func TestEngineParse(t *testing.T) {
 				}
 			}
 		})
+	}
+	// A required label the model lacks adds nothing to the score: the
+	// same yield required with the stand-in (the model's first label)
+	// scores more by exactly that label's score there.
+	yield := [][2]int{{1, 2}, {3, 4}}
+	known, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3", Scores: true, Require: []parser.Constraint{{Label: info.Labels[0], Blocks: yield}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n3", Require: []parser.Constraint{{Label: "xyz", Blocks: yield}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := known.Calibration.Shifted(decode.N3, known.Scores)
+	stand := s.Disc[s.Index(1, 3, 0)] + s.Gap[s.Index(2, 2, 0)]
+	if diff := known.Score - stand - unknown.Score; diff > 1e-4 || diff < -1e-4 || stand == 0 {
+		t.Errorf("score with an unknown label %g, with the stand-in %g, whose own score is %g", unknown.Score, known.Score, stand)
 	}
 	if _, err := e.Parse(ctx, parser.Request{Words: words, Variant: "n7"}); err == nil {
 		t.Error("unknown variant accepted")

@@ -38,7 +38,8 @@ type Parse struct {
 	Tree *tree.Tree `json:"tree"`
 	// Items is the decoder's derivation (labels index Info.Labels, -1 for
 	// null items; chains merged; a required label the model lacks comes
-	// after them), Score the tree's score.
+	// after them), Score the tree's score (a required label the model lacks
+	// adds nothing to it).
 	Items []decode.Item `json:"items"`
 	Score float32       `json:"score"`
 	// ScoreNs and DecodeNs time the network and the decoder (with tree

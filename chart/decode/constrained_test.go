@@ -193,7 +193,7 @@ func TestConstraintsReachOptimum(t *testing.T) {
 			}
 			c := &decode.Constraints{}
 			for _, k := range free.Constituents() {
-				c.Require = append(c.Require, decode.Required(k))
+				c.Require = append(c.Require, decode.Required{Label: k.Label, Blocks: k.Blocks})
 			}
 			d, err := decode.DecodeConstrained(v, s, c, nil)
 			if err != nil {
@@ -340,5 +340,59 @@ func TestConstrainedSatisfiableElsewhere(t *testing.T) {
 		if err := oracle.Satisfies(d.Constituents(), c); err != nil {
 			t.Errorf("%s: %v", v, err)
 		}
+	}
+}
+
+// TestUnscoredRequirement: a requirement marked Unscored (a stand-in label
+// for one the model lacks) gives the same tree for every variant, with a
+// score lower by exactly the required constituents' own label scores; a
+// yield required both scored and unscored is refused.
+func TestUnscoredRequirement(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2020, 11))
+	for _, v := range decode.Variants {
+		t.Run(v.String(), func(t *testing.T) {
+			dec := decode.NewDecoder(nil)
+			compared := 0
+			for trial := range 120 {
+				n := 2 + trial%6
+				s := scoreTensor(rng, n, 1+trial%3, "uniform")
+				free, err := dec.Decode(v, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c := randomConstraints(rng, n, s.L, free.Constituents())
+				scored, err := dec.DecodeConstrained(v, s, c)
+				if err != nil {
+					continue // unsatisfiable or malformed: nothing to compare
+				}
+				u := &decode.Constraints{Forbid: c.Forbid}
+				var required []decode.Constituent
+				for _, r := range c.Require {
+					u.Require = append(u.Require, decode.Required{Label: r.Label, Blocks: r.Blocks, Unscored: true})
+					if !slices.ContainsFunc(required, func(k decode.Constituent) bool { return reflect.DeepEqual(k.Blocks, r.Blocks) }) {
+						required = append(required, decode.Constituent{Label: r.Label, Blocks: r.Blocks})
+					}
+				}
+				unscored, err := dec.DecodeConstrained(v, s, u)
+				if err != nil {
+					t.Fatalf("n=%d %+v: scored decodes, unscored fails: %v", n, c, err)
+				}
+				if got, want := unscored.Constituents(), scored.Constituents(); !reflect.DeepEqual(got, want) {
+					t.Fatalf("n=%d %+v: unscored tree %v, scored %v", n, c, got, want)
+				}
+				if want := float64(scored.Score) - oracle.TreeScore(s, required); !nearlyEqual(float64(unscored.Score), want) {
+					t.Fatalf("n=%d %+v: unscored score %g, want %g (scored %g)", n, c, unscored.Score, want, scored.Score)
+				}
+				compared++
+			}
+			if compared < 30 {
+				t.Errorf("only %d satisfiable constraint sets compared", compared)
+			}
+		})
+	}
+	s := scoreTensor(rng, 4, 2, "uniform")
+	c := &decode.Constraints{Require: []decode.Required{{Label: 1, Blocks: [][2]int{{0, 2}}}, {Label: 1, Blocks: [][2]int{{0, 2}}, Unscored: true}}}
+	if _, err := decode.NewDecoder(nil).DecodeConstrained(decode.N4, s, c); !errors.Is(err, decode.ErrBadConstraint) {
+		t.Errorf("a yield required scored and unscored: error %v, want ErrBadConstraint", err)
 	}
 }

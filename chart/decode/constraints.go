@@ -22,9 +22,15 @@ type Constraints struct {
 }
 
 // Required asks for a constituent with the given label index and yield.
+// Unscored makes it add nothing to the tree's score (instead of its
+// label's score): for a label the model lacks, which a caller decodes with
+// a stand-in Label and renames afterwards. Every tree the search compares
+// holds the constituent, so the tree found is the same either way; only
+// Derivation.Score differs.
 type Required struct {
-	Label  int
-	Blocks [][2]int
+	Label    int
+	Blocks   [][2]int
+	Unscored bool
 }
 
 // Forbidden asks that no labelled constituent have the given yield (the
@@ -69,6 +75,21 @@ type conYield struct {
 	pc     []int // n+1 prefix counts
 	label  int   // required label, -1 for a forbidden yield
 	index  int   // position in Constraints.Require or Constraints.Forbid
+	// unscored: the required constituent weighs 0 (Required.Unscored).
+	unscored bool
+}
+
+// weight returns what the required yield y weighs as the item [i,k,l,j]
+// (k = l = j for a continuous one): its label's score, or 0 when it is
+// unscored.
+func (t *conTable) weight(y *conYield, i, k, l, j int) float32 {
+	switch {
+	case y.unscored:
+		return 0
+	case k == j:
+		return t.s.Cont[t.s.Index(i, j-1, y.label)]
+	}
+	return t.s.Disc[t.s.Index(i, j-1, y.label)] + t.s.Gap[t.s.Index(k, l-1, y.label)]
 }
 
 // conTable is the compiled form of non-empty Constraints: the distinct
@@ -197,7 +218,7 @@ func (c *Constraints) compile(v Variant, n, labels int, keep []bool) (*conTable,
 		if keep != nil && !keep[x] {
 			continue
 		}
-		y.label, y.index = r.Label, x
+		y.label, y.index, y.unscored = r.Label, x, r.Unscored
 		dup := false
 		for _, prev := range t.req {
 			o := prev.shared(&y)
@@ -206,6 +227,10 @@ func (c *Constraints) compile(v Variant, n, labels int, keep []bool) (*conTable,
 				if prev.label != y.label {
 					return nil, fmt.Errorf("%s and %s require one yield with two labels: %w",
 						c.describeReq(prev.index), c.describeReq(x), ErrUnsatisfiable)
+				}
+				if prev.unscored != y.unscored {
+					return nil, fmt.Errorf("%s and %s require one yield, scored and unscored: %w",
+						c.describeReq(prev.index), c.describeReq(x), ErrBadConstraint)
 				}
 				dup = true
 			case crosses:
@@ -271,12 +296,7 @@ func (t *conTable) override(i, k, l, j int) (int, float32, bool) {
 		case crosses:
 			return -1, negInf, true
 		case same:
-			label, ok = y.label, true
-			if k == j {
-				weight = t.s.Cont[t.s.Index(i, j-1, y.label)]
-			} else {
-				weight = t.s.Disc[t.s.Index(i, j-1, y.label)] + t.s.Gap[t.s.Index(k, l-1, y.label)]
-			}
+			label, weight, ok = y.label, t.weight(y, i, k, l, j), true
 		}
 	}
 	return label, weight, ok
@@ -314,7 +334,7 @@ func (t *conTable) applyBlock(i, j int, W []float32) {
 		}
 		if y.nb == 2 && y.blocks[0][0] == i && y.blocks[1][1] == j {
 			k, l := y.blocks[0][1], y.blocks[1][0]
-			W[(k-i)*s+(l-i)] = t.s.Disc[t.s.Index(i, j-1, y.label)] + t.s.Gap[t.s.Index(k, l-1, y.label)]
+			W[(k-i)*s+(l-i)] = t.weight(y, i, k, l, j)
 		}
 		// Item [i,k,l,j] shares inside - (pc[l]-pc[k]) words with y and
 		// has s - (l-k) words.

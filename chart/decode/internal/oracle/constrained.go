@@ -33,7 +33,10 @@ func readConstraints(n, labels int, c *decode.Constraints) (constraintSet, error
 		return cs, fmt.Errorf("%d requirements (the oracle handles 30)", len(c.Require))
 	}
 	for i, r := range c.Require {
-		y, err := yieldOf(n, decode.Constituent(r))
+		if r.Unscored {
+			return cs, fmt.Errorf("require[%d]: unscored (the oracle weighs every requirement by its label)", i)
+		}
+		y, err := yieldOf(n, decode.Constituent{Label: r.Label, Blocks: r.Blocks})
 		if err != nil {
 			return cs, fmt.Errorf("require[%d]: %v", i, err)
 		}
