@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -394,5 +396,80 @@ func TestUnscoredRequirement(t *testing.T) {
 	c := &decode.Constraints{Require: []decode.Required{{Label: 1, Blocks: [][2]int{{0, 2}}}, {Label: 1, Blocks: [][2]int{{0, 2}}, Unscored: true}}}
 	if _, err := decode.NewDecoder(nil).DecodeConstrained(decode.N4, s, c); !errors.Is(err, decode.ErrBadConstraint) {
 		t.Errorf("a yield required scored and unscored: error %v, want ErrBadConstraint", err)
+	}
+}
+
+// TestConflictAmongMany: among many requirements, the error names exactly
+// the pair that no tree of the variant satisfies together (it named none
+// beyond 16 requirements); on random draws, the set named is one the
+// oracle finds unsatisfiable, and satisfiable without any one of them
+// (minimal).
+func TestConflictAmongMany(t *testing.T) {
+	const n = 40
+	s := decode.RandomScores(3, n, 3)
+	var many []decode.Required
+	for w := 5; w < n; w++ { // single words: they nest in anything
+		many = append(many, decode.Required{Label: w % 3, Blocks: [][2]int{{w, w + 1}}})
+	}
+	// The ill-nested pair n3 and n4 cannot build, at places 13 and 29.
+	many = slices.Insert(many, 13, decode.Required{Label: 0, Blocks: [][2]int{{0, 1}, {2, 3}}})
+	many = slices.Insert(many, 29, decode.Required{Label: 1, Blocks: [][2]int{{1, 2}, {3, 4}}})
+	for _, v := range []decode.Variant{decode.N3, decode.N4} {
+		_, err := decode.DecodeConstrained(v, s, &decode.Constraints{Require: many}, nil)
+		if !errors.Is(err, decode.ErrUnsatisfiable) {
+			t.Fatalf("%s: error %v, want ErrUnsatisfiable", v, err)
+		}
+		if got := regexp.MustCompile(`require\[\d+\]`).FindAllString(err.Error(), -1); !slices.Equal(got, []string{"require[13]", "require[29]"}) {
+			t.Errorf("%s: %d requirements: error names %v, want require[13] and require[29]: %v", v, len(many), got, err)
+		}
+	}
+	// n5 builds the pair: the same set is satisfiable there.
+	d, err := decode.DecodeConstrained(decode.N5, s, &decode.Constraints{Require: many}, nil)
+	if err != nil {
+		t.Fatalf("n5: %v", err)
+	}
+	if err := oracle.Satisfies(d.Constituents(), &decode.Constraints{Require: many}); err != nil {
+		t.Errorf("n5: %v", err)
+	}
+	rng := rand.New(rand.NewPCG(2020, 12))
+	checked := 0
+	for trial := range 400 {
+		v := decode.Variants[trial%len(decode.Variants)]
+		n := 4 + trial%4
+		s := scoreTensor(rng, n, 2, "uniform")
+		// Requirements that cross or share a yield are refused before any
+		// decoding: keep only those that do not.
+		c := &decode.Constraints{}
+		var err error
+		for range 3 + rng.IntN(8) {
+			c.Require = append(c.Require, decode.Required{Label: rng.IntN(2), Blocks: randomYield(rng, n)})
+			_, err = decode.DecodeConstrained(v, s, c, nil)
+			if err != nil && !strings.Contains(err.Error(), "conflicting requirements") {
+				c.Require = c.Require[:len(c.Require)-1]
+				_, err = decode.DecodeConstrained(v, s, c, nil)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), "conflicting requirements") {
+			continue
+		}
+		var named []decode.Required
+		for _, m := range regexp.MustCompile(`require\[(\d+)\]`).FindAllStringSubmatch(err.Error(), -1) {
+			x, _ := strconv.Atoi(m[1])
+			named = append(named, c.Require[x])
+		}
+		if !math.IsInf(oracle.BestConstrainedDeduction(v, s, &decode.Constraints{Require: named}), -1) {
+			t.Fatalf("%s n=%d %+v: %v: the oracle satisfies the set named", v, n, c.Require, err)
+		}
+		for x := range named {
+			rest := slices.Delete(slices.Clone(named), x, x+1)
+			if math.IsInf(oracle.BestConstrainedDeduction(v, s, &decode.Constraints{Require: rest}), -1) {
+				t.Fatalf("%s n=%d %+v: %v: not minimal, unsatisfiable without %v", v, n, c.Require, err, named[x])
+			}
+		}
+		checked++
+	}
+	t.Logf("%d conflicts checked against the oracle", checked)
+	if checked < 20 {
+		t.Errorf("only %d conflicts checked", checked)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 )
@@ -225,8 +226,8 @@ func DecodeConstrained(v Variant, s *Scores, c *Constraints, opt *Options) (*Der
 // Errors wrap ErrBadConstraint for malformed constraints and
 // ErrUnsatisfiable for constraints no tree of the variant satisfies; when
 // the chart finds no tree, the error names a minimal conflicting set of
-// requirements, found by decoding again without each requirement in turn
-// (at most maxConflictSearch extra runs; forbidden yields never conflict).
+// requirements, found by decoding subsets of them again (at most
+// maxConflictRuns extra runs; forbidden yields never conflict).
 func (dec *Decoder) DecodeConstrained(v Variant, s *Scores, c *Constraints) (*Derivation, error) {
 	if c.empty() {
 		return dec.Decode(v, s)
@@ -245,46 +246,100 @@ func (dec *Decoder) DecodeConstrained(v Variant, s *Scores, c *Constraints) (*De
 	return d, err
 }
 
-// maxConflictSearch bounds the requirements DecodeConstrained tries to
-// leave out, one decoding run each, to name a conflicting set.
-const maxConflictSearch = 16
+// maxConflictRuns bounds the decoding runs DecodeConstrained spends to
+// name a conflicting set of requirements. QuickXplain needs about
+// 2k log2(c/k) + 2k runs for a set of k among c requirements: a pair among
+// 1,000 takes about 40.
+const maxConflictRuns = 64
 
 // conflict returns the error for constraints c under which the chart of v
 // finds no tree. Forbidden yields only null items, so the requirements
-// alone conflict; leaving out, in turn, each requirement whose absence
-// keeps the rest unsatisfiable gives a minimal conflicting set.
+// alone conflict; QuickXplain (Junker 2004) finds a minimal set of them
+// that no tree satisfies, decoding subsets of them.
 func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
-	if len(c.Require) > maxConflictSearch {
-		return fmt.Errorf("decode %s: no %s tree satisfies the %d requirements together: %w",
-			v, v, len(c.Require), ErrUnsatisfiable)
+	q := conflictSearch{dec: dec, v: v, s: s, c: c, keep: make([]bool, len(c.Require))}
+	all := make([]int, len(c.Require))
+	for x := range all {
+		all[x] = x
 	}
-	keep := make([]bool, len(c.Require))
-	for x := range keep {
-		keep[x] = true
+	set, err := q.explain(nil, false, all)
+	switch {
+	case errors.Is(err, errConflictRuns) || err == nil && len(set) == 0:
+		return fmt.Errorf("decode %s: no %s tree satisfies the %d requirements together (no smaller conflicting set found within %d decoding runs): %w",
+			v, v, len(c.Require), maxConflictRuns, ErrUnsatisfiable)
+	case err != nil:
+		return err
 	}
-	for x := range keep {
-		keep[x] = false
-		t, err := c.compile(v, s.N, s.L, keep)
-		if err == nil {
-			_, err = dec.run(v, s, t)
-		}
-		switch {
-		case errors.Is(err, errNoTree):
-			// Still unsatisfiable without x: leave it out.
-		case err == nil:
-			keep[x] = true
-		default:
-			return err
-		}
-	}
-	var names []string
-	for x, k := range keep {
-		if k {
-			names = append(names, c.describeReq(x))
-		}
+	slices.Sort(set)
+	names := make([]string, len(set))
+	for k, x := range set {
+		names[k] = c.describeReq(x)
 	}
 	return fmt.Errorf("decode %s: no %s tree satisfies the constraints; conflicting requirements: %s: %w",
 		v, v, strings.Join(names, ", "), ErrUnsatisfiable)
+}
+
+// errConflictRuns stops a conflict search that used maxConflictRuns runs.
+var errConflictRuns = errors.New("decode: conflict search out of runs")
+
+// conflictSearch decodes subsets of a constraint set's requirements.
+type conflictSearch struct {
+	dec  *Decoder
+	v    Variant
+	s    *Scores
+	c    *Constraints
+	keep []bool
+	runs int
+}
+
+// unsatisfiable reports whether no tree satisfies the requirements set
+// alone (one decoding run).
+func (q *conflictSearch) unsatisfiable(set []int) (bool, error) {
+	if q.runs == maxConflictRuns {
+		return false, errConflictRuns
+	}
+	q.runs++
+	clear(q.keep)
+	for _, x := range set {
+		q.keep[x] = true
+	}
+	t, err := q.c.compile(q.v, q.s.N, q.s.L, q.keep)
+	if err == nil {
+		_, err = q.dec.run(q.v, q.s, t)
+	}
+	switch {
+	case errors.Is(err, errNoTree):
+		return true, nil
+	case err == nil:
+		return false, nil
+	}
+	return false, err
+}
+
+// explain returns a minimal subset X of cands such that no tree satisfies
+// background and X together, given that none satisfies background and
+// cands (QuickXplain); grown says whether background gained requirements
+// since that was known of it alone, so that it must be decoded again.
+func (q *conflictSearch) explain(background []int, grown bool, cands []int) ([]int, error) {
+	if grown {
+		if none, err := q.unsatisfiable(background); err != nil || none {
+			return nil, err
+		}
+	}
+	if len(cands) <= 1 {
+		return cands, nil
+	}
+	half := len(cands) / 2
+	first, second := cands[:half], cands[half:]
+	x2, err := q.explain(slices.Concat(background, first), true, second)
+	if err != nil {
+		return nil, err
+	}
+	x1, err := q.explain(slices.Concat(background, x2), len(x2) > 0, first)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(x1, x2), nil
 }
 
 // canceller polls a context cheaply from the chart loops, and reports
