@@ -895,8 +895,12 @@ func AnnHandlesKey(key string, ctrl bool) bool {
 	return false
 }
 
-// AnnSetLetterKeys turns the single-character shortcuts on or off.
-func (a *App) AnnSetLetterKeys(on bool) { a.Annotate.LetterKeysOff = !on }
+// AnnSetLetterKeys turns the single-character shortcuts on or off; the
+// choice is kept in the store for the next visit.
+func (a *App) AnnSetLetterKeys(on bool) {
+	a.Annotate.LetterKeysOff = !on
+	a.saveSettings()
+}
 
 // Shortcuts lists the annotation tab's keys and what they do, for the
 // shortcut sheet.

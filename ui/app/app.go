@@ -102,6 +102,9 @@ type App struct {
 	// persistAsked is set once the store was asked to be persistent
 	// (guarded by saveMu).
 	persistAsked bool
+	// settings are the user's settings as last chosen, written to the
+	// store by the goroutine saveSettings starts (see settings.go).
+	settings atomic.Pointer[Settings]
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool
@@ -135,6 +138,7 @@ func New(env Env, plat Platform, opts Options) *App {
 	}
 	a.Annotate.Node = -1
 	a.annRestore()
+	a.restoreSettings()
 	return a
 }
 

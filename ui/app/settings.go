@@ -1,0 +1,73 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// SettingsKey is the key of the user's settings in the Store, apart from
+// the annotation project: starting a new corpus keeps them.
+const SettingsKey = "settings"
+
+// Settings are the choices the app keeps between visits.
+type Settings struct {
+	// LetterKeysOff: AnnotateState.LetterKeysOff.
+	LetterKeysOff bool `json:"letter_keys_off,omitempty"`
+}
+
+// currentSettings returns the settings as the state holds them; the caller
+// holds the lock.
+func (a *App) currentSettings() Settings {
+	return Settings{LetterKeysOff: a.Annotate.LetterKeysOff}
+}
+
+// saveSettings writes the settings to the store in the background (the
+// caller holds the lock). Each write stores the latest choice, so writes
+// that finish out of order still leave the last one; a failed write is
+// shown as the annotation tab's error.
+func (a *App) saveSettings() {
+	cur := a.currentSettings()
+	a.settings.Store(&cur)
+	st := a.store()
+	if st == nil {
+		return
+	}
+	go func() {
+		err := st.StoreUpdate(SettingsKey, func([]string) (map[string][]byte, []string, error) {
+			b, err := json.Marshal(a.settings.Load())
+			return map[string][]byte{SettingsKey: b}, nil, err
+		})
+		if err != nil {
+			a.update(func() { a.Annotate.Err = "the setting could not be kept for the next visit: " + err.Error() })
+		}
+	}()
+}
+
+// restoreSettings reads the settings kept in the store in the background
+// and applies them, unless the user chose others meanwhile. Settings that
+// cannot be read are left as they are (the defaults), and said once.
+func (a *App) restoreSettings() {
+	st := a.store()
+	if st == nil {
+		return
+	}
+	go func() {
+		values, err := st.StoreRead(SettingsKey, SettingsKey)
+		var kept Settings
+		if b, ok := values[SettingsKey]; err == nil && ok {
+			if jerr := json.Unmarshal(b, &kept); jerr != nil {
+				err = fmt.Errorf("the kept settings are damaged (%v): the defaults are used", jerr)
+			}
+		}
+		a.update(func() {
+			switch {
+			case a.settings.Load() != nil:
+				// Chosen during the read: the choice stands.
+			case err != nil:
+				a.noteErr("could not read the settings: " + err.Error())
+			default:
+				a.Annotate.LetterKeysOff = kept.LetterKeysOff
+			}
+		})
+	}()
+}
