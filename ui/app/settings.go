@@ -44,8 +44,9 @@ func (a *App) saveSettings() {
 }
 
 // restoreSettings reads the settings kept in the store in the background
-// and applies them, unless the user chose others meanwhile. Settings that
-// cannot be read are left as they are (the defaults), and said once.
+// and applies them, unless the user chose others meanwhile. A damaged
+// record is said, and the defaults stay; a store that cannot be read at
+// all is said by the annotation project's restore, not again here.
 func (a *App) restoreSettings() {
 	st := a.store()
 	if st == nil {
@@ -53,18 +54,20 @@ func (a *App) restoreSettings() {
 	}
 	go func() {
 		values, err := st.StoreRead(SettingsKey, SettingsKey)
+		if err != nil {
+			return // a store that cannot be read: the project's restore says so
+		}
 		var kept Settings
-		if b, ok := values[SettingsKey]; err == nil && ok {
-			if jerr := json.Unmarshal(b, &kept); jerr != nil {
-				err = fmt.Errorf("the kept settings are damaged (%v): the defaults are used", jerr)
-			}
+		b, ok := values[SettingsKey]
+		if ok {
+			err = json.Unmarshal(b, &kept)
 		}
 		a.update(func() {
 			switch {
 			case a.settings.Load() != nil:
 				// Chosen during the read: the choice stands.
 			case err != nil:
-				a.noteErr("could not read the settings: " + err.Error())
+				a.noteErr(fmt.Sprintf("the kept settings are damaged (%v): the defaults are used", err))
 			default:
 				a.Annotate.LetterKeysOff = kept.LetterKeysOff
 			}
