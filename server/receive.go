@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/discspan/discspan/internal/atomicfile"
 )
 
 // jobUploadTemp is the upload being received; it is renamed to
@@ -31,6 +33,12 @@ func (m *jobs) receive(id string, body io.Reader, contentType string, maxWords i
 		files[i] = f
 	}
 	c, err := convertUpload(io.TeeReader(body, files[0]), contentType, maxWords, files[1], files[2])
+	if err == nil {
+		// On disk before the job's record (written after this, synced)
+		// says they are there: after a crash, a queued job's data are
+		// whole.
+		err = syncAll(files)
+	}
 	if cerr := closeAll(files); err == nil && cerr != nil {
 		err = fmt.Errorf("server: %w", cerr)
 	}
@@ -40,7 +48,18 @@ func (m *jobs) receive(id string, body io.Reader, contentType string, maxWords i
 	if err := os.Rename(filepath.Join(d, jobUploadTemp), filepath.Join(d, jobUploaded+c.Format.String())); err != nil {
 		return c, fmt.Errorf("server: %w", err)
 	}
+	atomicfile.SyncDir(d)
 	return c, nil
+}
+
+// syncAll syncs the files to disk and returns the first error.
+func syncAll(files []*os.File) error {
+	for _, f := range files {
+		if err := f.Sync(); err != nil {
+			return fmt.Errorf("server: saving the upload: %w", err)
+		}
+	}
+	return nil
 }
 
 // closeAll closes the files that are open and returns the first error.

@@ -74,7 +74,7 @@ func Write(path string, write func(w io.Writer) error) (err error) {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(path))
+	SyncDir(filepath.Dir(path))
 	removeStale(path, time.Now().Add(-StaleAfter))
 	return nil
 }
@@ -275,9 +275,10 @@ func WriteBytes(path string, b []byte) error {
 	})
 }
 
-// syncDir makes a rename in dir durable, as far as the file system allows
-// (not every file system can sync a directory).
-func syncDir(dir string) {
+// SyncDir makes the files created and renamed in dir durable, as far as
+// the file system allows (not every file system can sync a directory: it
+// does nothing there).
+func SyncDir(dir string) {
 	d, err := os.Open(dir)
 	if err != nil {
 		return
