@@ -20,17 +20,18 @@ func TestExerciseBuiltWithCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Solved || len(v.Right) != 0 || len(v.Missing) != 4 || v.F1 != 0 {
+	if v.Solved || len(v.Right) != 0 || len(v.Missing) != 5 || v.F1 != 0 {
 		t.Fatalf("empty start: %+v", v)
 	}
 	steps := []struct {
 		cmd          annotate.CreateConstituent
 		right, wrong int
 	}{
-		{annotate.CreateConstituent{Label: "NP", Words: []int{2}}, 1, 0},
-		{annotate.CreateConstituent{Label: "NP", Words: []int{0, 3}}, 1, 1}, // wrong label for the VP
-		{annotate.CreateConstituent{Label: "SQ", Words: []int{0, 1, 2, 3}}, 2, 1},
-		{annotate.CreateConstituent{Label: "SBARQ", Words: []int{0, 1, 2, 3, 4}}, 3, 1},
+		{annotate.CreateConstituent{Label: "WHNP", Words: []int{0}}, 1, 0},
+		{annotate.CreateConstituent{Label: "NP", Words: []int{2}}, 2, 0},
+		{annotate.CreateConstituent{Label: "NP", Words: []int{0, 3}}, 2, 1}, // wrong label for the VP
+		{annotate.CreateConstituent{Label: "SQ", Words: []int{0, 1, 2, 3}}, 3, 1},
+		{annotate.CreateConstituent{Label: "SBARQ", Words: []int{0, 1, 2, 3, 4}}, 4, 1},
 	}
 	for x, st := range steps {
 		if err := s.Do(context.Background(), st.cmd, nil); err != nil {
@@ -58,7 +59,7 @@ func TestExerciseBuiltWithCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !v.Solved || v.F1 != 100 || len(v.Right) != 4 {
+	if !v.Solved || v.F1 != 100 || len(v.Right) != 5 {
 		t.Fatalf("finished tree: %+v", v)
 	}
 	// Shared and opened elsewhere, the attempt checks the same.

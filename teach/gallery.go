@@ -36,14 +36,14 @@ func (e Example) Tree() (*tree.Tree, error) {
 }
 
 // Gallery returns the classic discontinuities, each with a short
-// explanation. The analyses follow the conventions of the treebanks they
-// come from (Penn-style labels for English, TIGER for German, Alpino for
-// Dutch).
+// explanation. The analyses are made here in the style of the treebanks
+// of each language (the discontinuous Penn treebank for English, TIGER for
+// German, Alpino for Dutch).
 func Gallery() []Example {
 	return []Example{
 		{
 			ID: "wh-question", Title: "Wh-movement", Language: "English",
-			Bracketed: "(ROOT (SBARQ (SQ (VP (WP 0=What) (VB 3=do)) (MD 1=should) (NP (PRP 2=I))) (. 4=?)))",
+			Bracketed: "(ROOT (SBARQ (SQ (VP (WHNP (WP 0=What)) (VB 3=do)) (MD 1=should) (NP (PRP 2=I))) (. 4=?)))",
 			Explanation: "\"What\" is the object of \"do\" but stands at the front of the question. " +
 				"Instead of a trace, the discontinuous treebank lets the VP own both words: " +
 				"its yield is \"What … do\", with a gap where \"should I\" sits.",
@@ -51,9 +51,9 @@ func Gallery() []Example {
 		},
 		{
 			ID: "extraposition", Title: "Extraposed relative clause", Language: "English",
-			Bracketed: "(ROOT (S (NP (DT 0=A) (NN 1=man) (SBAR (WHNP (WP 4=who)) (S (VP (VBD 5=wore) (NP (DT 6=a) (NN 7=hat)))))) (VP (VBD 2=came) (PRT (RP 3=in))) (. 8=.)))",
+			Bracketed: "(ROOT (S (NP (NP (DT 0=A) (NN 1=man)) (SBAR (WHNP (WP 4=who)) (S (VP (VBD 5=wore) (NP (DT 6=a) (NN 7=hat)))))) (VP (VBD 2=came) (PRT (RP 3=in))) (. 8=.)))",
 			Explanation: "The relative clause \"who wore a hat\" describes \"a man\" but follows the verb. " +
-				"The subject NP keeps it as a daughter and becomes discontinuous around \"came in\".",
+				"The subject NP holds \"a man\" and the clause as daughters and becomes discontinuous around \"came in\".",
 			Smallest: decode.N3,
 		},
 		{
@@ -66,21 +66,32 @@ func Gallery() []Example {
 		},
 		{
 			ID: "verb-cluster", Title: "Cross-serial verb cluster", Language: "Dutch",
-			Bracketed: "(ROOT (CP (vg 0=dat) (SSUB (n 1=Jan) (INF (n 2=Marie) (INF (NP (lid 3=de) (n 4=kinderen)) (ww 7=zwemmen)) (ww 6=helpen)) (ww 5=zag))))",
+			Bracketed: "(ROOT (CP (vg 0=dat) (SSUB (n 1=Jan) (n 2=Marie) (INF (NP (lid 3=de) (n 4=kinderen)) (INF (ww 7=zwemmen)) (ww 6=helpen)) (ww 5=zag))))",
 			Explanation: "\"that Jan saw Marie help the children swim\": in Dutch the verbs line up at the end " +
 				"in the same order as their objects, so each object–verb pair crosses the next one. " +
-				"Both infinitive phrases are discontinuous, one inside the gap structure of the other: " +
-				"the O(n^4) system cannot build both (it only creates a gap between two continuous spans), " +
-				"the well-nested O(n^5) system can, by extending and shrinking a gap.",
+				"Alpino attaches \"Marie\", the object of \"zag\", under the clause and records that she is " +
+				"the one who helps by co-indexing (a secondary edge, not a constituent). What remains " +
+				"discontinuous is the infinitive phrase \"de kinderen … helpen zwemmen\", split by \"zag\": " +
+				"one gap, which every discontinuous variant builds.",
+			Smallest: decode.N3,
+		},
+		{
+			ID: "dutch-nested", Title: "Nested infinitives in a verb cluster", Language: "Dutch",
+			Bracketed: "(ROOT (CP (vg 0=dat) (SSUB (vnw 1=hij) (ww 4=heeft) (INF (INF (NP (lid 2=het) (n 3=boek)) (ww 6=lezen)) (ww 5=willen)))))",
+			Explanation: "\"that he has wanted to read the book\": \"heeft\" stands in the cluster, between the object " +
+				"and the infinitives. Both infinitive phrases (\"het boek … willen lezen\" and \"het boek … lezen\") " +
+				"are discontinuous, and the second is a daughter of the first. The O(n^4) system cannot build that: " +
+				"it makes a gap only between two continuous spans. The well-nested O(n^5) system can: " +
+				"\"willen\" fills the right part of the inner phrase's gap, which shrinks to \"heeft\".",
 			Smallest: decode.N5WN,
 		},
 		{
-			ID: "german-cluster", Title: "Verb cluster with a fronted auxiliary", Language: "German",
+			ID: "german-cluster", Title: "Auxiliary before the verb cluster", Language: "German",
 			Bracketed: "(ROOT (S (KOUS 0=weil) (PPER 1=er) (VP (VP (NP (ART 2=das) (NN 3=Buch)) (VVINF 5=lesen)) (VMINF 6=wollen)) (VAFIN 4=hat)) ($. 7=.))",
 			Explanation: "\"because he has wanted to read the book\": with two infinitives, German puts the finite " +
-				"auxiliary \"hat\" before the verb cluster instead of at the end. Both VPs (\"das Buch … lesen\" and " +
-				"\"das Buch … lesen wollen\") now have \"hat\" in their gap, one VP inside the other: as in the Dutch " +
-				"cluster, only systems that extend a gapped item (O(n^5) well-nested and up) build both.",
+				"auxiliary \"hat\" before the verb cluster instead of at the end (auxiliary flip). Both VPs (\"das Buch … lesen\" and " +
+				"\"das Buch … lesen wollen\") now have \"hat\" in their gap, one VP a daughter of the other: as in the Dutch " +
+				"cluster with nested infinitives, only systems that extend a gapped item (O(n^5) well-nested and up) build both.",
 			Smallest: decode.N5WN,
 		},
 		{

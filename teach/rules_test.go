@@ -55,7 +55,7 @@ func TestRules(t *testing.T) {
 		if r.Consequent[0] != r.Order[0] || r.Consequent[len(r.Consequent)-1] != r.Order[len(r.Order)-1] {
 			t.Errorf("%s: consequent %v does not span the order %v", r.Name, r.Consequent, r.Order)
 		}
-		if !r.Smallest.Has(r.Rule) || (r.Smallest > 0 && (r.Smallest - 1).Has(r.Rule) && r.Smallest != decode.N4) {
+		if !r.Smallest.Has(r.Rule) || r.Smallest == decode.N3 || (r.Smallest > 0 && (r.Smallest - 1).Has(r.Rule) && r.Smallest != decode.N4) {
 			t.Errorf("%s: smallest variant %v", r.Name, r.Smallest)
 		}
 		got, ok := RuleByID(r.Rule)

@@ -108,8 +108,10 @@ type stepper struct {
 }
 
 // Replay runs variant v's deduction system on the scores step by step. N3
-// is replayed with the rules of N4: the two search the same space, N3 with
-// items that forget one gap boundary. Sentences longer than
+// is replayed with the rules of N4: the two search the same space and find
+// the same trees, N3 with items that forget one gap boundary (the paper's
+// create partial disc. and complete disc.), which the stepper does not
+// show. Sentences longer than
 // MaxStepperWords are refused.
 func Replay(ctx context.Context, v decode.Variant, s *decode.Scores) (*Trace, error) {
 	if err := s.Check(); err != nil {

@@ -167,7 +167,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	click(t, ctx, `#exercise-check`)
 	s = waitExercise(t, ctx, "the first check", `s.checked`)
 
-	if s.Wrong != 1 || s.Right != 1 || s.Missing != 3 || s.Solved != "false" || s.F1 == "100.0" {
+	if s.Wrong != 1 || s.Right != 1 || s.Missing != 4 || s.Solved != "false" || s.F1 == "100.0" {
 		t.Errorf("first check: %+v", s)
 	}
 	wrongNode := evalString(t, ctx, `(() => { const e = document.querySelector('#exercise-nodes li.wrong'); return e ? e.dataset.node + ' ' + e.dataset.cons : ''; })()`)
@@ -183,7 +183,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 	}
 	click(t, ctx, `#exercise-missing`)
 	missing := pollString(t, ctx, "the missing constituents", `(() => { const e = document.querySelector('#exercise-missing-list'); return e ? e.innerText : ''; })()`)
-	for _, m := range []string{"VP: What … do", "SQ: What should I do", "SBARQ: What should I do ?"} {
+	for _, m := range []string{"WHNP: What", "VP: What … do", "SQ: What should I do", "SBARQ: What should I do ?"} {
 		if !strings.Contains(missing, m) {
 			t.Errorf("missing list lacks %q: %q", m, missing)
 		}
@@ -197,7 +197,12 @@ func TestBrowserTeachExercise(t *testing.T) {
 	click(t, ctx, `#exercise-relabel`)
 	waitExercise(t, ctx, "the VP", `s.cons.includes('VP[0,1)+[3,4)') && !s.checked`)
 
-	// SQ and SBARQ with the keyboard.
+	// WHNP over What, SQ and SBARQ with the keyboard.
+	click(t, ctx, `#exercise-words [data-word="0"]`)
+	waitExercise(t, ctx, "What selected", `s.sel === '0'`)
+	typeLabel(t, ctx, "WHNP")
+	press(t, ctx, kb.Enter, 1)
+	waitExercise(t, ctx, "the WHNP", `s.cons.includes('WHNP[0,1)')`)
 	click(t, ctx, `#exercise-words [data-word="0"]`)
 	for range 3 {
 		press(t, ctx, kb.ArrowRight, 1)
@@ -226,7 +231,7 @@ func TestBrowserTeachExercise(t *testing.T) {
 
 	click(t, ctx, `#exercise-check`)
 	s = waitExercise(t, ctx, "the final check", `s.checked`)
-	if s.F1 != "100.0" || s.Solved != "true" || s.Right != 4 || s.Wrong != 0 || s.Missing != 0 {
+	if s.F1 != "100.0" || s.Solved != "true" || s.Right != 5 || s.Wrong != 0 || s.Missing != 0 {
 		t.Errorf("final check: %+v", s)
 	}
 	if msg := evalString(t, ctx, `(() => { const e = document.querySelector('#exercise-solved'); return e ? e.textContent : ''; })()`); !strings.Contains(msg, "Solved") {

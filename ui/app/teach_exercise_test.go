@@ -111,7 +111,7 @@ func TestExerciseSolve(t *testing.T) {
 	env.Do(a.TeachExerciseCheck)
 	v := x.Verdict
 	if v == nil || v.Solved || !slices.Equal(v.Wrong, []string{"NP: What … do"}) || !slices.Equal(v.Right, []string{"NP: I"}) ||
-		len(v.Missing) != 3 || v.Precision != "50.0" || v.Recall != "25.0" || x.ShowMissing {
+		len(v.Missing) != 4 || v.Precision != "50.0" || v.Recall != "20.0" || x.ShowMissing {
 		t.Fatalf("verdict %+v", v)
 	}
 	classes := map[string]string{}
@@ -137,8 +137,12 @@ func TestExerciseSolve(t *testing.T) {
 		t.Fatalf("relabel: verdict %v, error %q, %v", x.Verdict, x.Err, cons(x))
 	}
 
-	// SQ over What should I do, SBARQ over everything: solved.
+	// WHNP over What, SQ over What should I do, SBARQ over everything:
+	// solved.
 	env.Do(func() {
+		a.TeachExerciseClickWord(0)
+		a.TeachExerciseSetLabel("WHNP")
+		a.TeachExerciseMake()
 		for i := range 4 {
 			a.TeachExerciseClickWord(i)
 		}
@@ -149,14 +153,14 @@ func TestExerciseSolve(t *testing.T) {
 	keys(t, a, env, slices.Repeat([]string{" ", "ArrowRight"}, 5)...)
 	env.Do(func() { a.TeachExerciseSetLabel("SBARQ") })
 	keys(t, a, env, "Enter")
-	solved := []string{"NP[2,3)", "SBARQ[0,5)", "SQ[0,4)", "VP[0,1)+[3,4)"}
+	solved := []string{"NP[2,3)", "SBARQ[0,5)", "SQ[0,4)", "VP[0,1)+[3,4)", "WHNP[0,1)"}
 	if got := cons(x); !slices.Equal(got, solved) {
 		t.Fatalf("built %v, want %v (error %q)", got, solved, x.Err)
 	}
 
 	// Ctrl+Z undoes the SBARQ, Ctrl+Y (and Ctrl+Shift+Z) redo it.
 	keys(t, a, env, "^z")
-	if got := cons(x); len(got) != 3 || !x.CanRedo() || !strings.Contains(x.Msg, "Undone") {
+	if got := cons(x); len(got) != 4 || !x.CanRedo() || !strings.Contains(x.Msg, "Undone") {
 		t.Fatalf("undo: %v, %q", got, x.Msg)
 	}
 	keys(t, a, env, "^y")
@@ -166,12 +170,12 @@ func TestExerciseSolve(t *testing.T) {
 	}
 	// With Caps Lock on, Ctrl+Z gives the key "Z": it still undoes.
 	keys(t, a, env, "^Z")
-	if got := cons(x); len(got) != 3 || !x.CanRedo() {
+	if got := cons(x); len(got) != 4 || !x.CanRedo() {
 		t.Fatalf("Ctrl+Z with Caps Lock: %v; want the SBARQ undone", got)
 	}
 	keys(t, a, env, "^+Z")
 	env.Do(a.TeachExerciseCheck)
-	if v := x.Verdict; v == nil || !v.Solved || v.F1 != "100.0" || len(v.Right) != 4 || len(v.Wrong)+len(v.Missing) != 0 {
+	if v := x.Verdict; v == nil || !v.Solved || v.F1 != "100.0" || len(v.Right) != 5 || len(v.Wrong)+len(v.Missing) != 0 {
 		t.Fatalf("solved verdict %+v", v)
 	}
 
@@ -179,7 +183,7 @@ func TestExerciseSolve(t *testing.T) {
 	sq := slices.IndexFunc(x.Nodes, func(n app.ExerciseNode) bool { return n.Label == "SQ" })
 	env.Do(func() { a.TeachExerciseClickNode(x.Nodes[sq].Index) })
 	keys(t, a, env, "Delete")
-	if got := cons(x); !slices.Equal(got, []string{"NP[2,3)", "SBARQ[0,5)", "VP[0,1)+[3,4)"}) || x.Verdict != nil {
+	if got := cons(x); !slices.Equal(got, []string{"NP[2,3)", "SBARQ[0,5)", "VP[0,1)+[3,4)", "WHNP[0,1)"}) || x.Verdict != nil {
 		t.Fatalf("delete: %v", got)
 	}
 	env.Do(a.TeachExerciseUndo)

@@ -182,7 +182,7 @@ func TestStepperChart(t *testing.T) {
 func TestStepperVariant(t *testing.T) {
 	a, env := teachApp(t)
 	s := &a.Teach.Stepper
-	cluster := slices.IndexFunc(teach.Gallery(), func(e teach.Example) bool { return e.ID == "verb-cluster" })
+	cluster := slices.IndexFunc(teach.Gallery(), func(e teach.Example) bool { return e.ID == "dutch-nested" })
 	env.Do(func() { a.TeachLoadExample(cluster) })
 	tr := galleryTree(t, cluster)
 	for _, v := range []decode.Variant{decode.Continuous, decode.N4, decode.N6} {
@@ -417,11 +417,11 @@ func TestOpenFragment(t *testing.T) {
 	}
 }
 
-// The comparison marks what each variant builds: the cross-serial verb
-// cluster needs n5wn.
+// The comparison marks what each variant builds: the Dutch cluster with
+// nested infinitives needs n5wn.
 func TestTeachCompare(t *testing.T) {
 	a, env := teachApp(t)
-	cluster := slices.IndexFunc(teach.Gallery(), func(e teach.Example) bool { return e.ID == "verb-cluster" })
+	cluster := slices.IndexFunc(teach.Gallery(), func(e teach.Example) bool { return e.ID == "dutch-nested" })
 	env.Do(func() { a.TeachShowExample(cluster) })
 	sh := a.Teach.Shown
 	if sh.Err != "" || len(sh.Builds) != len(app.ComparedVariants()) {

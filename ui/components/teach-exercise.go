@@ -139,9 +139,9 @@ func (c *TeachExercise) missingButton() string {
 func (c *TeachExercise) missingHint() string {
 	n := len(c.App.Teach.Exercise.Verdict.Missing)
 	if n == 1 {
-		return "1 constituent of the treebank's tree is missing (show missing to see it)."
+		return "1 constituent of the reference tree is missing (show missing to see it)."
 	}
-	return fmt.Sprintf("%d constituents of the treebank's tree are missing (show missing to see them).", n)
+	return fmt.Sprintf("%d constituents of the reference tree are missing (show missing to see them).", n)
 }
 
 // size is the drawing's CSS size.

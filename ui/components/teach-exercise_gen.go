@@ -54,7 +54,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(vugu.HTML("Pick a sentence and build its tree with the annotators\x26#39; commands: select the words of a constituent (one block,\n    or two around a gap), give it a label and make it. Then check it against the treebank\x26#39;s tree."))
+		vgn.SetInnerHTML(vugu.HTML("Pick a sentence and build its tree with the annotators\x26#39; commands: select the words of a constituent (one block,\n    or two around a gap), give it a label and make it. Then check it against the reference tree (an analysis in the treebank\x26#39;s style)."))
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "controls exercise-list"}}}
@@ -627,7 +627,7 @@ func (c *TeachExercise) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								{
 									vgparent := vgn
 									_ = vgparent
-									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Solved: your tree is the treebank's tree."}
+									vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "Solved: your tree is the reference tree."}
 									vgparent.AppendChild(vgn)
 								}
 							}

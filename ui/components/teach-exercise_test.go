@@ -35,7 +35,7 @@ func TestTeachExercise(t *testing.T) {
 	})
 	html = render(t, &Root{App: a})
 	contains(t, html, `data-sel="0,3"`, `data-cons="NP[0,1)+[3,4)"`, `class="exword sel"`, `class="exnode wrong"`,
-		`id="exercise-verdict"`, `data-f1="0.0"`, `data-wrong="1"`, `data-missing="4"`, `data-solved="false"`, `data-undo="true"`, `data-redo="false"`, `4 constituents of the treebank`, `Selected: &#34;What … do&#34; (2 words, 2 blocks).`)
+		`id="exercise-verdict"`, `data-f1="0.0"`, `data-wrong="1"`, `data-missing="5"`, `data-solved="false"`, `data-undo="true"`, `data-redo="false"`, `5 constituents of the reference tree`, `Selected: &#34;What … do&#34; (2 words, 2 blocks).`)
 	if strings.Contains(html, `id="exercise-missing-list"`) || strings.Contains(html, `id="exercise-solved"`) {
 		t.Error("missing constituents or solved shown")
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/vugu/vugu"
 )
@@ -102,6 +103,25 @@ func (c *TeachStepper) sentenceTitle() string {
 
 // variants are the decoder variants' names.
 func (c *TeachStepper) variants() []string { return app.Variants() }
+
+// variantName names a variant in the list: n3 is replayed as n4 (see
+// n3Note).
+func (c *TeachStepper) variantName(v string) string {
+	if v == decode.N3.String() {
+		return v + " (shown as n4)"
+	}
+	return v
+}
+
+// n3Note says, while n3 is chosen, what the stepper shows of it.
+func (c *TeachStepper) n3Note() string {
+	if c.s().Variant != decode.N3 {
+		return ""
+	}
+	return "n3 finds the same trees as n4 in O(n³): its items forget where the gap ends, and two rules " +
+		"(create partial disc. and complete disc.) take the place of create gap and fill gap. " +
+		"The stepper shows n4's items and rules, whose chart holds O(n⁴) items."
+}
 
 // what says what is replayed.
 func (c *TeachStepper) what() string {
