@@ -90,6 +90,11 @@ func TestBrowserAnnotate(t *testing.T) {
 	if undone != parsed {
 		t.Errorf("after undo: %s, want %s", undone, parsed)
 	}
+	// The emptied undo list is empty on the page (vugu left a list's last
+	// item when none was left to render).
+	if l := annText(t, ctx, "#ann-undolist"); l != "" {
+		t.Errorf("undo list after undoing its only step: %q", l)
+	}
 	annKeysMod(t, ctx, input.ModifierCtrl|input.ModifierShift, "Z")
 	redone := annWait(t, ctx, "the redo", `(() => { const a = document.querySelector('#anntab'); return a.dataset.undo === '1' && a.dataset.redo === '0' ? a.dataset.cons : false; })()`)
 	if redone != created {
@@ -186,6 +191,15 @@ func TestBrowserAnnotate(t *testing.T) {
 	if !bytes.Equal(out, head) {
 		t.Errorf("the exported file (%d bytes) differs from the imported one (%d bytes)", len(out), len(head))
 	}
+	// The file picker keeps the focus after a file is chosen: the keys
+	// still work (it was taken for a text field).
+	annEval(t, ctx, `(() => { document.querySelector('#ann-file').focus(); return document.activeElement.id; })()`, &focus)
+	if focus != "ann-file" {
+		t.Fatalf("focus on %q, want the file picker", focus)
+	}
+	before := annAttr(t, ctx, "sel")
+	annKeys(t, ctx, kb.ArrowRight)
+	annWait(t, ctx, "the arrow key with the file picker focused", fmt.Sprintf(`document.querySelector('#anntab').dataset.sel !== %q`, before))
 
 	// (d) Compare with a second file of the same sentences.
 	moved, err := os.ReadFile(filepath.Join(annDataDir(), "alpino-cdb", "dev.punctmoved.discbracket"))

@@ -71,8 +71,12 @@ type AnnotateState struct {
 	// once the stored corpus was looked for; meanwhile RestoreDone of
 	// RestoreTotal sentences are read (0 of 0 before the reading starts),
 	// those of the corpus, its reference trees and the second file.
-	Seq, Saved                int
-	SaveErr                   string
+	Seq, Saved int
+	SaveErr    string
+	// savedIndex is the sentence shown as last written to the store: a
+	// move to another one is saved too (quietly), so that a reload
+	// comes back to it.
+	savedIndex                int
 	Restored                  bool
 	RestoreDone, RestoreTotal int
 	// SaveConflict is set when the last save was refused because another
@@ -238,6 +242,9 @@ func (a *App) AnnGo(i int) {
 	}
 	s.Sel = NewSelection(a.annSentence().Tree().Len())
 	s.Node, s.Attach, s.LabelMode, s.Diff = -1, nil, "", nil
+	if s.Index != s.savedIndex {
+		a.annScheduleSave() // the sentence shown comes back after a reload
+	}
 	s.Msg, s.Err, s.ConfirmNew = "", "", false
 	a.annRefresh()
 }
@@ -828,10 +835,18 @@ func (a *App) AnnKey(key string, shift, ctrl bool) bool {
 		s.Sel.Move(-1, shift)
 	case "ArrowRight":
 		s.Sel.Move(1, shift)
-	case "Home":
-		s.Sel.MoveTo(0, shift)
-	case "End":
-		s.Sel.MoveTo(s.Sel.N-1, shift)
+	case "Home", "End":
+		// Alone, the first or last word alone: a second block goes too
+		// (the arrows move the second block while there is one).
+		i := 0
+		if key == "End" {
+			i = s.Sel.N - 1
+		}
+		if shift {
+			s.Sel.MoveTo(i, true)
+		} else {
+			s.Sel.Click(i)
+		}
 	case "ArrowUp":
 		a.annUp()
 	case "ArrowDown":
@@ -906,9 +921,9 @@ func (a *App) AnnSetLetterKeys(on bool) {
 // shortcut sheet.
 func Shortcuts() [][2]string {
 	return [][2]string{
-		{"← →", "move the word cursor"},
+		{"← →", "move the word cursor (the second block's, while there is one)"},
 		{"Shift+← →", "extend the selection"},
-		{"Home / End", "first / last word"},
+		{"Home / End", "select the first / last word alone (a second block is dropped)"},
 		{"g", "start (or drop) a second block: a constituent with a gap"},
 		{"click / Shift+click / Ctrl+click", "select a word / extend / second block"},
 		{"↑ / ↓", "select the node over the selection, its parent / back down"},

@@ -116,7 +116,7 @@ func (a *App) annRestore() {
 				if sp.Other != nil {
 					a.annSetOther(sp.Other)
 				}
-				s.Saved = s.Seq // nothing new to save
+				s.Saved, s.savedIndex = s.Seq, s.Index // nothing new to save
 				a.noteUnsaved()
 				s.Msg = fmt.Sprintf("restored %s (%s)", sp.Corpus.Name, Count(len(sp.Corpus.Sentences), "sentence"))
 				if sp.Other != nil {
@@ -225,7 +225,10 @@ func (a *App) annSave() error {
 	// store writes only those it lacks.
 	a.env.Lock()
 	s := &a.Annotate
-	if s.Saved >= s.Seq && s.SaveErr == "" {
+	// Only the sentence shown changed: saved so that a reload comes back
+	// to it, but quietly (no conflict with another tab is raised for it).
+	onlyIndex := s.Saved >= s.Seq && s.SaveErr == ""
+	if onlyIndex && (s.Corpus == nil || s.Index == s.savedIndex) {
 		a.env.UnlockRender()
 		return nil // saved already
 	}
@@ -252,7 +255,11 @@ func (a *App) annSave() error {
 	if ask {
 		a.persistAsked = true
 	}
-	a.update(func() { a.annSaved(seq, err) })
+	var other *otherTabError
+	if onlyIndex && errors.As(err, &other) {
+		return nil // another tab saved since: its project stands, and this tab says nothing until it has a change to save
+	}
+	a.update(func() { a.annSaved(seq, sp.Index, err) })
 	if ask {
 		go a.askPersistence(st) // it may wait for the user: not with saveMu held
 	}
@@ -376,7 +383,7 @@ func snapshot(c *annotate.Corpus) *annotate.Corpus {
 }
 
 // annSaved records the outcome of a save of change seq.
-func (a *App) annSaved(seq int, err error) {
+func (a *App) annSaved(seq, index int, err error) {
 	s := &a.Annotate
 	var other *otherTabError
 	s.SaveConflict = errors.As(err, &other)
@@ -396,6 +403,7 @@ func (a *App) annSaved(seq int, err error) {
 	}
 	s.SaveErr = ""
 	s.Saved = max(s.Saved, seq)
+	s.savedIndex = index
 	a.noteUnsaved()
 }
 
@@ -434,7 +442,8 @@ func (a *App) AnnUnsaved() bool {
 // page calls it when it is hidden or closed.
 func (a *App) AnnFlush() {
 	a.annSetNoteDraft()
-	if a.store() == nil || a.Annotate.Saved >= a.Annotate.Seq {
+	s := &a.Annotate
+	if a.store() == nil || s.Saved >= s.Seq && (s.Corpus == nil || s.Index == s.savedIndex) {
 		return
 	}
 	go func() { _ = a.annSave() }() // annSaved shows the error

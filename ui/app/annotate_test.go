@@ -210,6 +210,32 @@ func TestAnnotateKeyboard(t *testing.T) {
 		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{2, 3, 5}) {
 			t.Errorf("selection %v", got)
 		}
+		// The arrows move the second block; Home and End select one word
+		// alone, the second block dropped (↑ d after Home deleted the node
+		// over both blocks); Shift+Home extends.
+		a.AnnKey("ArrowRight", false, false)
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{2, 3, 6}) {
+			t.Errorf("after →: selection %v", got)
+		}
+		a.AnnKey("End", false, false)
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{a.Annotate.Sel.N - 1}) {
+			t.Errorf("after End: selection %v", got)
+		}
+		a.AnnKey("Home", true, false)
+		if got := a.Annotate.Sel.Words(); len(got) != a.Annotate.Sel.N {
+			t.Errorf("after Shift+Home: selection %v", got)
+		}
+		a.AnnKey("Home", false, false)
+		if got := a.Annotate.Sel.Words(); !slices.Equal(got, []int{0}) {
+			t.Errorf("after Home: selection %v", got)
+		}
+		// Back to words 2..3 and 5, as above.
+		for _, k := range []struct {
+			key   string
+			shift bool
+		}{{"ArrowRight", false}, {"ArrowRight", false}, {"ArrowRight", true}, {"g", false}} {
+			a.AnnKey(k.key, k.shift, false)
+		}
 		a.AnnKey("g", false, false) // drop the second block again
 		a.AnnKey("c", false, false)
 		if a.Annotate.LabelMode != app.LabelCreate {
@@ -695,4 +721,32 @@ func TestAnnotateNoteDuringReparse(t *testing.T) {
 			t.Errorf("undo list %q; want the edit and the note", list)
 		}
 	})
+}
+
+// Moving to another sentence, without an edit, is saved (quietly: the
+// work stays "saved"), so that a reload comes back to that sentence; and
+// the page's flush saves it at once.
+func TestAnnotateIndexKept(t *testing.T) {
+	store := &memStore{}
+	a, env := annApp(t, store)
+	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImport("bank.export", bankBytes(t)) })
+	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Import != nil && a.Annotate.Import.Done })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	env.Do(func() {
+		a.AnnGo(2)
+		if a.AnnUnsaved() || a.AnnSaveState() != "saved in this browser" {
+			t.Errorf("a move counts as unsaved work: %v, %q", a.AnnUnsaved(), a.AnnSaveState())
+		}
+	})
+	reloaded := func() int {
+		b, envB := annApp(t, store)
+		var at int
+		envB.Do(func() { at = b.Annotate.Index })
+		return at
+	}
+	env.Wait(t, "the move saved", wait, func() bool { return reloaded() == 2 })
+	env.Do(func() { a.AnnGo(1); a.AnnFlush() })
+	env.Wait(t, "the move flushed", wait, func() bool { return reloaded() == 1 })
 }

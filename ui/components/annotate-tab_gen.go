@@ -905,6 +905,9 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
 							for vgiterkeyt, n := range c.consList() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
@@ -957,6 +960,9 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
 							for vgiterkeyt, p := range c.App.Annotate.Problems {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey
@@ -990,6 +996,9 @@ func (c *AnnotateTab) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						{
 							vgparent := vgn
 							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "li", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
 							for vgiterkeyt, d := range c.App.AnnUndoList() {
 								var vgiterkey interface{} = vgiterkeyt
 								_ = vgiterkey

@@ -3,7 +3,6 @@
 package components
 
 import (
-	"strings"
 	"unicode/utf8"
 
 	"github.com/discspan/discspan/ui/app"
@@ -23,14 +22,10 @@ func (c *AnnotateTab) Init(ctx vugu.InitCtx) {
 			return nil
 		}
 		if target := ev.Get("target"); target.Truthy() {
-			switch strings.ToLower(target.Get("tagName").String()) {
-			case "input", "textarea", "select":
+			if typesText(target) {
 				return nil // typing
 			}
 			if pressesFocusedControl(ev) {
-				return nil
-			}
-			if target.Get("isContentEditable").Bool() {
 				return nil
 			}
 		}

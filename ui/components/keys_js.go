@@ -2,7 +2,11 @@
 
 package components
 
-import "github.com/vugu/vugu/js"
+import (
+	"strings"
+
+	"github.com/vugu/vugu/js"
+)
 
 // pressesFocusedControl reports whether a keydown is Enter or Space on a
 // focused control (a button, a link, a summary, or an element with the
@@ -17,7 +21,25 @@ func pressesFocusedControl(ev js.Value) bool {
 	if !target.Truthy() || target.Get("closest").IsUndefined() {
 		return false
 	}
-	return target.Call("closest", "button, a[href], summary, [role=button]").Truthy()
+	return target.Call("closest", "button, a[href], summary, [role=button], "+buttonInputs).Truthy()
+}
+
+// buttonInputs are the input elements that are pressed, not typed in: the
+// page's keys go on working while one has the focus (a file picker keeps
+// it after a file is chosen), but for Space and Enter.
+const buttonInputs = "input[type=file], input[type=checkbox], input[type=button], input[type=submit], input[type=reset]"
+
+// typesText reports whether the element takes the keys the page's
+// shortcuts use: a text field, a list or a range slider (arrows), a
+// radio group (arrows), an editable element.
+func typesText(target js.Value) bool {
+	switch strings.ToLower(target.Get("tagName").String()) {
+	case "textarea", "select":
+		return true
+	case "input":
+		return !target.Call("matches", buttonInputs).Bool()
+	}
+	return target.Get("isContentEditable").Bool()
 }
 
 // listen starts tracking how the focus last moved: by the keyboard (Tab)

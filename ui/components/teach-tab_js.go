@@ -3,8 +3,6 @@
 package components
 
 import (
-	"strings"
-
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/js"
 )
@@ -31,15 +29,11 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 		}
 		inExercise := false
 		if target := ev.Get("target"); target.Truthy() {
-			switch strings.ToLower(target.Get("tagName").String()) {
-			case "input", "textarea", "select":
+			if typesText(target) {
 				return nil // typing, or the slider's own keys
 			}
 			if c.focus.keyboard && pressesFocusedControl(ev) {
 				return nil // the press of the button the keyboard moved to
-			}
-			if target.Get("isContentEditable").Bool() {
-				return nil
 			}
 			if !target.Get("closest").IsUndefined() {
 				inExercise = target.Call("closest", "#teach-exercise").Truthy()
