@@ -8,10 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/discspan/discspan/chart/decode"
@@ -189,6 +191,20 @@ func TestBrowserTeach(t *testing.T) {
 		t.Errorf("step 5: inside %q, Go %q", s.Inside, want)
 	}
 	shot(t, ctx, "discspan-teach-stepper", "#stepper")
+	// In high contrast (forced colors) the legend's states stay apart:
+	// shown by colour alone, they all became one (and so did the chart's).
+	forced := func(v string) {
+		if err := chromedp.Run(ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "forced-colors", Value: v}})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	forced("active")
+	looks := evalString(t, ctx, `[...document.querySelectorAll('#stepper .legend .cell')].map(e => { const s = getComputedStyle(e);
+		return [s.backgroundColor, s.borderTopStyle, s.borderTopWidth, s.outlineStyle].join(' '); }).join(' | ')`)
+	if parts := strings.Split(looks, " | "); len(parts) < 5 || len(slices.Compact(slices.Sorted(slices.Values(parts)))) != len(parts) {
+		t.Errorf("legend in forced colors, states alike: %s", looks)
+	}
+	forced("")
 	shot(t, ctx, "discspan-teach-rules", "#teach-rules")
 	press(t, ctx, kb.ArrowRight, s.Len-1-s.Pos+2) // two more than needed: the end holds
 	s = waitStepper(t, ctx, "the end", `s.phase === 'done'`)
@@ -318,6 +334,10 @@ func TestBrowserTeach(t *testing.T) {
 		t.Errorf("link box %q", u)
 	}
 	shot(t, ctx, "discspan-teach-compare", "#teach-compare")
+	// Each variant's drawing fits its panel (it was cut off at the edge).
+	if over := evalString(t, ctx, `[...document.querySelectorAll('.build .svgwrap')].filter(e => e.getBoundingClientRect().width > e.parentElement.clientWidth + 1).length + ' of ' + document.querySelectorAll('.build .svgwrap').length`); !strings.HasPrefix(over, "0 of ") || over == "0 of 0" {
+		t.Errorf("drawings wider than their panels: %s", over)
+	}
 
 	// A fresh page opened with a link to another tree shows it.
 	other, err := teach.Gallery()[len(teach.Gallery())-1].Tree()

@@ -66,6 +66,9 @@ type App struct {
 	Hover, Selected Focus
 	// Zoom scales the drawings (1 is the natural size).
 	Zoom float64
+	// WorkClosed is set when the reader has closed the Sentence tab's
+	// table of the work done (SetWorkClosed).
+	WorkClosed bool
 	// Notice is a transient message (an export written, an error).
 	Notice string
 	// NoticeErr marks Notice as an error (shown in the error style).

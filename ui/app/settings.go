@@ -13,12 +13,14 @@ const SettingsKey = "settings"
 type Settings struct {
 	// LetterKeysOff: AnnotateState.LetterKeysOff.
 	LetterKeysOff bool `json:"letter_keys_off,omitempty"`
+	// WorkClosed: App.WorkClosed.
+	WorkClosed bool `json:"work_closed,omitempty"`
 }
 
 // currentSettings returns the settings as the state holds them; the caller
 // holds the lock.
 func (a *App) currentSettings() Settings {
-	return Settings{LetterKeysOff: a.Annotate.LetterKeysOff}
+	return Settings{LetterKeysOff: a.Annotate.LetterKeysOff, WorkClosed: a.WorkClosed}
 }
 
 // saveSettings writes the settings to the store in the background (the
@@ -69,8 +71,19 @@ func (a *App) restoreSettings() {
 			case err != nil:
 				a.noteErr(fmt.Sprintf("the kept settings are damaged (%v): the defaults are used", err))
 			default:
-				a.Annotate.LetterKeysOff = kept.LetterKeysOff
+				a.Annotate.LetterKeysOff, a.WorkClosed = kept.LetterKeysOff, kept.WorkClosed
 			}
 		})
 	}()
+}
+
+// SetWorkClosed closes or opens the Sentence tab's table of the work done
+// (timings); the choice is kept for the next visit (on a projector, the
+// open table pushed the drawing below the screen at every visit).
+func (a *App) SetWorkClosed(closed bool) {
+	if a.WorkClosed == closed {
+		return
+	}
+	a.WorkClosed = closed
+	a.saveSettings()
 }

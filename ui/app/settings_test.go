@@ -7,8 +7,9 @@ import (
 	"github.com/discspan/discspan/ui/app"
 )
 
-// TestSettingsKept: turning the single-key shortcuts off is kept for the
-// next visit (a new app on the same store) and survives a new corpus;
+// TestSettingsKept: turning the single-key shortcuts off and closing the
+// table of the work done are kept for the next visit (a new app on the
+// same store), and survive a new corpus;
 // turning them on again is kept too; a damaged record is said and leaves
 // the defaults.
 func TestSettingsKept(t *testing.T) {
@@ -19,11 +20,13 @@ func TestSettingsKept(t *testing.T) {
 		defer store.mu.Unlock()
 		return string(store.data[app.SettingsKey])
 	}
-	env.Do(func() { a.AnnSetLetterKeys(false) })
-	env.Wait(t, "the setting written", wait, func() bool { return strings.Contains(stored(), "letter_keys_off") })
+	env.Do(func() { a.AnnSetLetterKeys(false); a.SetWorkClosed(true) })
+	env.Wait(t, "the settings written", wait, func() bool {
+		return strings.Contains(stored(), "letter_keys_off") && strings.Contains(stored(), "work_closed")
+	})
 
 	b, envB := annApp(t, store)
-	envB.Wait(t, "the setting restored", wait, func() bool { return b.Annotate.LetterKeysOff })
+	envB.Wait(t, "the settings restored", wait, func() bool { return b.Annotate.LetterKeysOff && b.WorkClosed })
 	envB.Do(b.AnnNewCorpus)
 	envB.Do(b.AnnNewCorpus)
 	if err := b.AnnSaveNow(); err != nil {
@@ -32,8 +35,8 @@ func TestSettingsKept(t *testing.T) {
 	if !strings.Contains(stored(), "letter_keys_off") {
 		t.Errorf("after a new corpus, the settings are %q", stored())
 	}
-	envB.Do(func() { b.AnnSetLetterKeys(true) })
-	envB.Wait(t, "the setting written", wait, func() bool { return stored() != "" && !strings.Contains(stored(), "letter_keys_off") })
+	envB.Do(func() { b.AnnSetLetterKeys(true); b.SetWorkClosed(false) })
+	envB.Wait(t, "the settings written", wait, func() bool { return stored() == "{}" })
 
 	store.mu.Lock()
 	store.data[app.SettingsKey] = []byte("{not json")
@@ -41,8 +44,8 @@ func TestSettingsKept(t *testing.T) {
 	d, envD := annApp(t, store)
 	envD.Wait(t, "the damaged settings said", wait, func() bool { return d.NoticeErr && strings.Contains(d.Notice, "settings") })
 	envD.Do(func() {
-		if d.Annotate.LetterKeysOff {
-			t.Error("damaged settings changed the default")
+		if d.Annotate.LetterKeysOff || d.WorkClosed {
+			t.Error("damaged settings changed the defaults")
 		}
 	})
 }

@@ -405,6 +405,16 @@ func (a *App) TeachSetVariant(name string) {
 
 // TeachSentenceBlocked says why the sentence tab's sentence cannot be
 // replayed with the model's scores now; "" when it can.
+// TeachSentenceTooLong says, as a sentence to show beside the stepper's
+// button, that the Sentence tab's sentence is too long for the stepper;
+// "" when it is not.
+func (a *App) TeachSentenceTooLong() string {
+	if n := len(a.Parse.Words()); n > teach.MaxStepperWords {
+		return fmt.Sprintf("The Sentence tab's sentence has %d words: the stepper replays at most %d (shorten it there, or choose an example).", n, teach.MaxStepperWords)
+	}
+	return ""
+}
+
 func (a *App) TeachSentenceBlocked() string {
 	n := len(a.Parse.Words())
 	switch {

@@ -1,12 +1,14 @@
 package app
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
+	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/teach"
 )
 
@@ -170,11 +172,21 @@ func (a *App) OpenFragment(frag string) bool {
 		t.LinkErr = "This link's tree cannot be shown: " + strings.TrimPrefix(err.Error(), "teach: ") + linkHint(err, "an example")
 		return true
 	}
+	t.Opened++
+	if i := a.galleryIndex(shared); i >= 0 {
+		// A gallery example as it is: shown with its title and
+		// explanation, as the teacher who sent it saw it.
+		sh := a.exampleShown(i)
+		a.teachShow(sh)
+		if shared.Len() <= teach.MaxStepperWords {
+			a.teachLoadTree(sh.Title, t.Gallery[i].tree, t.Stepper.Variant)
+		}
+		return true
+	}
 	title := "Shared tree"
 	if shared.ID != "" {
 		title += " " + shared.ID
 	}
-	t.Opened++
 	a.teachShow(&ShownTree{Title: title, Example: -1, Tree: shared})
 	if shared.Len() <= teach.MaxStepperWords {
 		a.teachLoadTree(title, shared, t.Stepper.Variant)
@@ -197,4 +209,25 @@ func (a *App) TeachShare() string {
 	}
 	t.Link, t.LinkErr = frag, ""
 	return frag
+}
+
+// galleryIndex returns the gallery example that t is (same id, same
+// tree), or -1.
+func (a *App) galleryIndex(t *tree.Tree) int {
+	for i, e := range a.Teach.Gallery {
+		if e.tree != nil && e.Example.ID == t.ID && sameTree(e.tree, t) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameTree reports whether two trees have the same words, tags and
+// constituents (in discbracket, which a shared link carries).
+func sameTree(a, b *tree.Tree) bool {
+	var x, y bytes.Buffer
+	if treebank.WriteDiscbracket(&x, []*tree.Tree{a}) != nil || treebank.WriteDiscbracket(&y, []*tree.Tree{b}) != nil {
+		return false
+	}
+	return x.String() == y.String()
 }

@@ -375,17 +375,33 @@ func TestOpenFragment(t *testing.T) {
 		t.Fatal("the link was not opened")
 	}
 	want := galleryTree(t, ex)
-	if b.Tab != app.TabTeach || b.Teach.LinkErr != "" || b.Teach.Shown == nil || b.Teach.Shown.Example != -1 {
+	// A gallery example comes with its title and explanation, as the
+	// sender saw it.
+	gallery := teach.Gallery()[ex]
+	if b.Tab != app.TabTeach || b.Teach.LinkErr != "" || b.Teach.Shown == nil || b.Teach.Shown.Example != ex ||
+		b.Teach.Shown.Title != gallery.Title || b.Teach.Shown.Explanation != gallery.Explanation {
 		t.Fatalf("tab %s, error %q, shown %+v", b.Tab, b.Teach.LinkErr, b.Teach.Shown)
 	}
 	if got := exportOf(t, b.Teach.Shown.Tree); got != exportOf(t, want) {
 		t.Errorf("shared tree\n%s\nwant\n%s", got, exportOf(t, want))
 	}
-	if s := b.Teach.Stepper; !s.Gold || !strings.HasPrefix(s.Title, "Shared tree") || !slices.Equal(s.Words, want.Words()) {
+	if s := b.Teach.Stepper; !s.Gold || s.Title != gallery.Title || !slices.Equal(s.Words, want.Words()) {
 		t.Errorf("stepper: %s %v", s.Title, s.Words)
 	}
 	if len(b.Teach.Shown.Builds) != len(app.ComparedVariants()) {
 		t.Errorf("%d builds", len(b.Teach.Shown.Builds))
+	}
+	// Another tree, or the example's tree under another id, is a shared
+	// tree of its own.
+	other := galleryTree(t, ex)
+	other.ID = "colleague-1"
+	otherFrag, err := app.ShareFragment(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := app.New(&apptest.Env{}, apptest.NewPlatform(), app.Options{})
+	if !c.OpenFragment(otherFrag) || c.Teach.Shown == nil || c.Teach.Shown.Example != -1 || c.Teach.Shown.Title != "Shared tree colleague-1" {
+		t.Errorf("another id: shown %+v", c.Teach.Shown)
 	}
 
 	tests := []struct {

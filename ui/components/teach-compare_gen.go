@@ -213,6 +213,7 @@ func (c *TeachCompare) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 									vgin.BuildEnv.WireComponent(vgcomp)
 								}
 								vgin.BuildEnv.UseComponent(vgcompKey, vgcomp) // ensure we can use this in the cache next time around
+								vgcomp.Fit = true
 								vgcomp.View = b.View
 								vgout.Components = append(vgout.Components, vgcomp)
 								vgn = &vugu.VGNode{Component: vgcomp}

@@ -38,6 +38,19 @@ func TestTeachTab(t *testing.T) {
 	onlySection(t, html, app.TeachSectionStepper)
 	contains(t, html, `id="tab-teach"`, `id="teach-nav-rules"`, fmt.Sprintf(`data-steps="%d"`, len(s.Trace.Steps)), `data-phase="build"`, `data-pos="0"`, `data-gold="1"`,
 		`id="step-current"`, `id="step-slider"`)
+	// n3 (the default) is said to be shown as n4; a sentence too long
+	// for the stepper is said in the page, not only in a tooltip.
+	contains(t, html, `id="stepper-n3"`, `n3 (shown as n4)`)
+	if strings.Contains(html, `id="stepper-too-long"`) {
+		t.Error("a too-long note for a short sentence")
+	}
+	env.Do(func() { a.SetText(strings.Repeat("woord ", teach.MaxStepperWords+1)) })
+	contains(t, render(t, &Root{App: a}), `id="stepper-too-long"`, fmt.Sprintf("has %d words: the stepper replays at most %d", teach.MaxStepperWords+1, teach.MaxStepperWords))
+	env.Do(func() { a.TeachSetVariant("n4"); a.SetText("een kort zinnetje") })
+	if html := render(t, &Root{App: a}); strings.Contains(html, `id="stepper-n3"`) || strings.Contains(html, `id="stepper-too-long"`) {
+		t.Error("the n3 note or the too-long note stays")
+	}
+	env.Do(func() { a.TeachSetVariant("n3") })
 	env.Do(func() { a.TeachSetSection(app.TeachSectionRules) })
 	html = render(t, &Root{App: a})
 	onlySection(t, html, app.TeachSectionRules)
@@ -57,6 +70,9 @@ func TestTeachTab(t *testing.T) {
 	contains(t, html, `id="teach-shown"`, `id="share"`, `data-svg="`+a.Teach.Shown.View.Key+`"`)
 	for _, b := range a.Teach.Shown.Builds {
 		contains(t, html, `data-variant="`+b.Variant.String()+`"`)
+		// Each variant's drawing scales down to its panel (it was cut
+		// off there), never up.
+		contains(t, html, fmt.Sprintf(`max-width:%.0fpx;aspect-ratio:%.0f/%.0f`, b.View.Width, b.View.Width, b.View.Height))
 	}
 	env.Do(func() { a.TeachSetSection(app.TeachSectionExercises) })
 	onlySection(t, render(t, &Root{App: a}), app.TeachSectionExercises)

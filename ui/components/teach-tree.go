@@ -7,11 +7,15 @@ import (
 )
 
 // TeachTree draws a tree of the teaching tab (treedraw's SVG, at its
-// natural size, scrolling when wider than its place) with an optional
-// caption.
+// natural size, scrolling when wider than its place; with Fit, scaled
+// down to its place's width instead, never up) with an optional caption.
 type TeachTree struct {
 	View    *app.TreeView
 	Caption string
+	// Fit scales a drawing wider than its place down to it: the
+	// comparison's side-by-side panels, where a tree cut off at the
+	// panel's edge hid the discontinuity that the panel is about.
+	Fit bool
 }
 
 // label names the drawing for screen readers.
@@ -24,5 +28,8 @@ func (c *TeachTree) label() string {
 
 // size is the drawing's CSS size.
 func (c *TeachTree) size() string {
+	if c.Fit && c.View.Width > 0 && c.View.Height > 0 {
+		return fmt.Sprintf("width:100%%;max-width:%.0fpx;aspect-ratio:%.0f/%.0f", c.View.Width, c.View.Width, c.View.Height)
+	}
 	return fmt.Sprintf("width:%.0fpx;height:%.0fpx", c.View.Width, c.View.Height)
 }

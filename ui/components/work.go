@@ -11,9 +11,7 @@ import (
 // Work shows the work done: backend, model, load and parse timings. The
 // table's rows are set as one piece of HTML (setHTML).
 type Work struct {
-	App *app.App
-	// Closed is set once the reader has closed the table (it starts open).
-	Closed bool
+	App *app.App // App.WorkClosed says whether the table is closed
 }
 
 // row is one line of the timings table.

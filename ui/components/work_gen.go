@@ -19,10 +19,10 @@ func (c *Work) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 	var vgn *vugu.VGNode
 	vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "details", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "work"}}}
 	vgout.Out = append(vgout.Out, vgn) // root for output
-	vgn.AddAttrInterface("open", !c.Closed)
+	vgn.AddAttrInterface("open", !c.App.WorkClosed)
 	vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 		EventType: "toggle",
-		Func:      func(event vugu.DOMEvent) { c.Closed = !event.PropBool("target", "open") },
+		Func:      func(event vugu.DOMEvent) { c.App.SetWorkClosed(!event.PropBool("target", "open")) },
 		// TODO: implement capture, etc. mostly need to decide syntax
 	})
 	{
@@ -34,7 +34,7 @@ func (c *Work) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn.DOMEventHandlerSpecList = append(vgn.DOMEventHandlerSpecList, vugu.DOMEventHandlerSpec{
 			EventType: "click",
-			Func:      func(event vugu.DOMEvent) { c.Closed = !toggled(event, !c.Closed) },
+			Func:      func(event vugu.DOMEvent) { c.App.SetWorkClosed(!toggled(event, !c.App.WorkClosed)) },
 			// TODO: implement capture, etc. mostly need to decide syntax
 		})
 		{
