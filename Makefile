@@ -2,13 +2,14 @@
 # `make demo` builds and serves; `make test` runs every test.
 
 GO      ?= go
-# The Go the project is built with (go.mod says at least this one): the
-# go command fetches it from the module proxy once (about 76 MB) when the
-# machine's Go is older, whatever GOTOOLCHAIN the environment sets (these
-# machines set local). go1.27.3 mends standard-library vulnerabilities of
-# go1.26.8 that the server reaches (net/http, crypto/tls, crypto/x509;
-# govulncheck, docs/server.md). Override with make GOTOOLCHAIN=...
-export GOTOOLCHAIN := go1.27.3
+# go.mod asks for go1.27.3 or newer: with GOTOOLCHAIN=auto an older go
+# command fetches go1.27.3 from the module proxy once (about 76 MB), a newer
+# one runs as it is. Set here whatever the environment says (these
+# machines set local, which would refuse to build). go1.27.3 mends
+# standard-library vulnerabilities of go1.26.8 that the server reaches
+# (net/http, crypto/tls, crypto/x509; govulncheck, docs/server.md).
+# Override with make GOTOOLCHAIN=...
+export GOTOOLCHAIN := auto
 BIN     := bin
 DATA    ?= ../shared/data
 # The browser app (make wasm) is assembled in WEB and served by make demo

@@ -204,6 +204,7 @@ func (m *jobs) reserve() (string, error) {
 			_ = os.RemoveAll(m.jobDir(id))
 			return "", fmt.Errorf("server: %w", err)
 		}
+		atomicfile.SyncDir(m.dir) // the job's folder itself survives a crash
 		return id, nil
 	}
 }

@@ -348,7 +348,8 @@ func isFinalPunct(t string) bool {
 // Lines splits text into its lines at every line break the tokenizer
 // knows (LF, CR LF, a lone CR, NEL, U+2028, and U+2029, which also ends
 // an empty line after it: a blank line), without the breaks. A text that
-// ends with a break has no empty last line; "" has none at all.
+// ends with one break has no empty last line (U+2029 at the end gives
+// the empty line of its blank line); "" has no line.
 func Lines(text string) []string {
 	var lines []string
 	start := 0

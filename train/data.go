@@ -234,11 +234,11 @@ type dataset struct {
 // sentence of train or dev longer than maxWords (tree.CheckLength) is an
 // error, found before any example is built.
 func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWordCount, holdOut, folds, maxWords int) (*dataset, error) {
-	checkFile := func(name string, trees []*tree.Tree) error {
-		if err := checkLengths(name, trees, maxWords); err != nil {
+	checkFile := func(name string, trees []*tree.Tree, dropped func(*tree.Tree) bool) error {
+		if err := checkLengths(name, trees, maxWords, dropped); err != nil {
 			return err
 		}
-		return checkLabels(name, trees)
+		return checkLabels(name, trees, dropped)
 	}
 	trees, repeats, excluded, err := readTrainingTrees(trainPath, checkFile)
 	if err != nil {
@@ -297,10 +297,10 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 		if len(d.devGold) == 0 {
 			return nil, fmt.Errorf("train: %s: no trees in the dev data (a model is chosen by its dev F1)", devPath)
 		}
-		if err := checkLengths(devPath, d.devGold, maxWords); err != nil {
+		if err := checkLengths(devPath, d.devGold, maxWords, nil); err != nil {
 			return nil, err
 		}
-		if err := checkLabels(devPath, d.devGold); err != nil {
+		if err := checkLabels(devPath, d.devGold, nil); err != nil {
 			return nil, err
 		}
 		d.devHash = treesHash(d.devGold, nil)
@@ -348,9 +348,14 @@ func (d *dataset) applyRepeats() {
 	d.repeats = nil
 }
 
-// checkLengths reports the first tree longer than maxWords, naming it.
-func checkLengths(name string, trees []*tree.Tree, maxWords int) error {
+// checkLengths reports the first tree longer than maxWords, naming it by
+// its number in trees; trees that skip (when not nil) reports are left
+// out.
+func checkLengths(name string, trees []*tree.Tree, maxWords int, skip func(*tree.Tree) bool) error {
 	for i, t := range trees {
+		if skip != nil && skip(t) {
+			continue
+		}
 		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
 			return fmt.Errorf("train: %s: sentence %d (id %s): %w", name, i+1, t.ID, err)
 		}
@@ -361,9 +366,13 @@ func checkLengths(name string, trees []*tree.Tree, maxWords int) error {
 // checkLabels reports the first constituent whose label the parser cannot
 // learn or write, naming its tree: an empty one ("--" in export and
 // discbracket files), or one holding tree.ChainSep, which the parser reads
-// as a unary chain ("S/NP" would come back as an S over an NP).
-func checkLabels(name string, trees []*tree.Tree) error {
+// as a unary chain ("S/NP" would come back as an S over an NP). Trees that
+// skip (when not nil) reports are left out.
+func checkLabels(name string, trees []*tree.Tree, skip func(*tree.Tree) bool) error {
 	for i, t := range trees {
+		if skip != nil && skip(t) {
+			continue
+		}
 		for k, nd := range t.Nodes {
 			switch {
 			case nd.Label == "":
@@ -414,13 +423,19 @@ func splitFileList(list string) []string {
 // are trained on K times an epoch, to weight one domain against others
 // ("train.dbr*2,suites.dbr"); the vocabulary counts them once.
 //
-// Each training file's trees are given to check (with the file's name)
-// as it is read, so that a refused sentence is named by its file and its
-// number there, not by its place in the list. It returns the trees, each
+// Each training file's trees are given to check (with the file's name and
+// what the exclusions drop), so that a refused sentence is named by its
+// file and its number there, not by its place in the list, and a
+// sentence dropped is not refused. It returns the trees, each
 // one's repeat count, and the number of sentences dropped.
-func readTrainingTrees(list string, check func(file string, trees []*tree.Tree) error) ([]*tree.Tree, []int, int, error) {
-	var trees []*tree.Tree
-	var repeats []int
+func readTrainingTrees(list string, check func(file string, trees []*tree.Tree, dropped func(*tree.Tree) bool) error) ([]*tree.Tree, []int, int, error) {
+	type fileTrees struct {
+		name    string
+		trees   []*tree.Tree
+		k       int
+		exclude bool
+	}
+	var files []fileTrees
 	excluded := map[string]bool{}
 	for _, entry := range splitFileList(list) {
 		entry = strings.TrimSpace(entry)
@@ -441,33 +456,36 @@ func readTrainingTrees(list string, check func(file string, trees []*tree.Tree) 
 		if len(ts) == 0 {
 			return nil, nil, 0, fmt.Errorf("train: %s: no trees", name)
 		}
-		if !exclude {
-			if err := check(name, ts); err != nil {
-				return nil, nil, 0, err
-			}
-			trees = append(trees, ts...)
-			for range ts {
-				repeats = append(repeats, k)
+		if exclude {
+			for _, t := range ts {
+				excluded[strings.Join(t.Words(), " ")] = true
 			}
 			continue
 		}
-		for _, t := range ts {
-			excluded[strings.Join(t.Words(), " ")] = true
-		}
+		files = append(files, fileTrees{name: name, trees: ts, k: k})
 	}
-	if len(trees) == 0 {
+	if len(files) == 0 {
 		return nil, nil, 0, fmt.Errorf("train: %q names no training file, only files to exclude", list)
 	}
-	if len(excluded) == 0 {
-		return trees, repeats, 0, nil
-	}
-	kept, keptRepeats := trees[:0], repeats[:0]
-	for i, t := range trees {
-		if !excluded[strings.Join(t.Words(), " ")] {
-			kept, keptRepeats = append(kept, t), append(keptRepeats, repeats[i])
+	dropped := func(t *tree.Tree) bool { return len(excluded) > 0 && excluded[strings.Join(t.Words(), " ")] }
+	var trees []*tree.Tree
+	var repeats []int
+	dropCount := 0
+	for _, f := range files {
+		// Checked as the file holds them (numbered in it), less the
+		// sentences dropped, which are never trained on.
+		if err := check(f.name, f.trees, dropped); err != nil {
+			return nil, nil, 0, err
+		}
+		for _, t := range f.trees {
+			if dropped(t) {
+				dropCount++
+				continue
+			}
+			trees, repeats = append(trees, t), append(repeats, f.k)
 		}
 	}
-	return kept, keptRepeats, len(trees) - len(kept), nil
+	return trees, repeats, dropCount, nil
 }
 
 // splitRepeat splits a training list entry "FILE*K" into the file and K; an

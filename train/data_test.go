@@ -187,7 +187,7 @@ func TestReadTrainingTreesList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			trees, repeats, dropped, err := readTrainingTrees(tt.list, func(string, []*tree.Tree) error { return nil })
+			trees, repeats, dropped, err := readTrainingTrees(tt.list, func(string, []*tree.Tree, func(*tree.Tree) bool) error { return nil })
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)

@@ -87,3 +87,23 @@ func TestFileNameNotUTF8(t *testing.T) {
 		t.Errorf("training data %q, want %q", meta.Meta.TrainingData, want)
 	}
 }
+
+// A sentence the parser could not learn, in a training file, is no error
+// when the list drops it (a "-FILE" entry holds its words): it is never
+// trained on.
+func TestUnlearnableDataDropped(t *testing.T) {
+	dir := t.TempDir()
+	good := "(ROOT (NP (DT 0=the) (NN 1=dog)) (VB 2=runs))\n"
+	bad := "(ROOT (-- (DT 0=a) (NN 1=cat)) (VB 2=sleeps))\n"
+	files := map[string]string{"train.discbracket": good + bad, "drop.discbracket": bad, "dev.discbracket": good}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := resumeOptions(t, filepath.Join(dir, "train.discbracket")+",-"+filepath.Join(dir, "drop.discbracket"), dir)
+	o.Dev, o.Epochs = filepath.Join(dir, "dev.discbracket"), 1
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatalf("training with the unlearnable sentence dropped: %v", err)
+	}
+}

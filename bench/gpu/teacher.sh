@@ -4,7 +4,7 @@
 # 600 s, its best epoch brought back in pieces of 15 MiB (a call returns
 # files of at most 16 MiB). On the build machine, in the project's root:
 #
-#   export GOTOOLCHAIN=go1.27.3   # go.mod requires it
+#   export GOTOOLCHAIN=auto   # go.mod asks for go1.27.3; the machines set local
 #   ../shared/gpu/prepare.sh
 #   mkdir -p .gpu/train && cp ../shared/data/alpino-cdb/*.punctmoved.discbracket \
 #       ../shared/data/alpino-suites/*.punctmoved.discbracket .gpu/train/

@@ -208,7 +208,8 @@ func DecodeConstrained(v Variant, s *Scores, c *Constraints, opt *Options) (*Der
 // whose tree satisfies c: every required constituent is a node with its
 // label, and no node with a label has a forbidden yield. Derivation.Score
 // is the tree's score, to which a required constituent adds its label's
-// score even when negative. With nil or empty constraints it is Decode.
+// score even when negative (nothing when it is Unscored). With nil or
+// empty constraints it is Decode.
 //
 // Constraints change item weights only: an item whose yield is forbidden
 // is null (weight 0), one whose yield is required carries the required
@@ -239,9 +240,10 @@ func (dec *Decoder) DecodeConstrained(v Variant, s *Scores, c *Constraints) (*De
 	if err != nil {
 		return nil, fmt.Errorf("decode %s: constraints: %w", v, err)
 	}
+	start := time.Now()
 	d, err := dec.run(v, s, t)
 	if errors.Is(err, errNoTree) {
-		return nil, dec.conflict(v, s, c)
+		return nil, dec.conflict(v, s, c, time.Since(start))
 	}
 	return d, err
 }
@@ -249,15 +251,22 @@ func (dec *Decoder) DecodeConstrained(v Variant, s *Scores, c *Constraints) (*De
 // maxConflictRuns bounds the decoding runs DecodeConstrained spends to
 // name a conflicting set of requirements. QuickXplain needs about
 // 2k log2(c/k) + 2k runs for a set of k among c requirements: a pair among
-// 1,000 takes about 40.
-const maxConflictRuns = 64
+// 1,000 takes about 40. The search also stops once it has run for
+// conflictTime, or 16 times the failed run when that is longer (a long
+// sentence in a slow variant: n5wn takes about 0.1 s at 80 words, and the
+// search to name a pair among 77 requirements took 2.3 s).
+const (
+	maxConflictRuns = 64
+	conflictTime    = 500 * time.Millisecond
+)
 
 // conflict returns the error for constraints c under which the chart of v
 // finds no tree. Forbidden yields only null items, so the requirements
 // alone conflict; QuickXplain (Junker 2004) finds a minimal set of them
 // that no tree satisfies, decoding subsets of them.
-func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
-	q := conflictSearch{dec: dec, v: v, s: s, c: c, keep: make([]bool, len(c.Require))}
+func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints, failedRun time.Duration) error {
+	q := conflictSearch{dec: dec, v: v, s: s, c: c, keep: make([]bool, len(c.Require)),
+		deadline: time.Now().Add(max(conflictTime, 16*failedRun))}
 	all := make([]int, len(c.Require))
 	for x := range all {
 		all[x] = x
@@ -265,8 +274,8 @@ func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
 	set, err := q.explain(nil, false, all)
 	switch {
 	case errors.Is(err, errConflictRuns) || err == nil && len(set) == 0:
-		return fmt.Errorf("decode %s: no %s tree satisfies the %d requirements together (no smaller conflicting set found within %d decoding runs): %w",
-			v, v, len(c.Require), maxConflictRuns, ErrUnsatisfiable)
+		return fmt.Errorf("decode %s: no %s tree satisfies the %d requirements together (no smaller conflicting set found within the search's budget, %d decoding runs): %w",
+			v, v, len(c.Require), q.runs, ErrUnsatisfiable)
 	case err != nil:
 		return err
 	}
@@ -279,23 +288,25 @@ func (dec *Decoder) conflict(v Variant, s *Scores, c *Constraints) error {
 		v, v, strings.Join(names, ", "), ErrUnsatisfiable)
 }
 
-// errConflictRuns stops a conflict search that used maxConflictRuns runs.
+// errConflictRuns stops a conflict search that used maxConflictRuns runs
+// or its time.
 var errConflictRuns = errors.New("decode: conflict search out of runs")
 
 // conflictSearch decodes subsets of a constraint set's requirements.
 type conflictSearch struct {
-	dec  *Decoder
-	v    Variant
-	s    *Scores
-	c    *Constraints
-	keep []bool
-	runs int
+	dec      *Decoder
+	v        Variant
+	s        *Scores
+	c        *Constraints
+	keep     []bool
+	runs     int
+	deadline time.Time
 }
 
 // unsatisfiable reports whether no tree satisfies the requirements set
 // alone (one decoding run).
 func (q *conflictSearch) unsatisfiable(set []int) (bool, error) {
-	if q.runs == maxConflictRuns {
+	if q.runs == maxConflictRuns || q.runs > 0 && time.Now().After(q.deadline) {
 		return false, errConflictRuns
 	}
 	q.runs++

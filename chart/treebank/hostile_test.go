@@ -168,6 +168,7 @@ func TestReaderLine(t *testing.T) {
 		{"export", Export, "%% x\n#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\n" + tok("b", 0) + "#EOS 2\n", []int{4, 7}, []int{2, 5}},
 		{"export after a bad sentence", Export, "#BOS 1\n" + tok("a", 0) + "#EOS 1\n#BOS 2\nx\n#EOS 2\n#BOS 3\n" + tok("b", 0) + "#EOS 3\n", []int{3, 9}, []int{1, 7}},
 		{"ptb", PTB, "(S\n (A a))\n(S (B b))\n", []int{2, 3}, []int{1, 3}},
+		{"ptb, two on a line", PTB, "(S (A a)) (S\n (B b))\n(S (C c))\n", []int{1, 2, 3}, []int{1, 1, 3}},
 		{"ptb after a bad tree", PTB, "(S (A a))\n(S\n (A b) x)\n\n(S\n (B b))\n", []int{1, 6}, []int{1, 5}},
 	}
 	for _, tc := range tests {

@@ -836,8 +836,9 @@ func (a *App) AnnKey(key string, shift, ctrl bool) bool {
 	case "ArrowRight":
 		s.Sel.Move(1, shift)
 	case "Home", "End":
-		// Alone, the first or last word alone: a second block goes too
-		// (the arrows move the second block while there is one).
+		// Without Shift, the first or last word is selected alone and a
+		// second block is dropped (the arrows move the second block
+		// while there is one).
 		i := 0
 		if key == "End" {
 			i = s.Sel.N - 1
@@ -914,6 +915,7 @@ func AnnHandlesKey(key string, ctrl bool) bool {
 // choice is kept in the store for the next visit.
 func (a *App) AnnSetLetterKeys(on bool) {
 	a.Annotate.LetterKeysOff = !on
+	a.settingsChosen |= chosenLetterKeys
 	a.saveSettings()
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -75,6 +76,7 @@ func (a *App) annRestore() {
 	}
 	go func() {
 		values, err := st.StoreRead(StoreKey, chunkPrefix)
+		moved := readIndexRecord(st)
 		var sp savedProject
 		var last [3][]chunk
 		read, keep := err == nil, err != nil // whatever the store holds stays until it can be set aside
@@ -112,7 +114,11 @@ func (a *App) annRestore() {
 			case err != nil:
 				s.SaveErr = "could not restore the saved annotation: " + err.Error() + kept
 			case sp.Corpus != nil && s.Corpus == nil:
-				a.AnnSetCorpus(sp.Corpus, sp.Gold, sp.Index)
+				index := sp.Index
+				if moved.Writer != "" && moved.Writer == writerOf(values) {
+					index = moved.Index // moved to since the project was saved
+				}
+				a.AnnSetCorpus(sp.Corpus, sp.Gold, index)
 				if sp.Other != nil {
 					a.annSetOther(sp.Other)
 				}
@@ -225,12 +231,21 @@ func (a *App) annSave() error {
 	// store writes only those it lacks.
 	a.env.Lock()
 	s := &a.Annotate
-	// Only the sentence shown changed: saved so that a reload comes back
-	// to it, but quietly (no conflict with another tab is raised for it).
-	onlyIndex := s.Saved >= s.Seq && s.SaveErr == ""
-	if onlyIndex && (s.Corpus == nil || s.Index == s.savedIndex) {
+	if s.Saved >= s.Seq && s.SaveErr == "" {
+		// Only the sentence shown may have changed: it goes to the index
+		// record, apart from the project, so that a reload comes back to
+		// it; the project and its writer stay (another tab's next save
+		// is no conflict), and a failure says nothing (nothing of the
+		// work is lost).
+		index, todo := s.Index, s.Corpus != nil && s.Index != s.savedIndex
 		a.env.UnlockRender()
-		return nil // saved already
+		if !todo {
+			return nil // saved already
+		}
+		if writeIndexRecord(st, indexRecord{Writer: a.seenWriter, Index: index}) == nil {
+			a.update(func() { a.Annotate.savedIndex = index })
+		}
+		return nil
 	}
 	if !s.Restored {
 		a.env.UnlockRender()
@@ -254,10 +269,6 @@ func (a *App) annSave() error {
 	ask := err == nil && sp.Corpus != nil && !a.persistAsked
 	if ask {
 		a.persistAsked = true
-	}
-	var other *otherTabError
-	if onlyIndex && errors.As(err, &other) {
-		return nil // another tab saved since: its project stands, and this tab says nothing until it has a change to save
 	}
 	a.update(func() { a.annSaved(seq, sp.Index, err) })
 	if ask {
@@ -461,4 +472,40 @@ func (a *App) AnnSaveState() string {
 		return "saved in this browser"
 	}
 	return "saving…"
+}
+
+// IndexKey is the key of the index record in the Store: the sentence
+// shown, written when the annotator moves without an edit (an edit saves
+// it with the project).
+const IndexKey = "annotate-index"
+
+// indexRecord is the sentence shown, for the project as its writer key
+// names it (the project saved since makes it stale).
+type indexRecord struct {
+	Writer string `json:"writer"`
+	Index  int    `json:"index"`
+}
+
+// writeIndexRecord writes r to the store.
+func writeIndexRecord(st Store, r indexRecord) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return st.StoreUpdate(IndexKey, func([]string) (map[string][]byte, []string, error) {
+		return map[string][]byte{IndexKey: b}, nil, nil
+	})
+}
+
+// readIndexRecord returns the index record, the zero record when there is
+// none or it cannot be read (the project's own index is used then).
+func readIndexRecord(st Store) indexRecord {
+	var r indexRecord
+	values, err := st.StoreRead(IndexKey, IndexKey)
+	if b, ok := values[IndexKey]; err == nil && ok {
+		if json.Unmarshal(b, &r) != nil {
+			return indexRecord{}
+		}
+	}
+	return r
 }

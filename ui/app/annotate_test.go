@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/decode"
@@ -724,15 +725,22 @@ func TestAnnotateNoteDuringReparse(t *testing.T) {
 }
 
 // Moving to another sentence, without an edit, is saved (quietly: the
-// work stays "saved"), so that a reload comes back to that sentence; and
-// the page's flush saves it at once.
+// work stays "saved"), so that a reload comes back to that sentence; the
+// page's flush saves it at once; and a move in one tab does not make
+// another tab's next save a conflict (the index is a record of its own).
 func TestAnnotateIndexKept(t *testing.T) {
 	store := &memStore{}
-	a, env := annApp(t, store)
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // nothing saved but by hand or by the flush
 	env.Do(func() { a.SetTab(app.TabAnnotate); a.AnnImport("bank.export", bankBytes(t)) })
-	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Import != nil && a.Annotate.Import.Done })
+	env.Wait(t, "the import", wait, func() bool { return a.Annotate.Corpus != nil })
 	if err := a.AnnSaveNow(); err != nil {
 		t.Fatal(err)
+	}
+	reloaded := func() int {
+		b, envB := annApp(t, store)
+		var at int
+		envB.Do(func() { at = b.Annotate.Index })
+		return at
 	}
 	env.Do(func() {
 		a.AnnGo(2)
@@ -740,13 +748,30 @@ func TestAnnotateIndexKept(t *testing.T) {
 			t.Errorf("a move counts as unsaved work: %v, %q", a.AnnUnsaved(), a.AnnSaveState())
 		}
 	})
-	reloaded := func() int {
-		b, envB := annApp(t, store)
-		var at int
-		envB.Do(func() { at = b.Annotate.Index })
-		return at
+	if got := reloaded(); got != 0 {
+		t.Fatalf("before any save, a reload shows sentence %d", got)
 	}
-	env.Wait(t, "the move saved", wait, func() bool { return reloaded() == 2 })
-	env.Do(func() { a.AnnGo(1); a.AnnFlush() })
-	env.Wait(t, "the move flushed", wait, func() bool { return reloaded() == 1 })
+	env.Do(a.AnnFlush)
+	env.Wait(t, "the move flushed", wait, func() bool { return reloaded() == 2 })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+
+	// Another tab moves; this tab's next edit saves without a conflict,
+	// and a reload shows this tab's sentence (its save is the later).
+	b, envB := annApp(t, store)
+	envB.Do(func() { b.AnnGo(1) })
+	if err := b.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	if got := reloaded(); got != 1 {
+		t.Errorf("after the other tab's move, a reload shows sentence %d, want 1", got)
+	}
+	env.Do(func() { a.AnnSetNote("een notitie") })
+	if err := a.AnnSaveNow(); err != nil || a.Annotate.SaveConflict {
+		t.Fatalf("an edit after another tab's move: %v (conflict %v)", err, a.Annotate.SaveConflict)
+	}
+	if got := reloaded(); got != 2 {
+		t.Errorf("after this tab's edit, a reload shows sentence %d, want 2", got)
+	}
 }

@@ -108,6 +108,13 @@ type App struct {
 	// settings are the user's settings as last chosen, written to the
 	// store by the goroutine saveSettings starts (see settings.go).
 	settings atomic.Pointer[Settings]
+	// settingsRead is set once the kept settings were read (or found
+	// unreadable); settingsPending, when a choice made before then waits
+	// to be written (both guarded by the lock).
+	settingsRead, settingsPending bool
+	// settingsChosen marks the settings chosen (chosenLetterKeys...;
+	// guarded by the lock).
+	settingsChosen int
 	// unsaved mirrors AnnUnsaved, for the page's beforeunload handler,
 	// which must answer without waiting for the lock.
 	unsaved atomic.Bool

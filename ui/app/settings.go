@@ -17,6 +17,12 @@ type Settings struct {
 	WorkClosed bool `json:"work_closed,omitempty"`
 }
 
+// The settings chosen during the read of the kept ones (App.settingsChosen).
+const (
+	chosenLetterKeys = 1 << iota
+	chosenWorkClosed
+)
+
 // currentSettings returns the settings as the state holds them; the caller
 // holds the lock.
 func (a *App) currentSettings() Settings {
@@ -24,14 +30,20 @@ func (a *App) currentSettings() Settings {
 }
 
 // saveSettings writes the settings to the store in the background (the
-// caller holds the lock). Each write stores the latest choice, so writes
-// that finish out of order still leave the last one; a failed write is
-// shown as the annotation tab's error.
+// caller holds the lock), once the kept ones were read (restoreSettings
+// writes them then: a write before would put the defaults in place of
+// the kept settings not chosen yet). Each write stores the latest choice,
+// so writes that finish out of order still leave the last one; a failed
+// write is said in the page's notice.
 func (a *App) saveSettings() {
 	cur := a.currentSettings()
 	a.settings.Store(&cur)
 	st := a.store()
 	if st == nil {
+		return
+	}
+	if !a.settingsRead {
+		a.settingsPending = true
 		return
 	}
 	go func() {
@@ -40,15 +52,16 @@ func (a *App) saveSettings() {
 			return map[string][]byte{SettingsKey: b}, nil, err
 		})
 		if err != nil {
-			a.update(func() { a.Annotate.Err = "the setting could not be kept for the next visit: " + err.Error() })
+			a.update(func() { a.noteErr("the setting could not be kept for the next visit: " + err.Error()) })
 		}
 	}()
 }
 
 // restoreSettings reads the settings kept in the store in the background
-// and applies them, unless the user chose others meanwhile. A damaged
-// record is said, and the defaults stay; a store that cannot be read at
-// all is said by the annotation project's restore, not again here.
+// and applies those the user did not choose meanwhile (each setting on its
+// own), then writes the choices made during the read. A damaged record is
+// said, and the defaults stay; a store that cannot be read at all is said
+// by the annotation project's restore, not again here.
 func (a *App) restoreSettings() {
 	st := a.store()
 	if st == nil {
@@ -56,22 +69,26 @@ func (a *App) restoreSettings() {
 	}
 	go func() {
 		values, err := st.StoreRead(SettingsKey, SettingsKey)
-		if err != nil {
-			return // a store that cannot be read: the project's restore says so
-		}
 		var kept Settings
-		b, ok := values[SettingsKey]
-		if ok {
-			err = json.Unmarshal(b, &kept)
+		if b, ok := values[SettingsKey]; err == nil && ok {
+			if jerr := json.Unmarshal(b, &kept); jerr != nil {
+				a.update(func() {
+					a.noteErr(fmt.Sprintf("the kept settings are damaged (%v): the defaults are used", jerr))
+				})
+				kept = Settings{}
+			}
 		}
 		a.update(func() {
-			switch {
-			case a.settings.Load() != nil:
-				// Chosen during the read: the choice stands.
-			case err != nil:
-				a.noteErr(fmt.Sprintf("the kept settings are damaged (%v): the defaults are used", err))
-			default:
-				a.Annotate.LetterKeysOff, a.WorkClosed = kept.LetterKeysOff, kept.WorkClosed
+			if a.settingsChosen&chosenLetterKeys == 0 {
+				a.Annotate.LetterKeysOff = kept.LetterKeysOff
+			}
+			if a.settingsChosen&chosenWorkClosed == 0 {
+				a.WorkClosed = kept.WorkClosed
+			}
+			a.settingsRead = true
+			if a.settingsPending {
+				a.settingsPending = false
+				a.saveSettings()
 			}
 		})
 	}()
@@ -85,5 +102,6 @@ func (a *App) SetWorkClosed(closed bool) {
 		return
 	}
 	a.WorkClosed = closed
+	a.settingsChosen |= chosenWorkClosed
 	a.saveSettings()
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
 )
 
 // TestSettingsKept: turning the single-key shortcuts off and closing the
@@ -46,6 +47,34 @@ func TestSettingsKept(t *testing.T) {
 	envD.Do(func() {
 		if d.Annotate.LetterKeysOff || d.WorkClosed {
 			t.Error("damaged settings changed the defaults")
+		}
+	})
+}
+
+// A setting chosen while the kept ones are read stands, the others kept
+// are applied, and the record written afterwards holds both (a write
+// before the read put the defaults in place of the kept settings).
+func TestSettingsChosenDuringRead(t *testing.T) {
+	mem := &memStore{data: map[string][]byte{app.SettingsKey: []byte(`{"letter_keys_off":true}`)}}
+	store := blockingStore{memStore: mem, release: make(chan struct{})}
+	plat := apptest.NewPlatform()
+	env := &apptest.Env{}
+	a := app.New(env, struct {
+		*apptest.Platform
+		app.Store
+	}{plat, store}, app.Options{})
+	env.Do(func() { a.SetWorkClosed(true) })
+	close(store.release)
+	env.Wait(t, "the kept settings applied", wait, func() bool { return a.Annotate.LetterKeysOff })
+	env.Wait(t, "the merged settings written", wait, func() bool {
+		mem.mu.Lock()
+		defer mem.mu.Unlock()
+		rec := string(mem.data[app.SettingsKey])
+		return strings.Contains(rec, "letter_keys_off") && strings.Contains(rec, "work_closed")
+	})
+	env.Do(func() {
+		if !a.WorkClosed {
+			t.Error("the choice made during the read was undone")
 		}
 	})
 }

@@ -403,8 +403,6 @@ func (a *App) TeachSetVariant(name string) {
 	}
 }
 
-// TeachSentenceBlocked says why the sentence tab's sentence cannot be
-// replayed with the model's scores now; "" when it can.
 // TeachSentenceTooLong says, as a sentence to show beside the stepper's
 // button, that the Sentence tab's sentence is too long for the stepper;
 // "" when it is not.
@@ -415,6 +413,8 @@ func (a *App) TeachSentenceTooLong() string {
 	return ""
 }
 
+// TeachSentenceBlocked says why the sentence tab's sentence cannot be
+// replayed with the model's scores now; "" when it can.
 func (a *App) TeachSentenceBlocked() string {
 	n := len(a.Parse.Words())
 	switch {
