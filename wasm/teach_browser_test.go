@@ -383,6 +383,21 @@ func TestBrowserTeach(t *testing.T) {
 		t.Errorf("damaged link: notice %q, %v", notice, err)
 	}
 	t.Logf("damaged link: %s", notice)
+
+	// A parsed sentence goes to the comparison from its tree panel (and
+	// from there into a link).
+	if err := chromedp.Run(ctx, chromedp.Click(`nav.tabs button:first-child`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	parseInPage(t, ctx, words, "n3")
+	if err := chromedp.Run(ctx, chromedp.Click(`#panel-main .to-compare`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	compared := pollString(t, ctx, "the parse in the comparison", `(() => { const e = document.querySelector('#teach-shown');
+		return e && document.querySelector('#tree-teach-shown') ? e.dataset.words : ''; })()`)
+	if want := strings.Join(words, " "); compared != want {
+		t.Errorf("comparison shows %q, want the parsed %q", compared, want)
+	}
 }
 
 // section shows a section of the teaching tab (app.TeachSection...) with

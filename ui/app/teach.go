@@ -291,6 +291,24 @@ func (a *App) TeachShowExample(i int) {
 	a.teachShow(a.exampleShown(i))
 }
 
+// TeachCompareView shows the tree of view id (the Sentence tab's parse,
+// its gold tree, a treebank's tree) in the Teaching tab's comparison of
+// what each variant builds, from where its link can be sent.
+func (a *App) TeachCompareView(id string) {
+	v := a.view(id)
+	if v == nil || v.Tree == nil {
+		a.noteErr("no tree to compare")
+		return
+	}
+	t := v.Tree.Clone()
+	if t.ID == "" {
+		t.ID = "sentence"
+	}
+	a.SetTab(TabTeach)
+	a.TeachSetSection(TeachSectionVariants)
+	a.teachShow(&ShownTree{Title: v.Title, Example: -1, Tree: t})
+}
+
 // exampleShown is gallery example i as the comparison's tree, not yet
 // compared.
 func (a *App) exampleShown(i int) *ShownTree {

@@ -552,3 +552,36 @@ func TestTeachParse(t *testing.T) {
 		t.Errorf("long sentence: %q", why)
 	}
 }
+
+// A parsed sentence goes to the comparison of the variants from its tree
+// panel, and from there into a link that shows the same tree elsewhere.
+func TestTeachCompareParse(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 1), 0)
+	a, env := start(t, plat, app.Options{})
+	words := apptest.Sentences[1]
+	parseWith(t, a, env, func() { a.SetText(strings.Join(words, " ")); a.ParseNow() })
+	var frag string
+	env.Do(func() {
+		a.TeachCompareView("main")
+		sh := a.Teach.Shown
+		if a.Tab != app.TabTeach || a.Teach.Section != app.TeachSectionVariants || sh == nil || sh.Err != "" ||
+			!slices.Equal(sh.Tree.Words(), words) || len(sh.Builds) != len(app.ComparedVariants()) {
+			t.Fatalf("tab %s, section %s, shown %+v", a.Tab, a.Teach.Section, sh)
+		}
+		parsed := a.Parse.Main.Tree.Clone()
+		parsed.ID = "sentence" // a tree without an id gets one, for its link
+		if got, want := exportOf(t, sh.Tree), exportOf(t, parsed); got != want {
+			t.Errorf("compared tree\n%s\nwant the parse\n%s", got, want)
+		}
+		frag = a.TeachShare()
+	})
+	b := app.New(&apptest.Env{}, apptest.NewPlatform(), app.Options{})
+	if !b.OpenFragment(frag) || b.Teach.Shown == nil || !slices.Equal(b.Teach.Shown.Tree.Words(), words) {
+		t.Fatalf("the link %q shows %+v", frag, b.Teach.Shown)
+	}
+	env.Do(func() { a.TeachCompareView("nothing") })
+	if !a.NoticeErr {
+		t.Error("no tree: nothing said")
+	}
+}

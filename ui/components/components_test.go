@@ -67,6 +67,7 @@ func TestRootParsed(t *testing.T) {
 		`data-svg="`+a.Parse.Main.Key+`"`, `data-svg="`+a.Parse.Side.Key+`"`,
 		`id="panel-main"`, `<table id="work"></table>`,
 		`<option selected="selected" value="n3">n3</option>`,
+		`class="to-compare"`, // each tree to the comparison of the variants
 	)
 	// The work table's rows (set by setHTML, in the browser).
 	contains(t, (&Work{App: a}).rowsHTML(), `<tr><th>tokenizing</th><td>`, `<tr><th>decoding n3</th>`, `<tr><th>decoding n6</th>`, `<tr><th>drawing</th>`)
