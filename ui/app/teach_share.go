@@ -1,14 +1,12 @@
 package app
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 
 	"github.com/discspan/discspan/chart/tree"
-	"github.com/discspan/discspan/chart/treebank"
 	"github.com/discspan/discspan/teach"
 )
 
@@ -173,23 +171,19 @@ func (a *App) OpenFragment(frag string) bool {
 		return true
 	}
 	t.Opened++
-	if i := a.galleryIndex(shared); i >= 0 {
-		// A gallery example as it is: shown with its title and
-		// explanation, as the teacher who sent it saw it.
-		sh := a.exampleShown(i)
-		a.teachShow(sh)
-		if shared.Len() <= teach.MaxStepperWords {
-			a.teachLoadTree(sh.Title, t.Gallery[i].tree, t.Stepper.Variant)
-		}
-		return true
-	}
 	title := "Shared tree"
 	if shared.ID != "" {
 		title += " " + shared.ID
 	}
-	a.teachShow(&ShownTree{Title: title, Example: -1, Tree: shared})
-	if shared.Len() <= teach.MaxStepperWords {
-		a.teachLoadTree(title, shared, t.Stepper.Variant)
+	sh := &ShownTree{Title: title, Example: -1, Tree: shared}
+	if i := a.galleryIndex(shared); i >= 0 {
+		// A gallery example as it is: shown with its title and
+		// explanation, as the teacher who sent it saw it.
+		sh = a.exampleShown(i)
+	}
+	a.teachShow(sh)
+	if sh.Tree.Len() <= teach.MaxStepperWords {
+		a.teachLoadTree(sh.Title, sh.Tree, t.Stepper.Variant)
 	}
 	return true
 }
@@ -212,22 +206,19 @@ func (a *App) TeachShare() string {
 }
 
 // galleryIndex returns the gallery example that t is (same id, same
-// tree), or -1.
+// tree, as a link carries it: ShareFragment), or -1.
 func (a *App) galleryIndex(t *tree.Tree) int {
+	link, err := ShareFragment(t)
+	if err != nil {
+		return -1
+	}
 	for i, e := range a.Teach.Gallery {
-		if e.tree != nil && e.Example.ID == t.ID && sameTree(e.tree, t) {
+		if e.tree == nil || e.Example.ID != t.ID {
+			continue
+		}
+		if l, err := ShareFragment(e.tree); err == nil && l == link {
 			return i
 		}
 	}
 	return -1
-}
-
-// sameTree reports whether two trees have the same words, tags and
-// constituents (in discbracket, which a shared link carries).
-func sameTree(a, b *tree.Tree) bool {
-	var x, y bytes.Buffer
-	if treebank.WriteDiscbracket(&x, []*tree.Tree{a}) != nil || treebank.WriteDiscbracket(&y, []*tree.Tree{b}) != nil {
-		return false
-	}
-	return x.String() == y.String()
 }
