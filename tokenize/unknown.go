@@ -5,43 +5,133 @@ import (
 	"unicode"
 )
 
-// Unknown counts the words of a sentence that a model's vocabulary does
-// not know (known reports whether it knows a word). It counts only words
-// with a letter, and leaves out capitalised words after the first, since
-// names are unknown to a model in any language: of "What should I do ?"
-// it counts "What", "should" and "do". Cost O(total length of words).
-func Unknown(words []string, known func(string) bool) (unknown, counted int) {
+// language is what the package knows of one language: the frequent
+// function words GuessLanguage looks for in a model's vocabulary, and the
+// common words (function words, pronouns, auxiliaries, question words)
+// that tell a sentence in it from a sentence in another of these
+// languages. Common holds every word of the other languages' lists that is
+// also an ordinary word of this one ("was" and "had" are Dutch too), so
+// that the words of one language's list missing from another's are rare
+// in that other language; TestCommonWordsRare checks it on treebanks.
+type language struct {
+	name   string
+	guess  []string
+	common map[string]bool
+}
+
+// languages are the languages the package tells apart.
+var languages = []language{
+	{
+		name:  "Dutch",
+		guess: strings.Fields("de het een van en in is dat op te niet met voor zijn er die aan ook als bij naar door worden wordt heeft hij ze"),
+		common: wordSet(`de het een van en in is dat op te niet met voor zijn er die aan ook als bij naar door
+			worden wordt werd werden heeft hebben heb hebt had hadden ben bent was waren geweest kan kunnen
+			zal zullen moet moeten mag wil zou zouden hij ze zij ik je jij u we wij hem haar ons onze mijn
+			jouw uw hun wat wie waar wanneer waarom hoe welke welk dit deze dan of maar om uit tot over nog
+			al geen meer veel zo nu hier daar alleen men man me mij toen omdat want wel even ten der des
+			den noch been he`),
+	},
+	{
+		name:  "English",
+		guess: strings.Fields("the of and to a in is that for it with as was on be by at from this are have has not but which"),
+		common: wordSet(`the a an of and to in is that for it with as was on be by at from this are have has
+			not but which i you he she we they me him us them my your his her its our their what where
+			when why how who whom whose did does do should would could will can shall may might must
+			there been were had am these those or if than then no yes all some any very too also just
+			only about into out up down over after before because while`),
+	},
+	{
+		name:  "German",
+		guess: strings.Fields("der die und in den von zu das mit sich des auf für ist im nicht ein eine als auch es an dem wird"),
+		common: wordSet(`der die das und ist nicht ein eine einen einem einer ich du er sie wir ihr es mit
+			auf für von zu den dem des im in sich auch als an wird werden wurde hat haben sind war bei
+			nach aus wie noch nur aber oder wenn dass daß schon sehr kann können muss soll will um über
+			durch man mir mich dir dich uns euch seine ihre ihren unser kein keine nichts was wer wo
+			warum wann welche dieser diese dieses hier dort jetzt immer waren worden also mag je`),
+	},
+}
+
+// wordSet returns the set of the white-space separated words of s.
+func wordSet(s string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		set[w] = true
+	}
+	return set
+}
+
+// languageNamed returns the language called name (in any case), or nil.
+func languageNamed(name string) *language {
+	for k := range languages {
+		if strings.EqualFold(languages[k].name, name) {
+			return &languages[k]
+		}
+	}
+	return nil
+}
+
+// Foreignness is what Foreign finds in a sentence.
+type Foreignness struct {
+	// Counted is the number of words looked at: words with a letter,
+	// less capitalised words after the first (names are unknown to a
+	// model in any language) and words common to the model's language
+	// and another (they tell nothing).
+	Counted int
+	// Foreign is the number of the counted words that the model's
+	// vocabulary does not know or that are common words of another
+	// language (not of the model's).
+	Foreign int
+	// Language is the other language with the most common words in the
+	// sentence, at least two; "" when none has two.
+	Language string
+}
+
+// Mostly reports whether most of the counted words, and at least two,
+// are foreign: text in another language than the model's.
+func (f Foreignness) Mostly() bool { return f.Foreign >= 2 && 2*f.Foreign > f.Counted }
+
+// Foreign looks at how foreign a sentence's words are to a model: known
+// reports whether the model's vocabulary knows a word, and lang is the
+// language of its training data ("Dutch"; see GuessLanguage). A
+// vocabulary alone misses English typed to a Dutch model, whose treebank
+// quotes English now and then ("the", "on", "you" are known); so, when
+// lang is one of the languages the package knows, the common words of the
+// others count as foreign whatever the vocabulary says, and its own as
+// known. With another lang or "", only the vocabulary counts. Of "What
+// should I do ?" for a Dutch model it counts all four words ("I" is no
+// name). Cost O(total length of words).
+func Foreign(words []string, known func(string) bool, lang string) Foreignness {
+	own := languageNamed(lang)
+	var f Foreignness
+	seen := make([]int, len(languages))
 	for i, w := range words {
 		if !strings.ContainsFunc(w, unicode.IsLetter) {
 			continue
 		}
-		if i > 0 && strings.ContainsFunc(w, unicode.IsUpper) {
-			continue
+		lower := strings.ToLower(w)
+		ownWord := own != nil && own.common[lower]
+		otherWord := false // a common word of another language, not of own
+		for k := range languages {
+			if own != nil && !ownWord && &languages[k] != own && languages[k].common[lower] {
+				otherWord = true
+				seen[k]++
+			}
 		}
-		counted++
-		if !known(w) {
-			unknown++
+		if i > 0 && !otherWord && strings.ContainsFunc(w, unicode.IsUpper) {
+			continue // a name
+		}
+		f.Counted++
+		if otherWord || !ownWord && !known(w) {
+			f.Foreign++
 		}
 	}
-	return unknown, counted
-}
-
-// MostlyUnknown reports whether most of the words Unknown counts, and at
-// least two, are unknown: text in another language than the model's.
-func MostlyUnknown(words []string, known func(string) bool) bool {
-	unknown, counted := Unknown(words, known)
-	return unknown >= 2 && 2*unknown > counted
-}
-
-// functionWords are frequent words of each language that a treebank's
-// vocabulary holds whatever its texts are about.
-var functionWords = []struct {
-	lang  string
-	words []string
-}{
-	{"Dutch", strings.Fields("de het een van en in is dat op te niet met voor zijn er die aan ook als bij naar door worden wordt heeft hij ze")},
-	{"English", strings.Fields("the of and to a in is that for it with as was on be by at from this are have has not but which")},
-	{"German", strings.Fields("der die und in den von zu das mit sich des auf für ist im nicht ein eine als auch es an dem wird")},
+	best := 1
+	for k, n := range seen {
+		if n > best {
+			f.Language, best = languages[k].name, n
+		}
+	}
+	return f
 }
 
 // GuessLanguage returns the language ("Dutch", "English" or "German")
@@ -49,9 +139,9 @@ var functionWords = []struct {
 // least three quarters of them and more than of any other's; "" otherwise.
 func GuessLanguage(known func(string) bool) string {
 	best, bestN, second := -1, 0, 0
-	for k, l := range functionWords {
+	for k, l := range languages {
 		n := 0
-		for _, w := range l.words {
+		for _, w := range l.guess {
 			if known(w) {
 				n++
 			}
@@ -62,8 +152,8 @@ func GuessLanguage(known func(string) bool) string {
 			second = n
 		}
 	}
-	if best < 0 || 4*bestN < 3*len(functionWords[best].words) || bestN == second {
+	if best < 0 || 4*bestN < 3*len(languages[best].guess) || bestN == second {
 		return ""
 	}
-	return functionWords[best].lang
+	return languages[best].name
 }

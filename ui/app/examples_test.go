@@ -148,8 +148,9 @@ func TestExampleGoldAndStaleResults(t *testing.T) {
 }
 
 // TestLanguageWarning checks, with the shipped model, that the app knows
-// the model's language and warns when most words of the sentence are
-// unknown to it (English into the Dutch model), and only then.
+// the model's language and warns when the sentence looks foreign to it
+// (English into the Dutch model, even English its vocabulary knows from
+// quotations), and only then.
 func TestLanguageWarning(t *testing.T) {
 	plat := apptest.NewPlatform()
 	plat.AddModel("default", weights.DefaultBytes(), 0)
@@ -158,7 +159,9 @@ func TestLanguageWarning(t *testing.T) {
 		t.Fatalf("phase %s, language %q; want ready, Dutch", a.Model.Phase, a.Model.Language)
 	}
 	for _, tc := range []struct{ text, want string }{
-		{"What should I do ?", " of 3 words of this sentence are unknown to the model, which was trained on Dutch"},
+		{"What should I do ?", "This sentence looks like English, but the model was trained on Dutch: its parse will mean little (4 of 4 words are unknown to the model or English words)."},
+		{"The cat sat on the mat .", "looks like English"},
+		{"Xylofoonqwerty blorpeling .", "2 of 2 words of this sentence are unknown to the model, which was trained on Dutch"},
 		{"Wat moet ik doen ?", ""},
 		{app.Examples[0].Text, ""},
 		{"", ""},

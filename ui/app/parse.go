@@ -439,20 +439,22 @@ func describeParseError(err error, n int) string {
 	return err.Error()
 }
 
-// UnknownWarning warns, when most words of the sentence are unknown to the
-// model (see tokenize.MostlyUnknown), that its parse will mean little:
-// text in another language than the model's. It is "" otherwise.
+// UnknownWarning warns, when the sentence looks foreign to the model (most
+// of its words unknown to the model or common words of another language
+// than the model's, see tokenize.Foreign), that its parse will mean
+// little. It is "" otherwise.
 func (a *App) UnknownWarning() string {
 	if a.Model.known == nil || a.Parse.Tokenizing() {
 		return ""
 	}
-	words := a.Parse.Words()
-	if !tokenize.MostlyUnknown(words, a.Model.known) {
+	f := tokenize.Foreign(a.Parse.Words(), a.Model.known, a.Model.Language)
+	switch {
+	case !f.Mostly():
 		return ""
+	case a.Model.Language == "":
+		return fmt.Sprintf("%d of %d words of this sentence are unknown to the model: its parse will mean little (is the sentence in the language the model was trained on?).", f.Foreign, f.Counted)
+	case f.Language != "":
+		return fmt.Sprintf("This sentence looks like %s, but the model was trained on %s: its parse will mean little (%d of %d words are unknown to the model or %s words).", f.Language, a.Model.Language, f.Foreign, f.Counted, f.Language)
 	}
-	unknown, counted := tokenize.Unknown(words, a.Model.known)
-	if a.Model.Language == "" {
-		return fmt.Sprintf("%d of %d words of this sentence are unknown to the model: its parse will mean little (is the sentence in the language the model was trained on?).", unknown, counted)
-	}
-	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s: its parse will mean little.", unknown, counted, a.Model.Language)
+	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s: its parse will mean little.", f.Foreign, f.Counted, a.Model.Language)
 }
