@@ -74,12 +74,13 @@ func languageNamed(name string) *language {
 type Foreignness struct {
 	// Counted is the number of words looked at: words with a letter,
 	// less capitalised words after the first (names are unknown to a
-	// model in any language) and words common to the model's language
-	// and another (they tell nothing).
+	// model in any language) unless they are another language's common
+	// words ("I").
 	Counted int
 	// Foreign is the number of the counted words that the model's
 	// vocabulary does not know or that are common words of another
-	// language (not of the model's).
+	// language and not of the model's ("in" is English and Dutch: known
+	// to a Dutch model).
 	Foreign int
 	// Language is the other language with the most common words in the
 	// sentence, at least two; "" when none has two.
