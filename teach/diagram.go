@@ -16,7 +16,8 @@ const (
 // Diagram draws a rule as a small SVG picture in the manner of the paper's
 // figure of rules: the index variables on an axis, the two antecedents as
 // bars of two colours, the consequent above them; a gap is a dashed line
-// joining the two blocks of a discontinuous item. highlight adds the CSS
+// joining the two blocks of a discontinuous item, or a bottom item's left
+// block to where its right block will start. highlight adds the CSS
 // class "active" to the root element.
 func (r RuleInfo) Diagram(highlight bool) string {
 	pos := map[string]int{}
@@ -35,10 +36,12 @@ func (r RuleInfo) Diagram(highlight bool) string {
 	fmt.Fprintf(&b, `<title>%s: %s (%s)</title>`, html.EscapeString(r.Name), html.EscapeString(r.Form()), html.EscapeString(r.Condition))
 	item := func(s Shape, y int, cls string) {
 		blocks := [][2]string{{s[0], s[1]}}
-		if !s.Continuous() {
-			blocks = [][2]string{{s[0], s[1]}, {s[2], s[3]}}
+		if !s.Continuous() { // the gap, still open or (a bottom item) filled up to l
 			fmt.Fprintf(&b, `<line class="gap" x1="%d" y1="%d" x2="%d" y2="%d" stroke-dasharray="3 3"/>`,
 				pos[s[1]], y+diagramBar/2, pos[s[2]], y+diagramBar/2)
+		}
+		if len(s) == 4 {
+			blocks = append(blocks, [2]string{s[2], s[3]})
 		}
 		for _, bl := range blocks {
 			fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%d" height="%d" rx="3"/>`,

@@ -8,14 +8,24 @@ import (
 )
 
 // Shape is one item of a rule in index variables: two variables for a
-// continuous item [i,j], four for a discontinuous item [i,k,l,j].
+// continuous item [i,j], four for a discontinuous item [i,k,l,j], three
+// for the cubic algorithm's bottom(i,l,A) whose left block is [i,k).
 type Shape []string
 
-// String writes the item as decoder.md does, e.g. "[i,k,l,j]".
-func (s Shape) String() string { return "[" + strings.Join(s, ",") + "]" }
+// String writes the item as decoder.md does, e.g. "[i,k,l,j]" or
+// "bottom(i,l,A)".
+func (s Shape) String() string {
+	if s.Bottom() {
+		return "bottom(" + s[0] + "," + s[2] + ",A)"
+	}
+	return "[" + strings.Join(s, ",") + "]"
+}
 
 // Continuous reports whether the item has no gap.
 func (s Shape) Continuous() bool { return len(s) == 2 }
+
+// Bottom reports whether the item is a bottom(i,l,A).
+func (s Shape) Bottom() bool { return len(s) == 3 }
 
 // RuleInfo describes one deduction rule for display.
 type RuleInfo struct {
@@ -31,10 +41,11 @@ type RuleInfo struct {
 	Condition string
 	// Explanation says in a sentence what the rule does.
 	Explanation string
-	// Smallest is the cheapest variant whose system has the rule, n3 left
-	// out: n3 searches n4's space with other rules (the paper's create
-	// partial disc. and complete disc., over items that forget where the
-	// gap ends), so create gap and fill gap are n4's.
+	// Smallest is the cheapest variant whose system has the rule: n3 for
+	// the cubic algorithm's two rules (CubicRules), which search n4's
+	// space over items that forget where the gap ends; for the others the
+	// cheapest one of decoder.md's table, n3 left out (create gap and fill
+	// gap are n4's).
 	Smallest decode.Variant
 }
 
@@ -78,6 +89,20 @@ var catalog = []struct {
 		"Two interleaved discontinuous items leave a gap on the left (ill-nested)."},
 }
 
+// cubicCatalog is the cubic algorithm's two rules (decoder.md, "The cubic
+// algorithm"); k, which bottom(i,l,A) forgets, is in the order for the
+// diagrams.
+var cubicCatalog = []struct {
+	rule                     decode.Rule
+	left, right, cons, order string
+	cond, explain            string
+}{
+	{decode.CreatePartial, "i k", "k l", "i k l", "i k l", "i<k<l",
+		"A continuous span and the span after it, which will fill the gap, make a bottom item for every label A: the left block of a discontinuous A is done, its right block will start at l. The item forgets k, which makes the algorithm cubic."},
+	{decode.CompleteDisc, "i k l", "l j", "i j", "i k l j", "i<k<l<j",
+		"A continuous span completes a bottom item: the discontinuous A (blocks [i,k] and [l,j]) and its gap filler [k,l] become the continuous [i,j]."},
+}
+
 // Rules returns the twelve deduction rules in decoder.md's order.
 func Rules() []RuleInfo {
 	out := make([]RuleInfo, 0, len(catalog))
@@ -98,9 +123,24 @@ func Rules() []RuleInfo {
 	return out
 }
 
+// CubicRules returns the cubic algorithm's two rules, which n3 uses in
+// place of create gap and fill gap (the stepper replays n3 with them; see
+// StepperRules).
+func CubicRules() []RuleInfo {
+	out := make([]RuleInfo, 0, len(cubicCatalog))
+	for _, c := range cubicCatalog {
+		out = append(out, RuleInfo{
+			Rule: c.rule, Name: c.rule.String(),
+			Left: sh(c.left), Right: sh(c.right), Consequent: sh(c.cons), Order: sh(c.order),
+			Condition: c.cond, Explanation: c.explain, Smallest: decode.N3,
+		})
+	}
+	return out
+}
+
 // RuleByID returns the description of rule r.
 func RuleByID(r decode.Rule) (RuleInfo, bool) {
-	for _, info := range Rules() {
+	for _, info := range append(Rules(), CubicRules()...) {
 		if info.Rule == r {
 			return info, true
 		}

@@ -3,6 +3,7 @@ package teach
 import (
 	"encoding/xml"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,9 +15,13 @@ func TestRules(t *testing.T) {
 	if len(rules) != 12 {
 		t.Fatalf("%d rules, want 12", len(rules))
 	}
-	for x, r := range rules {
+	cubic := CubicRules()
+	if len(cubic) != 2 || cubic[0].Rule != decode.CreatePartial || cubic[1].Rule != decode.CompleteDisc {
+		t.Fatalf("cubic rules %v", cubic)
+	}
+	for x, r := range append(rules, cubic...) {
 		if r.Rule != decode.Rule(x+1) {
-			t.Errorf("rule %d is %v: not decoder.md's order", x, r.Rule)
+			t.Errorf("rule %d is %v: not decoder.md's order, then the cubic algorithm's", x, r.Rule)
 		}
 		pos := map[string]int{}
 		for p, name := range r.Order {
@@ -55,7 +60,7 @@ func TestRules(t *testing.T) {
 		if r.Consequent[0] != r.Order[0] || r.Consequent[len(r.Consequent)-1] != r.Order[len(r.Order)-1] {
 			t.Errorf("%s: consequent %v does not span the order %v", r.Name, r.Consequent, r.Order)
 		}
-		if !r.Smallest.Has(r.Rule) || r.Smallest == decode.N3 || (r.Smallest > 0 && (r.Smallest - 1).Has(r.Rule) && r.Smallest != decode.N4) {
+		if !slices.Contains(StepperRules(r.Smallest), r.Rule) || (r.Smallest > 0 && slices.Contains(StepperRules(r.Smallest-1), r.Rule)) {
 			t.Errorf("%s: smallest variant %v", r.Name, r.Smallest)
 		}
 		got, ok := RuleByID(r.Rule)
@@ -71,7 +76,7 @@ func TestRules(t *testing.T) {
 // Each diagram is well-formed SVG with one bar per block of its three items
 // and one tick per variable.
 func TestDiagrams(t *testing.T) {
-	for _, r := range Rules() {
+	for _, r := range append(Rules(), CubicRules()...) {
 		svg := r.Diagram(r.Rule == decode.Wrapped)
 		counts := map[string]int{}
 		d := xml.NewDecoder(strings.NewReader(svg))

@@ -3,6 +3,7 @@ package teach
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/discspan/discspan/chart/decode"
 )
@@ -11,27 +12,42 @@ import (
 // every item with all the rule instances tried, which is meant for display.
 const MaxStepperWords = 12
 
-// Item is a chart item: continuous [I,J] (K and L are -1) or discontinuous
-// [I,K,L,J], in interstice indices.
-type Item struct{ I, K, L, J int }
+// Item is a chart item in interstice indices: continuous [I,J] (K and L
+// are -1, A is 0), discontinuous [I,K,L,J] (A is 0), or the cubic
+// algorithm's bottom(I,L,A) (K and J are -1): a discontinuous constituent
+// with label A whose left block and gap filler, together [I,L), are built
+// and whose right block starts at L.
+type Item struct{ I, K, L, J, A int }
 
 func contItem(i, j int) Item       { return Item{I: i, K: -1, L: -1, J: j} }
 func discItem(i, k, l, j int) Item { return Item{I: i, K: k, L: l, J: j} }
+func bottomItem(i, l, a int) Item  { return Item{I: i, K: -1, L: l, J: -1, A: a} }
 
-// Continuous reports whether the item has no gap.
-func (it Item) Continuous() bool { return it.K < 0 }
+// Continuous reports whether the item is a continuous [I,J].
+func (it Item) Continuous() bool { return it.K < 0 && it.J >= 0 }
 
-// Blocks returns the item's blocks.
+// Bottom reports whether the item is a bottom(I,L,A).
+func (it Item) Bottom() bool { return it.J < 0 }
+
+// Blocks returns the item's blocks; a bottom item's one block is what it
+// covers so far, its left block and the gap filler.
 func (it Item) Blocks() [][2]int {
-	if it.Continuous() {
+	switch {
+	case it.Bottom():
+		return [][2]int{{it.I, it.L}}
+	case it.Continuous():
 		return [][2]int{{it.I, it.J}}
 	}
 	return [][2]int{{it.I, it.K}, {it.L, it.J}}
 }
 
-// String writes the item as decoder.md does.
+// String writes the item as decoder.md does; a bottom item without its
+// label ("bottom(2,5)"), which Step.Label gives.
 func (it Item) String() string {
-	if it.Continuous() {
+	switch {
+	case it.Bottom():
+		return fmt.Sprintf("bottom(%d,%d)", it.I, it.L)
+	case it.Continuous():
 		return fmt.Sprintf("[%d,%d]", it.I, it.J)
 	}
 	return fmt.Sprintf("[%d,%d,%d,%d]", it.I, it.K, it.L, it.J)
@@ -49,12 +65,17 @@ type Step struct {
 	Left, Right int
 	// Instances counts the rule instances that can build the item.
 	Instances int
+	// Disc is, for an item built by complete discontinuous, the weight
+	// disc[i,j-1,A] of the discontinuous constituent A it completes; 0
+	// otherwise.
+	Disc float32
 }
 
 // Trace is a replay of one deduction system on one sentence: every
 // derivable item in the order a bottom-up chart finalises it (by outer
 // extent, then left end; within an extent the discontinuous items by
-// decreasing gap, then the continuous item), then the best derivation.
+// decreasing gap, or N3's bottom items by label, then the continuous
+// item), then the best derivation.
 type Trace struct {
 	Variant decode.Variant
 	N       int
@@ -107,12 +128,11 @@ type stepper struct {
 	fixed []bool
 }
 
-// Replay runs variant v's deduction system on the scores step by step. N3
-// is replayed with the rules of N4: the two search the same space and find
-// the same trees, N3 with items that forget one gap boundary (the paper's
-// create partial disc. and complete disc.), which the stepper does not
-// show. Sentences longer than
-// MaxStepperWords are refused.
+// Replay runs variant v's deduction system on the scores step by step; N3
+// with the cubic algorithm's rules and items (combine, create partial
+// discontinuous into bottom(i,l,A) for every label A, complete
+// discontinuous; see StepperRules). Sentences longer than MaxStepperWords
+// are refused.
 func Replay(ctx context.Context, v decode.Variant, s *decode.Scores) (*Trace, error) {
 	if err := s.Check(); err != nil {
 		return nil, fmt.Errorf("teach: %w", err)
@@ -127,8 +147,8 @@ func Replay(ctx context.Context, v decode.Variant, s *decode.Scores) (*Trace, er
 		return nil, fmt.Errorf("teach: empty sentence")
 	}
 	st := &stepper{s: s, index: map[Item]int{}}
-	for _, info := range Rules() {
-		if v.Has(info.Rule) {
+	for _, info := range Rules() { // N3's cubic rules are built by hand (buildCubic)
+		if slices.Contains(StepperRules(v), info.Rule) {
 			st.rules = append(st.rules, compile(info))
 		}
 	}
@@ -144,14 +164,22 @@ func Replay(ctx context.Context, v decode.Variant, s *decode.Scores) (*Trace, er
 				st.add(Step{Item: contItem(i, j), Label: label, Weight: w, Inside: w, Rule: decode.Axiom, Left: -1, Right: -1})
 				continue
 			}
-			if v != decode.Continuous {
+			switch v {
+			case decode.Continuous:
+			case decode.N3:
+				st.createPartial(i, j)
+			default:
 				for g := span - 2; g >= 1; g-- {
 					for k := i + 1; k+g <= j-1; k++ {
 						st.build(discItem(i, k, k+g, j))
 					}
 				}
 			}
-			st.build(contItem(i, j))
+			if v == decode.N3 {
+				st.buildCubic(i, j)
+			} else {
+				st.build(contItem(i, j))
+			}
 		}
 	}
 	goal, ok := st.index[contItem(0, n)]
@@ -169,6 +197,89 @@ func Replay(ctx context.Context, v decode.Variant, s *decode.Scores) (*Trace, er
 	}
 	walk(goal)
 	return t, nil
+}
+
+// StepperRules returns the rules of v's deduction system as Replay runs
+// it: N3's are the cubic algorithm's, the others' decoder.md's (v.Rules).
+func StepperRules(v decode.Variant) []decode.Rule {
+	if v == decode.N3 {
+		return []decode.Rule{decode.Combine, decode.CreatePartial, decode.CompleteDisc}
+	}
+	return v.Rules()
+}
+
+// createPartial finalises bottom(i,l,A) for every label A: the best of
+// top[i,k] + top[k,l] over i<k<l, plus gap[k,l-1,A] (the smallest k among
+// equals), summed as the decoder does.
+func (st *stepper) createPartial(i, l int) {
+	s := st.s
+	for a := 0; a < s.L; a++ {
+		best := Step{Item: bottomItem(i, l, a), Label: a, Rule: decode.CreatePartial, Instances: l - i - 1}
+		for k := i + 1; k < l; k++ {
+			left, right := st.index[contItem(i, k)], st.index[contItem(k, l)]
+			gap := s.Gap[s.Index(k, l-1, a)]
+			if inside := (st.steps[left].Inside + st.steps[right].Inside) + gap; k == i+1 || inside > best.Inside {
+				best.Inside, best.Weight, best.Left, best.Right = inside, gap, left, right
+			}
+		}
+		st.add(best)
+	}
+}
+
+// buildCubic finalises top[i,j] with N3's rules: the best combine
+// top[i,m] + top[m,j], replaced only by a strictly better complete
+// bottom(i,l,A) + top[l,j] + disc[i,j-1,A] (i+1<l<j), as the decoder
+// does; then the best continuous label's weight.
+func (st *stepper) buildCubic(i, j int) {
+	s := st.s
+	best := Step{Item: contItem(i, j), Left: -1, Right: -1}
+	consider := func(inside, disc float32, rule decode.Rule, left, right int) {
+		if best.Instances++; best.Instances == 1 || inside > best.Inside {
+			best.Inside, best.Disc, best.Rule, best.Left, best.Right = inside, disc, rule, left, right
+		}
+	}
+	for m := i + 1; m < j; m++ {
+		left, right := st.index[contItem(i, m)], st.index[contItem(m, j)]
+		consider(st.steps[left].Inside+st.steps[right].Inside, 0, decode.Combine, left, right)
+	}
+	at := s.Index(i, j-1, 0)
+	for l := i + 2; l < j; l++ {
+		right := st.index[contItem(l, j)]
+		for a := 0; a < s.L; a++ {
+			bottom := st.index[bottomItem(i, l, a)]
+			disc := s.Disc[at+a]
+			consider(disc+(st.steps[bottom].Inside+st.steps[right].Inside), disc, decode.CompleteDisc, bottom, right)
+		}
+	}
+	best.Label, best.Weight = st.weight(best.Item)
+	best.Inside += best.Weight
+	st.add(best)
+}
+
+// Derivation returns the best derivation as the decoders give it: items
+// before the items built from them, N3's in n4's rules (a complete
+// discontinuous of top[i,j] from bottom(i,l,A), itself from top[i,k] and
+// top[k,l], is the item [i,k,l,j] with label A built by create gap, and
+// [i,j] built by fill gap). Its items' antecedents are not linked (Left
+// and Right are -1): it is for Constituents and Tree.
+func (t *Trace) Derivation() *decode.Derivation {
+	d := &decode.Derivation{Variant: t.Variant, N: t.N, Score: t.Score}
+	for x := len(t.Best) - 1; x >= 0; x-- {
+		st := t.Steps[t.Best[x]]
+		it := decode.Item{I: st.Item.I, K: st.Item.K, L: st.Item.L, J: st.Item.J, Label: st.Label,
+			Weight: st.Weight, Score: st.Inside, Rule: st.Rule, Left: -1, Right: -1}
+		switch st.Rule {
+		case decode.CreatePartial:
+			parent := t.Steps[t.Best[x-1]] // the complete: a step's antecedents follow it in Best
+			it.K, it.J, it.Rule = t.Steps[st.Left].Item.J, parent.Item.J, decode.CreateGap
+			it.Weight += parent.Disc
+			it.Score = (t.Steps[st.Left].Inside + t.Steps[parent.Right].Inside) + it.Weight
+		case decode.CompleteDisc:
+			it.Rule = decode.FillGap
+		}
+		d.Items = append(d.Items, it)
+	}
+	return d
 }
 
 func (st *stepper) add(step Step) {
@@ -267,8 +378,22 @@ func (t *Trace) Uses(r decode.Rule) []int {
 }
 
 // Applications returns the items of a decoded derivation that rule r built,
-// for highlighting a rule's uses in a parse.
+// for highlighting a rule's uses in a parse. N3's derivations are given in
+// n4's rules (see Trace.Derivation): its create partial discontinuous
+// uses are the discontinuous items create gap stands for, its complete
+// discontinuous uses the continuous items fill gap stands for, and it
+// uses neither create gap nor fill gap.
 func Applications(d *decode.Derivation, r decode.Rule) []decode.Item {
+	if d.Variant == decode.N3 {
+		switch r {
+		case decode.CreatePartial:
+			r = decode.CreateGap
+		case decode.CompleteDisc:
+			r = decode.FillGap
+		case decode.CreateGap, decode.FillGap:
+			return nil
+		}
+	}
 	var out []decode.Item
 	for _, it := range d.Items {
 		if it.Rule == r {

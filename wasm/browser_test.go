@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -245,7 +246,8 @@ func nativeConstituents(t *testing.T, data []byte, words []string, v decode.Vari
 
 // newBrowser starts headless Chromium (with a software WebGPU adapter) and
 // returns its context; page console messages and exceptions go to the
-// test log.
+// test log, and a Go panic of the app (which ends it: the page stays, dead)
+// fails the test once the browser has closed.
 func newBrowser(t *testing.T, chrome string) context.Context {
 	t.Helper()
 	// Not t.TempDir: Chromium's helpers may still write there for a moment
@@ -277,11 +279,15 @@ func newBrowser(t *testing.T, chrome string) context.Context {
 	// so that a wait that never ends fails the test with what it waited
 	// for, not with a dump of every goroutine.
 	tctx, cancelT := context.WithTimeout(ctx, browserWait(t))
+	var panicked atomic.Pointer[string] // the first "panic: ..." the page logged
 	t.Cleanup(func() {
 		_ = chromedp.Cancel(ctx) // closes the browser and waits for it
 		cancelT()
 		cancelC()
 		cancelA()
+		if p := panicked.Load(); p != nil {
+			t.Errorf("the app panicked: %s", *p)
+		}
 		for range 50 {
 			if os.RemoveAll(profile) == nil {
 				return
@@ -297,7 +303,11 @@ func newBrowser(t *testing.T, chrome string) context.Context {
 			for _, a := range e.Args {
 				parts = append(parts, strings.Trim(string(a.Value), `"`)+a.Description)
 			}
-			t.Logf("console.%s: %s", e.Type, strings.Join(parts, " "))
+			msg := strings.Join(parts, " ")
+			t.Logf("console.%s: %s", e.Type, msg)
+			if strings.HasPrefix(msg, "panic: ") {
+				panicked.CompareAndSwap(nil, &msg)
+			}
 		case *runtime.EventExceptionThrown:
 			t.Logf("exception: %s", e.ExceptionDetails.Error())
 		}

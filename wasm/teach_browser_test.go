@@ -238,17 +238,14 @@ func TestBrowserTeach(t *testing.T) {
 	press(t, ctx, kb.End, 1)
 	waitStepper(t, ctx, "the end", `s.phase === 'done'`)
 
-	// A rule: the one the parse used most.
-	counts := map[decode.Rule]int{}
-	for _, it := range parsed.Derivation.Items {
-		if it.Rule != decode.Axiom {
-			counts[it.Rule]++
-		}
-	}
-	rule := decode.Combine
-	for r, c := range counts {
-		if c > counts[rule] || c == counts[rule] && r < rule {
-			rule = r
+	// A rule: n3's create partial discontinuous when the parse uses it,
+	// else the rule the parse used most.
+	rule, most := decode.CreatePartial, 0
+	if len(teach.Applications(parsed.Derivation, rule)) == 0 {
+		for r := decode.Combine; r <= decode.CompleteDisc; r++ {
+			if c := len(teach.Applications(parsed.Derivation, r)); c > most {
+				rule, most = r, c
+			}
 		}
 	}
 	apps := teach.Applications(parsed.Derivation, rule)

@@ -111,12 +111,19 @@ const (
 	IllGapCentre      // [i,m,l,n] + [m,k,n,j] -> [i,k,l,j]
 	IllGapRight       // [i,m,n,k] + [m,n,l,j] -> [i,k,l,j]
 	IllGapLeft        // [i,k,m,n] + [l,m,n,j] -> [i,k,l,j]
+	// The cubic algorithm's two rules (decoder.md, "The cubic algorithm")
+	// over its forgetful items bottom(i,l,A). Only the teaching stepper
+	// shows them: N3's derivations are given in n4's rules (create gap
+	// and fill gap), and no Variant.Has them.
+	CreatePartial // [i,k] + [k,l] -> bottom(i,l,A)
+	CompleteDisc  // bottom(i,l,A) + [l,j] -> [i,j]
 )
 
 var ruleNames = [...]string{"axiom", "combine", "create gap", "fill gap",
 	"combine, gap kept in right antecedent", "combine, gap kept in left antecedent",
 	"shrink gap from the left", "shrink gap from the right", "ill-nested, no gap",
-	"wrapped", "ill-nested, gap centre", "ill-nested, gap right", "ill-nested, gap left"}
+	"wrapped", "ill-nested, gap centre", "ill-nested, gap right", "ill-nested, gap left",
+	"create partial discontinuous", "complete discontinuous"}
 
 // String returns the rule's name as decoder.md writes it.
 func (r Rule) String() string {

@@ -137,7 +137,7 @@ func (a *App) teachInit() {
 		return
 	}
 	t.ready = true
-	t.rules = teach.Rules()
+	t.rules = append(teach.Rules(), teach.CubicRules()...)
 	t.Stepper.Speed = PlayNormal
 	t.Stepper.Variant = decode.N3
 	for _, ex := range teach.Gallery() {
@@ -168,7 +168,8 @@ type TeachRuleCard struct {
 	InParse, InStepper int
 }
 
-// TeachRuleCards lists the twelve rules in decoder.md's order.
+// TeachRuleCards lists the twelve rules in decoder.md's order, then the
+// cubic algorithm's two (n3's).
 func (a *App) TeachRuleCards() []TeachRuleCard {
 	t := &a.Teach
 	d := a.Parse.Derivation()
@@ -202,7 +203,7 @@ func (p *ParseState) Derivation() *decode.Derivation {
 // applied, or clears the choice when r is chosen already or is no rule.
 func (a *App) TeachChooseRule(r int) {
 	t := &a.Teach
-	if decode.Rule(r) == t.Rule || r <= int(decode.Axiom) || r > int(decode.IllGapLeft) {
+	if decode.Rule(r) == t.Rule || r <= int(decode.Axiom) || r > int(decode.CompleteDisc) {
 		t.Rule = decode.Axiom
 	} else {
 		t.Rule = decode.Rule(r)

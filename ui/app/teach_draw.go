@@ -37,6 +37,11 @@ func instanceSVG(words []string, cons, left, right teach.Item, antecedents bool)
 		width, instHeight, width, instHeight)
 	item := func(it teach.Item, y int, cls string) {
 		blocks := it.Blocks()
+		if it.Bottom() && it.I < it.K && it.K < it.L { // its left block, then the filled gap up to l
+			blocks = [][2]int{{it.I, it.K}}
+			fmt.Fprintf(&b, `<line class="gap" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-dasharray="3 3"/>`,
+				x[it.K], y+instBar/2, x[it.L], y+instBar/2)
+		}
 		if len(blocks) == 2 {
 			fmt.Fprintf(&b, `<line class="gap" x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke-dasharray="3 3"/>`,
 				x[blocks[0][1]], y+instBar/2, x[blocks[1][0]], y+instBar/2)

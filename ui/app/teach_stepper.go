@@ -417,16 +417,27 @@ func (s *Stepper) Info() *StepInfo {
 		info.Rule = "axiom (a single word)"
 	} else {
 		info.Left, info.Right = s.stepItem(st.Left), s.stepItem(st.Right)
-		left, right = s.Trace.Steps[st.Left].Item, s.Trace.Steps[st.Right].Item
+		left, right = s.drawn(st.Left), s.drawn(st.Right)
 		if r, ok := teach.RuleByID(st.Rule); ok {
 			info.RuleDiagram = r.Diagram(false) // coloured as the picture of the instance
 			info.RuleKey = fmt.Sprintf("rule-%d", st.Rule)
 			info.Form, info.Condition = r.Form(), r.Condition
 		}
 	}
-	info.Picture = instanceSVG(s.Words, st.Item, left, right, !info.Axiom)
+	info.Picture = instanceSVG(s.Words, s.drawn(x), left, right, !info.Axiom)
 	info.PictureKey = fmt.Sprintf("step-%d-%d", s.Gen, x)
 	return info
+}
+
+// drawn is step x's item for a picture: a bottom item with K set to the
+// end of its left block (its best split), which the item itself forgets.
+func (s *Stepper) drawn(x int) teach.Item {
+	st := s.Trace.Steps[x]
+	it := st.Item
+	if it.Bottom() && st.Left >= 0 {
+		it.K = s.Trace.Steps[st.Left].Item.J
+	}
+	return it
 }
 
 // RuleUses lists the best derivation's items that rule r built.
@@ -441,26 +452,12 @@ func (s *Stepper) RuleUses(r decode.Rule) []StepItem {
 	return out
 }
 
-// derivation returns the best derivation as decode's derivation (items
-// before the items built from them), for building its tree.
-func (s *Stepper) derivation() *decode.Derivation {
-	tr := s.Trace
-	d := &decode.Derivation{Variant: tr.Variant, N: tr.N, Score: tr.Score}
-	for x := len(tr.Best) - 1; x >= 0; x-- {
-		st := tr.Steps[tr.Best[x]]
-		it := st.Item
-		d.Items = append(d.Items, decode.Item{I: it.I, K: it.K, L: it.L, J: it.J, Label: st.Label,
-			Weight: st.Weight, Score: st.Inside, Rule: st.Rule, Left: -1, Right: -1})
-	}
-	return d
-}
-
 // drawResult draws the best derivation's tree.
 func (s *Stepper) drawResult() {
 	if s.Trace == nil {
 		return
 	}
-	t, err := s.derivation().Tree(s.Words, s.Tags, s.Labels)
+	t, err := s.Trace.Derivation().Tree(s.Words, s.Tags, s.Labels)
 	if err != nil {
 		s.Result = &TreeView{ID: "teach-result", Err: err.Error()}
 		return

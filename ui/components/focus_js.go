@@ -86,7 +86,9 @@ func (k FocusKeeper) Restore() {
 		candidates = append(candidates, list[min(k.index, len(list)-1)])
 	}
 	for _, el := range candidates {
-		if !el.Truthy() || !el.Get("isConnected").Bool() || el.Get("disabled").Bool() || !visible(el) {
+		// Truthy, not Bool: a focusable <div> or SVG element has no
+		// "disabled" (undefined), and Bool panics on undefined.
+		if !el.Truthy() || !el.Get("isConnected").Truthy() || el.Get("disabled").Truthy() || !visible(el) {
 			continue
 		}
 		el.Call("focus", map[string]any{"preventScroll": true})

@@ -39,7 +39,7 @@ func typesText(target js.Value) bool {
 	case "input":
 		return !target.Call("matches", buttonInputs).Bool()
 	}
-	return target.Get("isContentEditable").Bool()
+	return target.Get("isContentEditable").Truthy() // undefined on SVG elements
 }
 
 // listen starts tracking how the focus last moved: by the keyboard (Tab)

@@ -104,23 +104,14 @@ func (c *TeachStepper) sentenceTitle() string {
 // variants are the decoder variants' names.
 func (c *TeachStepper) variants() []string { return app.Variants() }
 
-// variantName names a variant in the list: n3 is replayed as n4 (see
-// n3Note).
-func (c *TeachStepper) variantName(v string) string {
-	if v == decode.N3.String() {
-		return v + " (shown as n4)"
-	}
-	return v
-}
-
-// n3Note says, while n3 is chosen, what the stepper shows of it.
+// n3Note says, while n3 is chosen, what its items are.
 func (c *TeachStepper) n3Note() string {
 	if c.s().Variant != decode.N3 {
 		return ""
 	}
-	return "n3 finds the same trees as n4 in O(n³): its items forget where the gap ends, and two rules " +
-		"(create partial disc. and complete disc.) take the place of create gap and fill gap. " +
-		"The stepper shows n4's items and rules, whose chart holds O(n⁴) items."
+	return "n3 is the paper's cubic algorithm. It finds the same trees as n4, but its discontinuous items forget where the gap starts: " +
+		"bottom(i,l) with label A holds a discontinuous A whose left block and gap filler cover [i,l) and whose right block will start at l, " +
+		"one item per label. Create partial discontinuous builds them, complete discontinuous adds the right block: O(n³) work, where n4's chart holds O(n⁴) items."
 }
 
 // what says what is replayed.
@@ -187,8 +178,11 @@ func (c *TeachStepper) contCells() []app.ChartCell { return c.s().ContCells(c.Ap
 // discCells are the discontinuous items built so far.
 func (c *TeachStepper) discCells() []app.ChartCell { return c.s().DiscCells(c.App.Teach.Rule) }
 
-// discTitle counts the discontinuous items.
+// discTitle counts the discontinuous items (n3's bottom items).
 func (c *TeachStepper) discTitle() string {
+	if c.s().Variant == decode.N3 {
+		return fmt.Sprintf("Bottom items built: %d of %d (one per label for each span of two words or more)", len(c.discCells()), c.s().DiscCount())
+	}
 	return fmt.Sprintf("Discontinuous items built: %d of %d", len(c.discCells()), c.s().DiscCount())
 }
 

@@ -147,7 +147,7 @@ func (c *TeachStepper) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 						vgparent.AppendChild(vgn)
 						vgn.AddAttrInterface("selected", v == c.s().Variant.String())
 						vgn.AddAttrInterface("value", v)
-						vgn.SetInnerHTML(c.variantName(v))
+						vgn.SetInnerHTML(v)
 					}
 					vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n      "}
 					vgparent.AppendChild(vgn)

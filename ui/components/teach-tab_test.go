@@ -38,9 +38,10 @@ func TestTeachTab(t *testing.T) {
 	onlySection(t, html, app.TeachSectionStepper)
 	contains(t, html, `id="tab-teach"`, `id="teach-nav-rules"`, fmt.Sprintf(`data-steps="%d"`, len(s.Trace.Steps)), `data-phase="build"`, `data-pos="0"`, `data-gold="1"`,
 		`id="step-current"`, `id="step-slider"`)
-	// n3 (the default) is said to be shown as n4; a sentence too long
-	// for the stepper is said in the page, not only in a tooltip.
-	contains(t, html, `id="stepper-n3"`, `n3 (shown as n4)`)
+	// n3 (the default) is explained, its bottom items counted; a
+	// sentence too long for the stepper is said in the page, not only in
+	// a tooltip.
+	contains(t, html, `id="stepper-n3"`, `cubic algorithm. It finds the same trees as n4`, `Bottom items built: 0 of `)
 	if strings.Contains(html, `id="stepper-too-long"`) {
 		t.Error("a too-long note for a short sentence")
 	}
@@ -54,7 +55,7 @@ func TestTeachTab(t *testing.T) {
 	env.Do(func() { a.TeachSetSection(app.TeachSectionRules) })
 	html = render(t, &Root{App: a})
 	onlySection(t, html, app.TeachSectionRules)
-	for x := 1; x <= 12; x++ {
+	for x := 1; x <= 14; x++ {
 		contains(t, html, fmt.Sprintf(`id="rule-%d"`, x))
 	}
 	env.Do(func() { a.TeachSetSection(app.TeachSectionGallery) })
