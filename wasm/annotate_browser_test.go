@@ -31,7 +31,8 @@ import (
 //     typed into the label field, undone (Ctrl+Z) and redone
 //     (Ctrl+Shift+Z); the re-parse time is logged;
 //   - with the server closed and the network cut, a reload (served by the
-//     service worker) finds the work restored from IndexedDB;
+//     service worker) finds the work restored from IndexedDB, its undo
+//     history too;
 //   - a small real treebank (the first 20 sentences of the Alpino dev set
 //     in export format) is imported and exported as export, byte for byte
 //     the same; the same sentences with punctuation moved, in
@@ -148,6 +149,10 @@ func TestBrowserAnnotate(t *testing.T) {
 	}
 	if st := annText(t, ctx, "#ann-list tr.on .status"); st != "checked" {
 		t.Errorf("restored status %q", st)
+	}
+	// The undo history came back too (kept beside the project).
+	if n, list := annAttr(t, ctx, "undo"), annText(t, ctx, "#ann-undolist"); n != "3" || !strings.Contains(list, "Create np over") {
+		t.Errorf("restored undo history: %s steps, %q", n, list)
 	}
 
 	// (c) Import a real treebank file and export it again (still offline).

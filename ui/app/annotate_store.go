@@ -77,6 +77,7 @@ func (a *App) annRestore() {
 	go func() {
 		values, err := st.StoreRead(StoreKey, chunkPrefix)
 		moved := readIndexRecord(st)
+		histories, _ := st.StoreRead(HistoryPrefix, HistoryPrefix) // a convenience: none when unreadable
 		var sp savedProject
 		var last [3][]chunk
 		read, keep := err == nil, err != nil // whatever the store holds stays until it can be set aside
@@ -90,6 +91,9 @@ func (a *App) annRestore() {
 					a.update(func() { a.Annotate.RestoreDone, a.Annotate.RestoreTotal = done, total })
 				})
 			})
+			if err == nil {
+				restoreHistories(sp.Corpus, histories) // before anyone else sees the corpus
+			}
 			if err != nil {
 				var name string
 				if kerr := st.StoreUpdate(UnreadableKey, setAside(values, &name)); kerr != nil {
@@ -252,6 +256,7 @@ func (a *App) annSave() error {
 		return errors.New("not yet: the saved work is being restored")
 	}
 	sp, seq := savedProject{Corpus: snapshot(s.Corpus), Gold: snapshot(s.Gold), Other: snapshot(s.Other), Index: s.Index}, s.Seq
+	histories := keptHistories(s.Corpus, s.Index)
 	a.env.UnlockRender()
 	err := a.setAsideUnread(st)
 	var p encoded
@@ -264,6 +269,7 @@ func (a *App) annSave() error {
 		w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, a.writerID, a.saves), seen: a.seenWriter, own: writerPrefix + a.writerID + "."}
 		if err = st.StoreUpdate(chunkPrefix, p.decision(w)); err == nil {
 			a.seenWriter = w.key
+			a.saveHistories(st, histories)
 		}
 	}
 	ask := err == nil && sp.Corpus != nil && !a.persistAsked

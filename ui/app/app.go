@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/parser"
 )
@@ -105,6 +106,10 @@ type App struct {
 	// persistAsked is set once the store was asked to be persistent
 	// (guarded by saveMu).
 	persistAsked bool
+	// historiesKept are the sentences' undo histories as the store holds
+	// them, by sentence number, as this app last wrote or restored them
+	// (guarded by saveMu; see annotate_history.go).
+	historiesKept map[int]annotate.History
 	// settings are the user's settings as last chosen, written to the
 	// store by the goroutine saveSettings starts (see settings.go).
 	settings atomic.Pointer[Settings]

@@ -1,0 +1,176 @@
+package annotate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// History is a sentence's undo and redo history at one moment (see
+// Sentence.History): later edits of the sentence do not change it. It is
+// kept across visits as JSON (MarshalJSON, Sentence.RestoreHistory).
+type History struct {
+	cur        *state
+	undo, redo []step
+}
+
+// History returns the sentence's undo and redo history as it is now. It
+// copies two slices of pointers: the states are shared (a state never
+// changes).
+func (s *Sentence) History() History {
+	return History{cur: s.cur, undo: append([]step(nil), s.undo...), redo: append([]step(nil), s.redo...)}
+}
+
+// Empty reports whether there is nothing to undo or redo.
+func (h History) Empty() bool { return len(h.undo) == 0 && len(h.redo) == 0 }
+
+// Same reports whether two histories are the same steps over the same
+// current state (so that an encoding of one is one of the other).
+func (h History) Same(o History) bool {
+	same := func(a, b []step) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if a[i] != b[i] {
+				return false
+			}
+		}
+		return true
+	}
+	return h.cur == o.cur && same(h.undo, o.undo) && same(h.redo, o.redo)
+}
+
+// HistoryVersion is the version of the history's JSON form.
+const HistoryVersion = 1
+
+// jsonHistory is the JSON form of a History: each state once (consecutive
+// steps share one), the current one by its number, and the steps by their
+// states' numbers, as the stacks hold them (the next one to undo or redo
+// last).
+type jsonHistory struct {
+	Version int            `json:"version"`
+	States  []jsonSentence `json:"states"`
+	Current int            `json:"current"`
+	Undo    []jsonStep     `json:"undo,omitempty"`
+	Redo    []jsonStep     `json:"redo,omitempty"`
+}
+
+type jsonStep struct {
+	Desc   string `json:"desc"`
+	Before int    `json:"before"`
+	After  int    `json:"after"`
+}
+
+// MarshalJSON writes the history: its states in the project format's
+// sentence form and its steps.
+func (h History) MarshalJSON() ([]byte, error) {
+	jh := jsonHistory{Version: HistoryVersion}
+	number := map[*state]int{}
+	num := func(st *state) int {
+		if n, ok := number[st]; ok {
+			return n
+		}
+		number[st] = len(jh.States)
+		jh.States = append(jh.States, sentenceToJSON(st))
+		return number[st]
+	}
+	jh.Current = num(h.cur)
+	for _, st := range h.undo {
+		jh.Undo = append(jh.Undo, jsonStep{st.desc, num(st.before), num(st.after)})
+	}
+	for _, st := range h.redo {
+		jh.Redo = append(jh.Redo, jsonStep{st.desc, num(st.before), num(st.after)})
+	}
+	return json.Marshal(jh)
+}
+
+// ErrStaleHistory is returned by RestoreHistory for a history kept when
+// the sentence was in another state (it changed since, or the sentence at
+// that place is another one).
+var ErrStaleHistory = errors.New("annotate: the history was kept for another state of the sentence")
+
+// RestoreHistory gives the sentence the undo and redo history that
+// History.MarshalJSON wrote, provided the current state then is the
+// sentence's now (else ErrStaleHistory). Every state is checked as a
+// project's sentences are, and the steps must chain (each undo step
+// starting where the one before ended, the last ending at the current
+// state; likewise for redo). At most the sentence's undo depth of steps
+// is kept, the oldest dropped. On error nothing changes.
+func (s *Sentence) RestoreHistory(data []byte) error {
+	var jh jsonHistory
+	if err := json.Unmarshal(data, &jh); err != nil {
+		return fmt.Errorf("annotate: history: %w", err)
+	}
+	switch {
+	case jh.Version < 1 || jh.Version > HistoryVersion:
+		return fmt.Errorf("annotate: history version %d not supported (want 1..%d)", jh.Version, HistoryVersion)
+	case jh.Current < 0 || jh.Current >= len(jh.States):
+		return fmt.Errorf("annotate: history: current state %d of %d", jh.Current, len(jh.States))
+	}
+	kept, err := json.Marshal(jh.States[jh.Current])
+	if err != nil {
+		return fmt.Errorf("annotate: history: %w", err)
+	}
+	now, err := json.Marshal(sentenceToJSON(s.cur))
+	if err != nil {
+		return fmt.Errorf("annotate: history: %w", err)
+	}
+	if !bytes.Equal(kept, now) {
+		return ErrStaleHistory
+	}
+	states := make([]*state, len(jh.States))
+	for i, js := range jh.States {
+		if i == jh.Current {
+			states[i] = s.cur // the same state: revisions stay equal
+			continue
+		}
+		t, err := sentenceFromJSON(js)
+		if err != nil {
+			return fmt.Errorf("annotate: history: state %d: %w", i, err)
+		}
+		states[i] = t.cur
+	}
+	steps := func(js []jsonStep, what string) ([]step, error) {
+		out := make([]step, len(js))
+		for i, j := range js {
+			if j.Before < 0 || j.Before >= len(states) || j.After < 0 || j.After >= len(states) {
+				return nil, fmt.Errorf("annotate: history: %s step %d names state %d or %d of %d", what, i, j.Before, j.After, len(states))
+			}
+			out[i] = step{desc: j.Desc, before: states[j.Before], after: states[j.After]}
+		}
+		return out, nil
+	}
+	undo, err := steps(jh.Undo, "undo")
+	if err != nil {
+		return err
+	}
+	redo, err := steps(jh.Redo, "redo")
+	if err != nil {
+		return err
+	}
+	// The stacks chain to the current state: undoing runs undo from its
+	// end back, redoing runs redo from its end back.
+	for i := range undo {
+		next := s.cur
+		if i+1 < len(undo) {
+			next = undo[i+1].before
+		}
+		if undo[i].after != next {
+			return fmt.Errorf("annotate: history: undo step %d does not lead to the next", i)
+		}
+	}
+	for i := range redo {
+		prev := s.cur
+		if i+1 < len(redo) {
+			prev = redo[i+1].after
+		}
+		if redo[i].before != prev {
+			return fmt.Errorf("annotate: history: redo step %d does not follow the next", i)
+		}
+	}
+	s.undo, s.redo = undo, redo
+	s.SetUndoDepth(s.depth)
+	return nil
+}

@@ -1,0 +1,172 @@
+package annotate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// editedDev imports the Alpino dev set and edits its sentence 4 with
+// eight commands, then undoes three: a history with undo and redo steps.
+// It returns the corpus and the states the edits went through.
+func editedDev(t *testing.T) (*Corpus, []snapshot) {
+	t.Helper()
+	c, err := ImportFile(filepath.Join(dataDir(t), "alpino-cdb", "dev.export"), ImportOptions{Status: PreAnnotated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Sentences[4]
+	cmds := []Command{
+		Relabel{0, "XP"},
+		SetNote{"check the PP"},
+		SetTag{2, "ADJ"},
+		CreateConstituent{"NEW", []int{1, 2}},
+		SetStatus{Checked},
+		Relabel{1, "YP"},
+		DeleteNode{1},
+		SetNote{"done"},
+	}
+	states := []snapshot{snap(s)}
+	for _, cmd := range cmds {
+		if err := s.Do(context.Background(), cmd, nil); err != nil {
+			t.Fatalf("%s: %v", cmd.Describe(s.Tree()), err)
+		}
+		states = append(states, snap(s))
+	}
+	for range 3 {
+		if _, err := s.Undo(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c, states
+}
+
+// reloaded writes the corpus in the project format and reads it back, as
+// a reload of the page does: the sentences come back without histories.
+func reloaded(t *testing.T, c *Corpus) *Corpus {
+	t.Helper()
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Corpus
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	return &back
+}
+
+// A history kept as JSON comes back on the reloaded sentence: the same
+// undo and redo lists, every undo and redo giving the states the edits
+// went through, and the current state's revision unchanged.
+func TestHistoryKept(t *testing.T) {
+	c, states := editedDev(t)
+	s := c.Sentences[4]
+	data, err := json.Marshal(s.History())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := reloaded(t, c).Sentences[4]
+	if !back.History().Empty() {
+		t.Fatal("a reloaded sentence has a history")
+	}
+	rev := back.Revision()
+	if err := back.RestoreHistory(data); err != nil {
+		t.Fatal(err)
+	}
+	if back.Revision() != rev {
+		t.Error("restoring the history changed the current state")
+	}
+	if got, want := back.UndoList(), s.UndoList(); !slices.Equal(got, want) || len(got) != 5 {
+		t.Errorf("undo list %q, want %q", got, want)
+	}
+	if got, want := back.RedoList(), s.RedoList(); !slices.Equal(got, want) || len(got) != 3 {
+		t.Errorf("redo list %q, want %q", got, want)
+	}
+	for k := 5; k > 0; k-- {
+		if _, err := back.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if got := snap(back); !reflect.DeepEqual(got, states[k-1]) {
+			t.Fatalf("undone to state %d: %+v, want %+v", k-1, got, states[k-1])
+		}
+	}
+	for k := 1; k <= 8; k++ {
+		if _, err := back.Redo(); err != nil {
+			t.Fatal(err)
+		}
+		if got := snap(back); !reflect.DeepEqual(got, states[k]) {
+			t.Fatalf("redone to state %d: %+v, want %+v", k, got, states[k])
+		}
+	}
+	// Each state is written once: 9 states, 8 steps.
+	var jh jsonHistory
+	if err := json.Unmarshal(data, &jh); err != nil || len(jh.States) != 9 || len(jh.Undo)+len(jh.Redo) != 8 {
+		t.Errorf("%d states, %d+%d steps (%v)", len(jh.States), len(jh.Undo), len(jh.Redo), err)
+	}
+	// The undo depth holds: the oldest steps go.
+	short := reloaded(t, c).Sentences[4]
+	short.SetUndoDepth(2)
+	if err := short.RestoreHistory(data); err != nil {
+		t.Fatal(err)
+	}
+	if got := short.UndoList(); !slices.Equal(got, s.UndoList()[:2]) {
+		t.Errorf("depth 2: undo list %q", got)
+	}
+}
+
+// A history that is not the sentence's, or damaged, is refused and
+// changes nothing.
+func TestHistoryRefused(t *testing.T) {
+	c, _ := editedDev(t)
+	data, err := json.Marshal(c.Sentences[4].History())
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(*jsonHistory)) []byte {
+		var jh jsonHistory
+		if err := json.Unmarshal(data, &jh); err != nil {
+			t.Fatal(err)
+		}
+		f(&jh)
+		b, err := json.Marshal(jh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name     string
+		sentence int
+		data     []byte
+		want     string
+	}{
+		{"another sentence", 5, data, ErrStaleHistory.Error()},
+		{"not JSON", 4, []byte("{"), "unexpected end"},
+		{"a newer version", 4, edit(func(h *jsonHistory) { h.Version = HistoryVersion + 1 }), "version"},
+		{"no current state", 4, edit(func(h *jsonHistory) { h.Current = len(h.States) }), "current state"},
+		{"a step without its state", 4, edit(func(h *jsonHistory) { h.Undo[0].Before = 99 }), "names state 99"},
+		{"undo steps out of order", 4, edit(func(h *jsonHistory) { h.Undo[0], h.Undo[1] = h.Undo[1], h.Undo[0] }), "does not lead"},
+		{"redo steps out of order", 4, edit(func(h *jsonHistory) { h.Redo[0], h.Redo[1] = h.Redo[1], h.Redo[0] }), "does not follow"},
+		{"a damaged state", 4, edit(func(h *jsonHistory) { h.States[1].Tree.Tokens[0].Parent = 9999 }), "state 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := reloaded(t, c).Sentences[tc.sentence]
+			err := s.RestoreHistory(tc.data)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+			if tc.name == "another sentence" && !errors.Is(err, ErrStaleHistory) {
+				t.Errorf("error %v is not ErrStaleHistory", err)
+			}
+			if !s.History().Empty() {
+				t.Error("a refused history was restored")
+			}
+		})
+	}
+}
