@@ -43,7 +43,7 @@ type RuleInfo struct {
 	Explanation string
 	// Smallest is the cheapest variant whose system has the rule: n3 for
 	// the cubic algorithm's two rules (CubicRules), which search n4's
-	// space over items that forget where the gap ends; for the others the
+	// space over items that forget where the gap starts; for the others the
 	// cheapest one of decoder.md's table, n3 left out (create gap and fill
 	// gap are n4's).
 	Smallest decode.Variant
