@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -163,11 +162,7 @@ type pacer struct {
 
 // newPacer returns a pacer whose first pause comes after a work slice.
 func (a *App) newPacer() *pacer {
-	yield := runtime.Gosched
-	if a.plat != nil {
-		yield = a.plat.Yield
-	}
-	return &pacer{hidden: &a.hidden, yield: yield, last: time.Now()}
+	return &pacer{hidden: &a.hidden, yield: a.yieldPage, last: time.Now()}
 }
 
 // pause lets the page run when the work has run for a slice since the

@@ -589,3 +589,24 @@ func TestTeachCompareParse(t *testing.T) {
 		t.Error("no tree: nothing said")
 	}
 }
+
+// Each step of play lets the page run (draw the step, answer input)
+// before the next: a step drawn slower than the interval froze the page
+// until the end.
+func TestStepperPlayLetsThePageRun(t *testing.T) {
+	env := &apptest.Env{}
+	plat := apptest.NewPlatform()
+	a := app.New(env, plat, app.Options{})
+	env.Do(func() { a.SetTab(app.TabTeach) })
+	tk := &fakeTicker{c: make(chan time.Time)}
+	a.SetTicker(func(time.Duration) app.Ticker { return tk })
+	env.Do(a.TeachPlay)
+	before := plat.Yields()
+	for step := 1; step <= 3; step++ {
+		tk.c <- time.Time{} // unbuffered: taken once the player is back for it
+		env.Wait(t, "a step and a turn for the page", wait, func() bool {
+			return a.Teach.Stepper.Pos == step && plat.Yields()-before >= int64(step)
+		})
+	}
+	env.Do(a.TeachPlay)
+}

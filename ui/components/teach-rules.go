@@ -2,14 +2,17 @@ package components
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/discspan/discspan/chart/decode"
+	"github.com/discspan/discspan/teach"
 	"github.com/discspan/discspan/ui/app"
 	"github.com/vugu/vugu"
 )
 
-// TeachRules lists the twelve deduction rules, each with its diagram, form,
+// TeachRules lists the twelve deduction rules and the cubic algorithm's two
+// (n3's), each with its diagram, form,
 // side condition and explanation; clicking one lists (and marks in the
 // parse's tree) the items it built in the current parse and in the
 // stepper's best derivation.
@@ -93,10 +96,26 @@ func (c *TeachRules) noStepperUse() string {
 	if s.Trace == nil {
 		return "The stepper has nothing loaded."
 	}
-	if !s.Variant.Has(c.App.Teach.Rule) {
+	if !slices.Contains(teach.StepperRules(s.Variant), c.App.Teach.Rule) {
 		return fmt.Sprintf("%s does not have this rule.", s.Variant)
 	}
 	return "The best derivation does not use this rule."
+}
+
+// parseNote says, for the cubic algorithm's rules and an n3 parse, how
+// their uses are listed: the decoder gives n3's derivation in n4's items.
+func (c *TeachRules) parseNote() string {
+	p := c.App.Parse.Main
+	if p == nil || p.Parse == nil || p.Parse.Variant != decode.N3.String() || len(c.App.Teach.ParseUses) == 0 {
+		return ""
+	}
+	switch c.App.Teach.Rule {
+	case decode.CreatePartial:
+		return "The parse keeps n3's derivation in n4's items: each use is listed as the discontinuous constituent [i,k,l,j] its bottom item bottom(i,l) became, with that constituent's inside score (its right block and disc weight included)."
+	case decode.CompleteDisc:
+		return "The parse keeps n3's derivation in n4's items: each use is listed as the continuous item it built."
+	}
+	return ""
 }
 
 // unused reports whether there is a parse that does not use the rule.

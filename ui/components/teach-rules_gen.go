@@ -31,7 +31,7 @@ func (c *TeachRules) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 		vgparent.AppendChild(vgn)
-		vgn.SetInnerHTML(vugu.HTML("Each rule builds the item above its line from the two items below it. The numbers are positions between words:\n    \x3Ccode\x3E[i,j]\x3C/code\x3E covers words i to j−1, \x3Ccode\x3E[i,k,l,j]\x3C/code\x3E the words of \x3Ccode\x3E[i,k]\x3C/code\x3E and \x3Ccode\x3E[l,j]\x3C/code\x3E with a gap between them.\n    Click a rule to see where it was used in your parse (the Sentence tab) and in the stepper\x26#39;s best derivation."))
+		vgn.SetInnerHTML(vugu.HTML("Each rule builds the item above its line from the two items below it. The numbers are positions between words:\n    \x3Ccode\x3E[i,j]\x3C/code\x3E covers words i to j−1, \x3Ccode\x3E[i,k,l,j]\x3C/code\x3E the words of \x3Ccode\x3E[i,k]\x3C/code\x3E and \x3Ccode\x3E[l,j]\x3C/code\x3E with a gap between them;\n    the cubic algorithm\x26#39;s \x3Ccode\x3Ebottom(i,l,A)\x3C/code\x3E is a discontinuous A whose left block and gap filler cover \x3Ccode\x3E[i,l]\x3C/code\x3E.\n    Click a rule to see where it was used in your parse (the Sentence tab) and in the stepper\x26#39;s best derivation."))
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n  "}
 		vgparent.AppendChild(vgn)
 		vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "rule-grid"}}}
@@ -193,6 +193,22 @@ func (c *TeachRules) Build(vgin *vugu.BuildIn) (vgout *vugu.BuildOut) {
 								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}}}
 								vgparent.AppendChild(vgn)
 								vgn.SetInnerHTML(c.noParseUse())
+							}
+						}
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}
+						vgparent.AppendChild(vgn)
+						vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "div", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "slot"}}}
+						vgparent.AppendChild(vgn)
+						{
+							vgparent := vgn
+							_ = vgparent
+							vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "i", Attr: []vugu.VGAttribute{{Namespace: "", Key: "hidden", Val: ""}}}
+							vgparent.AppendChild(vgn)
+							vgn.SetInnerHTML(vugu.HTML(""))
+							if c.parseNote() != "" {
+								vgn = &vugu.VGNode{Type: vugu.VGNodeType(3), Namespace: "", Data: "p", Attr: []vugu.VGAttribute{{Namespace: "", Key: "class", Val: "hint"}, vugu.VGAttribute{Namespace: "", Key: "id", Val: "uses-parse-note"}}}
+								vgparent.AppendChild(vgn)
+								vgn.SetInnerHTML(c.parseNote())
 							}
 						}
 						vgn = &vugu.VGNode{Type: vugu.VGNodeType(1), Data: "\n        "}

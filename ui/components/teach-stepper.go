@@ -111,7 +111,8 @@ func (c *TeachStepper) n3Note() string {
 	}
 	return "n3 is the paper's cubic algorithm. It finds the same trees as n4, but its discontinuous items forget where the gap starts: " +
 		"bottom(i,l) with label A holds a discontinuous A whose left block and gap filler cover [i,l) and whose right block will start at l, " +
-		"one item per label. Create partial discontinuous builds them, complete discontinuous adds the right block: O(n³) work, where n4's chart holds O(n⁴) items."
+		"one item per label. Create partial discontinuous builds them, complete discontinuous adds the right block: O(n³) work, where n4's chart holds O(n⁴) items. " +
+		"Like the decoder, the stepper also builds the bottom items that end at the last word, which nothing can complete."
 }
 
 // what says what is replayed.
@@ -178,12 +179,23 @@ func (c *TeachStepper) contCells() []app.ChartCell { return c.s().ContCells(c.Ap
 // discCells are the discontinuous items built so far.
 func (c *TeachStepper) discCells() []app.ChartCell { return c.s().DiscCells(c.App.Teach.Rule) }
 
-// discTitle counts the discontinuous items (n3's bottom items).
+// discTitle counts the discontinuous items (n3's bottom items) and says
+// which are listed.
 func (c *TeachStepper) discTitle() string {
-	if c.s().Variant == decode.N3 {
-		return fmt.Sprintf("Bottom items built: %d of %d (one per label for each span of two words or more)", len(c.discCells()), c.s().DiscCount())
+	s := c.s()
+	what := "Discontinuous items"
+	if s.Variant == decode.N3 {
+		what = "Bottom items (one per label for each span of two words or more)"
 	}
-	return fmt.Sprintf("Discontinuous items built: %d of %d", len(c.discCells()), c.s().DiscCount())
+	title := fmt.Sprintf("%s built: %d of %d", what, s.DiscBuilt(), s.DiscCount())
+	if s.DiscBuilt() > app.MaxDiscCells {
+		if s.Phase() == app.StepperBuild {
+			title += fmt.Sprintf("; the %d latest listed, newest first, with the current item's antecedents", app.MaxDiscCells)
+		} else {
+			title += fmt.Sprintf("; %d listed: the best derivation's first, then the latest", app.MaxDiscCells)
+		}
+	}
+	return title
 }
 
 // instances counts the rule instances of the current item.

@@ -41,7 +41,7 @@ func TestTeachTab(t *testing.T) {
 	// n3 (the default) is explained, its bottom items counted; a
 	// sentence too long for the stepper is said in the page, not only in
 	// a tooltip.
-	contains(t, html, `id="stepper-n3"`, `cubic algorithm. It finds the same trees as n4`, `Bottom items built: 0 of `)
+	contains(t, html, `id="stepper-n3"`, `cubic algorithm. It finds the same trees as n4`, `Bottom items (one per label for each span of two words or more) built: 0 of `)
 	if strings.Contains(html, `id="stepper-too-long"`) {
 		t.Error("a too-long note for a short sentence")
 	}
@@ -108,4 +108,42 @@ func TestTeachTab(t *testing.T) {
 	html = render(t, &Root{App: a})
 	contains(t, html, `id="teach-link-error"`, "cannot be shown")
 	onlySection(t, html, app.TeachSectionVariants)
+}
+
+// The stepper's column of a chosen rule says why it lists nothing by the
+// rules the stepper runs: n3 replays with the cubic algorithm's rules,
+// not create gap (decode's rule set for n3 is n4's).
+func TestTeachRuleStepperUses(t *testing.T) {
+	a, _, env := loaded(t, true)
+	env.Do(func() { a.SetTab(app.TabTeach); a.TeachSetSection(app.TeachSectionRules) })
+	for _, tc := range []struct {
+		variant string
+		rule    decode.Rule
+		want    string // "" when uses are listed
+	}{
+		{"n3", decode.CreateGap, "n3 does not have this rule."},
+		{"n3", decode.FillGap, "n3 does not have this rule."},
+		{"n3", decode.CreatePartial, ""},
+		{"n3", decode.CompleteDisc, ""},
+		{"n4", decode.CreatePartial, "n4 does not have this rule."},
+		{"n4", decode.CreateGap, ""},
+	} {
+		t.Run(tc.variant+" "+tc.rule.String(), func(t *testing.T) {
+			env.Do(func() {
+				a.TeachSetVariant(tc.variant)
+				a.TeachLast()
+				if a.Teach.Rule != tc.rule {
+					a.TeachChooseRule(int(tc.rule))
+				}
+			})
+			html := render(t, &Root{App: a})
+			uses := strings.Count(html, `class="stepuse"`)
+			switch {
+			case tc.want != "" && (!strings.Contains(html, tc.want) || uses != 0):
+				t.Errorf("%d uses listed; want none and %q", uses, tc.want)
+			case tc.want == "" && uses == 0:
+				t.Errorf("no use listed")
+			}
+		})
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +29,8 @@ import (
 // Platform is a fake app.Platform. Its fields may be changed between
 // loads (under no lock: tests change them while the app is idle).
 type Platform struct {
-	mu sync.Mutex
+	mu     sync.Mutex
+	yields atomic.Int64
 	// PageMemory is what Memory reports (0: unknown).
 	PageMemory int64
 	// Files answers Fetch by URL.
@@ -190,8 +192,14 @@ func (p *Platform) Since() time.Duration { return time.Since(p.start) }
 // Memory implements app.Platform: PageMemory.
 func (p *Platform) Memory() int64 { return p.PageMemory }
 
-// Yield lets other goroutines run.
-func (p *Platform) Yield() { runtime.Gosched() }
+// Yield lets other goroutines run, and counts (Yields).
+func (p *Platform) Yield() {
+	p.yields.Add(1)
+	runtime.Gosched()
+}
+
+// Yields counts the Yield calls.
+func (p *Platform) Yields() int64 { return p.yields.Load() }
 
 // Env is an app.Env: a mutex, and a count of renders asked for.
 type Env struct {
