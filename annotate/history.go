@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // History is a sentence's undo and redo history at one moment (see
@@ -64,27 +65,82 @@ type jsonStep struct {
 }
 
 // MarshalJSON writes the history: its states in the project format's
-// sentence form and its steps.
-func (h History) MarshalJSON() ([]byte, error) {
-	jh := jsonHistory{Version: HistoryVersion}
+// sentence form and its steps. A HistoryEncoder writes the same, encoding
+// each state once across calls.
+func (h History) MarshalJSON() ([]byte, error) { return (&HistoryEncoder{}).Encode(h) }
+
+// jsonHistoryOut is jsonHistory with its states encoded already.
+type jsonHistoryOut struct {
+	Version int               `json:"version"`
+	States  []json.RawMessage `json:"states"`
+	Current int               `json:"current"`
+	Undo    []jsonStep        `json:"undo,omitempty"`
+	Redo    []jsonStep        `json:"redo,omitempty"`
+}
+
+// HistoryEncoder encodes histories as History.MarshalJSON does, keeping
+// the JSON of each state it encoded (a state never changes): a history
+// one edit longer than the last costs one state's encoding, not a
+// hundred. Its zero value is ready; it is not safe for concurrent use.
+type HistoryEncoder struct {
+	states map[*state]json.RawMessage
+}
+
+// Encode returns h's JSON.
+func (e *HistoryEncoder) Encode(h History) ([]byte, error) {
+	if e.states == nil {
+		e.states = map[*state]json.RawMessage{}
+	}
+	out := jsonHistoryOut{Version: HistoryVersion}
 	number := map[*state]int{}
+	var err error
 	num := func(st *state) int {
 		if n, ok := number[st]; ok {
 			return n
 		}
-		number[st] = len(jh.States)
-		jh.States = append(jh.States, sentenceToJSON(st))
+		b, ok := e.states[st]
+		if !ok {
+			var merr error
+			if b, merr = json.Marshal(sentenceToJSON(st)); merr != nil {
+				err = merr
+			}
+			e.states[st] = b
+		}
+		number[st] = len(out.States)
+		out.States = append(out.States, b)
 		return number[st]
 	}
-	jh.Current = num(h.cur)
+	out.Current = num(h.cur)
 	for _, st := range h.undo {
-		jh.Undo = append(jh.Undo, jsonStep{st.desc, num(st.before), num(st.after)})
+		out.Undo = append(out.Undo, jsonStep{st.desc, num(st.before), num(st.after)})
 	}
 	for _, st := range h.redo {
-		jh.Redo = append(jh.Redo, jsonStep{st.desc, num(st.before), num(st.after)})
+		out.Redo = append(out.Redo, jsonStep{st.desc, num(st.before), num(st.after)})
 	}
-	return json.Marshal(jh)
+	if err != nil {
+		return nil, fmt.Errorf("annotate: history: %w", err)
+	}
+	return json.Marshal(out)
 }
+
+// Retain forgets the encodings of the states that none of hs holds.
+func (e *HistoryEncoder) Retain(hs ...History) {
+	keep := map[*state]bool{}
+	for _, h := range hs {
+		keep[h.cur] = true
+		for _, st := range slices.Concat(h.undo, h.redo) {
+			keep[st.before], keep[st.after] = true, true
+		}
+	}
+	for st := range e.states {
+		if !keep[st] {
+			delete(e.states, st)
+		}
+	}
+}
+
+// Len is the number of state encodings kept.
+func (e *HistoryEncoder) Len() int { return len(e.states) }
 
 // ErrStaleHistory is returned by RestoreHistory for a history kept when
 // the sentence was in another state (it changed since, or the sentence at
@@ -121,6 +177,7 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 		return ErrStaleHistory
 	}
 	states := make([]*state, len(jh.States))
+	words := s.cur.tree.Words()
 	for i, js := range jh.States {
 		if i == jh.Current {
 			states[i] = s.cur // the same state: revisions stay equal
@@ -129,6 +186,11 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 		t, err := sentenceFromJSON(js)
 		if err != nil {
 			return fmt.Errorf("annotate: history: state %d: %w", i, err)
+		}
+		// No edit changes a sentence's id or words: a state with others
+		// is another sentence's.
+		if t.cur.tree.ID != s.cur.tree.ID || !slices.Equal(t.cur.tree.Words(), words) {
+			return fmt.Errorf("annotate: history: state %d is sentence %q, not %q", i, t.cur.tree.ID, s.cur.tree.ID)
 		}
 		states[i] = t.cur
 	}

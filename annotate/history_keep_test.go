@@ -154,6 +154,9 @@ func TestHistoryRefused(t *testing.T) {
 		{"undo steps out of order", 4, edit(func(h *jsonHistory) { h.Undo[0], h.Undo[1] = h.Undo[1], h.Undo[0] }), "does not lead"},
 		{"redo steps out of order", 4, edit(func(h *jsonHistory) { h.Redo[0], h.Redo[1] = h.Redo[1], h.Redo[0] }), "does not follow"},
 		{"a damaged state", 4, edit(func(h *jsonHistory) { h.States[1].Tree.Tokens[0].Parent = 9999 }), "state 1"},
+		{"another sentence's state", 4, edit(func(h *jsonHistory) {
+			h.States[1] = sentenceToJSON(c.Sentences[5].cur)
+		}), "state 1 is sentence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := reloaded(t, c).Sentences[tc.sentence]
@@ -168,5 +171,45 @@ func TestHistoryRefused(t *testing.T) {
 				t.Error("a refused history was restored")
 			}
 		})
+	}
+}
+
+// A HistoryEncoder writes what History.MarshalJSON writes, encoding each
+// state once across calls (one more edit: one more state encoded), and
+// forgets the states no history holds.
+func TestHistoryEncoder(t *testing.T) {
+	c, _ := editedDev(t)
+	s := c.Sentences[4]
+	var enc HistoryEncoder
+	for round := range 2 {
+		got, err := enc.Encode(s.History())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(s.History())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("round %d: the encoder wrote\n%s\nMarshalJSON\n%s", round, got, want)
+		}
+		if enc.Len() != 9 {
+			t.Errorf("round %d: %d states kept, want 9", round, enc.Len())
+		}
+	}
+	if err := s.Do(context.Background(), SetNote{"one more"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The edit drops the redo steps' states (3) and adds one.
+	if _, err := enc.Encode(s.History()); err != nil || enc.Len() != 10 {
+		t.Errorf("after an edit: %d states kept (%v)", enc.Len(), err)
+	}
+	enc.Retain(s.History())
+	if enc.Len() != 7 {
+		t.Errorf("retained %d states, want the history's 7", enc.Len())
+	}
+	enc.Retain()
+	if enc.Len() != 0 {
+		t.Errorf("retained %d states of no history", enc.Len())
 	}
 }

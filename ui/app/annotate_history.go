@@ -1,19 +1,19 @@
 package app
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
-	"maps"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/discspan/discspan/annotate"
 )
 
-// HistoryPrefix begins the Store keys that keep sentences' undo and redo
-// histories between visits: HistoryPrefix and the sentence's number from 0
-// ("annotate-history.12"), each holding annotate.History's JSON.
-const HistoryPrefix = "annotate-history."
+// HistoryKey is the Store key of the record that names the sentences'
+// undo and redo histories kept between visits (historyManifest); each
+// history is a record of its own under HistoryKey + "/" and a hash of its
+// bytes (annotate.History's JSON), so that a save writes only the
+// histories that changed, and the manifest, which is small.
+const HistoryKey = "annotate-history"
 
 // MaxKeptHistories is how many sentences' histories are kept between
 // visits: those nearest the sentence shown (an annotator works through
@@ -21,13 +21,13 @@ const HistoryPrefix = "annotate-history."
 // steps.
 const MaxKeptHistories = 20
 
-// historyKey is the Store key of sentence i's history.
-func historyKey(i int) string { return HistoryPrefix + strconv.Itoa(i) }
-
-// historyIndex returns the sentence number of a history key.
-func historyIndex(key string) (int, bool) {
-	i, err := strconv.Atoi(strings.TrimPrefix(key, HistoryPrefix))
-	return i, err == nil && i >= 0 && strings.HasPrefix(key, HistoryPrefix)
+// historyManifest names the kept histories: by sentence number, the key
+// of each; and the writer key of the project they were kept with (a
+// reload restores them only with that project: another tab's save since
+// would make them another project's).
+type historyManifest struct {
+	Writer    string         `json:"writer"`
+	Sentences map[int]string `json:"sentences"`
 }
 
 // keptHistories returns the histories to keep: of the sentences that have
@@ -51,50 +51,78 @@ func keptHistories(c *annotate.Corpus, index int) map[int]annotate.History {
 	return kept
 }
 
-// saveHistories writes to the store the kept histories that changed since
-// this app last wrote them and removes the others (saveMu held). The
-// histories are a convenience: a failure is not shown, and the next save
-// tries again.
-func (a *App) saveHistories(st Store, kept map[int]annotate.History) {
-	puts := map[string][]byte{}
+// keptHistory is one history as saveHistories last encoded it.
+type keptHistory struct {
+	history annotate.History
+	key     string
+	data    []byte
+}
+
+// saveHistories writes the kept histories with the project that writer
+// names, just saved (saveMu held): the manifest, and the histories the
+// store lacks; it removes the histories the manifest no longer names. It
+// encodes again only the histories that changed, and of them only the new
+// states (annotate.HistoryEncoder). The histories are a convenience: a
+// failure is not shown, and the next save writes them again.
+func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.History) {
+	manifest := historyManifest{Writer: writer, Sentences: map[int]string{}}
+	encoded := map[int]keptHistory{}
+	all := make([]annotate.History, 0, len(kept))
 	for i, h := range kept {
-		if old, ok := a.historiesKept[i]; ok && old.Same(h) {
-			continue
+		all = append(all, h)
+		if old, ok := a.historiesKept[i]; ok && old.history.Same(h) {
+			encoded[i] = old
+		} else {
+			data, err := a.historyEncoder.Encode(h)
+			if err != nil {
+				return
+			}
+			sum := sha256.Sum256(data)
+			encoded[i] = keptHistory{history: h, key: HistoryKey + "/" + hex.EncodeToString(sum[:16]), data: data}
 		}
-		b, err := json.Marshal(h)
-		if err != nil {
-			return
+		manifest.Sentences[i] = encoded[i].key
+	}
+	a.historyEncoder.Retain(all...)
+	mb, err := json.Marshal(manifest)
+	if err != nil {
+		return
+	}
+	err = st.StoreUpdate(HistoryKey, func(keys []string) (map[string][]byte, []string, error) {
+		puts := map[string][]byte{HistoryKey: mb}
+		named := map[string]bool{}
+		for _, e := range encoded {
+			named[e.key] = true
+			puts[e.key] = e.data
 		}
-		puts[historyKey(i)] = b
-	}
-	if len(puts) == 0 && a.historiesKept != nil && slices.Equal(slices.Sorted(maps.Keys(kept)), slices.Sorted(maps.Keys(a.historiesKept))) {
-		return // the store holds these already
-	}
-	err := st.StoreUpdate(HistoryPrefix, func(keys []string) (map[string][]byte, []string, error) {
 		var deletes []string
 		for _, k := range keys {
-			if i, ok := historyIndex(k); !ok || kept[i].Empty() {
+			switch {
+			case k == HistoryKey:
+			case named[k]:
+				delete(puts, k) // held already
+			default:
 				deletes = append(deletes, k)
 			}
 		}
 		return puts, deletes, nil
 	})
 	if err == nil {
-		a.historiesKept = kept
+		a.historiesKept = encoded
 	}
 }
 
 // restoreHistories gives the sentences of c the histories the store kept
-// (values by key), each only when it was kept for the sentence's present
-// state (annotate.Sentence.RestoreHistory: another tab may have saved the
-// project since, or the sentences moved); the others are left out, and
-// the next save removes them.
-func restoreHistories(c *annotate.Corpus, values map[string][]byte) {
-	if c == nil {
+// (values: what StoreRead(HistoryKey, HistoryKey) returned) with the
+// project that writer names, each only where it fits the sentence
+// (annotate.Sentence.RestoreHistory); the others are left out, and the
+// next save removes them.
+func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
+	var m historyManifest
+	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer {
 		return
 	}
-	for k, b := range values {
-		if i, ok := historyIndex(k); ok && i < len(c.Sentences) {
+	for i, key := range m.Sentences {
+		if b, ok := values[key]; ok && i >= 0 && i < len(c.Sentences) {
 			_ = c.Sentences[i].RestoreHistory(b)
 		}
 	}

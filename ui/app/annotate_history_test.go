@@ -1,11 +1,14 @@
 package app_test
 
 import (
+	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/discspan/discspan/annotate"
 	"github.com/discspan/discspan/ui/app"
+	"github.com/discspan/discspan/ui/app/apptest"
 )
 
 // The undo and redo histories of the sentences edited come back after a
@@ -65,9 +68,17 @@ func TestAnnotateUndoKept(t *testing.T) {
 		}
 	})
 
-	// The history of sentence 5 kept under sentence 3's key: it does not
+	// The manifest naming sentence 5's history for sentence 3: it does not
 	// fit sentence 3, which comes back without a history.
-	kept.data[app.HistoryPrefix+"3"] = kept.data[app.HistoryPrefix+"5"]
+	var m struct {
+		Writer    string         `json:"writer"`
+		Sentences map[int]string `json:"sentences"`
+	}
+	if err := json.Unmarshal(kept.data[app.HistoryKey], &m); err != nil || len(m.Sentences) != 2 || m.Writer == "" {
+		t.Fatalf("manifest %s (%v)", kept.data[app.HistoryKey], err)
+	}
+	m.Sentences[3] = m.Sentences[5]
+	kept.data[app.HistoryKey], _ = json.Marshal(m)
 	c, envC := annApp(t, kept)
 	envC.Do(func() {
 		if got := c.AnnUndoList(); c.Annotate.Index != 3 || len(got) != 0 || c.AnnSentence().Note() != "look at the PP" {
@@ -76,6 +87,53 @@ func TestAnnotateUndoKept(t *testing.T) {
 		c.AnnGo(5)
 		if got := c.AnnUndoList(); !slices.Equal(got, undo5) {
 			t.Errorf("sentence 5: undo %q, want %q", got, undo5)
+		}
+	})
+}
+
+// With two tabs on one project, the histories a reload restores are those
+// of the tab whose save is the project: a tab that replaces the project
+// writes its own histories, and the other tab's are left out even where
+// they end at the same state.
+func TestAnnotateUndoKeptTwoTabs(t *testing.T) {
+	export, _ := otherData(t, 10)
+	store := &memStore{}
+	opts := app.Options{SaveDelay: time.Hour} // saved by hand only
+	a, envA := annAppWith(t, store, opts)
+	if p := importWait(t, a, envA, "dev10.export", export, false); p.Err != "" {
+		t.Fatal(p.Err)
+	}
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	b, envB := annAppWith(t, store, opts)
+	replace := func(x *app.App, env *apptest.Env, name string) {
+		t.Helper()
+		if err := x.AnnSaveNow(); err == nil || !x.Annotate.SaveConflict {
+			t.Fatalf("%s: save %v, conflict %v; want a conflict", name, err, x.Annotate.SaveConflict)
+		}
+		env.Do(x.AnnReplaceSaved)
+		env.Wait(t, name+"'s replacing save", wait, func() bool { return !x.Annotate.SaveConflict && x.Annotate.Saved >= x.Annotate.Seq })
+	}
+	envB.Do(func() { b.AnnGo(3); b.AnnSetNote("seen by B") })
+	if err := b.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	// A reaches the same state of sentence 3, goes on and comes back:
+	// its history ends where B's does, with a step to redo.
+	envA.Do(func() { a.AnnGo(3); a.AnnSetNote("seen by B"); a.AnnSetNote("A again"); a.AnnUndo() })
+	replace(a, envA, "A")
+	envB.Do(func() { b.AnnGo(6); b.AnnSetNote("six") })
+	replace(b, envB, "B")
+
+	c, envC := annApp(t, store)
+	envC.Do(func() {
+		s3, s6 := c.Annotate.Corpus.Sentences[3], c.Annotate.Corpus.Sentences[6]
+		if s3.Note() != "seen by B" || len(s3.UndoList()) != 1 || len(s3.RedoList()) != 0 {
+			t.Errorf("sentence 3: note %q, undo %q, redo %q; want B's history, nothing to redo", s3.Note(), s3.UndoList(), s3.RedoList())
+		}
+		if len(s6.UndoList()) != 1 {
+			t.Errorf("sentence 6: undo %q", s6.UndoList())
 		}
 	})
 }

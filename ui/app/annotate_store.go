@@ -76,7 +76,7 @@ func (a *App) annRestore() {
 	go func() {
 		values, err := st.StoreRead(StoreKey, chunkPrefix)
 		moved := readIndexRecord(st)
-		histories, _ := st.StoreRead(HistoryPrefix, HistoryPrefix) // a convenience: none when unreadable
+		histories, _ := st.StoreRead(HistoryKey, HistoryKey) // a convenience: none when unreadable
 		var sp savedProject
 		var last [3][]chunk
 		read, keep := err == nil, err != nil // whatever the store holds stays until it can be set aside
@@ -91,7 +91,7 @@ func (a *App) annRestore() {
 				})
 			})
 			if err == nil {
-				restoreHistories(sp.Corpus, histories) // before anyone else sees the corpus
+				restoreHistories(sp.Corpus, writerOf(values), histories) // before anyone else sees the corpus
 			}
 			if err != nil {
 				var name string
@@ -264,7 +264,7 @@ func (a *App) annSave() error {
 		w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, a.writerID, a.saves), seen: a.seenWriter, own: writerPrefix + a.writerID + "."}
 		if err = st.StoreUpdate(chunkPrefix, p.decision(w)); err == nil {
 			a.seenWriter = w.key
-			a.saveHistories(st, histories)
+			a.saveHistories(st, w.key, histories)
 		}
 	}
 	ask := err == nil && sp.Corpus != nil && !a.persistAsked

@@ -106,10 +106,12 @@ type App struct {
 	// persistAsked is set once the store was asked to be persistent
 	// (guarded by saveMu).
 	persistAsked bool
-	// historiesKept are the sentences' undo histories as the store holds
-	// them, by sentence number, as this app last wrote or restored them
-	// (guarded by saveMu; see annotate_history.go).
-	historiesKept map[int]annotate.History
+	// historiesKept are the sentences' undo histories as this app last
+	// encoded and wrote them, by sentence number, and historyEncoder
+	// keeps their states' encodings (guarded by saveMu; see
+	// annotate_history.go).
+	historiesKept  map[int]keptHistory
+	historyEncoder annotate.HistoryEncoder
 	// settings are the user's settings as last chosen, written to the
 	// store by the goroutine saveSettings starts (see settings.go).
 	settings atomic.Pointer[Settings]
