@@ -102,9 +102,10 @@ func (e *HistoryEncoder) Encode(h History) ([]byte, error) {
 		if !ok {
 			var merr error
 			if b, merr = json.Marshal(sentenceToJSON(st)); merr != nil {
-				err = merr
+				err = merr // not kept: the next Encode tries again
+			} else {
+				e.states[st] = b
 			}
-			e.states[st] = b
 		}
 		number[st] = len(out.States)
 		out.States = append(out.States, b)

@@ -226,21 +226,23 @@ func (st *stepper) createPartial(i, l int) {
 	}
 }
 
-// buildCubic finalises top[i,j] with N3's rules: the best combine
-// top[i,m] + top[m,j], replaced only by a strictly better complete
-// bottom(i,l,A) + top[l,j] + disc[i,j-1,A] (i+1<l<j), as the decoder
-// does; then the best continuous label's weight.
+// buildCubic finalises top[i,j] with N3's rules as the cubic decoder
+// does: the best of every combine top[i,m] + top[m,j] and every complete
+// bottom(i,l,A) + top[l,j] + disc[i,j-1,A] (i+1<l<j), plus the best
+// continuous label's weight; of the instances that reach that total, the
+// first in the decoder's order of recovery (combine by m, then complete
+// by l, then by A), so that ties give the decoder's tree.
 func (st *stepper) buildCubic(i, j int) {
 	s := st.s
-	best := Step{Item: contItem(i, j), Left: -1, Right: -1}
-	consider := func(inside, disc float32, rule decode.Rule, left, right int) {
-		if best.Instances++; best.Instances == 1 || inside > best.Inside {
-			best.Inside, best.Disc, best.Rule, best.Left, best.Right = inside, disc, rule, left, right
-		}
+	type instance struct {
+		value, disc float32
+		rule        decode.Rule
+		left, right int
 	}
+	var all []instance
 	for m := i + 1; m < j; m++ {
 		left, right := st.index[contItem(i, m)], st.index[contItem(m, j)]
-		consider(st.steps[left].Inside+st.steps[right].Inside, 0, decode.Combine, left, right)
+		all = append(all, instance{st.steps[left].Inside + st.steps[right].Inside, 0, decode.Combine, left, right})
 	}
 	at := s.Index(i, j-1, 0)
 	for l := i + 2; l < j; l++ {
@@ -248,36 +250,67 @@ func (st *stepper) buildCubic(i, j int) {
 		for a := 0; a < s.L; a++ {
 			bottom := st.index[bottomItem(i, l, a)]
 			disc := s.Disc[at+a]
-			consider(disc+(st.steps[bottom].Inside+st.steps[right].Inside), disc, decode.CompleteDisc, bottom, right)
+			all = append(all, instance{disc + (st.steps[bottom].Inside + st.steps[right].Inside), disc, decode.CompleteDisc, bottom, right})
 		}
 	}
-	best.Label, best.Weight = st.weight(best.Item)
-	best.Inside += best.Weight
-	st.add(best)
+	best := all[0].value
+	for _, in := range all[1:] {
+		best = max(best, in.value)
+	}
+	step := Step{Item: contItem(i, j), Instances: len(all)}
+	step.Label, step.Weight = st.weight(step.Item)
+	step.Inside = best + step.Weight
+	for _, in := range all {
+		if in.value+step.Weight == step.Inside {
+			step.Rule, step.Left, step.Right, step.Disc = in.rule, in.left, in.right, in.disc
+			break
+		}
+	}
+	st.add(step)
 }
 
-// Derivation returns the best derivation as the decoders give it: items
-// before the items built from them, N3's in n4's rules (a complete
-// discontinuous of top[i,j] from bottom(i,l,A), itself from top[i,k] and
-// top[k,l], is the item [i,k,l,j] with label A built by create gap, and
-// [i,j] built by fill gap). Its items' antecedents are not linked (Left
-// and Right are -1): it is for Constituents and Tree.
+// Derivation returns the best derivation with its items before the
+// items built from them (left antecedent, right antecedent, item), N3's in
+// n4's rules and in the cubic decoder's order: a complete discontinuous
+// of top[i,j] from bottom(i,l,A), itself from top[i,k] and top[k,l], is
+// the item [i,k,l,j] with label A built by create gap from [i,k] and
+// [l,j], then [i,j] built by fill gap from it and [k,l]. Its items'
+// antecedents are not linked (Left and Right are -1): it is for
+// Constituents and Tree.
 func (t *Trace) Derivation() *decode.Derivation {
 	d := &decode.Derivation{Variant: t.Variant, N: t.N, Score: t.Score}
-	for x := len(t.Best) - 1; x >= 0; x-- {
-		st := t.Steps[t.Best[x]]
-		it := decode.Item{I: st.Item.I, K: st.Item.K, L: st.Item.L, J: st.Item.J, Label: st.Label,
+	item := func(st Step) decode.Item {
+		return decode.Item{I: st.Item.I, K: st.Item.K, L: st.Item.L, J: st.Item.J, Label: st.Label,
 			Weight: st.Weight, Score: st.Inside, Rule: st.Rule, Left: -1, Right: -1}
-		switch st.Rule {
-		case decode.CreatePartial:
-			parent := t.Steps[t.Best[x-1]] // the complete: a step's antecedents follow it in Best
-			it.K, it.J, it.Rule = t.Steps[st.Left].Item.J, parent.Item.J, decode.CreateGap
-			it.Weight += parent.Disc
-			it.Score = (t.Steps[st.Left].Inside + t.Steps[parent.Right].Inside) + it.Weight
-		case decode.CompleteDisc:
-			it.Rule = decode.FillGap
+	}
+	var walk func(x int)
+	walk = func(x int) {
+		st := t.Steps[x]
+		switch {
+		case st.Rule == decode.Axiom:
+		case st.Rule == decode.CompleteDisc:
+			b := t.Steps[st.Left]
+			leftBlock := t.Steps[b.Left]
+			walk(b.Left)
+			walk(st.Right)
+			disc := item(b)
+			disc.K, disc.J, disc.Rule = leftBlock.Item.J, st.Item.J, decode.CreateGap
+			disc.Weight += st.Disc
+			disc.Score = (leftBlock.Inside + t.Steps[st.Right].Inside) + disc.Weight
+			d.Items = append(d.Items, disc)
+			walk(b.Right)
+			self := item(st)
+			self.Rule = decode.FillGap
+			d.Items = append(d.Items, self)
+			return
+		default:
+			walk(st.Left)
+			walk(st.Right)
 		}
-		d.Items = append(d.Items, it)
+		d.Items = append(d.Items, item(st))
+	}
+	if len(t.Best) > 0 {
+		walk(t.Best[0])
 	}
 	return d
 }

@@ -47,7 +47,8 @@ var languages = []language{
 			auf für von zu den dem des im in sich auch als an wird werden wurde hat haben sind war bei
 			nach aus wie noch nur aber oder wenn dass daß schon sehr kann können muss soll will um über
 			durch man mir mich dir dich uns euch seine ihre ihren unser kein keine nichts was wer wo
-			warum wann welche dieser diese dieses hier dort jetzt immer waren worden also mag je`),
+			warum wann welche dieser diese dieses hier dort jetzt immer waren worden also mag je
+			am bin zum zur vom ins beim`),
 	},
 }
 

@@ -246,8 +246,9 @@ func nativeConstituents(t *testing.T, data []byte, words []string, v decode.Vari
 
 // newBrowser starts headless Chromium (with a software WebGPU adapter) and
 // returns its context; page console messages and exceptions go to the
-// test log, and a Go panic of the app (which ends it: the page stays, dead)
-// fails the test once the browser has closed.
+// test log, and a Go panic or fatal error of the app (which ends it: the
+// page stays, dead), or a call into it after it died, fails the test once
+// the browser has closed.
 func newBrowser(t *testing.T, chrome string) context.Context {
 	t.Helper()
 	// Not t.TempDir: Chromium's helpers may still write there for a moment
@@ -305,11 +306,15 @@ func newBrowser(t *testing.T, chrome string) context.Context {
 			}
 			msg := strings.Join(parts, " ")
 			t.Logf("console.%s: %s", e.Type, msg)
-			if strings.HasPrefix(msg, "panic: ") {
+			if strings.HasPrefix(msg, "panic: ") || strings.HasPrefix(msg, "fatal error: ") {
 				panicked.CompareAndSwap(nil, &msg)
 			}
 		case *runtime.EventExceptionThrown:
-			t.Logf("exception: %s", e.ExceptionDetails.Error())
+			msg := e.ExceptionDetails.Error()
+			t.Logf("exception: %s", msg)
+			if strings.Contains(msg, "Go program has already exited") {
+				panicked.CompareAndSwap(nil, &msg) // a call into the app after it died
+			}
 		}
 	})
 	if err := chromedp.Run(tctx); err != nil {

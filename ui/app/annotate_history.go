@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"strings"
 
 	"github.com/discspan/discspan/annotate"
 )
@@ -14,6 +16,16 @@ import (
 // bytes (annotate.History's JSON), so that a save writes only the
 // histories that changed, and the manifest, which is small.
 const HistoryKey = "annotate-history"
+
+// HistoryScope begins the keys of the project's writer (writerPrefix)
+// and of the histories: the histories' transaction lists both, so that it
+// writes nothing once another tab's save has replaced the project that
+// the histories go with.
+const HistoryScope = "annotate-"
+
+// errHistoriesStale refuses to write histories over another tab's: the
+// project they go with is no longer the one saved.
+var errHistoriesStale = errors.New("another tab saved the project since")
 
 // MaxKeptHistories is how many sentences' histories are kept between
 // visits: those nearest the sentence shown (an annotator works through
@@ -61,9 +73,11 @@ type keptHistory struct {
 // saveHistories writes the kept histories with the project that writer
 // names, just saved (saveMu held): the manifest, and the histories the
 // store lacks; it removes the histories the manifest no longer names. It
-// encodes again only the histories that changed, and of them only the new
-// states (annotate.HistoryEncoder). The histories are a convenience: a
-// failure is not shown, and the next save writes them again.
+// writes nothing when that project is no longer the one saved (another
+// tab replaced it in between). It encodes again only the histories that
+// changed, and of them only the new states (annotate.HistoryEncoder). The
+// histories are a convenience: a failure is not shown, and the next
+// edit's save writes them again.
 func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.History) {
 	manifest := historyManifest{Writer: writer, Sentences: map[int]string{}}
 	encoded := map[int]keptHistory{}
@@ -87,7 +101,7 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 	if err != nil {
 		return
 	}
-	err = st.StoreUpdate(HistoryKey, func(keys []string) (map[string][]byte, []string, error) {
+	err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
 		puts := map[string][]byte{HistoryKey: mb}
 		named := map[string]bool{}
 		for _, e := range encoded {
@@ -95,14 +109,20 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 			puts[e.key] = e.data
 		}
 		var deletes []string
+		latest := ""
 		for _, k := range keys {
 			switch {
-			case k == HistoryKey:
+			case strings.HasPrefix(k, writerPrefix):
+				latest = max(latest, k)
+			case !strings.HasPrefix(k, HistoryKey), k == HistoryKey:
 			case named[k]:
 				delete(puts, k) // held already
 			default:
 				deletes = append(deletes, k)
 			}
+		}
+		if latest != writer {
+			return nil, nil, errHistoriesStale
 		}
 		return puts, deletes, nil
 	})

@@ -24,7 +24,7 @@ import (
 )
 
 // memStore is an app.Store in memory. saves counts its updates, but for
-// the undo histories' (app.HistoryKey), which follow a project's save.
+// the undo histories' (app.HistoryScope), which follow a project's save.
 type memStore struct {
 	mu    sync.Mutex
 	data  map[string][]byte
@@ -63,7 +63,7 @@ func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 		delete(m.data, k)
 	}
 	maps.Copy(m.data, puts)
-	if prefix != app.HistoryKey {
+	if prefix != app.HistoryScope {
 		m.saves++
 	}
 	return nil

@@ -456,5 +456,5 @@ func (a *App) UnknownWarning() string {
 	case f.Language != "":
 		return fmt.Sprintf("This sentence looks like %s, but the model was trained on %s: its parse will mean little (%d of %d words are unknown to the model or %s words).", f.Language, a.Model.Language, f.Foreign, f.Counted, f.Language)
 	}
-	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s: its parse will mean little.", f.Foreign, f.Counted, a.Model.Language)
+	return fmt.Sprintf("%d of %d words of this sentence are unknown to the model, which was trained on %s, or common words of another language: its parse will mean little.", f.Foreign, f.Counted, a.Model.Language)
 }

@@ -332,10 +332,10 @@ func (s *Stepper) WordCells() []ChartCell {
 const MaxDiscCells = 60
 
 // DiscCells returns the discontinuous items (n3's bottom items) to list,
-// at most MaxDiscCells, newest first: while the chart is built, the
-// latest items (the current one first) and the current item's
-// antecedents among the older ones; once it is built, the best
-// derivation's items first, then the latest.
+// at most MaxDiscCells: the current item and its antecedents; while the
+// chart is built, the best derivation's items that rule (the chosen one)
+// built so far, then the latest items, newest first; once it is built,
+// the best derivation's items, then the latest.
 func (s *Stepper) DiscCells(rule decode.Rule) []ChartCell {
 	if s.Trace == nil {
 		return nil
@@ -353,8 +353,10 @@ func (s *Stepper) DiscCells(rule decode.Rule) []ChartCell {
 		add(s.Trace.Steps[cur].Left)
 		add(s.Trace.Steps[cur].Right)
 	}
-	if s.Phase() != StepperBuild {
-		for _, x := range s.Trace.Best {
+	for _, x := range s.Trace.Best {
+		// Once built, the best derivation's items; while building, those
+		// of the chosen rule (marked "ruleuse") built so far.
+		if s.Phase() != StepperBuild || rule != decode.Axiom && s.Trace.Steps[x].Rule == rule {
 			add(x)
 		}
 	}

@@ -71,6 +71,9 @@ func (c *TeachRules) usesTitle() string {
 // noParseUse says that the parse does not use the rule.
 func (c *TeachRules) noParseUse() string {
 	if p := c.App.Parse.Main.Parse; p != nil {
+		if v, err := decode.ParseVariant(p.Variant); err == nil && !slices.Contains(teach.StepperRules(v), c.App.Teach.Rule) {
+			return fmt.Sprintf("Your parse (%s) does not use this rule: %s does not have it.", p.Variant, p.Variant)
+		}
 		return fmt.Sprintf("Your parse (%s) does not use this rule.", p.Variant)
 	}
 	return "Your parse does not use this rule."

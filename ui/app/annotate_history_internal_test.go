@@ -1,0 +1,90 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"strings"
+	"testing"
+
+	"github.com/discspan/discspan/annotate"
+)
+
+// storeOver is a Store over a mapStore.
+type storeOver struct{ m mapStore }
+
+func (s storeOver) StoreRead(key, prefix string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for k, v := range s.m {
+		if k == key || strings.HasPrefix(k, prefix) {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+func (s storeOver) StoreUpdate(prefix string, decide StoreDecision) error {
+	_, _, err := s.m.update(prefix, decide)
+	return err
+}
+
+// A tab's histories are written only while its project is the one saved:
+// when another tab replaced the project between this tab's project save
+// and its histories' save, the histories' save writes nothing, and the
+// store keeps the other tab's project with its histories.
+func TestHistoriesFollowTheProject(t *testing.T) {
+	ca := devCorpus(t, annotate.Untouched)
+	cb := ca.Snapshot()
+	store := mapStore{}
+	st := storeOver{store}
+	note := func(c *annotate.Corpus, i int, text string) {
+		t.Helper()
+		if err := c.Do(t.Context(), i, annotate.SetNote{Note: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b := &tab{id: "a"}, &tab{id: "b"}
+	appA, appB := &App{}, &App{}
+	manifest := func() historyManifest {
+		t.Helper()
+		var m historyManifest
+		if err := json.Unmarshal(store[HistoryKey], &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+
+	note(ca, 2, "a")
+	if err := a.save(t, store, savedProject{Corpus: ca.Snapshot()}); err != nil {
+		t.Fatal(err)
+	}
+	appA.saveHistories(st, a.seen, keptHistories(ca, 2))
+	if m := manifest(); m.Writer != a.seen || len(m.Sentences) != 1 || store[m.Sentences[2]] == nil {
+		t.Fatalf("A's manifest %+v", m)
+	}
+
+	// B replaces the project, with its histories.
+	b.open(store)
+	note(cb, 4, "b")
+	if err := b.save(t, store, savedProject{Corpus: cb.Snapshot()}); err != nil {
+		t.Fatal(err)
+	}
+	appB.saveHistories(st, b.seen, keptHistories(cb, 4))
+	m := manifest()
+	if m.Writer != b.seen || len(m.Sentences) != 1 || store[m.Sentences[4]] == nil {
+		t.Fatalf("B's manifest %+v", m)
+	}
+	for k := range store {
+		if strings.HasPrefix(k, HistoryKey+"/") && k != m.Sentences[4] {
+			t.Errorf("A's history %s left beside B's", k)
+		}
+	}
+
+	// A's histories for its older project save come late: refused.
+	before := maps.Clone(store)
+	note(ca, 2, "a again")
+	appA.saveHistories(st, a.seen, keptHistories(ca, 2))
+	if !maps.EqualFunc(store, before, bytes.Equal) {
+		t.Error("histories written over another tab's project")
+	}
+}
