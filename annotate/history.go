@@ -29,18 +29,7 @@ func (h History) Empty() bool { return len(h.undo) == 0 && len(h.redo) == 0 }
 // Same reports whether two histories are the same steps over the same
 // current state (so that an encoding of one is one of the other).
 func (h History) Same(o History) bool {
-	same := func(a, b []step) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
-	return h.cur == o.cur && same(h.undo, o.undo) && same(h.redo, o.redo)
+	return h.cur == o.cur && slices.Equal(h.undo, o.undo) && slices.Equal(h.redo, o.redo)
 }
 
 // HistoryVersion is the version of the history's JSON form.

@@ -56,13 +56,26 @@ func (r RuleInfo) Form() string {
 
 func sh(vars string) Shape { return strings.Fields(vars) }
 
-// catalog is the rule table of decoder.md with the index variables of each
-// rule in left-to-right order.
-var catalog = []struct {
+// catalogEntry is one rule of a catalog: its items and the order of its
+// index variables, as space-separated names.
+type catalogEntry struct {
 	rule                     decode.Rule
 	left, right, cons, order string
 	cond, explain            string
-}{
+}
+
+// info returns the entry as a RuleInfo, smallest its cheapest variant.
+func (c catalogEntry) info(smallest decode.Variant) RuleInfo {
+	return RuleInfo{
+		Rule: c.rule, Name: c.rule.String(),
+		Left: sh(c.left), Right: sh(c.right), Consequent: sh(c.cons), Order: sh(c.order),
+		Condition: c.cond, Explanation: c.explain, Smallest: smallest,
+	}
+}
+
+// catalog is the rule table of decoder.md with the index variables of each
+// rule in left-to-right order.
+var catalog = []catalogEntry{
 	{decode.Combine, "i m", "m j", "i j", "i m j", "i<m<j",
 		"Two adjacent continuous spans make a larger continuous span: plain CKY."},
 	{decode.CreateGap, "i k", "l j", "i k l j", "i k l j", "i<k<l<j",
@@ -92,11 +105,7 @@ var catalog = []struct {
 // cubicCatalog is the cubic algorithm's two rules (decoder.md, "The cubic
 // algorithm"); k, which bottom(i,l,A) forgets, is in the order for the
 // diagrams.
-var cubicCatalog = []struct {
-	rule                     decode.Rule
-	left, right, cons, order string
-	cond, explain            string
-}{
+var cubicCatalog = []catalogEntry{
 	{decode.CreatePartial, "i k", "k l", "i k l", "i k l", "i<k<l",
 		"A continuous span and the span after it, which will fill the gap, make a bottom item for every label A: the left block of a discontinuous A is done, its right block will start at l. The item forgets k, which makes the algorithm cubic."},
 	{decode.CompleteDisc, "i k l", "l j", "i j", "i k l j", "i<k<l<j",
@@ -107,18 +116,14 @@ var cubicCatalog = []struct {
 func Rules() []RuleInfo {
 	out := make([]RuleInfo, 0, len(catalog))
 	for _, c := range catalog {
-		info := RuleInfo{
-			Rule: c.rule, Name: c.rule.String(),
-			Left: sh(c.left), Right: sh(c.right), Consequent: sh(c.cons), Order: sh(c.order),
-			Condition: c.cond, Explanation: c.explain,
-		}
+		smallest := decode.Continuous
 		for _, v := range decode.Variants {
 			if v != decode.N3 && v.Has(c.rule) {
-				info.Smallest = v
+				smallest = v
 				break
 			}
 		}
-		out = append(out, info)
+		out = append(out, c.info(smallest))
 	}
 	return out
 }
@@ -129,11 +134,7 @@ func Rules() []RuleInfo {
 func CubicRules() []RuleInfo {
 	out := make([]RuleInfo, 0, len(cubicCatalog))
 	for _, c := range cubicCatalog {
-		out = append(out, RuleInfo{
-			Rule: c.rule, Name: c.rule.String(),
-			Left: sh(c.left), Right: sh(c.right), Consequent: sh(c.cons), Order: sh(c.order),
-			Condition: c.cond, Explanation: c.explain, Smallest: decode.N3,
-		})
+		out = append(out, c.info(decode.N3))
 	}
 	return out
 }

@@ -16,13 +16,7 @@ import (
 func readCoNLLUSentences(t testing.TB, name string) [][]string {
 	t.Helper()
 	path := filepath.Join(dataDir, "..", name)
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			t.Skipf("treebank data not found at %s (it lives in ../shared/data beside the repository): %v", path, err)
-		}
-		t.Fatal(err)
-	}
+	f := openData(t, path)
 	defer f.Close()
 	var sents [][]string
 	var cur []string

@@ -16,14 +16,7 @@ const dataDir = "../../shared/data/alpino-cdb"
 // (node lines "#5xx" and comment lines are left out).
 func readExportSentences(t testing.TB, name string) [][]string {
 	t.Helper()
-	path := filepath.Join(dataDir, name)
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			t.Skipf("treebank data not found at %s (it lives in ../shared/data beside the repository): %v", path, err)
-		}
-		t.Fatal(err)
-	}
+	f := openData(t, filepath.Join(dataDir, name))
 	defer f.Close()
 	var sents [][]string
 	var cur []string
@@ -48,6 +41,20 @@ func readExportSentences(t testing.TB, name string) [][]string {
 		t.Fatal(err)
 	}
 	return sents
+}
+
+// openData opens a file of the shared data, or skips the test when it is
+// not there.
+func openData(t testing.TB, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			t.Skipf("treebank data not found at %s (it lives in ../shared/data beside the repository): %v", path, err)
+		}
+		t.Fatal(err)
+	}
+	return f
 }
 
 // isNodeLine reports whether an export line is a phrasal node ("#500 ...").

@@ -51,7 +51,7 @@ func keptHistories(c *annotate.Corpus, index int) map[int]annotate.History {
 		return kept
 	}
 	for d := 0; len(kept) < MaxKeptHistories && (index-d >= 0 || index+d < len(c.Sentences)); d++ {
-		for _, i := range []int{index - d, index + d} {
+		for _, i := range []int{index - d, index + d}[:min(d+1, 2)] { // d = 0: the sentence shown, once
 			if i < 0 || i >= len(c.Sentences) || len(kept) == MaxKeptHistories {
 				continue
 			}
