@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,11 +44,13 @@ type jsonHistory struct {
 	Version int            `json:"version"`
 	States  []jsonSentence `json:"states"`
 	Current int            `json:"current"`
-	Undo    []jsonStep     `json:"undo,omitempty"`
-	Redo    []jsonStep     `json:"redo,omitempty"`
+	Undo    []HistoryStep  `json:"undo,omitempty"`
+	Redo    []HistoryStep  `json:"redo,omitempty"`
 }
 
-type jsonStep struct {
+// HistoryStep is one undo or redo step of a history's JSON: what it did,
+// and the numbers of the states it goes from and to.
+type HistoryStep struct {
 	Desc   string `json:"desc"`
 	Before int    `json:"before"`
 	After  int    `json:"after"`
@@ -58,59 +61,97 @@ type jsonStep struct {
 // each state once across calls.
 func (h History) MarshalJSON() ([]byte, error) { return (&HistoryEncoder{}).Encode(h) }
 
+// HistoryState is one state of a history as JSON, with the SHA-256 of
+// that JSON (so that a store can keep each state once, by its digest).
+type HistoryState struct {
+	JSON json.RawMessage
+	Sum  [sha256.Size]byte
+}
+
+// HistoryParts is a history's JSON in parts: each of its states once,
+// and the steps and the current state by the states' numbers, as the
+// stacks hold them (the next one to undo or redo last). Its MarshalJSON
+// writes what History.MarshalJSON does, which Sentence.RestoreHistory
+// reads.
+type HistoryParts struct {
+	States     []HistoryState
+	Current    int
+	Undo, Redo []HistoryStep
+}
+
 // jsonHistoryOut is jsonHistory with its states encoded already.
 type jsonHistoryOut struct {
 	Version int               `json:"version"`
 	States  []json.RawMessage `json:"states"`
 	Current int               `json:"current"`
-	Undo    []jsonStep        `json:"undo,omitempty"`
-	Redo    []jsonStep        `json:"redo,omitempty"`
+	Undo    []HistoryStep     `json:"undo,omitempty"`
+	Redo    []HistoryStep     `json:"redo,omitempty"`
+}
+
+// MarshalJSON writes the whole history.
+func (p HistoryParts) MarshalJSON() ([]byte, error) {
+	out := jsonHistoryOut{Version: HistoryVersion, States: make([]json.RawMessage, len(p.States)), Current: p.Current, Undo: p.Undo, Redo: p.Redo}
+	for i, st := range p.States {
+		out.States[i] = st.JSON
+	}
+	return json.Marshal(out)
 }
 
 // HistoryEncoder encodes histories as History.MarshalJSON does, keeping
-// the JSON of each state it encoded (a state never changes): a history
-// one edit longer than the last costs one state's encoding, not a
-// hundred. Its zero value is ready; it is not safe for concurrent use.
+// the JSON of each state it encoded and its digest (a state never
+// changes): a history one edit longer than the last costs one state's
+// encoding, not a hundred. Its zero value is ready; it is not safe for
+// concurrent use.
 type HistoryEncoder struct {
-	states map[*state]json.RawMessage
+	states map[*state]HistoryState
 }
 
 // Encode returns h's JSON.
 func (e *HistoryEncoder) Encode(h History) ([]byte, error) {
-	if e.states == nil {
-		e.states = map[*state]json.RawMessage{}
+	p, err := e.Parts(h)
+	if err != nil {
+		return nil, err
 	}
-	out := jsonHistoryOut{Version: HistoryVersion}
+	return p.MarshalJSON()
+}
+
+// Parts returns h's JSON in parts.
+func (e *HistoryEncoder) Parts(h History) (HistoryParts, error) {
+	if e.states == nil {
+		e.states = map[*state]HistoryState{}
+	}
+	var out HistoryParts
 	number := map[*state]int{}
 	var err error
 	num := func(st *state) int {
 		if n, ok := number[st]; ok {
 			return n
 		}
-		b, ok := e.states[st]
+		enc, ok := e.states[st]
 		if !ok {
-			var merr error
-			if b, merr = json.Marshal(sentenceToJSON(st)); merr != nil {
-				err = merr // not kept: the next Encode tries again
+			b, merr := json.Marshal(sentenceToJSON(st))
+			if merr != nil {
+				err = merr // not kept: the next call tries again
 			} else {
-				e.states[st] = b
+				enc = HistoryState{JSON: b, Sum: sha256.Sum256(b)}
+				e.states[st] = enc
 			}
 		}
 		number[st] = len(out.States)
-		out.States = append(out.States, b)
+		out.States = append(out.States, enc)
 		return number[st]
 	}
 	out.Current = num(h.cur)
 	for _, st := range h.undo {
-		out.Undo = append(out.Undo, jsonStep{st.desc, num(st.before), num(st.after)})
+		out.Undo = append(out.Undo, HistoryStep{st.desc, num(st.before), num(st.after)})
 	}
 	for _, st := range h.redo {
-		out.Redo = append(out.Redo, jsonStep{st.desc, num(st.before), num(st.after)})
+		out.Redo = append(out.Redo, HistoryStep{st.desc, num(st.before), num(st.after)})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("annotate: history: %w", err)
+		return HistoryParts{}, fmt.Errorf("annotate: history: %w", err)
 	}
-	return json.Marshal(out)
+	return out, nil
 }
 
 // Retain forgets the encodings of the states that none of hs holds.
@@ -184,7 +225,7 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 		}
 		states[i] = t.cur
 	}
-	steps := func(js []jsonStep, what string) ([]step, error) {
+	steps := func(js []HistoryStep, what string) ([]step, error) {
 		out := make([]step, len(js))
 		for i, j := range js {
 			if j.Before < 0 || j.Before >= len(states) || j.After < 0 || j.After >= len(states) {

@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -211,5 +212,51 @@ func TestHistoryEncoder(t *testing.T) {
 	enc.Retain()
 	if enc.Len() != 0 {
 		t.Errorf("retained %d states of no history", enc.Len())
+	}
+}
+
+// A history's parts are its states, each with the SHA-256 of its JSON
+// (one per distinct state), and its steps by number; put back together
+// (HistoryParts.MarshalJSON) from copies of the states, as a store keeps
+// them one by one, they restore the history on a reloaded sentence.
+func TestHistoryParts(t *testing.T) {
+	c, _ := editedDev(t)
+	var enc HistoryEncoder
+	p, err := enc.Parts(c.Sentences[4].History())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.States) != 9 || len(p.Undo) != 5 || len(p.Redo) != 3 {
+		t.Fatalf("%d states, %d undo and %d redo steps; want 9, 5, 3", len(p.States), len(p.Undo), len(p.Redo))
+	}
+	sums := map[[32]byte]bool{}
+	copied := HistoryParts{Current: p.Current, Undo: p.Undo, Redo: p.Redo}
+	for i, st := range p.States {
+		if st.Sum != sha256.Sum256(st.JSON) {
+			t.Errorf("state %d: the sum is not its JSON's", i)
+		}
+		sums[st.Sum] = true
+		copied.States = append(copied.States, HistoryState{JSON: slices.Clone(st.JSON)})
+	}
+	if len(sums) != len(p.States) {
+		t.Errorf("%d distinct sums of %d states", len(sums), len(p.States))
+	}
+	whole, err := json.Marshal(c.Sentences[4].History())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := copied.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != string(whole) {
+		t.Fatalf("put together:\n%s\nwhole:\n%s", data, whole)
+	}
+	back := reloaded(t, c).Sentences[4]
+	if err := back.RestoreHistory(data); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back.UndoList(), c.Sentences[4].UndoList()) || !slices.Equal(back.RedoList(), c.Sentences[4].RedoList()) {
+		t.Errorf("restored undo %q, redo %q", back.UndoList(), back.RedoList())
 	}
 }

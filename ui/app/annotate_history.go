@@ -5,17 +5,23 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strings"
 
 	"github.com/discspan/discspan/annotate"
 )
 
 // HistoryKey is the Store key of the record that names the sentences'
-// undo and redo histories kept between visits (historyManifest); each
-// history is a record of its own under HistoryKey + "/" and a hash of its
-// bytes (annotate.History's JSON), so that a save writes only the
-// histories that changed, and the manifest, which is small.
+// undo and redo histories kept between visits (historyManifest). Each
+// history is a record of its own, under HistoryKey + "/" and a hash of
+// its bytes (historyRecord: its steps, and its states by key), and each
+// state one under HistoryStatePrefix and a hash of the state's JSON: a
+// save writes the manifest, which is small, the record of each history
+// that changed, and the states the store lacks (after an edit, one).
 const HistoryKey = "annotate-history"
+
+// HistoryStatePrefix begins the keys of the histories' states.
+const HistoryStatePrefix = HistoryKey + "/state-"
 
 // HistoryScope begins the keys of the project's writer (writerPrefix)
 // and of the histories: the histories' transaction lists both, so that it
@@ -63,16 +69,48 @@ func keptHistories(c *annotate.Corpus, index int) map[int]annotate.History {
 	return kept
 }
 
-// keptHistory is one history as saveHistories last encoded it.
+// historyRecord is a kept history: its states by key
+// (HistoryStatePrefix...), the current one and the steps by the states'
+// numbers (annotate.HistoryParts).
+type historyRecord struct {
+	StateKeys []string               `json:"state_keys"`
+	Current   int                    `json:"current"`
+	Undo      []annotate.HistoryStep `json:"undo,omitempty"`
+	Redo      []annotate.HistoryStep `json:"redo,omitempty"`
+}
+
+// keptHistory is one history as saveHistories last encoded it: the key
+// and bytes of its record, and its states by key.
 type keptHistory struct {
 	history annotate.History
 	key     string
 	data    []byte
+	states  map[string][]byte
+}
+
+// encodeHistory returns h as a record and its states.
+func (a *App) encodeHistory(h annotate.History) (keptHistory, error) {
+	p, err := a.historyEncoder.Parts(h)
+	if err != nil {
+		return keptHistory{}, err
+	}
+	rec := historyRecord{StateKeys: make([]string, len(p.States)), Current: p.Current, Undo: p.Undo, Redo: p.Redo}
+	states := make(map[string][]byte, len(p.States))
+	for i, st := range p.States {
+		rec.StateKeys[i] = HistoryStatePrefix + hex.EncodeToString(st.Sum[:16])
+		states[rec.StateKeys[i]] = st.JSON
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return keptHistory{}, err
+	}
+	sum := sha256.Sum256(data)
+	return keptHistory{history: h, key: HistoryKey + "/" + hex.EncodeToString(sum[:16]), data: data, states: states}, nil
 }
 
 // saveHistories writes the kept histories with the project that writer
-// names, just saved (saveMu held): the manifest, and the histories the
-// store lacks; it removes the histories the manifest no longer names. It
+// names, just saved (saveMu held): the manifest, and the records and
+// states the store lacks; it removes those no kept history names. It
 // writes nothing when that project is no longer the one saved (another
 // tab replaced it in between). It encodes again only the histories that
 // changed, and of them only the new states (annotate.HistoryEncoder). The
@@ -87,12 +125,11 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 		if old, ok := a.historiesKept[i]; ok && old.history.Same(h) {
 			encoded[i] = old
 		} else {
-			data, err := a.historyEncoder.Encode(h)
+			e, err := a.encodeHistory(h)
 			if err != nil {
 				return
 			}
-			sum := sha256.Sum256(data)
-			encoded[i] = keptHistory{history: h, key: HistoryKey + "/" + hex.EncodeToString(sum[:16]), data: data}
+			encoded[i] = e
 		}
 		manifest.Sentences[i] = encoded[i].key
 	}
@@ -102,12 +139,12 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 		return
 	}
 	err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
-		puts := map[string][]byte{HistoryKey: mb}
-		named := map[string]bool{}
+		named := map[string][]byte{}
 		for _, e := range encoded {
-			named[e.key] = true
-			puts[e.key] = e.data
+			named[e.key] = e.data
+			maps.Copy(named, e.states)
 		}
+		have := map[string]bool{}
 		var deletes []string
 		latest := ""
 		for _, k := range keys {
@@ -115,14 +152,20 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 			case strings.HasPrefix(k, writerPrefix):
 				latest = max(latest, k)
 			case !strings.HasPrefix(k, HistoryKey), k == HistoryKey:
-			case named[k]:
-				delete(puts, k) // held already
+			case named[k] != nil:
+				have[k] = true
 			default:
 				deletes = append(deletes, k)
 			}
 		}
 		if latest != writer {
 			return nil, nil, errHistoriesStale
+		}
+		puts := map[string][]byte{HistoryKey: mb}
+		for k, data := range named {
+			if !have[k] {
+				puts[k] = data
+			}
 		}
 		return puts, deletes, nil
 	})
@@ -131,19 +174,57 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 	}
 }
 
+// sameApp reports whether two writer keys name saves of one app (one
+// tab's visit; see writerPrefix).
+func sameApp(w1, w2 string) bool {
+	i, j := strings.LastIndexByte(w1, '.'), strings.LastIndexByte(w2, '.')
+	return i > len(writerPrefix) && i == j && w1[:i] == w2[:j]
+}
+
 // restoreHistories gives the sentences of c the histories the store kept
 // (values: what StoreRead(HistoryKey, HistoryKey) returned) with the
 // project that writer names, each only where it fits the sentence
 // (annotate.Sentence.RestoreHistory); the others are left out, and the
-// next save removes them.
+// next save removes them. Histories kept with an earlier save of the same
+// app are restored too (a visit that ended between a project's save and
+// its histories'): those of the sentences that save changed do not fit
+// them and are left out, the others are whole.
 func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
 	var m historyManifest
-	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer {
+	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || (m.Writer != writer && !sameApp(m.Writer, writer)) {
 		return
 	}
 	for i, key := range m.Sentences {
-		if b, ok := values[key]; ok && i >= 0 && i < len(c.Sentences) {
+		b, ok := values[key]
+		if !ok || i < 0 || i >= len(c.Sentences) {
+			continue
+		}
+		if b = assembleHistory(b, values); b != nil {
 			_ = c.Sentences[i].RestoreHistory(b)
 		}
 	}
+}
+
+// assembleHistory returns the history's JSON (annotate.History's) from
+// its record and the states the record names in values; nil when a state
+// is missing. A record written whole, states and all (as the app did
+// before records named their states), is that JSON already.
+func assembleHistory(record []byte, values map[string][]byte) []byte {
+	var rec historyRecord
+	if json.Unmarshal(record, &rec) != nil || rec.StateKeys == nil {
+		return record // RestoreHistory says whether it is a history
+	}
+	p := annotate.HistoryParts{States: make([]annotate.HistoryState, len(rec.StateKeys)), Current: rec.Current, Undo: rec.Undo, Redo: rec.Redo}
+	for i, k := range rec.StateKeys {
+		data, ok := values[k]
+		if !ok || !strings.HasPrefix(k, HistoryStatePrefix) {
+			return nil
+		}
+		p.States[i].JSON = data
+	}
+	b, err := p.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	return b
 }

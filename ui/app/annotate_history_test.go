@@ -3,6 +3,8 @@ package app_test
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,7 +44,7 @@ func TestAnnotateUndoKept(t *testing.T) {
 	if err := a.AnnSaveNow(); err != nil {
 		t.Fatal(err)
 	}
-	kept := store.clone()
+	kept, keptWhole := store.clone(), store.clone()
 
 	b, envB := annApp(t, store)
 	envB.Do(func() {
@@ -87,6 +89,26 @@ func TestAnnotateUndoKept(t *testing.T) {
 		c.AnnGo(5)
 		if got := c.AnnUndoList(); !slices.Equal(got, undo5) {
 			t.Errorf("sentence 5: undo %q, want %q", got, undo5)
+		}
+	})
+
+	// A history written whole, states and all, as the app wrote it before
+	// each state had a record of its own, comes back too.
+	var whole []byte
+	env.Do(func() {
+		var err error
+		if whole, err = json.Marshal(a.Annotate.Corpus.Sentences[5].History()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	m.Sentences = map[int]string{5: app.HistoryKey + "/whole"}
+	keptWhole.data[app.HistoryKey], _ = json.Marshal(m)
+	keptWhole.data[app.HistoryKey+"/whole"] = whole
+	d, envD := annApp(t, keptWhole)
+	envD.Do(func() {
+		d.AnnGo(5)
+		if got := d.AnnUndoList(); !slices.Equal(got, undo5) {
+			t.Errorf("sentence 5, its history written whole: undo %q, want %q", got, undo5)
 		}
 	})
 }
@@ -134,6 +156,112 @@ func TestAnnotateUndoKeptTwoTabs(t *testing.T) {
 		}
 		if len(s6.UndoList()) != 1 {
 			t.Errorf("sentence 6: undo %q", s6.UndoList())
+		}
+	})
+}
+
+// Each state of a kept history is a record of its own, written once: the
+// save after an edit writes the manifest, the edited sentence's history
+// record and the one new state, however long the history; the states no
+// kept history holds (the redo steps an edit dropped) are removed. A
+// reload puts the history back together.
+func TestAnnotateUndoKeptStateByState(t *testing.T) {
+	export, _ := otherData(t, 10)
+	store := &memStore{}
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
+	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
+		t.Fatal(p.Err)
+	}
+	const edits = 30
+	env.Do(func() { a.AnnGo(4) })
+	for i := range edits {
+		env.Do(func() { a.AnnSetNote("note " + strconv.Itoa(i)) })
+		if err := a.AnnSaveNow(); err != nil {
+			t.Fatal(err)
+		}
+		puts := store.lastHistoryPuts()
+		var records, states int
+		for _, k := range puts {
+			switch {
+			case strings.HasPrefix(k, app.HistoryStatePrefix):
+				states++
+			case strings.HasPrefix(k, app.HistoryKey+"/"):
+				records++
+			}
+		}
+		want := 1
+		if i == 0 {
+			want = 2 // the imported state too
+		}
+		if records != 1 || states != want || len(puts) != 2+want {
+			t.Fatalf("save after edit %d wrote %q; want the manifest, one record and %d state(s)", i+1, puts, want)
+		}
+	}
+	stored := func() (n int) {
+		for k := range store.data {
+			if strings.HasPrefix(k, app.HistoryStatePrefix) {
+				n++
+			}
+		}
+		return n
+	}
+	if n := stored(); n != edits+1 {
+		t.Errorf("%d states stored, want %d", n, edits+1)
+	}
+	env.Do(func() { a.AnnUndo(); a.AnnUndo(); a.AnnUndo(); a.AnnSetNote("after three undos") })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	if n := stored(); n != edits+1-3+1 {
+		t.Errorf("after three undos and an edit: %d states stored, want %d", n, edits-1)
+	}
+	var undo []string
+	env.Do(func() { undo = a.AnnUndoList() })
+	b, envB := annApp(t, store)
+	envB.Do(func() {
+		if got := b.AnnUndoList(); b.Annotate.Index != 4 || !slices.Equal(got, undo) {
+			t.Errorf("after a reload, sentence %d: undo %q, want %q", b.Annotate.Index, got, undo)
+		}
+	})
+}
+
+// A visit that ends between a project's save and its histories' (the tab
+// closed, the store failing) loses the history of the sentences that save
+// changed, and keeps the others'.
+func TestAnnotateUndoKeptAfterAnUnfinishedSave(t *testing.T) {
+	export, _ := otherData(t, 10)
+	store := &memStore{}
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
+	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
+		t.Fatal(p.Err)
+	}
+	var undo3 []string
+	env.Do(func() { a.AnnGo(3); a.AnnSetNote("three"); a.AnnSetNote("three again"); undo3 = a.AnnUndoList() })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	env.Do(func() { a.AnnGo(5); a.AnnSetNote("five") })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	store.setFailHistories(true)
+	env.Do(func() { a.AnnSetNote("five again") })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	store.setFailHistories(false)
+
+	b, envB := annApp(t, store)
+	envB.Do(func() {
+		s3, s5 := b.Annotate.Corpus.Sentences[3], b.Annotate.Corpus.Sentences[5]
+		if s5.Note() != "five again" {
+			t.Fatalf("sentence 5's note %q: the project was not saved", s5.Note())
+		}
+		if got := s3.UndoList(); !slices.Equal(got, undo3) {
+			t.Errorf("sentence 3, unchanged by the unfinished save: undo %q, want %q", got, undo3)
+		}
+		if got := s5.UndoList(); len(got) != 0 {
+			t.Errorf("sentence 5: undo %q, kept for the state before", got)
 		}
 	})
 }

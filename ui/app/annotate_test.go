@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -24,11 +25,15 @@ import (
 )
 
 // memStore is an app.Store in memory. saves counts its updates, but for
-// the undo histories' (app.HistoryScope), which follow a project's save.
+// the undo histories' (app.HistoryScope), which follow a project's save;
+// historyPuts lists the keys each of those wrote, and failHistories makes
+// them fail (as when the tab is closed between the two).
 type memStore struct {
-	mu    sync.Mutex
-	data  map[string][]byte
-	saves int
+	mu            sync.Mutex
+	data          map[string][]byte
+	saves         int
+	historyPuts   [][]string
+	failHistories bool
 }
 
 func (m *memStore) StoreRead(key, prefix string) (map[string][]byte, error) {
@@ -52,9 +57,15 @@ func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 			keys = append(keys, k)
 		}
 	}
+	if prefix == app.HistoryScope && m.failHistories {
+		return errors.New("the tab was closed")
+	}
 	puts, deletes, err := decide(keys)
 	if err != nil {
 		return err
+	}
+	if prefix == app.HistoryScope {
+		m.historyPuts = append(m.historyPuts, slices.Sorted(maps.Keys(puts)))
 	}
 	if m.data == nil {
 		m.data = map[string][]byte{}
@@ -67,6 +78,23 @@ func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 		m.saves++
 	}
 	return nil
+}
+
+// setFailHistories makes the histories' updates fail, or succeed again.
+func (m *memStore) setFailHistories(fail bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.failHistories = fail
+}
+
+// lastHistoryPuts returns the keys the last histories' update wrote.
+func (m *memStore) lastHistoryPuts() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.historyPuts) == 0 {
+		return nil
+	}
+	return m.historyPuts[len(m.historyPuts)-1]
 }
 
 // load returns the value under key.
