@@ -174,29 +174,27 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 	}
 }
 
-// sameApp reports whether two writer keys name saves of one app (one
-// tab's visit; see writerPrefix).
-func sameApp(w1, w2 string) bool {
-	i, j := strings.LastIndexByte(w1, '.'), strings.LastIndexByte(w2, '.')
-	return i > len(writerPrefix) && i == j && w1[:i] == w2[:j]
-}
+// maxHistoryStates is the most states a kept history's record may name:
+// the current one and two for each step of the undo depth. A record
+// naming more is refused before anything is read for it.
+const maxHistoryStates = 2*annotate.DefaultUndoDepth + 1
 
 // restoreHistories gives the sentences of c the histories the store kept
 // (values: what StoreRead(HistoryKey, HistoryKey) returned) with the
 // project that writer names, each only where it fits the sentence
 // (annotate.Sentence.RestoreHistory); the others are left out, and the
-// next save removes them. Histories kept with an earlier save of the same
-// app are restored too (a visit that ended between a project's save and
-// its histories'): those of the sentences that save changed do not fit
-// them and are left out, the others are whole.
+// next save removes them. Histories kept with another save than the
+// project's (a visit that ended between a project's save and its
+// histories', another tab) are all left out: they may be another corpus's
+// (an import replaces the corpus under the same writer).
 func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
 	var m historyManifest
-	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || (m.Writer != writer && !sameApp(m.Writer, writer)) {
+	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer {
 		return
 	}
 	for i, key := range m.Sentences {
 		b, ok := values[key]
-		if !ok || i < 0 || i >= len(c.Sentences) {
+		if !ok || i < 0 || i >= len(c.Sentences) || !strings.HasPrefix(key, HistoryKey+"/") || !namedBy(b, key, HistoryKey+"/") {
 			continue
 		}
 		if b = assembleHistory(b, values); b != nil {
@@ -205,19 +203,31 @@ func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byt
 	}
 }
 
+// namedBy reports whether key is prefix and the hash of data, as
+// saveHistories names records and states: a record that another one's
+// bytes replaced, or that names states in another order, is refused.
+func namedBy(data []byte, key, prefix string) bool {
+	sum := sha256.Sum256(data)
+	return key == prefix+hex.EncodeToString(sum[:16])
+}
+
 // assembleHistory returns the history's JSON (annotate.History's) from
 // its record and the states the record names in values; nil when a state
-// is missing. A record written whole, states and all (as the app did
-// before records named their states), is that JSON already.
+// is missing or not what its key says, or the record names more than
+// maxHistoryStates. A record written whole, states and all (as the app
+// did before records named their states), is that JSON already.
 func assembleHistory(record []byte, values map[string][]byte) []byte {
 	var rec historyRecord
 	if json.Unmarshal(record, &rec) != nil || rec.StateKeys == nil {
 		return record // RestoreHistory says whether it is a history
 	}
+	if len(rec.StateKeys) > maxHistoryStates {
+		return nil
+	}
 	p := annotate.HistoryParts{States: make([]annotate.HistoryState, len(rec.StateKeys)), Current: rec.Current, Undo: rec.Undo, Redo: rec.Redo}
 	for i, k := range rec.StateKeys {
 		data, ok := values[k]
-		if !ok || !strings.HasPrefix(k, HistoryStatePrefix) {
+		if !ok || !namedBy(data, k, HistoryStatePrefix) {
 			return nil
 		}
 		p.States[i].JSON = data

@@ -93,3 +93,36 @@ func TestHistoriesFollowTheProject(t *testing.T) {
 		t.Error("histories written over another tab's project")
 	}
 }
+
+// A record naming more states than any kept history has is refused before
+// a state is read (a forged one could name ten thousand).
+func TestHistoryRecordBounded(t *testing.T) {
+	c := devCorpus(t, annotate.Untouched)
+	for i := range 3 {
+		if err := c.Do(t.Context(), 1, annotate.SetNote{Note: strings.Repeat("n", i+1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, err := (&App{}).encodeHistory(c.Sentences[1].History())
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := maps.Clone(kept.states)
+	if assembleHistory(kept.data, values) == nil {
+		t.Fatal("a kept history was refused")
+	}
+	var rec historyRecord
+	if err := json.Unmarshal(kept.data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	for len(rec.StateKeys) <= maxHistoryStates {
+		rec.StateKeys = append(rec.StateKeys, rec.StateKeys[0])
+	}
+	forged, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if assembleHistory(forged, values) != nil {
+		t.Errorf("a record naming %d states was read", len(rec.StateKeys))
+	}
+}
