@@ -193,7 +193,8 @@ test-worker:
 	cd server/worker && $(GO) vet ./... && GOOS=js GOARCH=wasm $(GO) vet .
 	cd server/worker && $(GO) test -count=1 -v ./...
 	@command -v node >/dev/null 2>&1 || { echo "test-worker: node is missing: the worker's js/wasm tests are not run"; exit 0; }; \
-	cd server/worker && GOOS=js GOARCH=wasm $(GO) test -count=1 -v -exec "node --require $$PWD/testdata/workerd.cjs $(WASM_EXEC)/wasm_exec_node.js" .
+	echo "test-worker: the js/wasm tests under node"; \
+	cd server/worker && GOOS=js GOARCH=wasm $(GO) test -count=1 -timeout 5m -v -exec "node --require $$PWD/testdata/workerd.cjs $(WASM_EXEC)/wasm_exec_node.js" .
 
 # The load test of the server's weight downloads (200 clients, 30 s).
 bench-serve: build

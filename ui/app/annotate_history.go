@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"strings"
 
@@ -102,7 +103,7 @@ func (a *App) encodeHistory(h annotate.History) (keptHistory, error) {
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
-		return keptHistory{}, err
+		return keptHistory{}, fmt.Errorf("app: history record: %w", err)
 	}
 	sum := sha256.Sum256(data)
 	return keptHistory{history: h, key: HistoryKey + "/" + hex.EncodeToString(sum[:16]), data: data, states: states}, nil
@@ -189,8 +190,8 @@ const maxHistoryStates = 2*annotate.DefaultUndoDepth + 1
 // (an import replaces the corpus under the same writer).
 func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
 	var m historyManifest
-	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer {
-		return
+	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer || len(m.Sentences) > MaxKeptHistories {
+		return // a manifest naming more was not written by saveHistories
 	}
 	for i, key := range m.Sentences {
 		b, ok := values[key]

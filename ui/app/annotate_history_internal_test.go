@@ -125,4 +125,19 @@ func TestHistoryRecordBounded(t *testing.T) {
 	if assembleHistory(forged, values) != nil {
 		t.Errorf("a record naming %d states was read", len(rec.StateKeys))
 	}
+
+	// A manifest naming more histories than a save keeps is not read.
+	values[kept.key] = kept.data
+	for _, n := range []int{1, MaxKeptHistories + 1} {
+		m := historyManifest{Writer: "w", Sentences: map[int]string{}}
+		for i := range n {
+			m.Sentences[1+i] = kept.key
+		}
+		values[HistoryKey], _ = json.Marshal(m)
+		back := c.Snapshot()
+		restoreHistories(back, "w", values)
+		if got := len(back.Sentences[1].UndoList()); (got == 3) != (n == 1) {
+			t.Errorf("a manifest of %d histories: %d steps restored", n, got)
+		}
+	}
 }

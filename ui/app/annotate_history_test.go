@@ -239,11 +239,34 @@ func TestAnnotateUndoKeptStateByState(t *testing.T) {
 		}
 	}
 	slices.Sort(states)
+	edited := swapped.clone()
 	swapped.data[states[0]], swapped.data[states[1]] = swapped.data[states[1]], swapped.data[states[0]]
 	c, envC := annApp(t, swapped)
 	envC.Do(func() {
 		if got := c.AnnUndoList(); c.Annotate.Index != 4 || len(got) != 0 {
 			t.Errorf("states swapped: sentence %d restored undo %q", c.Annotate.Index, got)
+		}
+	})
+
+	// A record edited in place (a step's description): it still chains
+	// and fits, but it is not what its name says.
+	var m struct {
+		Sentences map[int]string `json:"sentences"`
+	}
+	if err := json.Unmarshal(edited.data[app.HistoryKey], &m); err != nil {
+		t.Fatal(err)
+	}
+	key := m.Sentences[4]
+	var rec map[string]any
+	if err := json.Unmarshal(edited.data[key], &rec); err != nil {
+		t.Fatal(err)
+	}
+	rec["undo"].([]any)[0].(map[string]any)["desc"] = "Forged"
+	edited.data[key], _ = json.Marshal(rec)
+	d, envD := annApp(t, edited)
+	envD.Do(func() {
+		if got := d.AnnUndoList(); d.Annotate.Index != 4 || len(got) != 0 {
+			t.Errorf("record edited: sentence %d restored undo %q", d.Annotate.Index, got)
 		}
 	})
 }
