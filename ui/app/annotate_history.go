@@ -98,15 +98,20 @@ func (a *App) encodeHistory(h annotate.History) (keptHistory, error) {
 	rec := historyRecord{StateKeys: make([]string, len(p.States)), Current: p.Current, Undo: p.Undo, Redo: p.Redo}
 	states := make(map[string][]byte, len(p.States))
 	for i, st := range p.States {
-		rec.StateKeys[i] = HistoryStatePrefix + hex.EncodeToString(st.Sum[:16])
+		rec.StateKeys[i] = hashKey(HistoryStatePrefix, st.Sum)
 		states[rec.StateKeys[i]] = st.JSON
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
 		return keptHistory{}, fmt.Errorf("app: history record: %w", err)
 	}
-	sum := sha256.Sum256(data)
-	return keptHistory{history: h, key: HistoryKey + "/" + hex.EncodeToString(sum[:16]), data: data, states: states}, nil
+	return keptHistory{history: h, key: hashKey(HistoryKey+"/", sha256.Sum256(data)), data: data, states: states}, nil
+}
+
+// hashKey returns the key of a record or state whose bytes have the
+// SHA-256 sum: prefix and the sum's first 16 bytes in hex.
+func hashKey(prefix string, sum [sha256.Size]byte) string {
+	return prefix + hex.EncodeToString(sum[:16])
 }
 
 // saveHistories writes the kept histories with the project that writer
@@ -140,12 +145,11 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 		return
 	}
 	err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
-		named := map[string][]byte{}
+		puts := map[string][]byte{HistoryKey: mb}
 		for _, e := range encoded {
-			named[e.key] = e.data
-			maps.Copy(named, e.states)
+			puts[e.key] = e.data
+			maps.Copy(puts, e.states)
 		}
-		have := map[string]bool{}
 		var deletes []string
 		latest := ""
 		for _, k := range keys {
@@ -153,20 +157,14 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 			case strings.HasPrefix(k, writerPrefix):
 				latest = max(latest, k)
 			case !strings.HasPrefix(k, HistoryKey), k == HistoryKey:
-			case named[k] != nil:
-				have[k] = true
+			case puts[k] != nil:
+				delete(puts, k) // held already
 			default:
 				deletes = append(deletes, k)
 			}
 		}
 		if latest != writer {
 			return nil, nil, errHistoriesStale
-		}
-		puts := map[string][]byte{HistoryKey: mb}
-		for k, data := range named {
-			if !have[k] {
-				puts[k] = data
-			}
 		}
 		return puts, deletes, nil
 	})
@@ -195,7 +193,7 @@ func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byt
 	}
 	for i, key := range m.Sentences {
 		b, ok := values[key]
-		if !ok || i < 0 || i >= len(c.Sentences) || !strings.HasPrefix(key, HistoryKey+"/") || !namedBy(b, key, HistoryKey+"/") {
+		if !ok || i < 0 || i >= len(c.Sentences) || !namedBy(b, key, HistoryKey+"/") {
 			continue
 		}
 		if b = assembleHistory(b, values); b != nil {
@@ -208,8 +206,7 @@ func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byt
 // saveHistories names records and states: a record that another one's
 // bytes replaced, or that names states in another order, is refused.
 func namedBy(data []byte, key, prefix string) bool {
-	sum := sha256.Sum256(data)
-	return key == prefix+hex.EncodeToString(sum[:16])
+	return key == hashKey(prefix, sha256.Sum256(data))
 }
 
 // assembleHistory returns the history's JSON (annotate.History's) from
