@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -64,9 +65,12 @@ type ScoreRow struct {
 	// averaged over the timed passes; for webgpu-per-model summed over the
 	// models, which score at the same time: the sum can exceed the pass);
 	// nil for the CPU.
-	Phases      *webgpu.Phases `json:"phases_per_pass,omitempty"`
-	Err         string         `json:"error,omitempty"`
-	Unavailable bool           `json:"unavailable,omitempty"`
+	Phases *webgpu.Phases `json:"phases_per_pass,omitempty"`
+	// MaxWords is the WebGPU scorer's longest sentence (webgpu.Options):
+	// the self-check scores a sentence of that length; 0 for the CPU.
+	MaxWords    int    `json:"max_words,omitempty"`
+	Err         string `json:"error,omitempty"`
+	Unavailable bool   `json:"unavailable,omitempty"`
 }
 
 // Scoring is one "bench score" run: the encoded sentences and the
@@ -77,10 +81,24 @@ type Scoring struct {
 	// Batch is the number of sentences per Score call, Runs the number
 	// of timed passes after the warm-up pass.
 	Batch, Runs int
+	// MaxWords is the WebGPU scorers' longest sentence (0:
+	// webgpu.DefaultMaxWords, as parse and the app use), raised to the
+	// input's longest.
+	MaxWords int
 	// Base holds the fields every row shares (input, weights, counts).
 	Base ScoreRow
 
 	reference []network.Output // the CPU's first pass, once run
+}
+
+// maxWords returns the WebGPU scorers' longest sentence: b.MaxWords (0:
+// webgpu.DefaultMaxWords), raised to the input's longest sentence.
+func (b *Scoring) maxWords() int {
+	limit := cmp.Or(b.MaxWords, webgpu.DefaultMaxWords)
+	for _, in := range b.Ins {
+		limit = max(limit, in.Len())
+	}
+	return limit
 }
 
 // open builds the scorer of a backend (an ensemble's mean over its
@@ -90,11 +108,7 @@ func (b *Scoring) open(backend string) (scorer.Scorer, []scorer.Scorer, string, 
 	if backend == "cpu" {
 		return scorer.MeanCPU(b.Models), nil, CPUDescription(), 0, nil
 	}
-	longest := 0
-	for _, in := range b.Ins {
-		longest = max(longest, in.Len())
-	}
-	o := webgpu.Options{MaxWords: max(webgpu.DefaultMaxWords, longest)}
+	o := webgpu.Options{MaxWords: b.maxWords()}
 	if backend == "webgpu-f16" {
 		o.Weights = webgpu.WeightsF16
 	}
@@ -188,6 +202,9 @@ func (b *Scoring) Measure(backend string) ScoreRow {
 	defer s.Close()
 	row.Device = device
 	row.SelfCheckSeconds = selfCheck
+	if backend != "cpu" {
+		row.MaxWords = b.maxWords()
+	}
 	row.SetupSeconds = time.Since(start).Seconds()
 
 	var diff scoreDiff

@@ -7,6 +7,7 @@ import (
 
 	"github.com/discspan/discspan/chart/decode"
 	"github.com/discspan/discspan/network"
+	"github.com/discspan/discspan/webgpu"
 )
 
 func TestScoreHelpers(t *testing.T) {
@@ -30,5 +31,31 @@ func TestScoreHelpers(t *testing.T) {
 	row.Unavailable = false
 	if got := row.Markdown(); !strings.Contains(got, "| failed: webgpu") {
 		t.Errorf("markdown of a failed backend: %s", got)
+	}
+}
+
+// TestScoringMaxWords checks the WebGPU scorers' sentence limit: the one
+// asked for (webgpu.DefaultMaxWords when none), raised to the input's
+// longest sentence.
+func TestScoringMaxWords(t *testing.T) {
+	sentence := func(n int) network.Input { return network.Input{WordIDs: make([]int, n), CharIDs: make([][]int, n)} }
+	for _, tc := range []struct {
+		name    string
+		asked   int
+		lengths []int
+		want    int
+	}{
+		{"default", 0, []int{3, 8}, webgpu.DefaultMaxWords},
+		{"asked", 20, []int{3, 8}, 20},
+		{"raised to the longest", 5, []int{3, 8}, 8},
+		{"default raised", 0, []int{webgpu.DefaultMaxWords + 7}, webgpu.DefaultMaxWords + 7},
+	} {
+		b := &Scoring{MaxWords: tc.asked}
+		for _, n := range tc.lengths {
+			b.Ins = append(b.Ins, sentence(n))
+		}
+		if got := b.maxWords(); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

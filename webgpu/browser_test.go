@@ -168,12 +168,12 @@ func reportLines(report string, selfCheck bool) []string {
 // backend's scores against the CPU reference (in the page) for float32 and
 // float16 weights, an ensemble of two on one device against the mean of
 // the CPU references (also with its Linear products split over their inner
-// dimension and with its LSTM loops' unit sums split over invocations, as
-// on a hardware adapter), and scorer.Select choosing it.
+// dimension and its LSTM loops' unit sums split over invocations, as on a
+// hardware adapter), and scorer.Select keeping it.
 func TestEquivalenceBrowser(t *testing.T) {
 	lines := reportLines(browserReport(t), false)
-	if len(lines) < 10 {
-		t.Errorf("%d equivalence lines, want at least 10: %q", len(lines), lines)
+	if len(lines) < 8 {
+		t.Errorf("%d equivalence lines, want at least 8: %q", len(lines), lines)
 	}
 	ensemble, split, units := false, 0, 0
 	for _, l := range lines {

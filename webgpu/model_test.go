@@ -60,15 +60,20 @@ func checkFile(t *testing.T, path string, sentences [][]string) {
 	for i, w := range sentences {
 		batch[i] = f.Meta.Vocab.Encode(w)
 	}
+	// Each model is scored once on each side; the ensemble's mean is taken
+	// over replays of those results (Copy: Mean sums into its first
+	// member's), not scored again.
 	var gpus, cpus []scorer.Scorer
 	for k, m := range models {
-		gpus = append(gpus, openScorer(t, m.Params, opt))
-		cpus = append(cpus, scorer.NewCPU(m))
+		gpu := &scorer.Recorder{Scorer: openScorer(t, m.Params, opt)}
+		cpu := &scorer.Recorder{Scorer: scorer.NewCPU(m)}
 		what := filepath.Base(path)
 		if len(models) > 1 {
 			what = fmt.Sprintf("%s model %d of %d", what, k+1, len(models))
 		}
-		checkScorers(t, what, f.DType, gpus[k], cpus[k], batch, tol)
+		checkScorers(t, what, f.DType, gpu, cpu, batch, tol)
+		gpus = append(gpus, &scorer.Replay{Results: gpu.Recorded(), Copy: true})
+		cpus = append(cpus, &scorer.Replay{Results: cpu.Recorded(), Copy: true})
 	}
 	if len(models) > 1 {
 		checkScorers(t, filepath.Base(path)+" ensemble", f.DType, scorer.Mean(gpus...), scorer.Mean(cpus...), batch, tol)

@@ -3,9 +3,10 @@
 // Command browsercheck is the browser half of TestEquivalenceBrowser: in a
 // page with WebGPU, it scores random sentences with a small random model on
 // the WebGPU scorer (float32 and float16 weights; an ensemble; products
-// split over their inner dimension) and on the CPU reference,
-// and posts a report to /result: one line per check, "ok ..." or
-// "FAIL ...", then "DONE".
+// and loops split as on a hardware adapter) and on the CPU reference, checks
+// the self-check, and posts a report to /result: one line per check,
+// "ok ..." or "FAIL ...", then "DONE". Each webgpu.New compiles the kernels
+// anew (seconds on SwiftShader), so the page builds as few as it can.
 package main
 
 import (
@@ -57,6 +58,15 @@ func check(out *strings.Builder) {
 		}
 		batch = append(batch, in)
 	}
+	// The float32 scorer stays open for the self-check and Select below:
+	// each webgpu.New costs the page about 11 s of pipeline compilation on
+	// SwiftShader (two cores).
+	var f32 *webgpu.Scorer
+	defer func() {
+		if f32 != nil {
+			f32.Close()
+		}
+	}()
 	for _, w := range []webgpu.Weights{webgpu.WeightsF32, webgpu.WeightsF16} {
 		ref := m
 		tol := 1e-3
@@ -81,6 +91,10 @@ func check(out *strings.Builder) {
 				verdict = "FAIL"
 			}
 			fmt.Fprintf(out, "%s %s, %d sentences: max abs diff %.3g (tolerance %g)\n", verdict, s.Backend(), len(sub), d, tol)
+		}
+		if w == webgpu.WeightsF32 {
+			f32 = s
+			continue
 		}
 		s.Close()
 	}
@@ -122,19 +136,12 @@ func check(out *strings.Builder) {
 	}
 	// And the sentence LSTM loops with each unit's sum split over
 	// invocations (lstm_loop.wgsl split), where the device has workgroups
-	// of 1024 invocations.
-	for _, v := range []struct {
-		what string
-		o    webgpu.Options
-	}{
-		{"products split over their inner dimension", webgpu.Options{MaxWords: 40, TestSplitInner: true}},
-		{"LSTM loops' unit sums split", webgpu.Options{MaxWords: 40, TestSplitLoop: true}},
-	} {
-		s, err := webgpu.NewEnsemble([]*network.Params{ws[0].Params, ws[1].Params}, v.o)
-		if err != nil {
-			fmt.Fprintf(out, "FAIL %s: %v\n", v.what, err)
-			continue
-		}
+	// of 1024 invocations: both splits on one scorer, as a hardware
+	// adapter's plan has them.
+	const what = "products split over their inner dimension and LSTM loops' unit sums split"
+	if s, err := webgpu.NewEnsemble([]*network.Params{ws[0].Params, ws[1].Params}, webgpu.Options{MaxWords: 40, TestSplitInner: true, TestSplitLoop: true}); err != nil {
+		fmt.Fprintf(out, "FAIL %s: %v\n", what, err)
+	} else {
 		for _, sub := range [][]network.Input{batch, batch[3:4]} {
 			got, err := s.Score(sub)
 			want, werr := scorer.MeanCPU(ws).Score(sub)
@@ -144,23 +151,22 @@ func check(out *strings.Builder) {
 			} else if d = maxDiff(got, want); !(d <= 1e-3) {
 				verdict = "FAIL"
 			}
-			fmt.Fprintf(out, "%s %s: %s, workgroups of %d, %d sentences: max abs diff %.3g (tolerance 0.001)\n", verdict, v.what, s.Backend(), s.Adapter().Workgroup, len(sub), d)
+			fmt.Fprintf(out, "%s %s: %s, workgroups of %d, %d sentences: max abs diff %.3g (tolerance 0.001)\n", verdict, what, s.Backend(), s.Adapter().Workgroup, len(sub), d)
 		}
 		s.Close()
 	}
-	// The self-check: the correct kernels are accepted, a deliberately
-	// broken one (weight reads scaled in lstm.wgsl or lstm_loop.wgsl) is
-	// refused with ErrSelfCheck.
-	if s, err := webgpu.New(m.Params, webgpu.Options{MaxWords: 40}); err != nil {
-		fmt.Fprintf(out, "FAIL selfcheck accepts: %v\n", err)
+	// The self-check: the correct kernels are accepted (the float32
+	// scorer's, run by webgpu.New), a deliberately broken one (weight reads
+	// scaled in lstm.wgsl or lstm_loop.wgsl) is refused with ErrSelfCheck.
+	if f32 == nil {
+		fmt.Fprintf(out, "FAIL selfcheck accepts: no float32 scorer\n")
 	} else {
-		c := s.SelfCheck()
+		c := f32.SelfCheck()
 		verdict := "ok"
 		if c.Skipped || c.Sentences != 9 || !(c.MaxDiff <= webgpu.SelfCheckTolerance/10) {
 			verdict = "FAIL"
 		}
-		fmt.Fprintf(out, "%s selfcheck accepts: %s: %s\n", verdict, s.Backend(), c)
-		s.Close()
+		fmt.Fprintf(out, "%s selfcheck accepts: %s: %s\n", verdict, f32.Backend(), c)
 	}
 	for _, broken := range []string{"lstm.wgsl", "lstm_loop.wgsl"} {
 		s, err := webgpu.New(m.Params, webgpu.Options{MaxWords: 40, TestPerturb: broken})
@@ -174,9 +180,17 @@ func check(out *strings.Builder) {
 			fmt.Fprintf(out, "FAIL selfcheck refuses %s: other error %v\n", broken, err)
 		}
 	}
+	// Select keeps the scorer it is given (the float32 one, built with the
+	// default options and checked above) and closes it.
 	var log []string
-	sel := scorer.Select(true, m, func() (scorer.Scorer, error) { return webgpu.New(m.Params, webgpu.Options{}) },
-		func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) })
+	sel := scorer.Select(true, m, func() (scorer.Scorer, error) {
+		if f32 == nil {
+			return nil, errors.New("no float32 scorer")
+		}
+		s := f32
+		f32 = nil
+		return s, nil
+	}, func(f string, a ...any) { log = append(log, fmt.Sprintf(f, a...)) })
 	defer sel.Close()
 	if strings.HasPrefix(sel.Backend(), "webgpu") {
 		fmt.Fprintf(out, "ok select: %s\n", sel.Backend())
