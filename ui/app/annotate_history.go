@@ -24,15 +24,10 @@ const HistoryKey = "annotate-history"
 // HistoryStatePrefix begins the keys of the histories' states.
 const HistoryStatePrefix = HistoryKey + "/state-"
 
-// HistoryScope begins the keys of the project's writer (writerPrefix)
-// and of the histories: the histories' transaction lists both, so that it
-// writes nothing once another tab's save has replaced the project that
-// the histories go with.
+// HistoryScope begins the keys of the project (StoreKey and its chunks)
+// and of the histories: a save lists both in one transaction, which
+// writes the project and its histories together (App.saveProject).
 const HistoryScope = "annotate-"
-
-// errHistoriesStale refuses to write histories over another tab's: the
-// project they go with is no longer the one saved.
-var errHistoriesStale = errors.New("another tab saved the project since")
 
 // MaxKeptHistories is how many sentences' histories are kept between
 // visits: those nearest the sentence shown (an annotator works through
@@ -80,7 +75,7 @@ type historyRecord struct {
 	Redo      []annotate.HistoryStep `json:"redo,omitempty"`
 }
 
-// keptHistory is one history as saveHistories last encoded it: the key
+// keptHistory is one history as the last save that wrote it encoded it: the key
 // and bytes of its record, and its states by key.
 type keptHistory struct {
 	history annotate.History
@@ -114,15 +109,18 @@ func hashKey(prefix string, sum [sha256.Size]byte) string {
 	return prefix + hex.EncodeToString(sum[:16])
 }
 
-// saveHistories writes the kept histories with the project that writer
-// names, just saved (saveMu held): the manifest, and the records and
-// states the store lacks; it removes those no kept history names. It
-// writes nothing when that project is no longer the one saved (another
-// tab replaced it in between). It encodes again only the histories that
-// changed, and of them only the new states (annotate.HistoryEncoder). The
-// histories are a convenience: a failure is not shown, and the next
-// edit's save writes them again.
-func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.History) {
+// historyUpdate is the histories' part of a save: what kept holds, encoded,
+// and the manifest that names it with the project's writer key.
+type historyUpdate struct {
+	encoded  map[int]keptHistory
+	manifest []byte
+}
+
+// encodeHistories encodes the kept histories for the save whose writer key
+// is writer. It encodes again only the histories that changed since the
+// last save that wrote them, and of them only the new states
+// (annotate.HistoryEncoder).
+func (a *App) encodeHistories(writer string, kept map[int]annotate.History) (historyUpdate, error) {
 	manifest := historyManifest{Writer: writer, Sentences: map[int]string{}}
 	encoded := map[int]keptHistory{}
 	all := make([]annotate.History, 0, len(kept))
@@ -133,7 +131,7 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 		} else {
 			e, err := a.encodeHistory(h)
 			if err != nil {
-				return
+				return historyUpdate{}, err
 			}
 			encoded[i] = e
 		}
@@ -142,35 +140,71 @@ func (a *App) saveHistories(st Store, writer string, kept map[int]annotate.Histo
 	a.historyEncoder.Retain(all...)
 	mb, err := json.Marshal(manifest)
 	if err != nil {
-		return
+		return historyUpdate{}, fmt.Errorf("app: history manifest: %w", err)
 	}
-	err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
-		puts := map[string][]byte{HistoryKey: mb}
-		for _, e := range encoded {
-			puts[e.key] = e.data
-			maps.Copy(puts, e.states)
+	return historyUpdate{encoded: encoded, manifest: mb}, nil
+}
+
+// decide returns the histories' writes and removals, given the history
+// keys the store holds (HistoryKey...): the manifest, the records and
+// states the store lacks, and the removal of those no kept history names.
+func (h historyUpdate) decide(keys []string) (map[string][]byte, []string) {
+	puts := map[string][]byte{HistoryKey: h.manifest}
+	for _, e := range h.encoded {
+		puts[e.key] = e.data
+		maps.Copy(puts, e.states)
+	}
+	var deletes []string
+	for _, k := range keys {
+		switch {
+		case k == HistoryKey:
+		case puts[k] != nil:
+			delete(puts, k) // held already
+		default:
+			deletes = append(deletes, k)
 		}
-		var deletes []string
-		latest := ""
-		for _, k := range keys {
-			switch {
-			case strings.HasPrefix(k, writerPrefix):
-				latest = max(latest, k)
-			case !strings.HasPrefix(k, HistoryKey), k == HistoryKey:
-			case puts[k] != nil:
-				delete(puts, k) // held already
-			default:
-				deletes = append(deletes, k)
-			}
-		}
-		if latest != writer {
-			return nil, nil, errHistoriesStale
-		}
-		return puts, deletes, nil
-	})
+	}
+	return puts, deletes
+}
+
+// saveProject writes the project p as w says (encoded.decision) and, in
+// the same transaction, the kept histories: a reload finds either both or
+// neither, never a project without its histories (a visit that ended in
+// between). The histories are a convenience: when that transaction fails
+// (the histories' bytes may be what the store has no room for), the
+// project is written alone, and the histories kept with an earlier save
+// are then not restored (restoreHistories). A conflict with another tab's
+// save is not tried again. The caller holds saveMu.
+func (a *App) saveProject(st Store, p encoded, w saveWriter, kept map[int]annotate.History) error {
+	h, err := a.encodeHistories(w.key, kept)
 	if err == nil {
-		a.historiesKept = encoded
+		err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
+			var project, histories []string
+			for _, k := range keys {
+				switch {
+				case strings.HasPrefix(k, chunkPrefix):
+					project = append(project, k)
+				case strings.HasPrefix(k, HistoryKey):
+					histories = append(histories, k)
+				}
+			}
+			puts, deletes, err := p.decision(w)(project)
+			if err != nil {
+				return nil, nil, err
+			}
+			hputs, hdeletes := h.decide(histories)
+			maps.Copy(puts, hputs)
+			return puts, append(deletes, hdeletes...), nil
+		})
+		if err == nil {
+			a.historiesKept = h.encoded
+			return nil
+		}
+		if errors.Is(err, errOtherTab) {
+			return err
+		}
 	}
+	return st.StoreUpdate(chunkPrefix, p.decision(w))
 }
 
 // maxHistoryStates is the most states a kept history's record may name:
@@ -183,13 +217,13 @@ const maxHistoryStates = 2*annotate.DefaultUndoDepth + 1
 // project that writer names, each only where it fits the sentence
 // (annotate.Sentence.RestoreHistory); the others are left out, and the
 // next save removes them. Histories kept with another save than the
-// project's (a visit that ended between a project's save and its
-// histories', another tab) are all left out: they may be another corpus's
-// (an import replaces the corpus under the same writer).
+// project's (one that wrote the project alone: App.saveProject) are all
+// left out: they may be another corpus's (an import replaces the corpus
+// under the same writer).
 func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
 	var m historyManifest
 	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer || len(m.Sentences) > MaxKeptHistories {
-		return // a manifest naming more was not written by saveHistories
+		return // a manifest naming more was not written by encodeHistories
 	}
 	for i, key := range m.Sentences {
 		b, ok := values[key]
@@ -203,7 +237,7 @@ func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byt
 }
 
 // namedBy reports whether key is prefix and the hash of data, as
-// saveHistories names records and states: a record that another one's
+// encodeHistory names records and states: a record that another one's
 // bytes replaced, or that names states in another order, is refused.
 func namedBy(data []byte, key, prefix string) bool {
 	return key == hashKey(prefix, sha256.Sum256(data))

@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -29,10 +31,44 @@ func (s storeOver) StoreUpdate(prefix string, decide StoreDecision) error {
 	return err
 }
 
-// A tab's histories are written only while its project is the one saved:
-// when another tab replaced the project between this tab's project save
-// and its histories' save, the histories' save writes nothing, and the
-// store keeps the other tab's project with its histories.
+// failingHistories is a Store over a mapStore that refuses every update
+// writing a history key (as a browser short of space may refuse the
+// larger transaction).
+type failingHistories struct{ storeOver }
+
+func (s failingHistories) StoreUpdate(prefix string, decide StoreDecision) error {
+	return s.storeOver.StoreUpdate(prefix, func(keys []string) (map[string][]byte, []string, error) {
+		puts, deletes, err := decide(keys)
+		for k := range puts {
+			if strings.HasPrefix(k, HistoryKey) {
+				return nil, nil, errors.New("no room")
+			}
+		}
+		return puts, deletes, err
+	})
+}
+
+// saveWith saves sp and the kept histories as app does (App.saveProject).
+func (b *tab) saveWith(t *testing.T, st Store, app *App, sp savedProject, kept map[int]annotate.History) error {
+	t.Helper()
+	p, err := b.enc.encode(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.saves++
+	w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, b.id, b.saves), seen: b.seen, own: writerPrefix + b.id + "."}
+	if err = app.saveProject(st, p, w, kept); err == nil {
+		b.seen = w.key
+	}
+	return err
+}
+
+// A save writes the project and its histories in one transaction: another
+// tab's save replaces both (no history of the first tab is left beside
+// the second's project), a save refused because of another tab's writes
+// neither, and a save whose histories the store refuses writes the
+// project alone, whose reload then restores no history (the manifest left
+// names another save).
 func TestHistoriesFollowTheProject(t *testing.T) {
 	ca := devCorpus(t, annotate.Untouched)
 	cb := ca.Snapshot()
@@ -56,23 +92,21 @@ func TestHistoriesFollowTheProject(t *testing.T) {
 	}
 
 	note(ca, 2, "a")
-	if err := a.save(t, store, savedProject{Corpus: ca.Snapshot()}); err != nil {
+	if err := a.saveWith(t, st, appA, savedProject{Corpus: ca.Snapshot()}, keptHistories(ca, 2)); err != nil {
 		t.Fatal(err)
 	}
-	appA.saveHistories(st, a.seen, keptHistories(ca, 2))
-	if m := manifest(); m.Writer != a.seen || len(m.Sentences) != 1 || store[m.Sentences[2]] == nil {
-		t.Fatalf("A's manifest %+v", m)
+	if m := manifest(); m.Writer != a.seen || writerOf(store.read()) != a.seen || len(m.Sentences) != 1 || store[m.Sentences[2]] == nil {
+		t.Fatalf("A's manifest %+v, project's writer %s", m, writerOf(store.read()))
 	}
 
 	// B replaces the project, with its histories.
 	b.open(store)
 	note(cb, 4, "b")
-	if err := b.save(t, store, savedProject{Corpus: cb.Snapshot()}); err != nil {
+	if err := b.saveWith(t, st, appB, savedProject{Corpus: cb.Snapshot()}, keptHistories(cb, 4)); err != nil {
 		t.Fatal(err)
 	}
-	appB.saveHistories(st, b.seen, keptHistories(cb, 4))
 	m := manifest()
-	if m.Writer != b.seen || len(m.Sentences) != 1 || store[m.Sentences[4]] == nil {
+	if m.Writer != b.seen || writerOf(store.read()) != b.seen || len(m.Sentences) != 1 || store[m.Sentences[4]] == nil {
 		t.Fatalf("B's manifest %+v", m)
 	}
 	var rec historyRecord
@@ -85,13 +119,58 @@ func TestHistoriesFollowTheProject(t *testing.T) {
 		}
 	}
 
-	// A's histories for its older project save come late: refused.
+	// A saves again over B's save: refused, and nothing is written.
 	before := maps.Clone(store)
 	note(ca, 2, "a again")
-	appA.saveHistories(st, a.seen, keptHistories(ca, 2))
-	if !maps.EqualFunc(store, before, bytes.Equal) {
-		t.Error("histories written over another tab's project")
+	if err := a.saveWith(t, st, appA, savedProject{Corpus: ca.Snapshot()}, keptHistories(ca, 2)); !errors.Is(err, errOtherTab) {
+		t.Errorf("A's save over B's: %v, want errOtherTab", err)
 	}
+	if !maps.EqualFunc(store, before, bytes.Equal) {
+		t.Error("A's refused save wrote to the store")
+	}
+
+	// B's next save: the store refuses the histories. The project is
+	// written alone, and a reload restores none of the histories (the
+	// manifest is the previous save's).
+	note(cb, 4, "b again")
+	if err := b.saveWith(t, failingHistories{st}, appB, savedProject{Corpus: cb.Snapshot()}, keptHistories(cb, 4)); err != nil {
+		t.Fatalf("B's save without its histories: %v", err)
+	}
+	if w := writerOf(store.read()); w != b.seen || manifest().Writer == w {
+		t.Errorf("project's writer %s, manifest's %s: want the new save's and the previous one's", w, manifest().Writer)
+	}
+	sp, _, _, err := decodeStored(store.read(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restoreHistories(sp.Corpus, writerOf(store.read()), storeValues(store, HistoryKey))
+	if s := sp.Corpus.Sentences[4]; s.Note() != "b again" || len(s.UndoList()) != 0 {
+		t.Errorf("after a save without histories: note %q, undo %q; want the note, no history", s.Note(), s.UndoList())
+	}
+	// The next save that can writes them again, and they restore.
+	note(cb, 4, "b third")
+	if err := b.saveWith(t, st, appB, savedProject{Corpus: cb.Snapshot()}, keptHistories(cb, 4)); err != nil {
+		t.Fatal(err)
+	}
+	sp, _, _, err = decodeStored(store.read(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	restoreHistories(sp.Corpus, writerOf(store.read()), storeValues(store, HistoryKey))
+	if s := sp.Corpus.Sentences[4]; len(s.UndoList()) != 3 {
+		t.Errorf("after a save with histories: undo %q, want 3 steps", s.UndoList())
+	}
+}
+
+// storeValues returns the values whose key begins with prefix.
+func storeValues(m mapStore, prefix string) map[string][]byte {
+	out := map[string][]byte{}
+	for k, v := range m {
+		if strings.HasPrefix(k, prefix) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // A record naming more states than any kept history has is refused before

@@ -271,11 +271,11 @@ func TestAnnotateUndoKeptStateByState(t *testing.T) {
 	})
 }
 
-// A visit that ends between a project's save and its histories' (the tab
-// closed, the store failing) leaves a manifest of an earlier save: it is
-// not read, as it may be another corpus's (an import replaces the corpus
-// under the same writer), so no sentence gets a history back, not even one
-// that would fit its state.
+// A save whose histories the store refuses (short of space) writes the
+// project alone, and leaves the manifest of an earlier save: it is not
+// read, as it may be another corpus's (an import replaces the corpus under
+// the same writer), so no sentence gets a history back, not even one that
+// would fit its state.
 func TestAnnotateUndoAfterAnUnfinishedSave(t *testing.T) {
 	export, _ := otherData(t, 10)
 	store := &memStore{}

@@ -262,9 +262,8 @@ func (a *App) annSave() error {
 	if err == nil {
 		a.saves++
 		w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, a.writerID, a.saves), seen: a.seenWriter, own: writerPrefix + a.writerID + "."}
-		if err = st.StoreUpdate(chunkPrefix, p.decision(w)); err == nil {
+		if err = a.saveProject(st, p, w, histories); err == nil {
 			a.seenWriter = w.key
-			a.saveHistories(st, w.key, histories)
 		}
 	}
 	ask := err == nil && sp.Corpus != nil && !a.persistAsked

@@ -24,10 +24,11 @@ import (
 	"github.com/discspan/discspan/ui/app/apptest"
 )
 
-// memStore is an app.Store in memory. saves counts its updates, but for
-// the undo histories' (app.HistoryScope), which follow a project's save;
-// historyPuts lists the keys each of those wrote, and failHistories makes
-// them fail (as when the tab is closed between the two).
+// memStore is an app.Store in memory. saves counts its updates;
+// historyPuts lists the history keys (app.HistoryKey...) of each update
+// that wrote some (a project's save writes its histories with it), and
+// failHistories makes those updates fail (as a browser short of space may
+// refuse the larger transaction).
 type memStore struct {
 	mu            sync.Mutex
 	data          map[string][]byte
@@ -57,15 +58,21 @@ func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 			keys = append(keys, k)
 		}
 	}
-	if prefix == app.HistoryScope && m.failHistories {
-		return errors.New("the tab was closed")
-	}
 	puts, deletes, err := decide(keys)
 	if err != nil {
 		return err
 	}
-	if prefix == app.HistoryScope {
-		m.historyPuts = append(m.historyPuts, slices.Sorted(maps.Keys(puts)))
+	var history []string
+	for k := range puts {
+		if strings.HasPrefix(k, app.HistoryKey) {
+			history = append(history, k)
+		}
+	}
+	if len(history) > 0 {
+		if m.failHistories {
+			return errors.New("no room for the histories")
+		}
+		m.historyPuts = append(m.historyPuts, slices.Sorted(slices.Values(history)))
 	}
 	if m.data == nil {
 		m.data = map[string][]byte{}
@@ -74,20 +81,20 @@ func (m *memStore) StoreUpdate(prefix string, decide app.StoreDecision) error {
 		delete(m.data, k)
 	}
 	maps.Copy(m.data, puts)
-	if prefix != app.HistoryScope {
-		m.saves++
-	}
+	m.saves++
 	return nil
 }
 
-// setFailHistories makes the histories' updates fail, or succeed again.
+// setFailHistories makes the updates that write histories fail, or
+// succeed again.
 func (m *memStore) setFailHistories(fail bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.failHistories = fail
 }
 
-// lastHistoryPuts returns the keys the last histories' update wrote.
+// lastHistoryPuts returns the history keys the last update that wrote
+// some wrote.
 func (m *memStore) lastHistoryPuts() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
