@@ -190,13 +190,32 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 	if err := json.Unmarshal(data, &jh); err != nil {
 		return fmt.Errorf("annotate: history: %w", err)
 	}
-	switch {
-	case jh.Version < 1 || jh.Version > HistoryVersion:
+	if jh.Version < 1 || jh.Version > HistoryVersion {
 		return fmt.Errorf("annotate: history version %d not supported (want 1..%d)", jh.Version, HistoryVersion)
-	case jh.Current < 0 || jh.Current >= len(jh.States):
-		return fmt.Errorf("annotate: history: current state %d of %d", jh.Current, len(jh.States))
 	}
-	kept, err := json.Marshal(jh.States[jh.Current])
+	return s.restoreHistory(jh.States, jh.Current, jh.Undo, jh.Redo)
+}
+
+// RestoreHistoryParts is RestoreHistory over a history in parts, as
+// HistoryEncoder.Parts returns it (the digests are not read): a store that
+// keeps each state apart restores a history without writing its JSON
+// whole first.
+func (s *Sentence) RestoreHistoryParts(p HistoryParts) error {
+	states := make([]jsonSentence, len(p.States))
+	for i, st := range p.States {
+		if err := json.Unmarshal(st.JSON, &states[i]); err != nil {
+			return fmt.Errorf("annotate: history: state %d: %w", i, err)
+		}
+	}
+	return s.restoreHistory(states, p.Current, p.Undo, p.Redo)
+}
+
+// restoreHistory is RestoreHistory once the states are read.
+func (s *Sentence) restoreHistory(jstates []jsonSentence, current int, jundo, jredo []HistoryStep) error {
+	if current < 0 || current >= len(jstates) {
+		return fmt.Errorf("annotate: history: current state %d of %d", current, len(jstates))
+	}
+	kept, err := json.Marshal(jstates[current])
 	if err != nil {
 		return fmt.Errorf("annotate: history: %w", err)
 	}
@@ -207,10 +226,10 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 	if !bytes.Equal(kept, now) {
 		return ErrStaleHistory
 	}
-	states := make([]*state, len(jh.States))
+	states := make([]*state, len(jstates))
 	words := s.cur.tree.Words()
-	for i, js := range jh.States {
-		if i == jh.Current {
+	for i, js := range jstates {
+		if i == current {
 			states[i] = s.cur // the same state: revisions stay equal
 			continue
 		}
@@ -235,11 +254,11 @@ func (s *Sentence) RestoreHistory(data []byte) error {
 		}
 		return out, nil
 	}
-	undo, err := steps(jh.Undo, "undo")
+	undo, err := steps(jundo, "undo")
 	if err != nil {
 		return err
 	}
-	redo, err := steps(jh.Redo, "redo")
+	redo, err := steps(jredo, "redo")
 	if err != nil {
 		return err
 	}

@@ -160,18 +160,40 @@ func TestHistoryRefused(t *testing.T) {
 		}), "state 1 is sentence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := reloaded(t, c).Sentences[tc.sentence]
-			err := s.RestoreHistory(tc.data)
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want one saying %q", err, tc.want)
+			restores := map[string]func(*Sentence) error{"whole": func(s *Sentence) error { return s.RestoreHistory(tc.data) }}
+			// In parts too (RestoreHistoryParts), where the JSON is a
+			// history of this version: each state's JSON apart.
+			var jh jsonHistory
+			if json.Unmarshal(tc.data, &jh) == nil && jh.Version == HistoryVersion {
+				p := HistoryParts{Current: jh.Current, Undo: jh.Undo, Redo: jh.Redo}
+				for _, st := range jh.States {
+					b, err := json.Marshal(st)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p.States = append(p.States, HistoryState{JSON: b})
+				}
+				restores["in parts"] = func(s *Sentence) error { return s.RestoreHistoryParts(p) }
 			}
-			if tc.name == "another sentence" && !errors.Is(err, ErrStaleHistory) {
-				t.Errorf("error %v is not ErrStaleHistory", err)
-			}
-			if !s.History().Empty() {
-				t.Error("a refused history was restored")
+			for how, restore := range restores {
+				s := reloaded(t, c).Sentences[tc.sentence]
+				err := restore(s)
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s: error %v, want one saying %q", how, err, tc.want)
+				}
+				if tc.name == "another sentence" && !errors.Is(err, ErrStaleHistory) {
+					t.Errorf("%s: error %v is not ErrStaleHistory", how, err)
+				}
+				if !s.History().Empty() {
+					t.Errorf("%s: a refused history was restored", how)
+				}
 			}
 		})
+	}
+	// A state that is not JSON, in parts.
+	s := reloaded(t, c).Sentences[4]
+	if err := s.RestoreHistoryParts(HistoryParts{States: []HistoryState{{JSON: []byte("{")}}}); err == nil || !strings.Contains(err.Error(), "state 0") {
+		t.Errorf("a state that is not JSON: %v", err)
 	}
 }
 
@@ -258,5 +280,25 @@ func TestHistoryParts(t *testing.T) {
 	}
 	if !slices.Equal(back.UndoList(), c.Sentences[4].UndoList()) || !slices.Equal(back.RedoList(), c.Sentences[4].RedoList()) {
 		t.Errorf("restored undo %q, redo %q", back.UndoList(), back.RedoList())
+	}
+	// The parts restore as they are (RestoreHistoryParts), to the same
+	// history and the same states.
+	parts := reloaded(t, c).Sentences[4]
+	if err := parts.RestoreHistoryParts(copied); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(parts.UndoList(), back.UndoList()) || !slices.Equal(parts.RedoList(), back.RedoList()) {
+		t.Errorf("restored in parts: undo %q, redo %q", parts.UndoList(), parts.RedoList())
+	}
+	for range len(back.UndoList()) {
+		if _, err := back.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parts.Undo(); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(snap(parts), snap(back)) {
+			t.Fatalf("undone in parts: %+v, whole: %+v", snap(parts), snap(back))
+		}
 	}
 }

@@ -230,9 +230,7 @@ func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byt
 		if !ok || i < 0 || i >= len(c.Sentences) || !namedBy(b, key, HistoryKey+"/") {
 			continue
 		}
-		if b = assembleHistory(b, values); b != nil {
-			_ = c.Sentences[i].RestoreHistory(b)
-		}
+		_ = restoreHistory(c.Sentences[i], b, values)
 	}
 }
 
@@ -243,30 +241,31 @@ func namedBy(data []byte, key, prefix string) bool {
 	return key == hashKey(prefix, sha256.Sum256(data))
 }
 
-// assembleHistory returns the history's JSON (annotate.History's) from
-// its record and the states the record names in values; nil when a state
-// is missing or not what its key says, or the record names more than
-// maxHistoryStates. A record written whole, states and all (as the app
-// did before records named their states), is that JSON already.
-func assembleHistory(record []byte, values map[string][]byte) []byte {
+// errHistoryParts refuses a kept history whose states are missing, are
+// not what their keys say, or are more than maxHistoryStates.
+var errHistoryParts = errors.New("app: a kept history's states are missing, damaged or too many")
+
+// restoreHistory gives s the history of a kept record, its states read
+// from values (annotate.Sentence.RestoreHistoryParts); it refuses a record
+// naming more than maxHistoryStates before a state is read, and one whose
+// states are missing or not what their keys say. A record written whole,
+// states and all (as the app did before records named their states), is
+// the history's JSON (annotate.Sentence.RestoreHistory).
+func restoreHistory(s *annotate.Sentence, record []byte, values map[string][]byte) error {
 	var rec historyRecord
 	if json.Unmarshal(record, &rec) != nil || rec.StateKeys == nil {
-		return record // RestoreHistory says whether it is a history
+		return s.RestoreHistory(record) // it says whether it is a history
 	}
 	if len(rec.StateKeys) > maxHistoryStates {
-		return nil
+		return errHistoryParts
 	}
 	p := annotate.HistoryParts{States: make([]annotate.HistoryState, len(rec.StateKeys)), Current: rec.Current, Undo: rec.Undo, Redo: rec.Redo}
 	for i, k := range rec.StateKeys {
 		data, ok := values[k]
 		if !ok || !namedBy(data, k, HistoryStatePrefix) {
-			return nil
+			return errHistoryParts
 		}
 		p.States[i].JSON = data
 	}
-	b, err := p.MarshalJSON()
-	if err != nil {
-		return nil
-	}
-	return b
+	return s.RestoreHistoryParts(p)
 }

@@ -187,8 +187,8 @@ func TestHistoryRecordBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	values := maps.Clone(kept.states)
-	if assembleHistory(kept.data, values) == nil {
-		t.Fatal("a kept history was refused")
+	if err := restoreHistory(c.Snapshot().Sentences[1], kept.data, values); err != nil {
+		t.Fatalf("a kept history was refused: %v", err)
 	}
 	var rec historyRecord
 	if err := json.Unmarshal(kept.data, &rec); err != nil {
@@ -201,8 +201,8 @@ func TestHistoryRecordBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if assembleHistory(forged, values) != nil {
-		t.Errorf("a record naming %d states was read", len(rec.StateKeys))
+	if err := restoreHistory(c.Snapshot().Sentences[1], forged, values); !errors.Is(err, errHistoryParts) {
+		t.Errorf("a record naming %d states: %v, want errHistoryParts", len(rec.StateKeys), err)
 	}
 
 	// A manifest naming more histories than a save keeps is not read.
