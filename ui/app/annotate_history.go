@@ -147,8 +147,9 @@ func (a *App) encodeHistories(writer string, kept map[int]annotate.History) (his
 
 // decide returns the histories' writes and removals, given the history
 // keys the store holds (HistoryKey...): the manifest, the records and
-// states the store lacks, and the removal of those no kept history names.
-func (h historyUpdate) decide(keys []string) (map[string][]byte, []string) {
+// states the store lacks or holds damaged, and the removal of those no
+// kept history names.
+func (h historyUpdate) decide(keys []string, damaged map[string]bool) (map[string][]byte, []string) {
 	puts := map[string][]byte{HistoryKey: h.manifest}
 	for _, e := range h.encoded {
 		puts[e.key] = e.data
@@ -158,7 +159,7 @@ func (h historyUpdate) decide(keys []string) (map[string][]byte, []string) {
 	for _, k := range keys {
 		switch {
 		case k == HistoryKey:
-		case puts[k] != nil:
+		case puts[k] != nil && !damaged[k]:
 			delete(puts, k) // held already
 		default:
 			deletes = append(deletes, k)
@@ -192,12 +193,12 @@ func (a *App) saveProject(st Store, p encoded, w saveWriter, kept map[int]annota
 			if err != nil {
 				return nil, nil, err
 			}
-			hputs, hdeletes := h.decide(histories)
+			hputs, hdeletes := h.decide(histories, a.historiesDamaged)
 			maps.Copy(puts, hputs)
 			return puts, append(deletes, hdeletes...), nil
 		})
 		if err == nil {
-			a.historiesKept = h.encoded
+			a.historiesKept, a.historiesDamaged = h.encoded, nil
 			return nil
 		}
 		if errors.Is(err, errOtherTab) {
@@ -219,19 +220,40 @@ const maxHistoryStates = 2*annotate.DefaultUndoDepth + 1
 // next save removes them. Histories kept with another save than the
 // project's (one that wrote the project alone: App.saveProject) are all
 // left out: they may be another corpus's (an import replaces the corpus
-// under the same writer).
-func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) {
+// under the same writer). It returns the records and states whose bytes
+// are not what their keys say (damaged), which the next save writes again
+// where a kept history names them.
+func restoreHistories(c *annotate.Corpus, writer string, values map[string][]byte) (damaged map[string]bool) {
+	damaged = damagedHistories(values)
 	var m historyManifest
 	if c == nil || writer == "" || json.Unmarshal(values[HistoryKey], &m) != nil || m.Writer != writer || len(m.Sentences) > MaxKeptHistories {
-		return // a manifest naming more was not written by encodeHistories
+		return damaged // a manifest naming more was not written by encodeHistories
 	}
 	for i, key := range m.Sentences {
 		b, ok := values[key]
-		if !ok || i < 0 || i >= len(c.Sentences) || !namedBy(b, key, HistoryKey+"/") {
+		if !ok || i < 0 || i >= len(c.Sentences) || damaged[key] || !strings.HasPrefix(key, HistoryKey+"/") {
 			continue
 		}
-		_ = restoreHistory(c.Sentences[i], b, values)
+		_ = restoreHistory(c.Sentences[i], b, values, damaged)
 	}
+	return damaged
+}
+
+// damagedHistories returns the keys of the records and states among values
+// (HistoryKey + "/...") whose bytes are not what their keys say: a record
+// that another one's bytes replaced, a state edited in place.
+func damagedHistories(values map[string][]byte) map[string]bool {
+	damaged := map[string]bool{}
+	for k, v := range values {
+		prefix := HistoryKey + "/"
+		if strings.HasPrefix(k, HistoryStatePrefix) {
+			prefix = HistoryStatePrefix
+		}
+		if strings.HasPrefix(k, HistoryKey+"/") && !namedBy(v, k, prefix) {
+			damaged[k] = true
+		}
+	}
+	return damaged
 }
 
 // namedBy reports whether key is prefix and the hash of data, as
@@ -248,10 +270,10 @@ var errHistoryParts = errors.New("app: a kept history's states are missing, dama
 // restoreHistory gives s the history of a kept record, its states read
 // from values (annotate.Sentence.RestoreHistoryParts); it refuses a record
 // naming more than maxHistoryStates before a state is read, and one whose
-// states are missing or not what their keys say. A record written whole,
-// states and all (as the app did before records named their states), is
-// the history's JSON (annotate.Sentence.RestoreHistory).
-func restoreHistory(s *annotate.Sentence, record []byte, values map[string][]byte) error {
+// states are missing or damaged (damagedHistories). A record written
+// whole, states and all (as the app did before records named their
+// states), is the history's JSON (annotate.Sentence.RestoreHistory).
+func restoreHistory(s *annotate.Sentence, record []byte, values map[string][]byte, damaged map[string]bool) error {
 	var rec historyRecord
 	if json.Unmarshal(record, &rec) != nil || rec.StateKeys == nil {
 		return s.RestoreHistory(record) // it says whether it is a history
@@ -262,7 +284,7 @@ func restoreHistory(s *annotate.Sentence, record []byte, values map[string][]byt
 	p := annotate.HistoryParts{States: make([]annotate.HistoryState, len(rec.StateKeys)), Current: rec.Current, Undo: rec.Undo, Redo: rec.Redo}
 	for i, k := range rec.StateKeys {
 		data, ok := values[k]
-		if !ok || !namedBy(data, k, HistoryStatePrefix) {
+		if !ok || damaged[k] || !strings.HasPrefix(k, HistoryStatePrefix) {
 			return errHistoryParts
 		}
 		p.States[i].JSON = data

@@ -187,7 +187,7 @@ func TestHistoryRecordBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	values := maps.Clone(kept.states)
-	if err := restoreHistory(c.Snapshot().Sentences[1], kept.data, values); err != nil {
+	if err := restoreHistory(c.Snapshot().Sentences[1], kept.data, values, damagedHistories(values)); err != nil {
 		t.Fatalf("a kept history was refused: %v", err)
 	}
 	var rec historyRecord
@@ -201,7 +201,7 @@ func TestHistoryRecordBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := restoreHistory(c.Snapshot().Sentences[1], forged, values); !errors.Is(err, errHistoryParts) {
+	if err := restoreHistory(c.Snapshot().Sentences[1], forged, values, damagedHistories(values)); !errors.Is(err, errHistoryParts) {
 		t.Errorf("a record naming %d states: %v, want errHistoryParts", len(rec.StateKeys), err)
 	}
 

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -267,6 +268,64 @@ func TestAnnotateUndoKeptStateByState(t *testing.T) {
 	envD.Do(func() {
 		if got := d.AnnUndoList(); d.Annotate.Index != 4 || len(got) != 0 {
 			t.Errorf("record edited: sentence %d restored undo %q", d.Annotate.Index, got)
+		}
+	})
+}
+
+// A state record damaged in place (its bytes no longer what its key says)
+// makes the history that names it be refused at the reload; the next save
+// writes it again when a kept history names it (the first state of the
+// next edit's history is the sentence's state the damaged one was), so
+// that history restores at the reload after.
+func TestAnnotateDamagedStateWrittenAgain(t *testing.T) {
+	export, _ := otherData(t, 10)
+	store := &memStore{}
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
+	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
+		t.Fatal(p.Err)
+	}
+	env.Do(func() { a.AnnGo(4); a.AnnSetNote("one"); a.AnnSetNote("two") })
+	if err := a.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	// The history's current state, damaged in place.
+	var m struct {
+		Sentences map[int]string `json:"sentences"`
+	}
+	var rec struct {
+		StateKeys []string `json:"state_keys"`
+		Current   int      `json:"current"`
+	}
+	if err := json.Unmarshal(store.data[app.HistoryKey], &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(store.data[m.Sentences[4]], &rec); err != nil {
+		t.Fatal(err)
+	}
+	current := rec.StateKeys[rec.Current]
+	good := store.data[current]
+	store.data[current] = bytes.Replace(good, []byte(`"two"`), []byte(`"owt"`), 1)
+	if bytes.Equal(store.data[current], good) {
+		t.Fatalf("the state %s does not hold the note: %s", current, good)
+	}
+
+	b, envB := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+	envB.Do(func() {
+		if got := b.AnnUndoList(); b.Annotate.Index != 4 || len(got) != 0 {
+			t.Errorf("a damaged state: sentence %d restored undo %q", b.Annotate.Index, got)
+		}
+		b.AnnSetNote("three")
+	})
+	if err := b.AnnSaveNow(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(store.data[current], good) {
+		t.Errorf("the damaged state %s was not written again", current)
+	}
+	c, envC := annApp(t, store)
+	envC.Do(func() {
+		if got := c.AnnUndoList(); c.Annotate.Index != 4 || len(got) != 1 {
+			t.Errorf("after the save that wrote the state again: sentence %d undo %q, want one step", c.Annotate.Index, got)
 		}
 	})
 }

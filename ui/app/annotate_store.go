@@ -79,6 +79,7 @@ func (a *App) annRestore() {
 		histories, _ := st.StoreRead(HistoryKey, HistoryKey) // a convenience: none when unreadable
 		var sp savedProject
 		var last [3][]chunk
+		var damaged map[string]bool
 		read, keep := err == nil, err != nil // whatever the store holds stays until it can be set aside
 		kept := ""
 		if err != nil {
@@ -91,7 +92,7 @@ func (a *App) annRestore() {
 				})
 			})
 			if err == nil {
-				restoreHistories(sp.Corpus, writerOf(values), histories) // before anyone else sees the corpus
+				damaged = restoreHistories(sp.Corpus, writerOf(values), histories) // before anyone else sees the corpus
 			}
 			if err != nil {
 				var name string
@@ -105,7 +106,7 @@ func (a *App) annRestore() {
 		}
 		// No save runs before Restored is set (below).
 		a.saveMu.Lock()
-		a.keepStored, a.restoreRead, a.encoder.last = keep, read, last
+		a.keepStored, a.restoreRead, a.encoder.last, a.historiesDamaged = keep, read, last, damaged
 		if read {
 			a.seenWriter = writerOf(values)
 		}

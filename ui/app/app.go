@@ -112,6 +112,10 @@ type App struct {
 	// annotate_history.go).
 	historiesKept  map[int]keptHistory
 	historyEncoder annotate.HistoryEncoder
+	// historiesDamaged are the history records and states the restore
+	// found damaged (not what their keys say): the next save writes them
+	// again, should a kept history name them (guarded by saveMu).
+	historiesDamaged map[string]bool
 	// settings are the user's settings as last chosen, written to the
 	// store by the goroutine saveSettings starts (see settings.go).
 	settings atomic.Pointer[Settings]
