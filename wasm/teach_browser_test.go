@@ -235,6 +235,47 @@ func TestBrowserTeach(t *testing.T) {
 	waitStepper(t, ctx, "playing from the focused button", fmt.Sprintf(`s.playing === '1' && s.pos >= %d`, s.Pos+2))
 	press(t, ctx, " ", 1)
 	waitStepper(t, ctx, "paused", `s.playing === '0'`)
+	// A variant picked with the pointer: the list keeps the focus, and the
+	// arrows step (they changed the variant instead). The most general
+	// variant (the last) builds every example.
+	before := stepper(t, ctx)
+	gen := before.Gen
+	var picked struct {
+		Variant string `json:"variant"`
+		Focused bool   `json:"focused"`
+	}
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+		const v = document.querySelector('#stepper-variant');
+		v.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+		v.focus();
+		v.selectedIndex = v.options.length - 1;
+		v.dispatchEvent(new Event('change', {bubbles: true}));
+		return {variant: v.value, focused: document.activeElement === v};
+	})()`, &picked)); err != nil || !picked.Focused {
+		t.Fatalf("picking a variant: %+v, %v", picked, err)
+	}
+	s = waitStepper(t, ctx, "the variant picked", fmt.Sprintf(`s.variant === %q && s.gen !== %d && s.len > 3`, picked.Variant, gen))
+	if s.Pos+2 >= s.Len {
+		t.Fatalf("after the pick: %+v, no room for two steps", s)
+	}
+	// Three on and one back (at the list's last option only the left
+	// arrow changes it).
+	press(t, ctx, kb.ArrowRight, 3)
+	press(t, ctx, kb.ArrowLeft, 1)
+	s = waitStepper(t, ctx, "two steps after the pick, or another variant", fmt.Sprintf(`s.pos === %d || s.variant !== %q || document.querySelector('#stepper-variant').value !== %[2]q`, s.Pos+2, picked.Variant))
+	if got := evalString(t, ctx, `document.querySelector('#stepper-variant').value`); s.Variant != picked.Variant || got != picked.Variant {
+		t.Fatalf("the arrows after a variant picked with the pointer: variant %s (list %s), want %s", s.Variant, got, picked.Variant)
+	}
+	// Back to the example's variant, for what follows.
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
+		const v = document.querySelector('#stepper-variant');
+		v.value = %q;
+		v.dispatchEvent(new Event('change', {bubbles: true}));
+		return true;
+	})()`, before.Variant), nil)); err != nil {
+		t.Fatal(err)
+	}
+	waitStepper(t, ctx, "the example's variant again", fmt.Sprintf(`s.variant === %q && s.gen !== %d`, before.Variant, s.Gen))
 	press(t, ctx, kb.End, 1)
 	waitStepper(t, ctx, "the end", `s.phase === 'done'`)
 
@@ -291,7 +332,7 @@ func TestBrowserTeach(t *testing.T) {
 	t.Logf("rule %s: %d uses in the parse (%d marked in the tree), %d in the stepper's best derivation", rule, uses.Parse, uses.Marked, uses.Stepper)
 
 	// The parsed sentence with the model's own scores.
-	gen := stepper(t, ctx).Gen
+	gen = stepper(t, ctx).Gen
 	if err := chromedp.Run(ctx, chromedp.Click(`#stepper-sentence`, chromedp.ByQuery)); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@
 package components
 
 import (
+	"strings"
+
 	"github.com/vugu/vugu"
 	"github.com/vugu/vugu/js"
 )
@@ -29,7 +31,7 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 		}
 		inExercise := false
 		if target := ev.Get("target"); target.Truthy() {
-			if typesText(target) {
+			if typesText(target) && !c.pickedWithPointer(target) {
 				return nil // typing, or the slider's own keys
 			}
 			if c.focus.keyboard && pressesFocusedControl(ev) {
@@ -60,6 +62,18 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 	})
 	js.Global().Get("document").Call("addEventListener", "keydown", c.keys)
 	c.focus.listen()
+}
+
+// pickedWithPointer reports whether target is one of the stepper's lists
+// (example, variant, speed) that the pointer, not the keyboard, moved the
+// focus to: after a choice made with the mouse the list keeps the focus,
+// and the arrows would change the choice instead of stepping. A list the
+// keyboard (Tab) reached keeps its own keys.
+func (c *TeachTab) pickedWithPointer(target js.Value) bool {
+	if c.focus.keyboard || !strings.EqualFold(target.Get("tagName").String(), "select") || target.Get("closest").IsUndefined() {
+		return false
+	}
+	return target.Call("closest", "#stepper").Truthy()
 }
 
 // Rendered brings the tree of a link just opened into view, or the
