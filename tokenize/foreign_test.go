@@ -39,6 +39,8 @@ func TestForeignShipped(t *testing.T) {
 			return tokenize.ReadCoNLLUSentences(t, "ud-german-gsd/de_gsd-ud-test.conllu")
 		}, 88, 100, 80, "German"},
 		{"English", func(t *testing.T) [][]string { return tokenize.ReadLines(t, "english.txt") }, 90, 100, 85, "English"},
+		{"French", func(t *testing.T) [][]string { return tokenize.ReadLines(t, "french.txt") }, 90, 100, 85, "French"},
+		{"Spanish", func(t *testing.T) [][]string { return tokenize.ReadLines(t, "spanish.txt") }, 90, 100, 85, "Spanish"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sents := tc.sents(t)

@@ -50,6 +50,28 @@ var languages = []language{
 			warum wann welche dieser diese dieses hier dort jetzt immer waren worden also mag je
 			am bin zum zur vom ins beim`),
 	},
+	{
+		name:  "French",
+		guess: strings.Fields("de la le et les des en un une du est que il dans qui pour pas au sur par ne plus avec ce se sont"),
+		common: wordSet(`le la les un une des du de au aux et est sont il elle ils elles nous vous je tu on
+			ce cette ces son sa ses leur leurs mon ma mes ton ta tes notre nos votre vos que qui quoi
+			où quand comment pourquoi combien ne pas plus avec pour dans sur par mais ou donc car très
+			aussi tout tous toute être avoir ai as avons avez ont été était fait faire peut veux sais
+			suis es sommes êtes lui y en se me te moi toi qu' c' j' l' d' n' s' t' m' à chez depuis
+			avant après aujourd'hui ici là trop peu beaucoup rien jamais toujours encore déjà sans
+			sous vers comme oui non quel quelle vais va allez fais dit peux veut faut`),
+	},
+	{
+		name:  "Spanish",
+		guess: strings.Fields("de la que el en y los se del las un por con no una su para es al lo como más pero sus le ha"),
+		common: wordSet(`el la los las un una unos unas de del al y es son está están estoy soy eres somos
+			fue era ser estar hay tiene tengo tienes ha he has hemos han que qué quién quien dónde donde
+			cuándo cuando cómo como por porque para con sin en sobre pero o muy más también ya no sí yo
+			tú él ella nosotros ellos ellas usted ustedes me te se le lo les mi mis tu tus su sus
+			nuestro nuestra este esta estos estas ese esa eso esto todo todos toda hace hacer mucho
+			mucha muchos desde antes después sea algo alguna alguno cuánto nada bien aquí allí hoy
+			mañana ahora siempre nunca hasta puede puedo quiero tenemos tienen vamos voy va`),
+	},
 }
 
 // wordSet returns the set of the white-space separated words of s.
@@ -136,9 +158,10 @@ func Foreign(words []string, known func(string) bool, lang string) Foreignness {
 	return f
 }
 
-// GuessLanguage returns the language ("Dutch", "English" or "German")
-// whose frequent function words a vocabulary knows best, when it knows at
-// least three quarters of them and more than of any other's; "" otherwise.
+// GuessLanguage returns the language ("Dutch", "English", "German",
+// "French" or "Spanish") whose frequent function words a vocabulary knows
+// best, when it knows at least three quarters of them and more than of
+// any other's; "" otherwise.
 func GuessLanguage(known func(string) bool) string {
 	best, bestN, second := -1, 0, 0
 	for k, l := range languages {
