@@ -81,9 +81,9 @@ type Scoring struct {
 	// Batch is the number of sentences per Score call, Runs the number
 	// of timed passes after the warm-up pass.
 	Batch, Runs int
-	// MaxWords is the WebGPU scorers' longest sentence (0:
-	// webgpu.DefaultMaxWords, as parse and the app use), raised to the
-	// input's longest.
+	// MaxWords is the longest sentence the WebGPU scorers are built for
+	// (0: webgpu.DefaultMaxWords, the app's), raised to the input's
+	// longest.
 	MaxWords int
 	// Base holds the fields every row shares (input, weights, counts).
 	Base ScoreRow

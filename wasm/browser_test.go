@@ -703,6 +703,10 @@ func TestBrowser(t *testing.T) {
 		document.querySelector('#parse').click();
 		const t0 = performance.now();
 		while (!document.querySelector('#job') && performance.now() - t0 < 5000) await pause(0);
+		if (!document.querySelector('#job')) {
+			const e = document.querySelector('#parse-error');
+			return {maxGap: 0, turns: 0, elapsed: performance.now() - t0, job: false, err: e ? e.textContent : 'no job shown'};
+		}
 		const t1 = performance.now();
 		let last = t1, maxGap = 0, turns = 0;
 		while (document.querySelector('#job') && performance.now() - t1 < 300) {
@@ -726,7 +730,7 @@ func TestBrowser(t *testing.T) {
 	case err != nil:
 		t.Errorf("long parse: %v", err)
 	case !probe.Job:
-		t.Errorf("the %d-word n6 parse was not running 300 ms after it showed (turns %d): cancellation not tested", len(longer), probe.Turns)
+		t.Errorf("the %d-word n6 parse was not running 300 ms after it showed (turns %d; %q): cancellation not tested", len(longer), probe.Turns, probe.Err)
 	case probe.Err != "cancelled":
 		t.Errorf("cancelled parse: message %q", probe.Err)
 	}

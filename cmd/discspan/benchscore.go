@@ -15,14 +15,14 @@ import (
 )
 
 func runBenchScore(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench score", "--input FILE [--weights W] [--backends cpu,webgpu] [--batch N] [--runs R] [--max-words N] [--json]", stdout)
+	fs := newFlags("bench score", "--input FILE [--weights W] [--backends cpu,webgpu] [--batch N] [--runs R] [--gpu-max-words N] [--json]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas for an ensemble (default: the shipped default model, embedded)")
 	input := fs.String("input", "", "sentences to score: a treebank (.export/.discbracket/...: its words) or text, one sentence a line (required)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
 	backendList := fs.String("backends", "cpu,webgpu", "backends to measure, separated by commas: "+strings.Join(bench.ScoreBackends, ", ")+" (webgpu-f16: float16 weights on the device; webgpu-per-model: each model of an ensemble on a device of its own, averaged on the CPU, where webgpu averages them on one device)")
 	batch := fs.Int("batch", 64, "sentences per Score call")
 	runs := fs.Int("runs", 3, "timed passes over the whole file after the warm-up pass")
-	maxWords := fs.Int("max-words", webgpu.DefaultMaxWords, "WebGPU: the longest sentence the scorer accepts (raised to the input's longest), as parse and the app set it; the self-check at setup scores a sentence of this length")
+	maxWords := fs.Int("gpu-max-words", webgpu.DefaultMaxWords, "WebGPU: the longest sentence the scorer is built for, raised to the input's longest (the app's is 200; parse's the larger of 200 and its --max-words); the self-check at setup scores a sentence of this length. Not a limit on the input")
 	asJSON := fs.Bool("json", false, "print one JSON object a line per backend instead of a table")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -38,7 +38,7 @@ func runBenchScore(args []string, stdout, stderr io.Writer) error {
 	for _, f := range []struct {
 		name  string
 		value int
-	}{{"--batch", *batch}, {"--runs", *runs}, {"--max-words", *maxWords}} {
+	}{{"--batch", *batch}, {"--runs", *runs}, {"--gpu-max-words", *maxWords}} {
 		if f.value < 1 {
 			return fmt.Errorf("%w: %s must be >= 1 (got %d)", errUsage, f.name, f.value)
 		}

@@ -146,10 +146,10 @@ func TestBenchScoreCPU(t *testing.T) {
 
 func TestBenchScoreWebGPU(t *testing.T) {
 	// Two short sentences: lavapipe scores the shipped model at about one
-	// sentence a second. --max-words 20: the self-check's longest canary
+	// sentence a second. --gpu-max-words 20: the self-check's longest canary
 	// sentence has 20 words, not 200 (about 13 s a scorer on lavapipe).
 	input, words := devSample(t, 2, 8)
-	out, stderr, status := runCmd("bench", "score", "--weights", shippedWeights(t), "--input", input, "--backends", "webgpu,webgpu-per-model,cpu", "--runs", "1", "--max-words", "20", "--json")
+	out, stderr, status := runCmd("bench", "score", "--weights", shippedWeights(t), "--input", input, "--backends", "webgpu,webgpu-per-model,cpu", "--runs", "1", "--gpu-max-words", "20", "--json")
 	if status != 0 {
 		t.Fatalf("status %d: %s", status, stderr)
 	}
@@ -161,7 +161,7 @@ func TestBenchScoreWebGPU(t *testing.T) {
 	for _, g := range rows[1:] {
 		checkWebGPURow(t, g, words)
 		if g.MaxWords != 20 {
-			t.Errorf("%s: max_words %d, want 20 (--max-words)", g.Backend, g.MaxWords)
+			t.Errorf("%s: max_words %d, want 20 (--gpu-max-words)", g.Backend, g.MaxWords)
 		}
 	}
 	if rows[0].MaxWords != 0 {
@@ -221,7 +221,7 @@ func TestBenchScoreErrors(t *testing.T) {
 		{"no backend", []string{"--weights", w, "--input", input, "--backends", ","}, "names no backend"},
 		{"zero batch", []string{"--weights", w, "--input", input, "--batch", "0"}, "--batch must be >= 1 (got 0)"},
 		{"zero runs", []string{"--weights", w, "--input", input, "--runs", "0"}, "--runs must be >= 1 (got 0)"},
-		{"zero max words", []string{"--weights", w, "--input", input, "--max-words", "0"}, "--max-words must be >= 1 (got 0)"},
+		{"zero max words", []string{"--weights", w, "--input", input, "--gpu-max-words", "0"}, "--gpu-max-words must be >= 1 (got 0)"},
 		{"positional", []string{"--input", input, "extra"}, "no positional arguments"},
 	}
 	for _, c := range cases {

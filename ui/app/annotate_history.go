@@ -24,10 +24,10 @@ const HistoryKey = "annotate-history"
 // HistoryStatePrefix begins the keys of the histories' states.
 const HistoryStatePrefix = HistoryKey + "/state-"
 
-// HistoryScope begins the keys of the project (StoreKey and its chunks)
-// and of the histories: a save lists both in one transaction, which
-// writes the project and its histories together (App.saveProject).
-const HistoryScope = "annotate-"
+// saveScope begins the keys of the project (StoreKey and its chunks) and
+// of the histories: a save lists both in one transaction, which writes the
+// project and its histories together (App.saveProject).
+const saveScope = "annotate-"
 
 // MaxKeptHistories is how many sentences' histories are kept between
 // visits: those nearest the sentence shown (an annotator works through
@@ -173,13 +173,15 @@ func (h historyUpdate) decide(keys []string, damaged map[string]bool) (map[strin
 // neither, never a project without its histories (a visit that ended in
 // between). The histories are a convenience: when that transaction fails
 // (the histories' bytes may be what the store has no room for), the
-// project is written alone, and the histories kept with an earlier save
-// are then not restored (restoreHistories). A conflict with another tab's
-// save is not tried again. The caller holds saveMu.
+// project is written without them, and the histories the store holds are
+// removed in that transaction (a reload would not restore them: their
+// manifest names an earlier save), which also frees their room. A conflict
+// with another tab's save is not tried again. The caller holds saveMu.
 func (a *App) saveProject(st Store, p encoded, w saveWriter, kept map[int]annotate.History) error {
-	h, err := a.encodeHistories(w.key, kept)
-	if err == nil {
-		err = st.StoreUpdate(HistoryScope, func(keys []string) (map[string][]byte, []string, error) {
+	// update writes the project and, with h, its histories; without, it
+	// removes every history.
+	update := func(h *historyUpdate) error {
+		return st.StoreUpdate(saveScope, func(keys []string) (map[string][]byte, []string, error) {
 			var project, histories []string
 			for _, k := range keys {
 				switch {
@@ -193,10 +195,17 @@ func (a *App) saveProject(st Store, p encoded, w saveWriter, kept map[int]annota
 			if err != nil {
 				return nil, nil, err
 			}
+			if h == nil {
+				return puts, append(deletes, histories...), nil
+			}
 			hputs, hdeletes := h.decide(histories, a.historiesDamaged)
 			maps.Copy(puts, hputs)
 			return puts, append(deletes, hdeletes...), nil
 		})
+	}
+	h, err := a.encodeHistories(w.key, kept)
+	if err == nil {
+		err = update(&h)
 		if err == nil {
 			a.historiesKept, a.historiesDamaged = h.encoded, nil
 			return nil
@@ -205,7 +214,7 @@ func (a *App) saveProject(st Store, p encoded, w saveWriter, kept map[int]annota
 			return err
 		}
 	}
-	return st.StoreUpdate(chunkPrefix, p.decision(w))
+	return update(nil)
 }
 
 // maxHistoryStates is the most states a kept history's record may name:

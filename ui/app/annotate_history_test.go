@@ -166,10 +166,11 @@ func TestAnnotateUndoKeptTwoTabs(t *testing.T) {
 }
 
 // Each state of a kept history is a record of its own, written once: the
-// save after an edit writes the manifest, the edited sentence's history
-// record and the one new state, however long the history; the states no
-// kept history holds (the redo steps an edit dropped) are removed. A
-// reload puts the history back together.
+// save after an edit writes, in the project's own transaction, the
+// manifest, the edited sentence's history record and the one new state,
+// however long the history; the states no kept history holds (the redo
+// steps an edit dropped) are removed. A reload puts the history back
+// together.
 func TestAnnotateUndoKeptStateByState(t *testing.T) {
 	export, _ := otherData(t, 10)
 	store := &memStore{}
@@ -181,8 +182,13 @@ func TestAnnotateUndoKeptStateByState(t *testing.T) {
 	env.Do(func() { a.AnnGo(4) })
 	for i := range edits {
 		env.Do(func() { a.AnnSetNote("note " + strconv.Itoa(i)) })
+		updates := store.count()
 		if err := a.AnnSaveNow(); err != nil {
 			t.Fatal(err)
+		}
+		// One transaction: the project and its histories together.
+		if n := store.count() - updates; n != 1 {
+			t.Fatalf("save after edit %d: %d store updates, want 1", i+1, n)
 		}
 		puts := store.lastHistoryPuts()
 		var records, states int

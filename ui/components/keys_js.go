@@ -45,7 +45,13 @@ func typesText(target js.Value) bool {
 // listen starts tracking how the focus last moved: by the keyboard (Tab)
 // or by the pointer (a click). Call stop when done.
 func (f *focusSource) listen() {
-	f.pointer = js.FuncOf(func(js.Value, []js.Value) any { f.keyboard = false; return nil })
+	f.pointer = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		f.keyboard = false
+		if len(args) > 0 {
+			f.pointed = args[0].Get("target")
+		}
+		return nil
+	})
 	f.tab = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 && args[0].Get("key").String() == "Tab" {
 			f.keyboard = true

@@ -35,8 +35,10 @@ func (c *TeachTab) navClass(on bool) string {
 // focusSource tracks whether the focus last moved by the keyboard (Tab)
 // or by the pointer: Enter and Space on a button the keyboard moved to
 // press it, while after a click on one they stay the tab's shortcuts (as
-// a media player's Space plays after its buttons were clicked).
+// a media player's Space plays after its buttons were clicked). pointed is
+// the element the pointer last went down on.
 type focusSource struct {
 	keyboard     bool
+	pointed      js.Value
 	pointer, tab js.Func
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // Init listens for the tab's keys on the whole document: inside the
-// exercises section they drive the exercise, elsewhere the stepper;
+// exercises section they drive the exercise, elsewhere the stepper (also
+// on a list of the stepper's picked with the pointer: pickedWithPointer);
 // Ctrl+Z and Ctrl+Y (outside text fields) undo and redo the exercise's
 // edits anywhere on the tab. Enter and Space on a button or link the
 // keyboard (Tab) moved to are left to it; after a click on one they stay
@@ -65,15 +66,16 @@ func (c *TeachTab) Init(ctx vugu.InitCtx) {
 }
 
 // pickedWithPointer reports whether target is one of the stepper's lists
-// (example, variant, speed) that the pointer, not the keyboard, moved the
-// focus to: after a choice made with the mouse the list keeps the focus,
-// and the arrows would change the choice instead of stepping. A list the
-// keyboard (Tab) reached keeps its own keys.
+// (example, variant, speed) and the pointer went down on it last, the
+// keyboard (Tab) not having moved the focus since: after a choice made
+// with the mouse the list keeps the focus, and the arrows would change the
+// choice instead of stepping. A list the focus reached otherwise (Tab, a
+// screen reader) keeps its own keys.
 func (c *TeachTab) pickedWithPointer(target js.Value) bool {
 	if c.focus.keyboard || !strings.EqualFold(target.Get("tagName").String(), "select") || target.Get("closest").IsUndefined() {
 		return false
 	}
-	return target.Call("closest", "#stepper").Truthy()
+	return target.Call("closest", "#stepper").Truthy() && js.Global().Get("Object").Call("is", target, c.focus.pointed).Bool()
 }
 
 // Rendered brings the tree of a link just opened into view, or the
