@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -51,16 +50,7 @@ func (s failingHistories) StoreUpdate(prefix string, decide StoreDecision) error
 // saveWith saves sp and the kept histories as app does (App.saveProject).
 func (b *tab) saveWith(t *testing.T, st Store, app *App, sp savedProject, kept map[int]annotate.History) error {
 	t.Helper()
-	p, err := b.enc.encode(sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.saves++
-	w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, b.id, b.saves), seen: b.seen, own: writerPrefix + b.id + "."}
-	if err = app.saveProject(st, p, w, kept); err == nil {
-		b.seen = w.key
-	}
-	return err
+	return b.saveBy(t, sp, func(p encoded, w saveWriter) error { return app.saveProject(st, p, w, kept) })
 }
 
 // A save writes the project and its histories in one transaction: another

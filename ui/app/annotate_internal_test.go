@@ -419,13 +419,22 @@ func (b *tab) open(store mapStore) { b.seen = writerOf(store.read()) }
 // save saves sp.
 func (b *tab) save(t *testing.T, store mapStore, sp savedProject) error {
 	t.Helper()
+	return b.saveBy(t, sp, func(p encoded, w saveWriter) error {
+		_, _, err := store.update(chunkPrefix, p.decision(w))
+		return err
+	})
+}
+
+// saveBy encodes sp and writes it with write, as the tab's next save.
+func (b *tab) saveBy(t *testing.T, sp savedProject, write func(encoded, saveWriter) error) error {
+	t.Helper()
 	p, err := b.enc.encode(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b.saves++
 	w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, b.id, b.saves), seen: b.seen, own: writerPrefix + b.id + "."}
-	if _, _, err = store.update(chunkPrefix, p.decision(w)); err == nil {
+	if err = write(p, w); err == nil {
 		b.seen = w.key
 	}
 	return err
