@@ -172,12 +172,7 @@ func TestAnnotateUndoKeptTwoTabs(t *testing.T) {
 // steps an edit dropped) are removed. A reload puts the history back
 // together.
 func TestAnnotateUndoKeptStateByState(t *testing.T) {
-	export, _ := otherData(t, 10)
-	store := &memStore{}
-	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
-	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
-		t.Fatal(p.Err)
-	}
+	store, a, env := handSavedDev10(t)
 	const edits = 30
 	env.Do(func() { a.AnnGo(4) })
 	for i := range edits {
@@ -278,18 +273,26 @@ func TestAnnotateUndoKeptStateByState(t *testing.T) {
 	})
 }
 
+// handSavedDev10 returns a store and an app, saved by hand only, that
+// imported the first 10 sentences of the Alpino dev set.
+func handSavedDev10(t *testing.T) (*memStore, *app.App, *apptest.Env) {
+	t.Helper()
+	export, _ := otherData(t, 10)
+	store := &memStore{}
+	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour})
+	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
+		t.Fatal(p.Err)
+	}
+	return store, a, env
+}
+
 // A state record damaged in place (its bytes no longer what its key says)
 // makes the history that names it be refused at the reload; the next save
 // writes it again when a kept history names it (the first state of the
 // next edit's history is the sentence's state the damaged one was), so
 // that history restores at the reload after.
 func TestAnnotateDamagedStateWrittenAgain(t *testing.T) {
-	export, _ := otherData(t, 10)
-	store := &memStore{}
-	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
-	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
-		t.Fatal(p.Err)
-	}
+	store, a, env := handSavedDev10(t)
 	env.Do(func() { a.AnnGo(4); a.AnnSetNote("one"); a.AnnSetNote("two") })
 	if err := a.AnnSaveNow(); err != nil {
 		t.Fatal(err)
@@ -337,17 +340,12 @@ func TestAnnotateDamagedStateWrittenAgain(t *testing.T) {
 }
 
 // A save whose histories the store refuses (short of space) writes the
-// project alone, and leaves the manifest of an earlier save: it is not
-// read, as it may be another corpus's (an import replaces the corpus under
-// the same writer), so no sentence gets a history back, not even one that
-// would fit its state.
+// project without them and removes those of earlier saves (a manifest of
+// an earlier save is never read, as it may be another corpus's: an import
+// replaces the corpus under the same writer), so no sentence gets a
+// history back, not even one that would fit its state.
 func TestAnnotateUndoAfterAnUnfinishedSave(t *testing.T) {
-	export, _ := otherData(t, 10)
-	store := &memStore{}
-	a, env := annAppWith(t, store, app.Options{SaveDelay: time.Hour}) // saved by hand only
-	if p := importWait(t, a, env, "dev10.export", export, false); p.Err != "" {
-		t.Fatal(p.Err)
-	}
+	store, a, env := handSavedDev10(t)
 	env.Do(func() { a.AnnGo(3); a.AnnSetNote("three"); a.AnnSetNote("three again") })
 	if err := a.AnnSaveNow(); err != nil {
 		t.Fatal(err)
