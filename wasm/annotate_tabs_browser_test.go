@@ -19,10 +19,11 @@ import (
 // the chunks that changed. Two tabs annotating the same saved project: a
 // tab's save after the other tab saved (since this tab opened or saved
 // the project) is refused, with the choice to replace the other tab's
-// work; the project stays whole although each tab's save removes the
-// chunks that the other tab's last save wrote. Here tab A's last save
-// needs a chunk of its first one, which tab B's save removed: A writes it
-// again, and a reload restores A's work.
+// work or to merge with it; the project stays whole although each tab's
+// save removes the chunks that the other tab's last save wrote. Here tab
+// A's last save needs a chunk of its first one, which tab B's save
+// removed: A writes it again. Then B merges with A's save instead of
+// replacing it, and a reload restores the work of both.
 func TestBrowserAnnotateTwoTabs(t *testing.T) {
 	chrome := chromiumPath(t)
 	web := appDir(t)
@@ -51,9 +52,8 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 			t.Fatalf("%s: %s", what, got)
 		}
 	}
-	// refused waits for a tab's save to be refused (another tab saved),
-	// then replaces the other tab's work.
-	refused := func(ctx context.Context, tab string) {
+	// conflict waits for a tab's save to be refused (another tab saved).
+	conflict := func(ctx context.Context, tab string) {
 		t.Helper()
 		msg := annWait(t, ctx, "the refused save of tab "+tab, `(() => { const e = document.querySelector('#ann-save-err'), b = document.querySelector('#ann-save-replace');
 			return e && b && document.querySelector('#ann-save').textContent.startsWith('NOT saved') ? e.textContent : false; })()`)
@@ -61,6 +61,12 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 		if !strings.Contains(msg, "another tab saved this project") {
 			t.Errorf("tab %s's refused save: %q", tab, msg)
 		}
+	}
+	// refused waits for a tab's save to be refused, then replaces the
+	// other tab's work.
+	refused := func(ctx context.Context, tab string) {
+		t.Helper()
+		conflict(ctx, tab)
 		if err := chromedp.Run(ctx, chromedp.Click(`#ann-save-replace`, chromedp.ByQuery)); err != nil {
 			t.Fatal(err)
 		}
@@ -128,6 +134,20 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 	// corpus, the first chunk too (A needs it again).
 	check(tabA, "A", 202)
 	refused(tabA, "A")
+	// B checks 203 and merges with A's save: it takes what A changed since
+	// B's own save (1 and 202 checked, 201 not: A replaced B's work) and
+	// keeps its 203.
+	check(tabB, "B", 203)
+	conflict(tabB, "B")
+	if err := chromedp.Run(tabB, chromedp.Click(`#ann-save-merge`, chromedp.ByQuery)); err != nil {
+		t.Fatal(err)
+	}
+	merged := annWait(t, tabB, "tab B's merge", `(() => { const m = document.querySelector('#ann-msg'), e = document.querySelector('#ann-err');
+		return e ? e.textContent : m && m.textContent.startsWith('merged') ? m.textContent : false; })()`)
+	if want := "merged: 3 sentences from the other tab's save (1, 201, 202), 1 sentence changed here kept (203)"; merged != want {
+		t.Errorf("tab B's merge: %q, want %q", merged, want)
+	}
+	saved(tabB, "tab B's merged save")
 
 	front(tabA)
 	load(t, tabA, srv.URL+"/?backend=cpu")
@@ -148,7 +168,7 @@ func TestBrowserAnnotateTwoTabs(t *testing.T) {
 			checked = append(checked, first+i)
 		}
 	}
-	if fmt.Sprint(checked) != "[1 202]" {
-		t.Errorf("restored checked sentences %v, want [1 202] (tab A's, saved last)", checked)
+	if fmt.Sprint(checked) != "[1 202 203]" {
+		t.Errorf("restored checked sentences %v, want [1 202 203] (tab A's and tab B's, merged)", checked)
 	}
 }

@@ -81,9 +81,10 @@ type AnnotateState struct {
 	RestoreDone, RestoreTotal int
 	// SaveConflict is set when the last save was refused because another
 	// tab saved the project since this tab read or saved it
-	// (AnnReplaceSaved saves over it).
+	// (AnnReplaceSaved saves over it, AnnMergeSaved merges with it).
 	SaveConflict bool
 	conflictKey  string // the writer key of the other tab's save
+	merging      bool   // AnnMergeSaved is at work
 	// Kept lists the projects kept aside (see KeptProject);
 	// ConfirmDeleteKept is the key of the one whose deletion waits for a
 	// second click.

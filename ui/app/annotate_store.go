@@ -109,6 +109,9 @@ func (a *App) annRestore() {
 		a.keepStored, a.restoreRead, a.encoder.last, a.historiesDamaged = keep, read, last, damaged
 		if read {
 			a.seenWriter = writerOf(values)
+			if err == nil {
+				a.savedBase = snapshot(sp.Corpus)
+			}
 		}
 		a.saveMu.Unlock()
 		a.update(func() {
@@ -264,7 +267,7 @@ func (a *App) annSave() error {
 		a.saves++
 		w := saveWriter{key: fmt.Sprintf("%s%s.%d", writerPrefix, a.writerID, a.saves), seen: a.seenWriter, own: writerPrefix + a.writerID + "."}
 		if err = a.saveProject(st, p, w, histories); err == nil {
-			a.seenWriter = w.key
+			a.seenWriter, a.savedBase = w.key, sp.Corpus
 		}
 	}
 	ask := err == nil && sp.Corpus != nil && !a.persistAsked
@@ -404,8 +407,14 @@ func (a *App) annSaved(seq, index int, err error) {
 	}
 	switch {
 	case s.SaveConflict:
-		s.SaveErr = "not saved: " + err.Error() + ". Reload this page to go on from that tab's work (this tab's changes since are lost), " +
+		const others = "this page to go on from that tab's work (this tab's changes since are lost), " +
 			"or replace the saved project with this tab's corpus (that tab's changes are lost)."
+		choices := "Reload " + others
+		if s.Corpus != nil { // AnnMergeSaved
+			choices = "Merge: take that tab's changes and keep this tab's (where both tabs changed a sentence, this tab's analysis; " +
+				"both tabs must hold the same sentences). Or reload " + others
+		}
+		s.SaveErr = "not saved: " + err.Error() + ". " + choices
 		a.noteUnsaved()
 		return
 	case err != nil:

@@ -100,6 +100,11 @@ type App struct {
 	// saveMu).
 	writerID, seenWriter string
 	saves                int
+	// savedBase is the corpus as this app last read it from the store or
+	// wrote it there (nil for none): a merge with another tab's save
+	// tells by it which sentences each tab changed (guarded by saveMu;
+	// see annotate_merge.go).
+	savedBase *annotate.Corpus
 	// restoreRead is set when the restore read the store (whether or not
 	// it could decode what it read; guarded by saveMu).
 	restoreRead bool
