@@ -39,6 +39,9 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 		line, col := position(data, int64(at))
 		return nil, nil, fmt.Errorf("%s:%d:%d: null where a score or list belongs (a NaN written by JSON.stringify?)", name, line, col)
 	}
+	if err := checkListLengths(data, name); err != nil {
+		return nil, nil, err
+	}
 	var f ScoreFile
 	dec, err := decodeJSON(data, name, &f)
 	if err != nil {
@@ -134,6 +137,75 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkListLengths refuses, before the lists are decoded, a file with a
+// list longer than its place allows: the rows of "cont", "disc" and "gap"
+// (one per word), their entries (one per word) and the cells (one score
+// per label), and the lists at the top ("words", "labels", the tensors:
+// at most as many as words or labels). Decoding a list costs a slice
+// header (24 bytes) however short its text ("[]"), so a file of many
+// short lists would take many times its size before Scores could refuse
+// its shape. A file whose words and labels cannot be read is left to the
+// decoding, which says what is wrong.
+func checkListLengths(data []byte, name string) error {
+	var head struct {
+		Words  []string `json:"words"`
+		Labels []string `json:"labels"`
+	}
+	if json.Unmarshal(data, &head) != nil {
+		return nil
+	}
+	n, L := len(head.Words), len(head.Labels)
+	// limits by depth: the object (1), a field's list (2), a row (3), an
+	// entry (4). Deeper lists are type errors: the decoding skips them.
+	limits := [...]int{2: max(n, L), 3: n, 4: L}
+	what := [...]string{2: "a list longer than the words or labels", 3: "a row with more entries than words", 4: "an entry with more scores than labels"}
+	type open struct {
+		list  bool
+		count int
+	}
+	var stack []open
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		top := len(stack) - 1
+		if c != ']' && c != '}' && c != ',' && top >= 0 && stack[top].list && stack[top].count == 0 {
+			stack[top].count = 1 // a value begins the list
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			stack = append(stack, open{list: c == '['})
+		case ']', '}':
+			if top >= 0 {
+				stack = stack[:top]
+			}
+		case ',':
+			if top < 0 || !stack[top].list {
+				continue
+			}
+			stack[top].count++
+			if d := len(stack); d < len(limits) && stack[top].count > limits[d] {
+				line, col := position(data, int64(i))
+				return fmt.Errorf("%s:%d:%d: %s (the file has %d words and %d labels)", name, line, col, what[d], n, L)
+			}
+		}
+	}
+	return nil
 }
 
 // trailing reports whether anything but white space follows the value

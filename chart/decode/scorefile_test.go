@@ -39,6 +39,12 @@ func TestReadScoreFile(t *testing.T) {
 		// Finite but beyond float32, or summing to an infinity.
 		{"score beyond float32", `{"words":["a"],"labels":["X"],"cont":[[[1e39]]],"disc":[[[0]]],"gap":[[[0]]]}`, "cont[0][0][0] is 1e+39, beyond ±1.27e+30"},
 		{"score beyond MaxScore", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[3e38]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "cont[0][1][0] is 3e+38"},
+		// Lists longer than their place allows are refused before they are
+		// decoded; commas and brackets in words are no list's.
+		{"long row", `{"words":["a"],"labels":["X"],"cont":[[[1],[2]]],"disc":[[[0]]],"gap":[[[0]]]}`, "f.json:1:43: a row with more entries than words (the file has 1 words and 1 labels)"},
+		{"long entry", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0,1]]],"gap":[[[0]]]}`, "f.json:1:57: an entry with more scores than labels"},
+		{"long tensor", `{"words":["a"],"labels":["X"],"cont":[[[1]],[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "a list longer than the words or labels"},
+		{"commas and brackets in words", `{"words":[",[,", "],]"],"labels":["X"],"cont":[[[1],[1]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
 		{"large score below the diagonal is ignored", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]],[[1e39],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
 	}
 	for _, c := range cases {
@@ -51,6 +57,24 @@ func TestReadScoreFile(t *testing.T) {
 				t.Fatalf("error %v, want one containing %q", err, c.wantErr)
 			}
 		})
+	}
+}
+
+// A file of many empty lists (2 bytes of text, 24 of slice header each)
+// is refused before its lists are decoded: reading it allocates less than
+// four times its size (decoded, it took 35 times).
+func TestReadScoreFileManyShortLists(t *testing.T) {
+	data := []byte(`{"words":["a"],"labels":["X"],"cont":[[` + strings.Repeat("[],", 1<<20) + `[]]],"disc":[[[1]]],"gap":[[[1]]]}`)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := ReadScoreFile(bytes.NewReader(data), "f.json")
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "a row with more entries than words") {
+		t.Fatalf("error %v, want a row too long", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4*uint64(len(data)) {
+		t.Errorf("reading %d bytes allocated %d bytes", len(data), got)
 	}
 }
 

@@ -97,12 +97,36 @@ func readScores(name string, budget int64) (*decode.ScoreFile, *decode.Scores, e
 	defer f.Close()
 	// Reading takes about scoreFileExpansion times the file's size (its
 	// text, the lists of numbers, then the scores): a file too large for
-	// the budget is refused before it is read.
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > budget/scoreFileExpansion {
+	// the budget is refused before it is read, and a pipe as soon as more
+	// than that has come.
+	limit := budget / scoreFileExpansion
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
 		return nil, nil, fmt.Errorf("%w: %s: %d KiB of scores take about %d KiB to read; a budget of %d MiB (--max-mb) reads score files of at most %d KiB",
-			decode.ErrTooLong, name, (st.Size()+1023)>>10, (st.Size()*scoreFileExpansion+1023)>>10, budget>>20, budget/scoreFileExpansion>>10)
+			decode.ErrTooLong, name, (st.Size()+1023)>>10, (st.Size()*scoreFileExpansion+1023)>>10, budget>>20, limit>>10)
 	}
-	return decode.ReadScoreFile(f, name)
+	tooMuch := fmt.Errorf("%w: more than %d KiB of scores; a budget of %d MiB (--max-mb) reads score files of at most that", decode.ErrTooLong, limit>>10, budget>>20)
+	return decode.ReadScoreFile(&cappedReader{r: f, left: limit + 1, err: tooMuch}, name)
+}
+
+// cappedReader reads from r until left bytes have been read, then fails
+// with err: a reader of more than left-1 bytes is refused as soon as its
+// next byte comes.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	err  error
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, c.err
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 // scoreFileExpansion bounds the memory reading a score file takes, as a
