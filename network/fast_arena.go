@@ -12,6 +12,7 @@ type arena struct {
 	buf  []float32
 	off  int
 	used int         // total handed out since the last reset
+	peak int         // the most handed out between two resets
 	old  [][]float32 // full chunks still referenced until reset
 
 	// exact makes take allocate every slice on its own, of exactly its
@@ -81,6 +82,7 @@ func (a *arena) zeros(n int) []float32 {
 // reset makes every slice handed out reusable. After a call that needed
 // several chunks, the next one gets a single chunk large enough.
 func (a *arena) reset() {
+	a.peak = max(a.peak, a.used)
 	if len(a.old) > 0 {
 		a.old = nil
 		if a.used > len(a.buf) {
@@ -106,6 +108,10 @@ type workspace struct {
 	// they hand out with NaNs, so that a read of a value never written
 	// shows in the results.
 	poison bool
+	// peaks, when not nil (set by a test), gets the most float32 values
+	// each arena given back handed out between two resets, in the order
+	// they are given back: what trainingWork bounds.
+	peaks *[]int
 }
 
 const (
@@ -136,6 +142,10 @@ func (w *workspace) putArena(a *arena) {
 	a.reset()
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.peaks != nil {
+		*w.peaks = append(*w.peaks, a.peak)
+	}
+	a.peak = 0
 	if len(w.arenas) < maxStash && w.floats+len(a.buf) <= maxStashFloats {
 		w.arenas = append(w.arenas, a)
 		w.floats += len(a.buf)

@@ -73,3 +73,37 @@ func (c Config) inferenceWork(n, rows int64) int64 {
 	}
 	return work
 }
+
+// TrainingBytes returns an upper bound of the work memory, in bytes, that
+// one training step (LossGrad) takes for a sentence of n words, every
+// word counted at MaxChars characters: twice what its worker's arena
+// hands out (trainingWork), for the chunks the arena holds while it grows
+// to that. The parameters, their gradients and the optimiser's state are
+// not included. Most of it is quadratic in n and linear in the labels:
+// the span scores of the three kinds, their gradients and the biaffine
+// outputs behind them (at 300 words, 100 labels, the tiny preset: about
+// 1.1 GiB; 499 labels: 4.9 GiB).
+func (c Config) TrainingBytes(n int) int64 {
+	if n <= 0 {
+		return 0
+	}
+	n64 := int64(n)
+	rows := n64*int64(c.MaxChars+2) + 2*3
+	return 4 * 2 * c.trainingWork(n64, rows)
+}
+
+// trainingWork returns an upper bound of the float32 values a training
+// step takes from its arena for one sentence of n words whose tokens
+// give the character BiLSTM rows rows: per kind, the biaffine outputs of
+// both modules and their gradients (n x outputs x n rounded up to 16),
+// the label scores and their gradients (n x n x labels), the label
+// module's [l;1]W' rows and one gradient of them, and for the rest (the
+// BiLSTMs with what backward keeps, masks, MLPs and their gradients)
+// three times what inference takes (TestTrainingWorkBound measures it).
+func (c Config) trainingWork(n, rows int64) int64 {
+	np := (n + 15) &^ 15
+	L, dl := int64(c.Labels), int64(c.LabelMLP)+1
+	spans := numKinds * (2*n*np*(L+1) + 2*n*n*L)
+	labelRows := (numKinds + 1) * n * L * dl
+	return spans + labelRows + 3*c.inferenceWork(n, rows)
+}

@@ -85,6 +85,12 @@ type Options struct {
 	// answer for that long (a stalled download); 0 means
 	// DefaultStallTimeout.
 	StallTimeout time.Duration
+	// TrainMemory is the memory a training job may take, as the server
+	// estimates it from the upload (the lengths of its sentences, its
+	// labels and vocabulary, the preset's sizes, train's batch and one
+	// worker a core): an upload whose training would take more gets a
+	// 400 before a job is made. 0 means DefaultTrainMemory.
+	TrainMemory int64
 	// TrainDefaults, when set, adjusts the train.Options of each job
 	// before it runs (sizes, workers, batch size; tests make them tiny).
 	// Preset, Epochs and Progress are the server's.
@@ -99,15 +105,16 @@ type Handler struct {
 	hosts  map[string]bool             // nil: any
 	cross  *http.CrossOriginProtection // checks the training API's requests
 
-	jobs      *jobs // nil: no training API
-	tmux      *http.ServeMux
-	token     string
-	maxUpload int64
-	maxWords  int
-	minFree   int64         // see Options.MinFreeDisk; 0: no check
-	uploads   chan struct{} // one token per upload being read
-	idle, end time.Duration // upload timeouts
-	stall     time.Duration // see Options.StallTimeout
+	jobs        *jobs // nil: no training API
+	tmux        *http.ServeMux
+	token       string
+	maxUpload   int64
+	maxWords    int
+	minFree     int64         // see Options.MinFreeDisk; 0: no check
+	trainMemory int64         // see Options.TrainMemory
+	uploads     chan struct{} // one token per upload being read
+	idle, end   time.Duration // upload timeouts
+	stall       time.Duration // see Options.StallTimeout
 }
 
 // New returns the handler for o. It fails when a path of o.Weights cannot
@@ -131,7 +138,7 @@ func New(o Options) (*Handler, error) {
 		if o.Token == "" && !o.Loopback {
 			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
 		}
-		if o.MaxUpload < 0 || o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 {
+		if o.MaxUpload < 0 || o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 || o.TrainMemory < 0 {
 			return nil, fmt.Errorf("server: negative upload or queue limit (max upload %d, uploads %d, queue %d)", o.MaxUpload, o.MaxUploads, o.MaxQueue)
 		}
 		dev := o.Device
@@ -170,6 +177,7 @@ func New(o Options) (*Handler, error) {
 			h.maxUpload = DefaultMaxUpload
 		}
 		h.minFree = max(o.MinFreeDisk, 0)
+		h.trainMemory = cmp.Or(o.TrainMemory, DefaultTrainMemory)
 		h.uploads = make(chan struct{}, cmp.Or(o.MaxUploads, DefaultMaxUploads))
 		h.idle, h.end = cmp.Or(o.UploadIdleTimeout, DefaultUploadIdleTimeout), cmp.Or(o.UploadTimeout, DefaultUploadTimeout)
 		h.routeTraining()

@@ -182,7 +182,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
 	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords)
 	if err == nil {
-		err = c.checkModel(preset)
+		err = c.checkModel(preset, defaultShape(), h.trainMemory)
 	}
 	var j Job
 	if err == nil {

@@ -118,6 +118,9 @@ type converted struct {
 	// their frequency; labels of the trainable constituents, unary chains
 	// merged, as the trainer has them).
 	Words, Chars, Labels, Tags int
+	// Lengths holds the lengths, in words, of the training sentences
+	// (each once): a job's memory grows with their squares.
+	Lengths map[int]bool
 }
 
 // Limits on an upload's vocabulary: the network's label and tag layers
@@ -135,9 +138,9 @@ const (
 const MaxTrainParams = 1 << 27
 
 // checkModel refuses (with an *uploadError) an upload whose network under
-// the preset would be larger than MaxTrainParams, or that has nothing to
-// learn.
-func (c converted) checkModel(preset string) error {
+// the preset would be larger than MaxTrainParams, whose training would
+// take more than budget bytes of memory, or that has nothing to learn.
+func (c converted) checkModel(preset string, s trainShape, budget int64) error {
 	if c.Labels == 0 {
 		return &uploadError{Msg: "no constituent in the training sentences: nothing to learn (a tree needs phrase nodes over its words)"}
 	}
@@ -156,7 +159,7 @@ func (c converted) checkModel(preset string) error {
 	if err := cfg.Validate(); err != nil {
 		return &uploadError{Msg: fmt.Sprintf("the %s network for this treebank: %v", preset, err)}
 	}
-	return nil
+	return c.checkMemory(cfg, s, budget)
 }
 
 // countVocab adds the words, characters, labels and tags of training
@@ -254,6 +257,10 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 			w, c.Dev = dw, c.Dev+1
 		} else {
 			c.Train++
+			if c.Lengths == nil {
+				c.Lengths = map[int]bool{}
+			}
+			c.Lengths[t.Len()] = true
 			if msg := countVocab(t, words, chars, labels, tags); msg != "" {
 				return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %s", c.Format, k, msg)}
 			}

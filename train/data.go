@@ -133,37 +133,59 @@ func Examples(merged []*tree.Tree, v *network.Vocab) ([]network.Example, Example
 	var st ExampleStats
 	out := make([]network.Example, 0, len(merged))
 	for _, t := range merged {
-		cons, _ := st.Targets.Add(t)
-		n := t.Len()
-		if n == 0 {
-			st.Empty++
-			continue
+		if ex, ok := makeExample(t, v, &st); ok {
+			out = append(out, ex)
 		}
-		st.Words += n
-		ex := network.Example{Input: v.Encode(t.Words()), Targets: network.NewTargets(n)}
-		for _, c := range cons {
-			id, ok := v.LabelID(c.Label)
-			if !ok {
-				st.UnknownLabels++
-				continue
-			}
-			if !setTarget(&ex.Targets, n, c.Blocks, id+1) {
-				st.Conflicts++
-			}
-		}
-		ex.Targets.Tags = make([]int, n)
-		for i, tag := range t.Tags() {
-			id, ok := v.TagID(tag)
-			if !ok {
-				ex.Targets.Tags = nil
-				st.UnknownTags++
-				break
-			}
-			ex.Targets.Tags[i] = id
-		}
-		out = append(out, ex)
 	}
 	return out, st
+}
+
+// compactExamples is Examples in the sparse form the trainer keeps: each
+// sentence's dense targets (3 n² ints, 2.2 MB at 300 words) are made and
+// compacted one at a time, not all at once.
+func compactExamples(merged []*tree.Tree, v *network.Vocab) ([]example, ExampleStats) {
+	var st ExampleStats
+	out := make([]example, 0, len(merged))
+	for _, t := range merged {
+		if ex, ok := makeExample(t, v, &st); ok {
+			out = append(out, compact(ex))
+		}
+	}
+	return out, st
+}
+
+// makeExample returns the training example of merged tree t, counting in
+// st; false for a sentence without words.
+func makeExample(t *tree.Tree, v *network.Vocab, st *ExampleStats) (network.Example, bool) {
+	cons, _ := st.Targets.Add(t)
+	n := t.Len()
+	if n == 0 {
+		st.Empty++
+		return network.Example{}, false
+	}
+	st.Words += n
+	ex := network.Example{Input: v.Encode(t.Words()), Targets: network.NewTargets(n)}
+	for _, c := range cons {
+		id, ok := v.LabelID(c.Label)
+		if !ok {
+			st.UnknownLabels++
+			continue
+		}
+		if !setTarget(&ex.Targets, n, c.Blocks, id+1) {
+			st.Conflicts++
+		}
+	}
+	ex.Targets.Tags = make([]int, n)
+	for i, tag := range t.Tags() {
+		id, ok := v.TagID(tag)
+		if !ok {
+			ex.Targets.Tags = nil
+			st.UnknownTags++
+			break
+		}
+		ex.Targets.Tags[i] = id
+	}
+	return ex, true
 }
 
 // setTarget writes class into the cells of a constituent (model.md: a
@@ -260,12 +282,7 @@ func loadData(trainPath, devPath string, v *network.Vocab, addLabels bool, minWo
 	d := &dataset{vocab: v, hash: treesHash(trees, repeats)}
 	d.stats.AddedLabels = added
 	d.stats.Excluded = excluded
-	exs, st := Examples(merged, v)
-	d.train, d.stats.Train = make([]example, len(exs)), st
-	for i := range exs {
-		d.train[i] = compact(exs[i])
-		exs[i] = network.Example{} // let the dense targets go
-	}
+	d.train, d.stats.Train = compactExamples(merged, v)
 	if len(d.train) == 0 {
 		return nil, fmt.Errorf("train: %s: no sentence with words", trainPath)
 	}

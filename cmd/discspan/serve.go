@@ -29,7 +29,7 @@ var (
 )
 
 func runServe(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE,...] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--min-free-mb MB] [--max-words N] [--hosts NAMES]", stdout)
+	fs := newFlags("serve", "[--addr HOST:PORT] [--weights DIR|FILE,...] [--app DIR] [--train] [--jobs DIR] [--token T] [--max-upload BYTES] [--max-uploads N] [--max-queue N] [--min-free-mb MB] [--train-max-mb MB] [--max-words N] [--hosts NAMES]", stdout)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default)")
 	wdir := fs.String("weights", "", "directories or files of *.safetensors weight files to offer, separated by commas (default "+defaultWeights+" and "+fastWeights+" where they exist, else the default model embedded in the binary)")
 	app := fs.String("app", filepath.Join("build", "web"), "directory of the built app (make wasm)")
@@ -39,6 +39,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 	maxUpload := fs.Int64("max-upload", server.DefaultMaxUpload, "largest treebank upload in bytes")
 	maxUploads := fs.Int("max-uploads", server.DefaultMaxUploads, "uploads read at once (others get 503)")
 	maxQueue := fs.Int("max-queue", server.DefaultMaxQueue, "jobs waiting in the queue (others get 503)")
+	trainMB := fs.Int64("train-max-mb", server.DefaultTrainMemory>>20, "memory in MiB a training job may take, as estimated from its upload: an upload that would take more gets a 400 saying how long its sentences may be")
 	minFree := fs.Int64("min-free-mb", server.DefaultMinFreeDisk>>20, "free space in MiB the jobs folder's disk keeps: uploads that would leave less get 507 (0: no check)")
 	maxWords := fs.Int("max-words", tree.DefaultMaxWords, "longest sentence of an upload, in words (-1: no limit)")
 	hosts := fs.String("hosts", "", "host names the server answers to besides its address's (comma-separated; a loopback address also answers to localhost, 127.0.0.1 and ::1); other Host headers get 421")
@@ -60,6 +61,9 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		if f.v < 1 {
 			return fmt.Errorf("%w: --%s %d: want at least 1", errUsage, f.name, f.v)
 		}
+	}
+	if *trainMB < 1 || *trainMB > 1<<30 {
+		return fmt.Errorf("%w: --train-max-mb %d: want 1 to %d", errUsage, *trainMB, 1<<30)
 	}
 	if *minFree < 0 || *minFree > 1<<30 {
 		return fmt.Errorf("%w: --min-free-mb %d: want 0 (no check) to %d", errUsage, *minFree, 1<<30)
@@ -99,6 +103,7 @@ func runServe(args []string, stdout, stderr io.Writer) error {
 		}
 		o.Loopback, o.MaxUpload, o.Device = server.Loopback(*addr), *maxUpload, *device
 		o.MaxUploads, o.MaxQueue, o.MaxWords, o.MinFreeDisk = *maxUploads, *maxQueue, *maxWords, *minFree<<20
+		o.TrainMemory = *trainMB << 20
 	}
 	// Listen first: a server that cannot serve (its address taken) must
 	// not resume the training jobs another server runs.
