@@ -291,7 +291,7 @@ func (fullDisk) Write([]byte) (int, error) {
 // at "line 22" naming the jobs folder).
 func TestUploadDiskFull(t *testing.T) {
 	body := strings.NewReader(labelled(200, true))
-	_, err := convertUpload(body, "", 300, fullDisk{}, fullDisk{})
+	_, err := convertUpload(body, "", 300, 0, fullDisk{}, fullDisk{})
 	if err == nil {
 		t.Fatal("no error")
 	}

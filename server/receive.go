@@ -20,7 +20,7 @@ const jobUploadTemp = "upload.part"
 // receive reads an upload into the directory of reserved job id: a copy
 // of it, and its sentences converted to the train/dev split, as a stream
 // (see convertUpload). The caller discards the job on error.
-func (m *jobs) receive(id string, body io.Reader, contentType string, maxWords int) (converted, error) {
+func (m *jobs) receive(id string, body io.Reader, contentType string, maxWords, maxVocab int) (converted, error) {
 	d := m.jobDir(id)
 	var c converted
 	files := make([]*os.File, 3)
@@ -32,7 +32,7 @@ func (m *jobs) receive(id string, body io.Reader, contentType string, maxWords i
 		}
 		files[i] = f
 	}
-	c, err := convertUpload(io.TeeReader(body, files[0]), contentType, maxWords, files[1], files[2])
+	c, err := convertUpload(io.TeeReader(body, files[0]), contentType, maxWords, maxVocab, files[1], files[2])
 	if err == nil {
 		// On disk before the job's record (written after this, synced)
 		// says they are there: after a crash, a queued job's data are

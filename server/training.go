@@ -180,7 +180,7 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := newTimedBody(w, http.MaxBytesReader(w, r.Body, h.maxUpload), h.idle, h.end)
-	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords)
+	c, err := h.jobs.receive(id, body, r.Header.Get("Content-Type"), h.maxWords, vocabLimit(preset))
 	if err == nil {
 		err = c.checkModel(preset, defaultShape(), h.trainMemory)
 	}

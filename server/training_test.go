@@ -453,7 +453,7 @@ func FuzzUpload(f *testing.F) {
 	f.Add([]byte("%% comment\n#BOS 1\n"), "text/x-export; charset=utf-8")
 	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
 		var tr, dev bytes.Buffer
-		c, err := convertUpload(bytes.NewReader(data), ctype, 0, &tr, &dev)
+		c, err := convertUpload(bytes.NewReader(data), ctype, 0, 0, &tr, &dev)
 		if err != nil {
 			if _, ok := err.(*uploadError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)

@@ -60,7 +60,10 @@ func (c converted) checkMemory(cfg network.Config, s trainShape, budget int64) e
 	if need <= budget {
 		return nil
 	}
-	longest := lengths[len(lengths)-1]
+	longest := 0
+	if len(lengths) > 0 {
+		longest = lengths[len(lengths)-1]
+	}
 	// What would fit: the upload without its longest sentences, or else
 	// sentences of one length (the estimate of a batch of short
 	// sentences is not the smallest: many of them make a batch).

@@ -137,6 +137,28 @@ const (
 // optimiser's moments, float32). The paper preset on Alpino has 62 M.
 const MaxTrainParams = 1 << 27
 
+// vocabLimit returns the most distinct words (lower-cased) an upload's
+// training sentences may have under preset: more would make the network
+// larger than MaxTrainParams whatever its labels and tags. An upload is
+// refused at the line where it passes it, before its vocabulary takes
+// more memory (two 32 MiB uploads of 2.25 M words each took the server to
+// 555 MB before they were refused at their end).
+func vocabLimit(preset string) int {
+	cfg, err := network.Preset(preset)
+	if err != nil {
+		return 0
+	}
+	cfg.CharVocab, cfg.Labels, cfg.Tags = 8, 1, 1
+	cfg.WordVocab = 8
+	base := cfg.NumParams()
+	cfg.WordVocab++
+	perWord := cfg.NumParams() - base
+	if perWord <= 0 || base >= MaxTrainParams {
+		return 0
+	}
+	return (MaxTrainParams - base) / perWord
+}
+
 // checkModel refuses (with an *uploadError) an upload whose network under
 // the preset would be larger than MaxTrainParams, whose training would
 // take more than budget bytes of memory, or that has nothing to learn.
@@ -164,10 +186,15 @@ func (c converted) checkModel(preset string, s trainShape, budget int64) error {
 
 // countVocab adds the words, characters, labels and tags of training
 // sentence t to the sets, and returns why t is refused when it brings
-// more labels or tags than the limits.
-func countVocab(t *tree.Tree, words map[string]bool, chars map[rune]bool, labels, tags map[string]bool) string {
+// more words than maxVocab (0: no limit), or more labels or tags than the
+// limits.
+func countVocab(t *tree.Tree, maxVocab int, words map[string]bool, chars map[rune]bool, labels, tags map[string]bool) string {
 	for _, w := range t.Words() {
-		words[strings.ToLower(w)] = true
+		lw := strings.ToLower(w)
+		if !words[lw] && maxVocab > 0 && len(words) == maxVocab {
+			return fmt.Sprintf("word %q is one more than the %d different words (lower-cased) the preset's network may hold (at most %d M parameters): use a smaller preset or a smaller treebank", w, maxVocab, MaxTrainParams>>20)
+		}
+		words[lw] = true
 		for _, r := range w {
 			chars[r] = true
 		}
@@ -191,12 +218,14 @@ func countVocab(t *tree.Tree, words map[string]bool, chars map[rune]bool, labels
 // convertUpload reads an uploaded treebank from r as a stream and writes its
 // sentences as discbracket to train and dev (every DevEvery-th to dev),
 // holding one sentence in memory at a time. The first error of the reader,
-// a sentence longer than maxWords (tree.CheckLength), a sentence that
+// a sentence longer than maxWords (tree.CheckLength), a training sentence
+// that brings more distinct words than maxVocab (0: no limit; see
+// vocabLimit), a sentence that
 // cannot be written as discbracket, or fewer than MinUploadSentences
 // sentences make it fail with an *uploadError (naming the line where
 // there is one); an error of r (a body over the size limit, a timeout) is
 // returned wrapped.
-func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.Writer) (converted, error) {
+func convertUpload(r io.Reader, contentType string, maxWords, maxVocab int, train, dev io.Writer) (converted, error) {
 	var c converted
 	br := bufio.NewReaderSize(r, formatPeek)
 	skipped := 0 // blank lines discarded before the first line of text
@@ -261,7 +290,7 @@ func convertUpload(r io.Reader, contentType string, maxWords int, train, dev io.
 				c.Lengths = map[int]bool{}
 			}
 			c.Lengths[t.Len()] = true
-			if msg := countVocab(t, words, chars, labels, tags); msg != "" {
+			if msg := countVocab(t, maxVocab, words, chars, labels, tags); msg != "" {
 				return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %s", c.Format, k, msg)}
 			}
 		}

@@ -32,7 +32,7 @@ func FuzzUploadErrors(f *testing.F) {
 	f.Add([]byte("#BOS 1\na\tN\t--\t--\t501\n#EOS 1\n"), "text/x-export")
 	f.Add([]byte("hello\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, ctype string) {
-		c, err := convertUpload(bytes.NewReader(data), ctype, 0, io.Discard, io.Discard)
+		c, err := convertUpload(bytes.NewReader(data), ctype, 0, 0, io.Discard, io.Discard)
 		if err == nil {
 			if c.Train+c.Dev < MinUploadSentences || (c.Format != treebank.Export && c.Format != treebank.Discbracket) {
 				t.Fatalf("accepted %+v", c)
