@@ -78,6 +78,9 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 				return fmt.Errorf("%w: --out %s is %s: writing the ensemble would overwrite it", errUsage, *out, what)
 			}
 		}
+		if err := checkWeightsOut("out", *out); err != nil {
+			return err
+		}
 		// A folder that is missing or read-only is said now, not after
 		// the evaluation and calibration.
 		if err := atomicfile.Check(*out); err != nil {

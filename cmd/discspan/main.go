@@ -153,6 +153,11 @@ func parseFlags(fs *flagSet, args []string) ([]string, error) {
 		if fs.NArg() == 0 {
 			return positional, nil
 		}
+		if at := len(args) - fs.NArg(); at > 0 && args[at-1] == "--" {
+			// After the terminator every argument is positional, even
+			// one that begins with a dash.
+			return append(positional, fs.Args()...), nil
+		}
 		positional = append(positional, fs.Arg(0))
 		args = fs.Args()[1:]
 	}

@@ -76,6 +76,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	case *maxTime < 0:
 		return fmt.Errorf("%w: --max-time must not be negative", errUsage)
 	}
+	if err := checkWeightsOut("out", *out); err != nil {
+		return err
+	}
 	base := "tiny"
 	if *preset != "" {
 		base = *preset
