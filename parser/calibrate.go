@@ -57,11 +57,22 @@ func CalibrationOf(m weights.Meta) (Calibration, error) {
 		if !finite(o.Disc) || !finite(o.Gap) {
 			return nil, fmt.Errorf("parser: metadata %q: %s offsets %+v are not finite", CalibrationKey, v, o)
 		}
+		if abs32(o.Disc) > MaxOffset || abs32(o.Gap) > MaxOffset {
+			return nil, fmt.Errorf("parser: metadata %q: %s offsets %+v: beyond ±%d (Calibrate never goes past ±%d)", CalibrationKey, v, o, MaxOffset, 1<<maxBisect)
+		}
 	}
 	return c, nil
 }
 
 func finite(f float32) bool { return !math.IsNaN(float64(f)) && !math.IsInf(float64(f), 0) }
+
+func abs32(f float32) float32 { return float32(math.Abs(float64(f))) }
+
+// MaxOffset bounds the offsets a weights file may store: twice the most
+// Calibrate tries (2^maxBisect). Larger ones would only turn the scores
+// into nonsense (1e30 made every constituent the same label), or make
+// them overflow what the decoders take (decode.MaxScore).
+const MaxOffset = 2 << maxBisect
 
 // String returns the calibration as its metadata JSON, variants sorted.
 func (c Calibration) String() string {

@@ -58,6 +58,9 @@ func TestCalibrationOf(t *testing.T) {
 		{"two variants", map[string]string{CalibrationKey: `{"n3":{"disc":0.5,"gap":0},"n6":{"disc":-1,"gap":0}}`}, Calibration{"n3": {Disc: 0.5}, "n6": {Disc: -1}}, false},
 		{"bad JSON", map[string]string{CalibrationKey: `{"n3":`}, nil, true},
 		{"unknown variant", map[string]string{CalibrationKey: `{"n9":{"disc":1}}`}, nil, true},
+		{"the largest offsets", map[string]string{CalibrationKey: `{"n3":{"disc":1024,"gap":-1024}}`}, Calibration{"n3": {Disc: 1024, Gap: -1024}}, false},
+		{"a disc offset too large", map[string]string{CalibrationKey: `{"n3":{"disc":1e30,"gap":0}}`}, nil, true},
+		{"a gap offset too large", map[string]string{CalibrationKey: `{"n4":{"disc":0,"gap":-1025}}`}, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
