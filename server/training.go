@@ -121,10 +121,15 @@ func (h *Handler) serveTrain(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("query %q: %v (separate parameters with &)", r.URL.RawQuery, err), 0)
 		return
 	}
-	for name := range q {
+	for name, values := range q {
 		if name != "preset" && name != "epochs" {
 			// A misspelt parameter (?epoch=1) would otherwise be ignored.
 			writeError(w, http.StatusBadRequest, fmt.Sprintf("unknown parameter %q: want preset and epochs", name), 0)
+			return
+		}
+		if len(values) > 1 {
+			// Only the first would count, whichever the client meant.
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("parameter %q given %d times: give it once", name, len(values)), 0)
 			return
 		}
 	}

@@ -318,6 +318,7 @@ func TestTrainUploadErrors(t *testing.T) {
 		{"bad preset", "?preset=huge", "", strings.Repeat(good, 10), 400, 0},
 		{"bad epochs", "?epochs=0", "", strings.Repeat(good, 10), 400, 0},
 		{"misspelt parameter", "?epoch=1", "", strings.Repeat(good, 10), 400, 0},
+		{"a parameter twice", "?epochs=1&epochs=2", "", strings.Repeat(good, 10), 400, 0},
 		{"parameters separated by ;", "?epochs=1;preset=small", "", strings.Repeat(good, 10), 400, 0},
 		{"UTF-16", "", "", "\xff\xfe(\x00R\x00O\x00O\x00T\x00", 400, 0},
 	} {

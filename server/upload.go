@@ -215,6 +215,15 @@ func countVocab(t *tree.Tree, maxVocab int, words map[string]bool, chars map[run
 	return ""
 }
 
+// readingUpload wraps an error met reading an upload, unless the body's
+// reader said already that it is one (errBodyRead).
+func readingUpload(err error) error {
+	if errors.Is(err, errBodyRead) {
+		return err
+	}
+	return fmt.Errorf("reading the upload: %w", err)
+}
+
 // convertUpload reads an uploaded treebank from r as a stream and writes its
 // sentences as discbracket to train and dev (every DevEvery-th to dev),
 // holding one sentence in memory at a time. The first error of the reader,
@@ -233,7 +242,7 @@ func convertUpload(r io.Reader, contentType string, maxWords, maxVocab int, trai
 	for {
 		var err error
 		if head, err = peekHead(br); err != nil {
-			return c, fmt.Errorf("reading the upload: %w", err)
+			return c, readingUpload(err)
 		}
 		blank := len(bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n\v\f")) == 0
 		end := bytes.LastIndexByte(head, '\n')
@@ -243,7 +252,7 @@ func convertUpload(r io.Reader, contentType string, maxWords, maxVocab int, trai
 		// A buffer of nothing but blank lines: drop them, keeping count.
 		skipped += bytes.Count(head[:end+1], []byte("\n"))
 		if _, err := br.Discard(end + 1); err != nil {
-			return c, fmt.Errorf("reading the upload: %w", err)
+			return c, readingUpload(err)
 		}
 	}
 	var err error
@@ -276,7 +285,7 @@ func convertUpload(r io.Reader, contentType string, maxWords, maxVocab int, trai
 			}
 			return c, &uploadError{Line: line, Msg: fmt.Sprintf("%s: %s", c.Format, e.Msg)}
 		case err != nil:
-			return c, fmt.Errorf("reading the upload: %w", err)
+			return c, readingUpload(err)
 		}
 		if err := tree.CheckLength(t.Len(), maxWords); err != nil {
 			return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %v", c.Format, k, err)}
