@@ -91,6 +91,18 @@ func runEnsemble(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
+	// The models are counted from the headers first: loading more than an
+	// ensemble may hold would spend the memory before the count refused
+	// them (100 files ran out of memory first).
+	counted := 0
+	for _, path := range rest {
+		if f, err := weights.ReadMeta(path); err == nil {
+			counted += max(1, f.Ensemble)
+		}
+	}
+	if counted > weights.MaxMembers {
+		return fmt.Errorf("%w: %d models in %d files, at most %d", errUsage, counted, len(rest), weights.MaxMembers)
+	}
 	ms, err := readModels(rest...)
 	if err != nil {
 		return err

@@ -439,3 +439,23 @@ func TestCombinations(t *testing.T) {
 		t.Errorf("binomial(16, 8) saturated at 500: %d", got)
 	}
 }
+
+// More models than an ensemble may hold are refused from the files'
+// headers, before any is loaded (100 files ran out of memory before the
+// count came): 9 copies of the shipped pair are 18 models. A damaged file
+// after them shows the order: loading would fail on it first.
+func TestEnsembleTooManyModels(t *testing.T) {
+	shipped := filepath.Join("..", "..", "weights", "default.safetensors")
+	damaged := filepath.Join(t.TempDir(), "damaged.safetensors")
+	if err := os.WriteFile(damaged, []byte("not a weights file"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"ensemble", "--choose", "2", "--dev", dataPath(t, "dev.discbracket")}
+	for range 9 {
+		args = append(args, shipped)
+	}
+	_, stderr, status := runCmd(append(args, damaged)...)
+	if status != 2 || !strings.Contains(stderr, "18 models in 10 files, at most 16") {
+		t.Errorf("status %d, stderr %q", status, stderr)
+	}
+}
