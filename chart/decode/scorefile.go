@@ -33,6 +33,7 @@ func ReadScoreFile(r io.Reader, name string) (*ScoreFile, *Scores, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF")) // a byte order mark, as the treebank readers take it
 	// A null where a score belongs would be read as 0 (JavaScript's
 	// JSON.stringify writes NaN as null).
 	if at, ok := findNull(data); ok {
@@ -83,6 +84,21 @@ func checkLabelName(l string) error {
 	return nil
 }
 
+// checkWord refuses a word no tree can carry into a treebank file: empty,
+// invalid UTF-8, or holding white space or a control character (refused
+// here, before decoding, and not when the tree is written).
+func checkWord(w string) error {
+	switch {
+	case w == "":
+		return errors.New("empty")
+	case !utf8.ValidString(w):
+		return errors.New("invalid UTF-8")
+	case strings.ContainsFunc(w, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }):
+		return errors.New("white space or a control character: a treebank file cannot hold it")
+	}
+	return nil
+}
+
 // Scores converts the nested lists to a Scores value, checking every
 // dimension first: nothing of the scores' size is allocated for a file
 // whose lists do not have it.
@@ -103,6 +119,11 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 			return nil, fmt.Errorf("label %q: %w", l, err)
 		}
 		seen[l] = true
+	}
+	for i, w := range f.Words {
+		if err := checkWord(w); err != nil {
+			return nil, fmt.Errorf("word %d (%q): %w", i+1, w, err)
+		}
 	}
 	tensors := []struct {
 		name string

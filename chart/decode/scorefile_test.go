@@ -45,6 +45,12 @@ func TestReadScoreFile(t *testing.T) {
 		{"long entry", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0,1]]],"gap":[[[0]]]}`, "f.json:1:57: an entry with more scores than labels"},
 		{"long tensor", `{"words":["a"],"labels":["X"],"cont":[[[1]],[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "a list longer than the words or labels"},
 		{"commas and brackets in words", `{"words":[",[,", "],]"],"labels":["X"],"cont":[[[1],[1]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
+		// Words a treebank cannot hold are refused before decoding; a byte
+		// order mark is taken.
+		{"empty word", `{"words":[""],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "f.json: word 1 (\"\"): empty"},
+		{"word with a space", `{"words":["a","b c"],"labels":["X"],"cont":[[[1],[1]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, "f.json: word 2 (\"b c\"): white space"},
+		{"word with NUL", `{"words":["a\u0000"],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "a control character"},
+		{"byte order mark", "\xEF\xBB\xBF" + `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, ""},
 		{"large score below the diagonal is ignored", `{"words":["a","b"],"labels":["X"],"cont":[[[1],[1]],[[1e39],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
 	}
 	for _, c := range cases {

@@ -318,6 +318,11 @@ func TestParams(t *testing.T) {
 	if !reflect.DeepEqual(p, q) {
 		t.Errorf("round trip differs:\n%+v\n%+v", p, q)
 	}
+	// A byte order mark, as an editor on Windows writes it, is taken.
+	q, err = ParseParams(strings.NewReader("\uFEFF"+p.String()), "proper.prm")
+	if err != nil || !reflect.DeepEqual(p, q) {
+		t.Errorf("with a byte order mark: %v", err)
+	}
 	// Errors.
 	for _, bad := range []string{"CUTOFF_LEN 40\nCUTOFF_LEN 41\n", "FOO 1\n", "EQ_LABEL A\n", "LABELED x\n", "DELETE_WORD\n"} {
 		if _, err := ParseParams(strings.NewReader(bad), "bad.prm"); err == nil {

@@ -152,7 +152,11 @@ func ParseParams(r io.Reader, name string) (Params, error) {
 	lineno := 0
 	for sc.Scan() {
 		lineno++
-		line := strings.TrimSpace(sc.Text())
+		text := sc.Text()
+		if lineno == 1 {
+			text = strings.TrimPrefix(text, "\uFEFF") // a byte order mark, as the treebank readers take it
+		}
+		line := strings.TrimSpace(text)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
