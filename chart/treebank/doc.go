@@ -126,6 +126,10 @@
 // element to the nonterminal idref. The graph's root is the virtual root
 // when its cat is VROOT, ROOT, TOP or empty, and a real node otherwise.
 // "--" reads as empty; node numbers come from the nt ids ("s1_500" is 500).
+// A file with text outside any element, a root other than <corpus> (or
+// <subcorpus>, or a lone <s>), or no element at all is not TIGER-XML and
+// is refused; reading stops there, as at an XML syntax error
+// (Error.Stopped).
 // WriteTigerXML writes a header declaring the features and every value used
 // and one VROOT per graph; reading it back gives the same trees, and export
 // to TIGER-XML to export gives back the same bytes.

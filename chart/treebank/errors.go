@@ -22,6 +22,11 @@ type Error struct {
 	// prologue). A caller that keeps one output per input tree keeps a
 	// place for each error with Tree set.
 	Tree bool
+	// Stopped says that reading stopped at the error: nothing after it
+	// was read, and the next call of Reader.Next returns io.EOF. The
+	// TIGER-XML reader stops at an XML syntax error, which the XML
+	// decoder cannot go on after, and at a file that is not TIGER-XML.
+	Stopped bool
 }
 
 // Error formats the error as "name:line:col: msg", leaving out the column
@@ -85,6 +90,13 @@ func treeError(err error) error {
 		e.Tree = true
 	}
 	return err
+}
+
+// stopError marks e as the error that reading stopped at (see
+// Error.Stopped) and returns it.
+func stopError(e *Error) *Error {
+	e.Stopped = true
+	return e
 }
 
 // errorf returns an *Error at the given position.

@@ -39,8 +39,10 @@ func NewReader(r io.Reader, name string, f Format) *Reader {
 
 // Next returns the next tree. At the end of the input it returns io.EOF. A
 // malformed sentence gives an *Error (with file name and line), and the
-// following call goes on with the next sentence; any other error (from the
-// underlying reader) is final and is returned again by later calls.
+// following call goes on with the next sentence, unless the error's
+// Stopped is set: then the input after it is not read, and the following
+// call returns io.EOF. Any other error (from the underlying reader) is
+// final and is returned again by later calls.
 func (r *Reader) Next() (*tree.Tree, error) {
 	return r.next()
 }

@@ -18,6 +18,14 @@ import (
 // ReadAll for errors; an XML syntax error ends reading, since the XML
 // decoder cannot go on after one.
 //
+// A file that is not TIGER-XML is refused with an error that ends reading
+// too: one with text outside any element (a bracketed or export file named
+// .xml), one whose root element is not <corpus> (a <subcorpus>, the root
+// of a corpus's part in a file of its own, and a lone <s> are read too),
+// and one without any element (an empty file, or only an XML declaration
+// and comments). These errors, like XML syntax errors, have Error.Stopped
+// set.
+//
 // Mapping: <s id> is Tree.ID and its comment attribute Tree.BOSExtra.
 // Terminals <t> in document order are the tokens: word is Token.Word, lemma
 // Lemma, pos Tag, morph Morph, comment Comment. Nonterminals <nt> in
@@ -59,22 +67,31 @@ func ReadTigerXML(r io.Reader, name string) ([]*tree.Tree, error) {
 type tigerReader struct {
 	name   string
 	d      *xml.Decoder
+	bound  *boundedXML // the decoder's input
 	intern map[string]string
-	done   bool  // a syntax error ended the input
+	done   bool  // the input has ended: its end, a syntax error, not TIGER-XML
 	err    error // a read error, returned again by later calls
 
 	line, col int // start of the token being read
+
+	depth  int  // elements open around the next token, outside <s> and <head>
+	rooted bool // a root element has been read
 }
 
 func newTigerReader(r io.Reader, name string) *tigerReader {
-	d := xml.NewDecoder(&boundedXML{r: r})
+	bound := &boundedXML{r: r}
+	d := xml.NewDecoder(bound)
 	d.CharsetReader = tigerCharset
-	return &tigerReader{name: name, d: d, intern: make(map[string]string)}
+	return &tigerReader{name: name, d: d, bound: bound, intern: make(map[string]string)}
 }
 
 // token returns the next XML token and records where it starts. A syntax
 // error becomes an *Error and ends the input; a read error is returned as
-// it is.
+// it is. A syntax error before the root element, in a file with text
+// before its first tag, is reported as that text: the file is not XML (a
+// bracketed or export file with a '&' in it, or one too long to be read
+// as one text). Invalid UTF-8 is reported as it is, since it may be the
+// whole trouble (a UTF-16 file).
 func (x *tigerReader) token() (xml.Token, error) {
 	x.line, x.col = x.d.InputPos()
 	tok, err := x.d.Token()
@@ -86,14 +103,20 @@ func (x *tigerReader) token() (xml.Token, error) {
 		return nil, io.EOF
 	}
 	var se *xml.SyntaxError
-	if errors.As(err, &se) {
-		x.done = true
-		return nil, errorf(x.name, se.Line, 0, "XML: %s", se.Msg)
-	}
 	var le *longXMLError
-	if errors.As(err, &le) {
+	switch {
+	case errors.As(err, &se):
 		x.done = true
-		return nil, errorf(x.name, le.line, 0, "XML: a tag, text or comment longer than %d bytes (the readers' limit)", MaxLineBytes)
+		if text := x.bound.textLine; !x.rooted && text > 0 && text <= se.Line && se.Msg != "invalid UTF-8" {
+			return nil, stopError(errorf(x.name, text, 0, "not TIGER-XML: text outside any element"))
+		}
+		return nil, stopError(errorf(x.name, se.Line, 0, "XML: %s", se.Msg))
+	case errors.As(err, &le):
+		x.done = true
+		if text := x.bound.textLine; !x.rooted && text > 0 && text <= le.line {
+			return nil, stopError(errorf(x.name, text, 0, "not TIGER-XML: text outside any element"))
+		}
+		return nil, stopError(errorf(x.name, le.line, 0, "XML: a tag, text or comment longer than %d bytes (the readers' limit)", MaxLineBytes))
 	}
 	x.err = err
 	return nil, err
@@ -101,34 +124,70 @@ func (x *tigerReader) token() (xml.Token, error) {
 
 // next returns the next sentence, an *Error for a malformed one (the
 // following call goes on with the next <s>), a read error, or io.EOF. After
-// an XML syntax error, which the decoder cannot recover from, it returns
-// io.EOF.
+// an XML syntax error, which the decoder cannot recover from, or an input
+// that is not TIGER-XML, it returns io.EOF.
 func (x *tigerReader) next() (*tree.Tree, error) {
 	if x.err != nil {
 		return nil, x.err
 	}
 	for !x.done {
 		tok, err := x.token()
+		if err == io.EOF && !x.rooted {
+			line, _ := x.d.InputPos()
+			return nil, stopError(errorf(x.name, line, 0, "not TIGER-XML: the file ends without a root element (<corpus>)"))
+		}
 		if err != nil {
 			return nil, err
 		}
-		se, ok := tok.(xml.StartElement)
-		if !ok {
-			continue
-		}
-		switch se.Name.Local {
-		case "s":
-			t, err := x.sentence(se)
-			return t, treeError(err)
-		case "head":
-			// The header declares features and their values; the trees
-			// do not need it.
-			if err := x.skip(); err != nil {
-				return nil, err
+		switch tok := tok.(type) {
+		case xml.CharData:
+			if x.depth == 0 {
+				if line, ok := x.outsideText(tok); !ok {
+					x.done = true
+					return nil, stopError(errorf(x.name, line, 0, "not TIGER-XML: text outside any element"))
+				}
+			}
+		case xml.EndElement:
+			x.depth--
+		case xml.StartElement:
+			name := tok.Name.Local
+			if x.depth == 0 && name != "corpus" && name != "subcorpus" && name != "s" {
+				x.done = true
+				return nil, stopError(errorf(x.name, x.line, 0, "not TIGER-XML: the root element is <%s>, not <corpus>", clipStr(name)))
+			}
+			x.rooted = true
+			switch name {
+			case "s":
+				t, err := x.sentence(tok)
+				return t, treeError(err)
+			case "head":
+				// The header declares features and their values; the
+				// trees do not need it.
+				if err := x.skip(); err != nil {
+					return nil, err
+				}
+			default:
+				x.depth++
 			}
 		}
 	}
 	return nil, io.EOF
+}
+
+// outsideText checks text read outside any element: only white space may
+// be there, and a byte order mark at the start of the file. It returns
+// the line of the first other character and false, or true.
+func (x *tigerReader) outsideText(text []byte) (int, bool) {
+	if x.line == 1 && x.col == 1 {
+		text = bytes.TrimPrefix(text, bom)
+	}
+	i := bytes.IndexFunc(text, func(r rune) bool {
+		return r != ' ' && r != '\t' && r != '\r' && r != '\n'
+	})
+	if i < 0 {
+		return 0, true
+	}
+	return x.line + bytes.Count(text[:i], []byte{'\n'}), false
 }
 
 // skip skips the rest of the element whose start tag was just read.
@@ -644,6 +703,14 @@ type boundedXML struct {
 	declDepth   int
 	declLt      int
 	declComment bool
+
+	// Before the first tag: whether one has begun, how many bytes were
+	// read before the current Read, and the line of the first character
+	// of text that is neither white space nor a byte order mark (0: none
+	// yet), which makes the input something other than XML.
+	tagSeen  bool
+	read     int64
+	textLine int
 }
 
 func (b *boundedXML) Read(p []byte) (int, error) {
@@ -656,6 +723,9 @@ func (b *boundedXML) Read(p []byte) (int, error) {
 		if k := b.plain(p[i:n]); k > 0 {
 			// Bytes that leave the state as it is (most of a text or a
 			// tag) are taken in one go.
+			if !b.tagSeen && b.textLine == 0 && b.state == xmlText {
+				b.findText(p[i:i+k], b.read+int64(i))
+			}
 			b.line += bytes.Count(p[i:i+k], []byte{'\n'})
 			b.run += k
 			i += k
@@ -676,7 +746,26 @@ func (b *boundedXML) Read(p []byte) (int, error) {
 			return at, b.err
 		}
 	}
+	b.read += int64(n)
 	return n, err
+}
+
+// findText looks for text before the first tag in q, which starts at byte
+// off of the input and is all text, and records the line of its first
+// character other than white space or the byte order mark at the start.
+func (b *boundedXML) findText(q []byte, off int64) {
+	line := b.line + 1
+	for j, c := range q {
+		switch {
+		case off+int64(j) < int64(len(bom)) && c == bom[off+int64(j)]:
+		case c == '\n':
+			line++
+		case c == ' ' || c == '\t' || c == '\r':
+		default:
+			b.textLine = line
+			return
+		}
+	}
 }
 
 // plain returns how many bytes at the start of q cannot change the state.
@@ -716,7 +805,7 @@ func (b *boundedXML) step(c byte) (boundary bool) {
 		case '?':
 			b.state, b.last = xmlPI, [2]byte{}
 		default:
-			b.state = xmlTag
+			b.state, b.tagSeen = xmlTag, true
 			return b.tag(c)
 		}
 	case xmlBang:

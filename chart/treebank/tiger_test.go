@@ -278,6 +278,9 @@ func TestTigerXMLReadErrors(t *testing.T) {
 			if e.Name != "in.xml" || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
 				t.Errorf("error %q (line %d), want line %d and a message containing %q", e, e.Line, tc.line, tc.msg)
 			}
+			if e.Stopped {
+				t.Errorf("error %q says reading stopped; it goes on with the next sentence", e)
+			}
 			// Reading goes on with the next sentence.
 			if len(trees) != 1 || trees[0].ID != "ok" {
 				t.Errorf("read %d trees after the error, want the good one", len(trees))
@@ -306,9 +309,111 @@ func TestTigerXMLSyntaxErrors(t *testing.T) {
 			var e *Error
 			if !errors.As(err, &e) || e.Line != tc.line || !strings.Contains(e.Msg, tc.msg) {
 				t.Errorf("error %v, want line %d and %q", err, tc.line, tc.msg)
+			} else if !e.Stopped {
+				t.Errorf("error %v does not say that reading stopped", err)
 			}
 			if len(trees) != tc.trees {
 				t.Errorf("%d trees, want %d", len(trees), tc.trees)
+			}
+		})
+	}
+}
+
+// TestTigerXMLNotTiger: a file named .xml that is not TIGER-XML (another
+// treebank format, plain text, an empty file, a file with only an XML
+// declaration and comments, another XML format) is refused with one error
+// that names the file and the line and ends reading, instead of reading
+// as an empty treebank; a UTF-16 file keeps the decoder's message on its
+// encoding.
+func TestTigerXMLNotTiger(t *testing.T) {
+	data := func(file string) func(t *testing.T) string {
+		return func(t *testing.T) string {
+			b, err := os.ReadFile(filepath.Join(dataDir(t), file))
+			if err != nil {
+				t.Skipf("skipping: %v", err)
+			}
+			return string(b)
+		}
+	}
+	text := func(s string) func(*testing.T) string { return func(*testing.T) string { return s } }
+	const (
+		outside = "not TIGER-XML: text outside any element"
+		noRoot  = "not TIGER-XML: the file ends without a root element (<corpus>)"
+	)
+	tests := []struct {
+		name  string
+		text  func(t *testing.T) string
+		line  int
+		msg   string
+		trees int // read before the error
+	}{
+		{"plain text", text("this is not XML at all\n"), 1, outside, 0},
+		{"discbracket trees", func(t *testing.T) string { return strings.Join(headLines(t, "alpino-cdb/dev.discbracket", 5), "") }, 1, outside, 0},
+		// A '&' on line 7167 is an XML syntax error, met before the
+		// text ends; the text began on line 1.
+		{"an export file with a '&'", data("alpino-cdb/dev.export"), 1, outside, 0},
+		// Longer than MaxLineBytes without a '<': too long for one text.
+		{"a discbracket file past the token limit", data("alpino-cdb/train.discbracket"), 1, outside, 0},
+		{"text after the prolog", text("<?xml version=\"1.0\"?>\n<!-- c -->\n\n  stray <corpus/>\n"), 4, outside, 0},
+		{"text after the root", text(tigerSample + "\ntrailing\n"), strings.Count(tigerSample, "\n") + 2, outside, 3},
+		{"empty file", text(""), 1, noRoot, 0},
+		{"white space only", text("\n \n\t\n"), 4, noRoot, 0},
+		{"declaration and comments only", text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- no trees -->\n"), 3, noRoot, 0},
+		// TIGER-XML in UTF-16, which this reader does not take: the
+		// decoder's message names the trouble.
+		{"UTF-16", func(*testing.T) string {
+			b := []byte("\xff\xfe")
+			for _, c := range []byte(tigerSample) {
+				b = append(b, c, 0)
+			}
+			return string(b)
+		}, 1, "XML: invalid UTF-8", 0},
+		{"another XML format", text("<?xml version=\"1.0\"?>\n<alpino_ds version=\"1.3\">\n<node/></alpino_ds>\n"), 2, "not TIGER-XML: the root element is <alpino_ds>, not <corpus>", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			trees, err := ReadAll(strings.NewReader(tc.text(t)), "in.xml", TigerXML)
+			var list ErrorList
+			if !errors.As(err, &list) || len(list) != 1 {
+				t.Fatalf("%d trees, error %v; want a list of one error", len(trees), err)
+			}
+			if e := list[0]; e.Name != "in.xml" || e.Line != tc.line || e.Msg != tc.msg || !e.Stopped {
+				t.Errorf("error %q (line %d, Stopped %v), want in.xml:%d: %s, reading stopped", e, e.Line, e.Stopped, tc.line, tc.msg)
+			}
+			if len(trees) != tc.trees {
+				t.Errorf("%d trees, want %d", len(trees), tc.trees)
+			}
+		})
+	}
+}
+
+// TestTigerXMLDocuments: what may stand around the trees of a TIGER-XML
+// document reads: a byte order mark, the XML declaration, a DOCTYPE,
+// comments and processing instructions, white space; a <subcorpus> root
+// (a corpus's part in a file of its own) or a lone <s>; and a corpus
+// without sentences, as the writer writes one, reads as no trees.
+func TestTigerXMLDocuments(t *testing.T) {
+	one := sent("a", "", `<t id="a_1" word="a"/>`, "")
+	tests := []struct {
+		name  string
+		text  string
+		trees int
+	}{
+		{"sample", tigerSample, 3},
+		{"byte order mark", "\xEF\xBB\xBF" + tigerSample, 3},
+		{"byte order mark, no declaration", "\xEF\xBB\xBF<corpus>" + one + "</corpus>", 1},
+		{"markup and white space around the root",
+			"<?xml version=\"1.0\"?>\n<!DOCTYPE corpus [ <!ENTITY x \"y\"> ]>\n\t<!-- before -->\r\n<?pi data?>\n" +
+				"<corpus>\n<body>\n" + one + "</body></corpus>\n<!-- after -->\n\n", 1},
+		{"subcorpus root", "<subcorpus name=\"part\">\n" + one + sent("b", "", `<t id="b_1" word="b"/>`, "") + "</subcorpus>\n", 2},
+		{"lone sentence", one, 1},
+		{"empty corpus written", mustWrite(t, nil, TigerXML), 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			trees, err := ReadAll(strings.NewReader(tc.text), "in.xml", TigerXML)
+			if err != nil || len(trees) != tc.trees {
+				t.Errorf("%d trees, error %v; want %d and no error", len(trees), err, tc.trees)
 			}
 		})
 	}

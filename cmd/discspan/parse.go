@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -373,13 +374,28 @@ func (s *parseStream) close() {
 }
 
 // refusedError reports the refused sentences (the first ten named), or nil.
+// When reading stopped at an error (an XML syntax error), that error is
+// named too, whatever its place, and the message does not say that all
+// the others were parsed: the sentences after it were never read.
 func refusedError(r cli.Refusals) error {
 	if r.Total == 0 {
 		return nil
 	}
-	list := strings.Join(r.Named[:min(len(r.Named), 10)], "; ")
-	if more := r.Total - min(len(r.Named), 10); more > 0 {
+	named := r.Named[:min(len(r.Named), 10)]
+	list := strings.Join(named, "; ")
+	more := r.Total - len(named)
+	stop := r.Stopped != "" && !slices.Contains(named, r.Stopped)
+	if stop {
+		more-- // named below
+	}
+	if more > 0 {
 		list += fmt.Sprintf("; and %d more", more)
+	}
+	if stop {
+		list += "; " + r.Stopped
+	}
+	if r.Stopped != "" {
+		return fmt.Errorf("%d sentence(s) refused, the others read parsed: %s", r.Total, list)
 	}
 	return fmt.Errorf("%d sentence(s) refused, the others parsed: %s", r.Total, list)
 }

@@ -63,8 +63,16 @@ func ReadInput(path string, mode TextMode) (sents []Sentence, refused []string, 
 		s, err := in.Next()
 		if err == io.EOF {
 			r := in.Refused()
-			if more := r.Total - len(r.Named); more > 0 {
+			stop := r.Stopped != "" && !slices.Contains(r.Named, r.Stopped)
+			more := r.Total - len(r.Named)
+			if stop {
+				more-- // the refusal that stopped the reading, named below
+			}
+			if more > 0 {
 				r.Named = append(r.Named, fmt.Sprintf(in.moreIs, more))
+			}
+			if stop {
+				r.Named = append(r.Named, r.Stopped)
 			}
 			return sents, r.Named, nil
 		}
@@ -82,8 +90,11 @@ func ReadInput(path string, mode TextMode) (sents []Sentence, refused []string, 
 // already; a blank line gives a sentence without words). What cannot be
 // read (a malformed tree; a line with invalid UTF-8, a NUL or another
 // control character, which a treebank file cannot hold) gives a sentence
-// without words and is listed by Refused, naming its line; other errors
-// (a failing disk) end the reading.
+// without words and is listed by Refused, naming its line. An error that
+// the treebank reader cannot go on after (a TIGER-XML syntax error, see
+// treebank.Error.Stopped) is listed too, saying that the sentences after
+// it were not read, and is the input's end. Other errors (a failing disk)
+// end the reading with an error.
 type Input struct {
 	next    func() (Sentence, error)
 	file    *os.File // nil for standard input
@@ -223,6 +234,13 @@ func (in *Input) openTreebank(path string, f treebank.Format) {
 			switch {
 			case err == io.EOF:
 				return Sentence{}, io.EOF
+			case errors.As(err, &bad) && bad.Stopped:
+				// The reader returns io.EOF next: say that what
+				// follows is missing.
+				in.stop(bad.Error() + ": reading stopped here; the sentences after it were not read or parsed")
+				if bad.Tree {
+					return Sentence{Where: fmt.Sprintf("%s:%d", path, bad.Line)}, nil
+				}
 			case errors.As(err, &bad):
 				in.refuse(bad.Error())
 				if bad.Tree { // a refused tree keeps its place; stray text takes none
@@ -249,6 +267,14 @@ func (in *Input) refuse(why string) {
 	in.refused.Add(why)
 }
 
+// stop counts the refusal that ended the reading (see Refusals.Stopped).
+func (in *Input) stop(why string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.refused.Add(why)
+	in.refused.Stopped = why
+}
+
 // Next returns the next sentence, or io.EOF after the last.
 func (in *Input) Next() (Sentence, error) { return in.next() }
 
@@ -256,13 +282,17 @@ func (in *Input) Next() (Sentence, error) { return in.next() }
 func (in *Input) Refused() Refusals {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	return Refusals{Named: slices.Clone(in.refused.Named), Total: in.refused.Total}
+	return Refusals{Named: slices.Clone(in.refused.Named), Total: in.refused.Total, Stopped: in.refused.Stopped}
 }
 
 // Refusals lists what was refused: the first ten named, all counted.
 type Refusals struct {
 	Named []string
 	Total int
+	// Stopped is the refusal that ended the reading of the input, which
+	// is counted in Total but may be past the ten named; "" when reading
+	// went on to the end of the input.
+	Stopped string
 }
 
 // Add counts a refusal, naming it when fewer than ten are named.
@@ -273,12 +303,15 @@ func (r *Refusals) Add(why string) {
 	}
 }
 
-// Join adds the refusals of o.
+// Join adds the refusals of o, and o's Stopped when it is set.
 func (r *Refusals) Join(o Refusals) {
 	for _, why := range o.Named {
 		r.Add(why)
 	}
 	r.Total += o.Total - len(o.Named)
+	if o.Stopped != "" {
+		r.Stopped = o.Stopped
+	}
 }
 
 // Size is the input's size in bytes when it is a regular file (standard

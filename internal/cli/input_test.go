@@ -29,6 +29,34 @@ func TestReadInput(t *testing.T) {
 	stray := write("stray.ptb", "(S (A a)) ) x (S (B b))\n(S\n (X \xff)\n (NP (D the)) (VP v))\n(S (C c))\n")
 	strayExport := write("stray.export", "#FORMAT 5\n#BOS 1\na\t--\tT\t--\t--\t0\n#EOS 1\nstray\n#BOS 2\nb\t--\tT\t--\t--\t0\n#EOS 2\n")
 	text := write("text.txt", "De kat slaapt.\n\nbad\x00line\nHet is (zo) .\n")
+	// TIGER-XML sentences, one a line: good, with an edge to no element,
+	// with an XML syntax error.
+	tiger := func(id, word string) string {
+		return `<s id="` + id + `"><graph><terminals><t id="` + id + `_1" word="` + word + `"/></terminals></graph></s>` + "\n"
+	}
+	badEdge := func(id string) string {
+		return `<s id="` + id + `"><graph><terminals><t id="` + id + `_1" word="w"/></terminals><nonterminals><nt id="` + id +
+			`_500" cat="X"><edge idref="nowhere"/></nt></nonterminals></graph></s>` + "\n"
+	}
+	broken := write("broken.xml", "<corpus><body>\n"+tiger("a", "De")+tiger("b", "x<y")+tiger("c", "Ja")+"</body></corpus>\n")
+	var many strings.Builder
+	many.WriteString("<corpus><body>\n")
+	for k := range 11 {
+		many.WriteString(badEdge(fmt.Sprint("e", k)))
+	}
+	many.WriteString(tiger("b", "x<y") + tiger("c", "Ja") + "</body></corpus>\n")
+	manyBad := write("many.xml", many.String())
+	const stopped = "XML: unescaped < inside quoted string: reading stopped here; the sentences after it were not read or parsed"
+	manyRefused := []string{}
+	for k := range 10 {
+		manyRefused = append(manyRefused, fmt.Sprintf("many.xml:%d: sentence e%d: edge to", k+2, k))
+	}
+	manyRefused = append(manyRefused, "many.xml: 1 more errors", "many.xml:13: "+stopped)
+	manyWant := []string{}
+	for k := range 11 {
+		manyWant = append(manyWant, fmt.Sprintf("many.xml:%d: ", k+2))
+	}
+	manyWant = append(manyWant, "many.xml:13: ")
 	tests := []struct {
 		name      string
 		path      string
@@ -44,6 +72,10 @@ func TestReadInput(t *testing.T) {
 		{"export with a bad header and a stray line", strayExport, false,
 			[]string{"stray.export:2 (tree 1): a", "stray.export:6 (tree 2): b"},
 			[]string{"stray.export:1: #FORMAT", "stray.export:5: unexpected"}},
+		{"TIGER-XML with a syntax error: reading stops", broken, false,
+			[]string{"broken.xml (tree a): De", "broken.xml:3: "},
+			[]string{"broken.xml:3: " + stopped}},
+		{"TIGER-XML: ten refusals named, the syntax error that stopped reading too", manyBad, false, manyWant, manyRefused},
 		{"text, tokenized here", text, false,
 			[]string{"text.txt:1: De kat slaapt .", "text.txt:2: ", "text.txt:3: ", "text.txt:4: Het is ( zo ) ."},
 			[]string{"text.txt:3:4: NUL byte"}},
