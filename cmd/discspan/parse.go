@@ -25,10 +25,11 @@ import (
 const parseChunk = 128
 
 func runParse(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--format discbracket|export|tigerxml] [--max-words N] [--max-mb MB] [--backend cpu|webgpu|auto]", stdout)
+	fs := newFlags("parse", "[--weights W] [--variant V] [--input FILE] [--input-format F] [--format discbracket|export|tigerxml] [--max-words N] [--max-mb MB] [--backend cpu|webgpu|auto]", stdout)
 	weightsPath := fs.String("weights", "", "weights file, or several separated by commas to average their scores (default: the shipped default model, embedded)")
 	variant := fs.String("variant", "n3", "decoder variant: continuous, n3, n4, n5wn, n5, n6wn, n6")
 	input := fs.String("input", "", "input: a treebank (.export/.discbracket: its words are parsed) or text, one sentence a line (default, or -: standard input)")
+	inputFormat := fs.String("input-format", "", "the input's format: text, export, discbracket, tigerxml or ptb (default: from --input's extension, else text; standard input is text unless this says otherwise)")
 	tokenized := fs.Bool("tokenized", false, "text input is already tokenized (tokens separated by spaces)")
 	splitLines := fs.Bool("split-sentences", false, "text input may hold several sentences a line: cut each line into sentences (as the app's annotation tab does; default: one sentence a line)")
 	format := fs.String("format", "discbracket", "output format: discbracket, export or tigerxml (default: from --output's extension, else discbracket)")
@@ -110,7 +111,10 @@ func runParse(args []string, stdout, stderr io.Writer) error {
 		}
 		mode = cli.SplitLines
 	}
-	in, err := cli.OpenInput(*input, mode)
+	if *inputFormat != "" && !slices.Contains(cli.InputFormats, *inputFormat) {
+		return fmt.Errorf("%w: --input-format %q: want one of %s", errUsage, *inputFormat, strings.Join(cli.InputFormats, ", "))
+	}
+	in, err := cli.OpenInputAs(*input, mode, *inputFormat)
 	if err != nil {
 		return err
 	}

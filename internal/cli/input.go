@@ -136,6 +136,32 @@ func TextModeOf(tokenized bool) TextMode {
 // a format (.export, .discbracket, .xml, .mrg), else a text cut into
 // sentences as mode says; standard input (a text) when path is empty.
 func OpenInput(path string, mode TextMode) (*Input, error) {
+	return OpenInputAs(path, mode, "")
+}
+
+// InputFormats are the names OpenInputAs takes: a text, or a treebank
+// format (see treebank.ParseFormat).
+var InputFormats = []string{"text", "export", "discbracket", "tigerxml", "ptb"}
+
+// OpenInputAs is OpenInput with the input's format given by name (one of
+// InputFormats): "text" reads a text whatever the extension, a treebank
+// format reads the input, standard input too, as that treebank; "" is
+// OpenInput's choice by extension.
+func OpenInputAs(path string, mode TextMode, format string) (*Input, error) {
+	tb := treebank.Unknown
+	switch format {
+	case "":
+		if f, err := treebank.FormatOf(path); path != "" && err == nil {
+			tb = f
+		}
+	case "text":
+	default:
+		f, err := treebank.ParseFormat(format)
+		if err != nil {
+			return nil, fmt.Errorf("input format %q: want one of %s", format, strings.Join(InputFormats, ", "))
+		}
+		tb = f
+	}
 	in := &Input{}
 	var r io.Reader = os.Stdin
 	name := "standard input"
@@ -154,9 +180,13 @@ func OpenInput(path string, mode TextMode) (*Input, error) {
 	if err == nil && info.Mode().IsRegular() {
 		in.size = info.Size()
 	}
-	if f, err := treebank.FormatOf(path); path != "" && err == nil {
+	if tb != treebank.Unknown {
 		in.counted = &countingReader{r: r}
-		in.openTreebank(path, f)
+		where := path
+		if path == "" {
+			where = name
+		}
+		in.openTreebank(where, tb)
 		return in, nil
 	}
 	in.openText(r, name, mode)
