@@ -50,6 +50,9 @@ type ImportError struct {
 	Sentences, Other int
 	// First lists the first errors (at most 10), each naming its line.
 	First treebank.ErrorList
+	// Stopped, when not nil, is the error at which reading stopped (an
+	// XML syntax error): nothing after it was read.
+	Stopped *treebank.Error
 }
 
 func (e *ImportError) Error() string {
@@ -64,7 +67,11 @@ func (e *ImportError) Error() string {
 	if len(e.First) > 0 {
 		first = "; first: " + e.First[0].Error()
 	}
-	return fmt.Sprintf("%s: %s%s", e.Name, strings.Join(what, " and "), first)
+	stopped := ""
+	if e.Stopped != nil {
+		stopped = fmt.Sprintf("; reading stopped at line %d (%s): the sentences after it were not read", e.Stopped.Line, e.Stopped.Msg)
+	}
+	return fmt.Sprintf("%s: %s%s%s", e.Name, strings.Join(what, " and "), first, stopped)
 }
 
 // Unwrap returns the listed errors, so that errors.As finds a
@@ -161,6 +168,9 @@ func Import(r io.Reader, name string, size int64, opt ImportOptions) (*Corpus, e
 		}
 		if len(skipped.First) < maxImportErrors {
 			skipped.First = append(skipped.First, e)
+		}
+		if e.Stopped {
+			skipped.Stopped = e
 		}
 	}
 	report()

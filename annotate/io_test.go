@@ -3,6 +3,7 @@ package annotate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +114,34 @@ func TestImportErrors(t *testing.T) {
 	c = NewCorpus("c", nil, Untouched)
 	if err := c.ExportFile(filepath.Join(t.TempDir(), "out.mrg")); err == nil {
 		t.Error("export to a read-only format: no error")
+	}
+}
+
+// An XML syntax error in a TIGER-XML import ends its reading: the error
+// says so, and that the sentences after it were not read (it counted one
+// left-out part, as if the rest had been imported).
+func TestImportTigerStops(t *testing.T) {
+	c, err := ImportFile(filepath.Join(dataDir(t), "alpino-cdb", "dev.export"), ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Sentences = c.Sentences[:5]
+	var b strings.Builder
+	if err := c.Export(&b, treebank.TigerXML); err != nil {
+		t.Fatal(err)
+	}
+	// Break a word of the third sentence.
+	xml := b.String()
+	third := strings.Index(xml, `<s id="`+c.Sentences[2].ID()+`"`)
+	at := third + strings.Index(xml[third:], `word="`) + len(`word="`)
+	broken := xml[:at] + "x<y" + xml[at:]
+	line := strings.Count(broken[:at], "\n") + 1
+	got, err := Import(strings.NewReader(broken), "broken.xml", 0, ImportOptions{Format: treebank.TigerXML})
+	var ie *ImportError
+	if !errors.As(err, &ie) || ie.Stopped == nil || !strings.Contains(err.Error(), fmt.Sprintf("reading stopped at line %d", line)) || !strings.Contains(err.Error(), "the sentences after it were not read") {
+		t.Fatalf("error %v", err)
+	}
+	if len(got.Sentences) != 2 {
+		t.Errorf("%d sentences imported, want the 2 before the error", len(got.Sentences))
 	}
 }

@@ -100,6 +100,7 @@ func readBank(name string, data []byte) (*Bank, error) {
 	r := treebank.NewReader(bytes.NewReader(data), name, f)
 	b := &Bank{Name: name, Format: f}
 	var bad []string
+	var stopped *treebank.Error // where reading stopped (an XML syntax error)
 	for {
 		t, err := r.Next()
 		var te *treebank.Error
@@ -113,6 +114,9 @@ func readBank(name string, data []byte) (*Bank, error) {
 			}
 			if te.Tree {
 				b.skipped = append(b.skipped, len(b.Gold))
+			}
+			if te.Stopped {
+				stopped = te
 			}
 			continue
 		case err != nil:
@@ -134,6 +138,9 @@ func readBank(name string, data []byte) (*Bank, error) {
 		b.ReadErr = fmt.Sprintf("%s could not be read and %s left out: %s", Count(len(bad), "part"), pick(len(bad) == 1, "is", "are"), strings.Join(named, "; "))
 		if len(bad) > len(named) {
 			b.ReadErr += fmt.Sprintf(" (and %d more)", len(bad)-len(named))
+		}
+		if stopped != nil {
+			b.ReadErr += fmt.Sprintf("; reading stopped at line %d: the trees after it were not read", stopped.Line)
 		}
 	}
 	b.reset(decode.N3)

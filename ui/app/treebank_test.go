@@ -284,3 +284,35 @@ func TestBankPendingParse(t *testing.T) {
 	env.Do(func() { a.SetTab(app.TabTreebank) })
 	env.Wait(t, "the shown sentence's parse with the other model", wait, func() bool { return a.Job == nil && a.Bank.Pred[a.Bank.Index] != nil })
 }
+
+// A TIGER-XML file whose reading an XML syntax error stopped opens with
+// the trees before the error, and says that those after it were not read.
+func TestBankTigerStops(t *testing.T) {
+	plat := apptest.NewPlatform()
+	plat.AddModel("default", apptest.Model(t, 7), 0)
+	a, env := start(t, plat, app.Options{})
+	trees, err := treebank.ReadAll(bytes.NewReader(bankOf(t, 6)), "bank.discbracket", treebank.Discbracket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w := treebank.NewWriter(&b, treebank.TigerXML)
+	for _, tr := range trees {
+		if err := w.Write(tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	xml := b.String()
+	fourth := strings.Index(xml, `<s id="`+trees[3].ID+`"`)
+	at := fourth + strings.Index(xml[fourth:], `word="`) + len(`word="`)
+	broken := xml[:at] + "x<y" + xml[at:]
+	line := strings.Count(broken[:at], "\n") + 1
+	env.Do(func() { a.OpenBank("bank.xml", []byte(broken)) })
+	env.Wait(t, "the bank", wait, func() bool { return a.Bank != nil && a.Job == nil })
+	if got := a.Bank.ReadErr; a.Bank.Len() != 3 || !strings.Contains(got, fmt.Sprintf("reading stopped at line %d: the trees after it were not read", line)) {
+		t.Errorf("%d trees, read error %q", a.Bank.Len(), got)
+	}
+}
