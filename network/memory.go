@@ -82,7 +82,7 @@ func (c Config) inferenceWork(n, rows int64) int64 {
 // not included. Most of it is quadratic in n and linear in the labels:
 // the span scores of the three kinds, their gradients and the biaffine
 // outputs behind them (at 300 words, 100 labels, the tiny preset: about
-// 1.1 GiB; 499 labels: 4.9 GiB).
+// 1.3 GiB; 499 labels: 5.7 GiB).
 func (c Config) TrainingBytes(n int) int64 {
 	if n <= 0 {
 		return 0

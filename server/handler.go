@@ -138,8 +138,14 @@ func New(o Options) (*Handler, error) {
 		if o.Token == "" && !o.Loopback {
 			return nil, fmt.Errorf("server: the training API needs a token unless the server listens on loopback only")
 		}
-		if o.MaxUpload < 0 || o.MaxUploads < 0 || o.MaxQueue < 0 || o.UploadIdleTimeout < 0 || o.UploadTimeout < 0 || o.TrainMemory < 0 {
-			return nil, fmt.Errorf("server: negative upload or queue limit (max upload %d, uploads %d, queue %d)", o.MaxUpload, o.MaxUploads, o.MaxQueue)
+		for _, l := range []struct {
+			name  string
+			value int64
+		}{{"MaxUpload", o.MaxUpload}, {"MaxUploads", int64(o.MaxUploads)}, {"MaxQueue", int64(o.MaxQueue)},
+			{"UploadIdleTimeout", int64(o.UploadIdleTimeout)}, {"UploadTimeout", int64(o.UploadTimeout)}, {"TrainMemory", o.TrainMemory}} {
+			if l.value < 0 {
+				return nil, fmt.Errorf("server: Options.%s is negative (%d)", l.name, l.value)
+			}
 		}
 		dev := o.Device
 		if dev == "" {

@@ -30,23 +30,35 @@ func defaultShape() trainShape {
 	return trainShape{batchWords: train.DefaultMaxBatchWords, workers: runtime.GOMAXPROCS(0)}
 }
 
-// trainingBytes estimates the memory that training cfg on sentences of
-// the given lengths takes (an upper bound as far as the network's
-// measured bounds go):
-//   - a step's work memory: batches hold sentences of about one length
-//     (train's makeBatches sorts them), as many as batchWords words hold
-//     or one longer sentence, each at most network.TrainingBytes;
+// trainingBytes estimates the memory that training cfg on an upload
+// takes, counts giving its training sentences' lengths (how many of each
+// length; lengths up to maxLen only, 0 for all). It is an upper bound as
+// far as the network's measured bounds go:
+//   - a step's work memory: the batches are those of train's makeBatches
+//     (the sentences sorted by length, cut where the next would pass
+//     batchWords words; a longer sentence is a batch of its own), each
+//     sentence at most network.TrainingBytes;
 //   - the work memory the network keeps between steps (at most 1 GiB, and
 //     no more than a step takes);
 //   - the parameters: the weights, their gradient, the optimiser's two
 //     moments, the copy prepared for the step (about twice the weights)
 //     and a gradient buffer for every other worker.
-func trainingBytes(cfg network.Config, lengths []int, batchWords, workers int) int64 {
-	var step int64
-	for _, n := range lengths {
-		perBatch := int64(max(1, batchWords/n))
-		step = max(step, perBatch*cfg.TrainingBytes(n))
+func trainingBytes(cfg network.Config, counts map[int]int, maxLen, batchWords, workers int) int64 {
+	var step, batch int64
+	words := 0
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		if n <= 0 || maxLen > 0 && n > maxLen {
+			continue
+		}
+		tb := cfg.TrainingBytes(n)
+		for range counts[n] {
+			if words > 0 && words+n > batchWords {
+				step, batch, words = max(step, batch), 0, 0
+			}
+			batch, words = batch+tb, words+n
+		}
 	}
+	step = max(step, batch)
 	params := 4 * int64(cfg.NumParams()) * int64(6+workers-1)
 	return step + min(step, 1<<30) + params
 }
@@ -55,32 +67,30 @@ func trainingBytes(cfg network.Config, lengths []int, batchWords, workers int) i
 // would take more than budget bytes, saying how long the sentences may be
 // for it to fit.
 func (c converted) checkMemory(cfg network.Config, s trainShape, budget int64) error {
-	lengths := slices.Sorted(maps.Keys(c.Lengths))
-	need := trainingBytes(cfg, lengths, s.batchWords, s.workers)
+	need := trainingBytes(cfg, c.Lengths, 0, s.batchWords, s.workers)
 	if need <= budget {
 		return nil
 	}
-	longest := 0
+	lengths := slices.Sorted(maps.Keys(c.Lengths))
+	longest, shortest := 0, 0
 	if len(lengths) > 0 {
-		longest = lengths[len(lengths)-1]
+		shortest, longest = lengths[0], lengths[len(lengths)-1]
 	}
-	// What would fit: the upload without its longest sentences, or else
-	// sentences of one length (the estimate of a batch of short
-	// sentences is not the smallest: many of them make a batch).
+	// What would fit: the upload without its longest sentences.
 	fits := ""
-	for k := len(lengths) - 1; k > 0 && fits == ""; k-- {
-		if trainingBytes(cfg, lengths[:k], s.batchWords, s.workers) <= budget {
-			fits = fmt.Sprintf("; without its sentences of more than %d words it would fit", lengths[k-1])
-		}
-	}
-	for n := longest - 1; n > 0 && fits == ""; n-- {
-		if trainingBytes(cfg, []int{n}, s.batchWords, s.workers) <= budget {
-			fits = fmt.Sprintf("; sentences of up to %d words would fit", n)
+	for k := len(lengths) - 2; k >= 0 && fits == ""; k-- {
+		if trainingBytes(cfg, c.Lengths, lengths[k], s.batchWords, s.workers) <= budget {
+			fits = fmt.Sprintf("; without its sentences of more than %d words it would fit", lengths[k])
 		}
 	}
 	if fits == "" {
-		fits = fmt.Sprintf("; no sentence length would fit: a batch of %d one-word sentences would take about %d MiB, %d MiB of it the network's parameters and their training state (a smaller preset, or fewer labels, may fit)",
-			s.batchWords, trainingBytes(cfg, []int{1}, s.batchWords, s.workers)>>20, trainingBytes(cfg, nil, s.batchWords, s.workers)>>20)
+		params := trainingBytes(cfg, nil, 0, s.batchWords, s.workers)
+		words := "words"
+		if shortest == 1 {
+			words = "word"
+		}
+		fits = fmt.Sprintf("; even its sentences of %d %s alone would not fit (about %d MiB, %d MiB of it the network's parameters and their training state): fewer labels or a smaller preset may fit",
+			shortest, words, trainingBytes(cfg, c.Lengths, shortest, s.batchWords, s.workers)>>20, params>>20)
 	}
 	return &uploadError{Msg: fmt.Sprintf("training on this upload would take about %d MiB (its longest sentence has %d words, and it has %d labels), more than the %d MiB this server gives a job (--train-max-mb)%s",
 		need>>20, longest, c.Labels, budget>>20, fits)}

@@ -38,11 +38,15 @@ func TestUploadTrainingMemory(t *testing.T) {
 	long := chain(20, 300, 499)
 	mixed := chain(20, 20, 40) + chain(2, 200, 40)
 	// A budget that the 20-word sentences fit, with the tiny preset and
-	// the labels of the upload's training sentences.
+	// the upload's vocabulary and labels.
+	c, err := convertUpload(strings.NewReader(mixed), "", 0, 0, discard{}, discard{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := network.Tiny()
-	cfg.WordVocab, cfg.CharVocab, cfg.Labels, cfg.Tags = 200+8, 11+8, 40, 1 // words w0..w199
+	cfg.WordVocab, cfg.CharVocab, cfg.Labels, cfg.Tags = c.Words+8, c.Chars+8, c.Labels, 1
 	s := defaultShape()
-	small := (trainingBytes(cfg, []int{20}, s.batchWords, s.workers)>>20 + 1) << 20
+	small := (trainingBytes(cfg, c.Lengths, 20, s.batchWords, s.workers)>>20 + 1) << 20
 	tests := []struct {
 		name   string
 		budget int64
@@ -50,9 +54,12 @@ func TestUploadTrainingMemory(t *testing.T) {
 		code   int
 		want   string
 	}{
-		{"the audit's upload", 0, long, 400, "(its longest sentence has 300 words, and it has 499 labels), more than the 4096 MiB this server gives a job (--train-max-mb); no sentence length would fit: a batch of 500 one-word sentences would take about "},
+		{"the audit's upload", 0, long, 400, "(its longest sentence has 300 words, and it has 499 labels), more than the 4096 MiB this server gives a job (--train-max-mb); even its sentences of 300 words alone would not fit (about "},
 		{"long sentences over a small budget", small, mixed, 400, fmt.Sprintf("its longest sentence has 200 words, and it has 40 labels), more than the %d MiB this server gives a job (--train-max-mb); without its sentences of more than 20 words it would fit", small>>20)},
 		{"the same within the default budget", 0, mixed, 202, ""},
+		// A sentence without words is left out of training, and of the
+		// estimate (it divided by zero).
+		{"an empty sentence", 0, mixed + "(ROOT )\n", 202, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,6 +108,33 @@ func TestTrainingMemoryAlpino(t *testing.T) {
 		if (err != nil) != (preset == "paper") {
 			t.Errorf("%s: %v", preset, err)
 		}
+		// The advice of a refusal holds: with what it says would fit, the
+		// upload fits, for budgets between what the parameters take and
+		// what the upload needs.
+		params, need := trainingBytes(cfg, nil, 0, 500, 16), trainingBytes(cfg, c.Lengths, 0, 500, 16)
+		advised := 0
+		for k := range int64(10) {
+			budget := params + (need-params)*k/10
+			err := c.checkMemory(cfg, trainShape{batchWords: 500, workers: 16}, budget)
+			if err == nil || !strings.Contains(err.Error(), "without its sentences of more than") {
+				continue
+			}
+			msg := err.Error()
+			var upTo int
+			fmt.Sscanf(msg[strings.Index(msg, "more than ")+len("more than "):], "%d", &upTo)
+			cut := c
+			cut.Lengths = map[int]int{}
+			for n, k := range c.Lengths {
+				if n <= upTo {
+					cut.Lengths[n] = k
+				}
+			}
+			advised++
+			if err := cut.checkMemory(cfg, trainShape{batchWords: 500, workers: 16}, budget); err != nil {
+				t.Errorf("%s, budget %d MiB: the advice of %q does not fit: %v", preset, budget>>20, msg, err)
+			}
+		}
+		t.Logf("%s: %d of 10 budgets refused with advice", preset, advised)
 	}
 }
 

@@ -118,9 +118,9 @@ type converted struct {
 	// their frequency; labels of the trainable constituents, unary chains
 	// merged, as the trainer has them).
 	Words, Chars, Labels, Tags int
-	// Lengths holds the lengths, in words, of the training sentences
-	// (each once): a job's memory grows with their squares.
-	Lengths map[int]bool
+	// Lengths counts the training sentences of each length, in words: a
+	// job's memory grows with the squares (see trainingBytes).
+	Lengths map[int]int
 }
 
 // Limits on an upload's vocabulary: the network's label and tag layers
@@ -296,9 +296,11 @@ func convertUpload(r io.Reader, contentType string, maxWords, maxVocab int, trai
 		} else {
 			c.Train++
 			if c.Lengths == nil {
-				c.Lengths = map[int]bool{}
+				c.Lengths = map[int]int{}
 			}
-			c.Lengths[t.Len()] = true
+			if t.Len() > 0 { // a sentence without words is left out of training
+				c.Lengths[t.Len()]++
+			}
 			if msg := countVocab(t, maxVocab, words, chars, labels, tags); msg != "" {
 				return c, &uploadError{Line: lineNo(), Msg: fmt.Sprintf("%s: sentence %d: %s", c.Format, k, msg)}
 			}

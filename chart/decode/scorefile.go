@@ -161,33 +161,39 @@ func (f *ScoreFile) Scores() (*Scores, error) {
 }
 
 // checkListLengths refuses, before the lists are decoded, a file with a
-// list longer than its place allows: the rows of "cont", "disc" and "gap"
-// (one per word), their entries (one per word) and the cells (one score
-// per label), and the lists at the top ("words", "labels", the tensors:
-// at most as many as words or labels). Decoding a list costs a slice
-// header (24 bytes) however short its text ("[]"), so a file of many
-// short lists would take many times its size before Scores could refuse
-// its shape. A file whose words and labels cannot be read is left to the
-// decoding, which says what is wrong.
+// list of "cont", "disc" or "gap" longer than its place allows: the
+// tensor (one row per word), its rows (one entry per word) and the
+// entries (one score per label). Decoding a list costs a slice header (24
+// bytes) however short its text ("[]"), so a file of many short lists
+// would take many times its size before Scores could refuse its shape.
+// The words and labels are counted whatever their type (a label that is
+// no string must not turn the check off: the decoding goes on after a
+// type error); a file that is not JSON is left to the decoding, which
+// says where (it reads nothing of a file it finds malformed).
 func checkListLengths(data []byte, name string) error {
 	var head struct {
-		Words  []string `json:"words"`
-		Labels []string `json:"labels"`
+		Words  json.RawMessage `json:"words"`
+		Labels json.RawMessage `json:"labels"`
 	}
 	if json.Unmarshal(data, &head) != nil {
 		return nil
 	}
-	n, L := len(head.Words), len(head.Labels)
-	// limits by depth: the object (1), a field's list (2), a row (3), an
-	// entry (4). Deeper lists are type errors: the decoding skips them.
-	limits := [...]int{2: max(n, L), 3: n, 4: L}
-	what := [...]string{2: "a list longer than the words or labels", 3: "a row with more entries than words", 4: "an entry with more scores than labels"}
+	var words, labels []json.RawMessage
+	_ = json.Unmarshal(head.Words, &words) // not a list: no words, as Scores will say
+	_ = json.Unmarshal(head.Labels, &labels)
+	n, L := len(words), len(labels)
+	// limits by depth: the object (1), a tensor (2), a row (3), an entry
+	// (4). Deeper lists are type errors: the decoding skips them.
+	limits := [...]int{2: n, 3: n, 4: L}
+	what := [...]string{2: "a tensor with more rows than words", 3: "a row with more entries than words", 4: "an entry with more scores than labels"}
 	type open struct {
-		list  bool
-		count int
+		list    bool
+		limited bool // a list of a tensor, or the tensor
+		count   int
 	}
 	var stack []open
-	inString := false
+	inString, keyNext := false, false
+	keyStart, key := 0, ""
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		if inString {
@@ -196,6 +202,9 @@ func checkListLengths(data []byte, name string) error {
 				i++
 			case '"':
 				inString = false
+				if keyStart > 0 {
+					key, keyStart = string(data[keyStart:i]), 0
+				}
 			}
 			continue
 		}
@@ -209,18 +218,33 @@ func checkListLengths(data []byte, name string) error {
 		switch c {
 		case '"':
 			inString = true
+			if keyNext {
+				keyStart, keyNext = i+1, false
+			}
 		case '[', '{':
-			stack = append(stack, open{list: c == '['})
+			o := open{list: c == '['}
+			switch {
+			case len(stack) == 1: // a field's value
+				o.limited = o.list && (key == "cont" || key == "disc" || key == "gap")
+			case top >= 0:
+				o.limited = o.list && stack[top].limited
+			}
+			stack = append(stack, o)
+			keyNext = c == '{' && len(stack) == 1
 		case ']', '}':
 			if top >= 0 {
 				stack = stack[:top]
 			}
 		case ',':
-			if top < 0 || !stack[top].list {
+			if top < 0 {
+				continue
+			}
+			if !stack[top].list {
+				keyNext = len(stack) == 1
 				continue
 			}
 			stack[top].count++
-			if d := len(stack); d < len(limits) && stack[top].count > limits[d] {
+			if d := len(stack); stack[top].limited && d < len(limits) && stack[top].count > limits[d] {
 				line, col := position(data, int64(i))
 				return fmt.Errorf("%s:%d:%d: %s (the file has %d words and %d labels)", name, line, col, what[d], n, L)
 			}

@@ -43,7 +43,9 @@ func TestReadScoreFile(t *testing.T) {
 		// decoded; commas and brackets in words are no list's.
 		{"long row", `{"words":["a"],"labels":["X"],"cont":[[[1],[2]]],"disc":[[[0]]],"gap":[[[0]]]}`, "f.json:1:43: a row with more entries than words (the file has 1 words and 1 labels)"},
 		{"long entry", `{"words":["a"],"labels":["X"],"cont":[[[1]]],"disc":[[[0,1]]],"gap":[[[0]]]}`, "f.json:1:57: an entry with more scores than labels"},
-		{"long tensor", `{"words":["a"],"labels":["X"],"cont":[[[1]],[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "a list longer than the words or labels"},
+		{"long tensor", `{"words":["a"],"labels":["X"],"cont":[[[1]],[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, "a tensor with more rows than words"},
+		{"a list in an unknown field", `{"words":["a"],"labels":["X"],"model":{"layers":[1,2,3]},"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, `unknown field "model"`},
+		{"an unknown field's list", `{"words":["a"],"labels":["X"],"extra":[1,2,3],"cont":[[[1]]],"disc":[[[0]]],"gap":[[[0]]]}`, `unknown field "extra"`},
 		{"commas and brackets in words", `{"words":[",[,", "],]"],"labels":["X"],"cont":[[[1],[1]],[[0],[1]]],"disc":[[[0],[0]],[[0],[0]]],"gap":[[[0],[0]],[[0],[0]]]}`, ""},
 		// Words a treebank cannot hold are refused before decoding; a byte
 		// order mark is taken.
@@ -81,6 +83,18 @@ func TestReadScoreFileManyShortLists(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 4*uint64(len(data)) {
 		t.Errorf("reading %d bytes allocated %d bytes", len(data), got)
+	}
+	// A label that is no string does not turn the check off.
+	bad := bytes.Replace(data, []byte(`"labels":["X"]`), []byte(`"labels":["X",1]`), 1)
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err = ReadScoreFile(bytes.NewReader(bad), "f.json")
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "a row with more entries than words") {
+		t.Fatalf("with a label that is a number: error %v, want a row too long", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4*uint64(len(bad)) {
+		t.Errorf("with a label that is a number: reading %d bytes allocated %d bytes", len(bad), got)
 	}
 }
 

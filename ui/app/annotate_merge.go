@@ -151,6 +151,9 @@ func (a *App) applyMerge(plan *mergePlan) (mergeResult, error) {
 		switch {
 		case plan.theirsNew[i] && !oursNew:
 			s.Corpus.Sentences[i] = theirs
+			if d := s.noteDraft; d != nil && d.sent == ours {
+				d.sent = theirs // a note being typed goes to the sentence taken
+			}
 			res.taken = append(res.taken, i+1)
 		case plan.theirsNew[i]:
 			if same, err := sameContent(ours, theirs); err != nil || !same {

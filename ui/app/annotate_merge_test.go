@@ -61,7 +61,9 @@ func TestAnnotateMergeTwoTabs(t *testing.T) {
 	note(b, envB, 2, "B3")
 	note(b, envB, 6, "B7")
 	envB.Do(func() { b.AnnGo(4); b.AnnSetStatus(annotate.Checked.String()) }) // the same change as A's
-	envB.Do(func() { b.AnnGo(1) })
+	// A note being typed into a sentence the merge takes from A goes to
+	// the sentence taken.
+	envB.Do(func() { b.AnnGo(1); b.AnnNoteInput("typed in B") })
 	msg := merge(b, envB, "B")
 	want := "merged: 1 sentence from the other tab's save (2), 1 sentence changed here kept (3); 1 sentence changed in both tabs: this tab's analyses kept (7), the other tab's save is the second file of the comparison"
 	if !strings.HasPrefix(msg, want) {
@@ -75,8 +77,8 @@ func TestAnnotateMergeTwoTabs(t *testing.T) {
 		if c.Sentences[4].Status() != annotate.Checked {
 			t.Errorf("sentence 5: %v", c.Sentences[4].Status())
 		}
-		if b.AnnSentence().Note() != "A2" {
-			t.Errorf("the sentence shown (2) has note %q after the merge, want the other tab's A2", b.AnnSentence().Note())
+		if b.AnnSentence().Note() != "A2" || b.AnnNoteText() != "typed in B" || !b.AnnUnsaved() {
+			t.Errorf("the sentence shown (2) has note %q after the merge, the field %q (unsaved %v); want the other tab's A2, the note being typed", b.AnnSentence().Note(), b.AnnNoteText(), b.AnnUnsaved())
 		}
 		o := b.Annotate.Other
 		if o == nil || o.Sentences[6].Note() != "A7" || o.Sentences[2].Note() != "" {
