@@ -58,14 +58,12 @@ func (a *App) AnnMergeSaved() {
 
 // annMergeSaved is AnnMergeSaved's work, in its own goroutine.
 func (a *App) annMergeSaved() {
-	st := a.store()
-	var res mergeResult
-	var err error
 	a.saveMu.Lock()
-	plan, err := a.planMerge(st)
+	plan, err := a.planMerge(a.store())
 	a.env.Lock()
 	s := &a.Annotate
 	s.merging = false
+	var res mergeResult
 	if err == nil {
 		res, err = a.applyMerge(plan)
 	}
