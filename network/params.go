@@ -137,6 +137,27 @@ type Params struct {
 // O(1); safe for concurrent use.
 func (p *Params) Changed() { p.version.Add(1) }
 
+// TensorShape is the name and shape of one parameter tensor.
+type TensorShape struct {
+	Name  string
+	Shape []int
+}
+
+// TensorShapes returns the names and shapes of the tensors of c in the
+// order of NewParams's, without allocating them (a reader checks a file's
+// header against them), or an error when c is invalid.
+func (c Config) TensorShapes() ([]TensorShape, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	specs := layout(c)
+	out := make([]TensorShape, len(specs))
+	for i, s := range specs {
+		out[i] = TensorShape{Name: s.name, Shape: slices.Clone(s.shape)}
+	}
+	return out, nil
+}
+
 // NewParams returns zero parameters for c, or an error when c is invalid.
 func NewParams(c Config) (*Params, error) {
 	if err := c.Validate(); err != nil {

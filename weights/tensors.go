@@ -22,9 +22,9 @@ type want struct {
 // prefix) the configuration requires for dt, in network.Params order (for
 // Int8 and Int4 each parameter is followed by its scale; Int4 stores
 // matrices as U8, two values a byte).
-func wanted(p *network.Params, prefix string, dt DType) []want {
+func wanted(shapes []network.TensorShape, prefix string, dt DType) []want {
 	var out []want
-	for _, t := range p.Tensors() {
+	for _, t := range shapes {
 		switch {
 		case dt == Int4 && int4Matrix(t.Shape):
 			out = append(out, want{prefix + t.Name, "U8", int4Shape(t.Shape)})
@@ -67,8 +67,9 @@ func checkTensors(h *header, dataLen int64, keep func(member int) bool) ([]*netw
 		// Do not allocate parameters for a configuration that cannot fit.
 		return nil, problem(ErrTensors, nil, "config wants %d parameters (%s), the data section holds only %d bytes", n, h.dtype, dataLen)
 	}
-	// The names and shapes every member's tensors must have.
-	shapes, err := network.NewParams(c)
+	// The names and shapes every member's tensors must have (not
+	// allocated: 20 MB of zeros for the shipped pair's header once).
+	shapes, err := c.TensorShapes()
 	if err != nil {
 		return nil, problem(ErrMeta, err, "metadata config: %v", err)
 	}
@@ -104,10 +105,6 @@ func checkTensors(h *header, dataLen int64, keep func(member int) bool) ([]*netw
 	if len(problems) == 0 {
 		for k := range members {
 			if !keep(k) {
-				continue
-			}
-			if shapes != nil {
-				members[k], shapes = shapes, nil
 				continue
 			}
 			if members[k], err = network.NewParams(c); err != nil {
