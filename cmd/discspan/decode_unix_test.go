@@ -32,14 +32,7 @@ func TestDecodePipeOverBudget(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		pipe, written := fifo(t, dir, "scores.pipe", content)
-		out, stderr, status := runCmd("decode", "--variant", "n3", "--max-mb", tc.maxMB, "--scores", pipe)
-		got := stderr
-		if tc.status == 0 {
-			got = out
-		}
-		if status != tc.status || !strings.Contains(got, tc.want) {
-			t.Errorf("--max-mb %s: status %d, stdout %.200q, stderr %q; want %d and %q", tc.maxMB, status, out, stderr, tc.status, tc.want)
-		}
+		wantRun(t, []string{"decode", "--variant", "n3", "--max-mb", tc.maxMB, "--scores", pipe}, tc.status, tc.want)
 		err := <-written // the writer ends: it wrote all, or its reader went
 		if tc.status == 0 && err != nil {
 			t.Errorf("--max-mb %s: writing the pipe: %v", tc.maxMB, err)

@@ -56,16 +56,7 @@ func TestLimits(t *testing.T) {
 		{"coverage json", []string{"coverage", "--json", "--variant", "n3", small}, 0, `"too_long_sentences":1`},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, status := runCmd(tc.args...)
-			got := stderr
-			if tc.status == 0 {
-				got = out
-			}
-			if status != tc.status || !strings.Contains(got, tc.want) {
-				t.Errorf("status %d, stdout %q, stderr %q; want %d and %q", status, out, stderr, tc.status, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantRun(t, tc.args, tc.status, tc.want) })
 	}
 }
 

@@ -33,6 +33,20 @@ func runCmd(args ...string) (string, string, int) {
 	return out.String(), errb.String(), status
 }
 
+// wantRun runs the command line and checks its status and that want is
+// in its standard output (status 0) or standard error (any other).
+func wantRun(t *testing.T, args []string, status int, want string) {
+	t.Helper()
+	out, stderr, got := runCmd(args...)
+	where := stderr
+	if status == 0 {
+		where = out
+	}
+	if got != status || !strings.Contains(where, want) {
+		t.Errorf("%q: status %d, stdout %.300q, stderr %q; want %d and %q", args, got, out, stderr, status, want)
+	}
+}
+
 // scoreJSON writes a score file where the best n4 tree over 3 words is a
 // discontinuous VP over words 0 and 2 inside an S over everything.
 func scoreJSON(t *testing.T) string {

@@ -46,16 +46,7 @@ func TestWeightsOutRefusesOtherFiles(t *testing.T) {
 		{"ensemble over an earlier model", []string{"ensemble", "--out", earlier, shipped}, 0, "wrote " + earlier},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, stderr, status := runCmd(tc.args...)
-			got := stderr
-			if tc.status == 0 {
-				got = out
-			}
-			if status != tc.status || !strings.Contains(got, tc.want) {
-				t.Errorf("status %d, stdout %q, stderr %q; want %d and %q", status, out, stderr, tc.status, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { wantRun(t, tc.args, tc.status, tc.want) })
 	}
 	for _, f := range []string{treebankFile, text} {
 		if got, err := os.ReadFile(f); err != nil || !bytes.Equal(got, content) {
